@@ -1,0 +1,373 @@
+"""Rule options (RULES.md §2), presets, and their resolution for one game.
+
+A *variant* is what a user types: a preset with overrides, e.g.
+``classic[sequences_to_win=3]``; option values may still be tables
+(``hand_size=seed000``).  :class:`Rules` is a variant resolved for a player
+count and a number of sides: every option a single value, which is what the
+engine and position files (P-1) use.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from .board import Layout, get_layout
+from .cards import Deck, make_deck
+
+PLAYER_COUNTS = (2, 3, 4, 6, 8, 9, 10, 12)
+UNLIMITED = -1  # stored value of ``unlimited`` for integer options
+
+# Option name -> kind, in the order of the §2.1 table, then §2.3 (P-15).
+OPTIONS: dict[str, str] = {
+    "players": "int",
+    "teams": "int",
+    "max_players": "int",
+    "hand_size": "int_or_table",
+    "sequences_to_win": "int_or_table",
+    "overlap_max_shared": "int",
+    "overlap_reuse_limit": "int_or_unlimited",
+    "corner_counts_as_shared": "bool",
+    "dead_card_exchanges_per_turn": "int_or_unlimited",
+    "deck_exhaustion": "choice:reshuffle,draw_game,draft_end",
+    "jack_identity": "choice:eyes,colour",
+    "first_seat": "int",
+    "allow_voluntary_pass": "bool",
+    "stall_limit": "int",
+    "max_turns": "int",
+    "board": "name",
+    "deck": "choice:standard-104,numbers-standin-1",
+    "draw_mode": "choice:blind,draft",
+    "draft_size": "int",
+    "heart_rule": "choice:off,on",
+}
+
+HAND_SIZE_TABLES: dict[str, dict] = {
+    "official": {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3},
+    # seed000: 6 players with 2 teams get 6 (the literal "two teams -> 6").
+    "seed000": {2: 7, 3: 6, 4: 6, (6, 3): 5, (6, 2): 6},
+    "numbers": {2: 5, 3: 5, 4: 4, 6: 4},
+}
+SEQUENCE_TABLES = ("by_sides", "numbers")
+
+DEFAULTS: dict[str, object] = {
+    "teams": None,
+    "max_players": 12,
+    "hand_size": "official",
+    "sequences_to_win": "by_sides",
+    "overlap_max_shared": 1,
+    "overlap_reuse_limit": UNLIMITED,
+    "corner_counts_as_shared": True,
+    "dead_card_exchanges_per_turn": 1,
+    "deck_exhaustion": "reshuffle",
+    "jack_identity": "eyes",
+    "first_seat": 0,
+    "allow_voluntary_pass": False,
+    "stall_limit": 300,
+    "max_turns": 3000,
+    "board": "jax",
+    "deck": "standard-104",
+    "draw_mode": "blind",
+    "draft_size": 5,
+    "heart_rule": "off",
+}
+
+PRESETS: dict[str, dict[str, object]] = {
+    "classic": {},
+    "seed000": {
+        "sequences_to_win": 3,
+        "overlap_reuse_limit": 1,
+        "hand_size": "seed000",
+        "max_players": 6,
+    },
+    "seed002-literal": {"overlap_max_shared": 4},
+    "numbers": {
+        "board": "numbers-standin-1",
+        "deck": "numbers-standin-1",
+        "hand_size": "numbers",
+        "sequences_to_win": "numbers",
+        "max_players": 6,
+    },
+    "numbers-seed001-literal": {
+        "board": "numbers-standin-1",
+        "deck": "numbers-standin-1",
+        "hand_size": "numbers",
+        "sequences_to_win": "numbers",
+        "max_players": 6,
+        "overlap_max_shared": 4,
+    },
+    "draft": {
+        "draw_mode": "draft",
+        "draft_size": 5,
+        "hand_size": 6,
+        "sequences_to_win": 2,
+        "heart_rule": "on",
+        "deck_exhaustion": "draft_end",
+        "teams": 2,
+    },
+}
+
+
+class RulesError(ValueError):
+    """An unknown preset or option, a bad value, or an impossible seating."""
+
+
+def parse_value(name: str, text: str) -> object:
+    """Convert an option's text to its value, with a message naming what is allowed."""
+    if name not in OPTIONS:
+        raise RulesError(f"unknown option {name!r} (known: {', '.join(OPTIONS)})")
+    kind = OPTIONS[name]
+    t = text.strip()
+    if kind == "bool":
+        if t.lower() in ("true", "yes", "on", "1"):
+            return True
+        if t.lower() in ("false", "no", "off", "0"):
+            return False
+        raise RulesError(f"option {name} takes true or false, not {t!r}")
+    if kind.startswith("choice:"):
+        allowed = kind[len("choice:") :].split(",")
+        if t not in allowed:
+            raise RulesError(f"option {name} takes one of {', '.join(allowed)}, not {t!r}")
+        return t
+    if kind == "name":
+        if not t:
+            raise RulesError(f"option {name} needs a value")
+        return t
+    if kind == "int_or_unlimited" and t == "unlimited":
+        return UNLIMITED
+    if kind == "int_or_table" and not t.lstrip("-").isdigit():
+        tables = HAND_SIZE_TABLES if name == "hand_size" else SEQUENCE_TABLES
+        if t not in tables:
+            raise RulesError(f"option {name} takes a number or one of {', '.join(tables)}, not {t!r}")
+        return t
+    try:
+        value = int(t)
+    except ValueError:
+        extra = " or unlimited" if kind == "int_or_unlimited" else ""
+        raise RulesError(f"option {name} takes a whole number{extra}, not {t!r}") from None
+    if value < 0:
+        raise RulesError(f"option {name} must not be negative ({value})")
+    return value
+
+
+def format_value(value: object) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value == UNLIMITED:
+        return "unlimited"
+    return str(value)
+
+
+_VARIANT = re.compile(r"^([A-Za-z0-9_.-]+)(?:\[(.*)\])?$")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A preset with overrides, as typed (values may be tables)."""
+
+    preset: str = "classic"
+    overrides: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> Variant:
+        """Parse ``preset[opt=value,...]`` (P-1).
+
+        >>> Variant.parse("classic[sequences_to_win=3]").overrides
+        (('sequences_to_win', 3),)
+        """
+        m = _VARIANT.match(text.strip())
+        if not m:
+            raise RulesError(f"bad variant {text!r} (expected PRESET or PRESET[opt=value,...])")
+        preset, body = m.group(1), m.group(2)
+        if preset == "stacks":
+            raise RulesError("preset 'stacks' is Sequence Stacks, a separate game not built yet")
+        if preset not in PRESETS:
+            raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+        overrides: list[tuple[str, object]] = []
+        for item in (body or "").split(","):
+            if not item.strip():
+                continue
+            if "=" not in item:
+                raise RulesError(f"bad override {item.strip()!r} in {text!r} (expected opt=value)")
+            name, value = item.split("=", 1)
+            overrides.append((name.strip(), parse_value(name.strip(), value)))
+        return cls(preset, tuple(overrides)).with_overrides({})
+
+    def with_overrides(self, extra: dict[str, object]) -> Variant:
+        merged = dict(self.overrides)
+        merged.update(extra)
+        ordered = tuple((k, merged[k]) for k in OPTIONS if k in merged)
+        return Variant(self.preset, ordered)
+
+    def options(self) -> dict[str, object]:
+        opts = dict(DEFAULTS)
+        opts.update(PRESETS[self.preset])
+        opts.update(self.overrides)
+        return opts
+
+    def resolve(self, players: int | None = None, teams: int | None = None) -> Rules:
+        """The rules of one game; ``players``/``teams`` override the variant's own."""
+        opts = self.options()
+        if players is not None:
+            opts["players"] = players
+        if teams is not None:
+            opts["teams"] = teams
+        return Rules.from_options(self.preset, opts)
+
+    def __str__(self) -> str:
+        if not self.overrides:
+            return self.preset
+        body = ",".join(f"{k}={format_value(v)}" for k, v in self.overrides)
+        return f"{self.preset}[{body}]"
+
+
+def default_teams(players: int) -> int | None:
+    """Sides for a player count when not given (§2.1 ``teams``); None for 6 and 12."""
+    return {2: 2, 3: 3, 4: 2, 8: 2, 9: 3, 10: 2}.get(players)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of RULES.md §2 with one value each, for one game."""
+
+    preset: str
+    players: int
+    teams: int
+    max_players: int
+    hand_size: int
+    sequences_to_win: int
+    overlap_max_shared: int
+    overlap_reuse_limit: int
+    corner_counts_as_shared: bool
+    dead_card_exchanges_per_turn: int
+    deck_exhaustion: str
+    jack_identity: str
+    first_seat: int
+    allow_voluntary_pass: bool
+    stall_limit: int
+    max_turns: int
+    board: str
+    deck: str
+    draw_mode: str
+    draft_size: int
+    heart_rule: str
+
+    @classmethod
+    def from_options(cls, preset: str, opts: dict[str, object]) -> Rules:
+        players = opts.get("players")
+        if players is None:
+            raise RulesError("the number of players must be given (2, 3, 4, 6, 8, 9, 10 or 12)")
+        players = int(players)  # type: ignore[arg-type]
+        if players not in PLAYER_COUNTS:
+            raise RulesError(f"{players} players cannot be seated: allowed 2, 3, 4, 6, 8, 9, 10, 12 (C-6)")
+        if players > int(opts["max_players"]):  # type: ignore[arg-type]
+            raise RulesError(f"{players} players is more than this variant allows ({opts['max_players']})")
+        teams = opts.get("teams")
+        if teams is None:
+            teams = default_teams(players)
+            if teams is None:
+                raise RulesError(f"with {players} players give the number of sides: teams=2 or teams=3")
+        teams = int(teams)  # type: ignore[arg-type]
+        if teams not in (2, 3) or players % teams:
+            raise RulesError(f"{players} players cannot form {teams} equal sides (C-6)")
+        if players <= 3 and teams != players:
+            # up to 3 players play individually; 2 or 3 players never share a side
+            raise RulesError(f"{players} players play individually: teams must be {players}")
+        if opts["draw_mode"] == "draft" and teams != 2:
+            raise RulesError("the draft variant has exactly 2 sides (D-2)")
+        values = dict(opts)
+        values["players"], values["teams"] = players, teams
+        values["hand_size"] = _resolve_hand_size(opts["hand_size"], players, teams)
+        values["sequences_to_win"] = _resolve_sequences(opts["sequences_to_win"], players, teams)
+        if not 0 <= int(values["overlap_max_shared"]) <= 4:  # type: ignore[arg-type]
+            raise RulesError("overlap_max_shared must be 0..4")
+        if values["overlap_reuse_limit"] == 0:
+            raise RulesError("overlap_reuse_limit must be at least 1 or unlimited")
+        if int(values["sequences_to_win"]) < 1:  # type: ignore[arg-type]
+            raise RulesError("sequences_to_win must be at least 1")
+        if int(values["first_seat"]) >= players:  # type: ignore[arg-type]
+            raise RulesError(f"first_seat must be a seat 0..{players - 1}")
+        if int(values["draft_size"]) < 1:  # type: ignore[arg-type]
+            raise RulesError("draft_size must be at least 1")
+        rules = cls(preset=preset, **{f.name: values[f.name] for f in dataclasses.fields(cls) if f.name != "preset"})
+        rules._check_cards()
+        return rules
+
+    def _check_cards(self) -> None:
+        try:
+            layout, deck = self.layout, self.deck_cards
+        except ValueError as exc:
+            raise RulesError(str(exc)) from None
+        missing = [c for c in deck.codes if deck.kind(c) == 0 and len(layout.cells_of(c)) != 2]
+        if missing:
+            raise RulesError(f"board {self.board} does not show card {missing[0]} of deck {self.deck}")
+        if self.hand_size * self.players > deck.size:
+            raise RulesError(f"{self.players} hands of {self.hand_size} need more than {deck.size} cards")
+
+    @cached_property
+    def layout(self) -> Layout:
+        return get_layout(self.board)
+
+    @cached_property
+    def deck_cards(self) -> Deck:
+        return make_deck(self.deck, self.jack_identity)
+
+    @property
+    def variant(self) -> Variant:
+        """The shortest variant that gives these rules for this seating (P-1, P-15)."""
+        base = Variant(self.preset).resolve(self.players, self.teams) if self._preset_fits() else None
+        changed = {}
+        for name in OPTIONS:
+            if name in ("players", "teams"):
+                continue
+            mine = getattr(self, name)
+            if base is None or getattr(base, name) != mine:
+                changed[name] = mine
+        return Variant(self.preset).with_overrides(changed)
+
+    def _preset_fits(self) -> bool:
+        try:
+            Variant(self.preset).resolve(self.players, self.teams)
+        except RulesError:
+            return False
+        return True
+
+    def replace(self, **changes: object) -> Rules:
+        opts = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "preset"}
+        opts.update(changes)
+        return Rules.from_options(self.preset, opts)
+
+    @property
+    def unlimited_exchanges(self) -> bool:
+        return self.dead_card_exchanges_per_turn == UNLIMITED
+
+
+def _resolve_hand_size(value: object, players: int, teams: int) -> int:
+    if isinstance(value, int):
+        return value
+    table = HAND_SIZE_TABLES[str(value)]
+    size = table.get((players, teams), table.get(players))
+    if size is None:
+        raise RulesError(f"hand size table {value} has no entry for {players} players")
+    return int(size)
+
+
+def _resolve_sequences(value: object, players: int, teams: int) -> int:
+    if isinstance(value, int):
+        return value
+    if value == "by_sides":
+        return 2 if teams == 2 else 1
+    return 1 if players <= 3 else 2  # numbers: by players, not sides (N-3)
+
+
+def parse_rules(text: str, players: int | None = None, teams: int | None = None) -> Rules:
+    """Shorthand: ``parse_rules("classic", players=2)``.
+
+    >>> r = parse_rules("seed000", players=4); r.hand_size, r.sequences_to_win
+    (6, 3)
+    """
+    return Variant.parse(text).resolve(players, teams)
