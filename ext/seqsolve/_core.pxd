@@ -1,0 +1,121 @@
+# The C-level contract of seqsolve._core: fixed-size game state, precomputed
+# rule tables, and the nogil functions that search and playouts are built on.
+# Everything here is C integers and 128-bit bitboards; no Python objects.
+
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from numpy.random cimport bitgen_t
+
+cdef extern from *:
+    """
+    typedef unsigned __int128 ss_u128;
+    static inline int ss_popcount(ss_u128 x) {
+        return __builtin_popcountll((unsigned long long)x)
+             + __builtin_popcountll((unsigned long long)(x >> 64));
+    }
+    static inline int ss_ctz(ss_u128 x) {
+        unsigned long long lo = (unsigned long long)x;
+        return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
+    }
+    """
+    ctypedef unsigned long long u128 "ss_u128"
+    int popcount128 "ss_popcount"(u128 x) noexcept nogil
+    int ctz128 "ss_ctz"(u128 x) noexcept nogil
+
+cdef enum:
+    MAX_SEATS = 12
+    MAX_SIDES = 3
+    MAX_HAND = 40
+    MAX_DECK = 128
+    MAX_CODES = 64
+    N_CELLS = 100
+    N_WINDOWS = 192
+    MAX_THROUGH = 20
+    MAX_DRAFT = 16
+    MAX_MOVES = 8192
+    MAX_DECLARATIONS = 64
+    UNKNOWN_CARD = 255
+    NO_CELL = 127
+
+# action = kind << 16 | (pick + 1) << 20 | card << 8 | cell
+cdef enum:
+    ACT_PLACE = 0
+    ACT_REMOVE = 1
+    ACT_EXCHANGE = 2
+    ACT_PASS = 3
+
+cdef enum:
+    CARD_NORMAL = 0
+    CARD_WILD = 1
+    CARD_REMOVE = 2
+
+cdef enum:
+    RESULT_NONE = -1
+    RESULT_DRAW = 3
+
+cdef enum:
+    TERM_NONE = 0
+    TERM_WIN = 1
+    TERM_FROZEN = 2
+    TERM_STALL = 3
+    TERM_TURN_CAP = 4
+    TERM_DECK_EXHAUSTED = 5
+    TERM_DRAFT_END = 6
+
+cdef enum:
+    EXH_RESHUFFLE = 0
+    EXH_DRAW_GAME = 1
+    EXH_DRAFT_END = 2
+
+ctypedef struct Tables:
+    # rule options, resolved (RULES.md §2)
+    int players, sides, hand_size, seq_to_win
+    int max_shared, reuse_limit          # reuse_limit < 0: unlimited
+    int ex_limit                         # < 0: unlimited
+    int exhaustion, first_seat, vpass, stall_limit, max_turns
+    int draft_mode, draft_size, heart
+    # cards
+    int n_codes, deck_n
+    uint8_t deck[MAX_DECK]
+    uint8_t card_kind[MAX_CODES]
+    u128 card_cells[MAX_CODES]
+    # geometry
+    u128 window_mask[N_WINDOWS]
+    uint8_t through[N_CELLS][MAX_THROUGH]
+    uint8_t through_n[N_CELLS]
+    u128 corners, playable, heart_mask, share_mask
+    uint8_t seat_side[MAX_SEATS]
+
+ctypedef struct Game:
+    u128 chips[MAX_SIDES]        # chips of each side, locked ones included
+    u128 locked
+    u128 empty                   # empty non-corner cells
+    int32_t turn, stall
+    int16_t draw_n, disc_n, seq_n, ex_left
+    int8_t to_move, result, termination
+    uint8_t draw_known, draft_n
+    uint8_t hand_n[MAX_SEATS]
+    uint8_t hand[MAX_SEATS][MAX_HAND]
+    uint8_t draw[MAX_DECK]       # top of the pile is draw[draw_n - 1]
+    uint8_t disc_card[MAX_DECK]  # every discard, oldest first ...
+    uint8_t disc_seat[MAX_DECK]  # ... and whose pile it is on
+    uint8_t draft[MAX_DRAFT]
+    uint8_t seq_window[N_WINDOWS]
+    uint8_t seq_side[N_WINDOWS]
+    uint8_t seq_count[MAX_SIDES]
+
+cdef uint32_t rand_below(bitgen_t* rng, uint32_t n) noexcept nogil
+cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil
+cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogil
+cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexcept nogil
+cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
+                       const uint8_t* declare, int declare_n) noexcept nogil
+cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil
+
+cdef class CoreRules:
+    cdef Tables t
+
+cdef class CoreGame:
+    cdef Game g
+    cdef readonly CoreRules rules
+    cdef object bit_generator
+    cdef bitgen_t* rng

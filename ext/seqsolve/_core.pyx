@@ -1,0 +1,888 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The compiled core of seqsolve: classic Sequence on 128-bit bitboards.
+
+Cells are bits 0..99 of a 128-bit word.  Every rule that runs per ply
+(move generation, placement, the incremental sequence scan through the placed
+cell, draws and reshuffles, termination) is a ``noexcept nogil`` C function on
+the fixed-size ``Game`` struct, so playouts and tree search never touch Python.
+The Python classes at the bottom are the narrow door the package uses.
+"""
+
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+from cpython.pycapsule cimport PyCapsule_GetPointer
+from numpy.random cimport bitgen_t
+
+cdef extern from *:
+    """
+    static inline int ss_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int ss_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    """
+    int popcount64 "ss_popcount64"(uint64_t x) noexcept nogil
+    int ctz64 "ss_ctz64"(uint64_t x) noexcept nogil
+
+
+# ---------------------------------------------------------------- bit helpers
+
+cdef inline u128 bit(int cell) noexcept nogil:
+    return (<u128>1) << cell
+
+
+cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
+    """The k-th set bit (0-based, ascending) of a non-empty mask."""
+    cdef uint64_t lo = <uint64_t>mask
+    cdef uint64_t hi = <uint64_t>(mask >> 64)
+    cdef int n_lo = popcount64(lo)
+    if k >= n_lo:
+        k -= n_lo
+        lo = hi
+        n_lo = 64
+    else:
+        n_lo = 0
+    while k > 0:
+        lo &= lo - 1
+        k -= 1
+    return n_lo + ctz64(lo)
+
+
+cdef inline u128 mask_from_int(object value):
+    return (<u128>(<uint64_t>(value & 0xFFFFFFFFFFFFFFFF))) | ((<u128>(<uint64_t>(value >> 64))) << 64)
+
+
+cdef inline object mask_to_int(u128 value):
+    return int(<uint64_t>value) | (int(<uint64_t>(value >> 64)) << 64)
+
+
+# ---------------------------------------------------------------- randomness
+
+cdef uint32_t rand_below(bitgen_t* rng, uint32_t n) noexcept nogil:
+    """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
+    cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t threshold
+    if low < n:
+        threshold = (<uint32_t>0 - n) % n
+        while low < threshold:
+            m = <uint64_t>rng.next_uint32(rng.state) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef inline void shuffle(uint8_t* cards, int n, bitgen_t* rng) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(n - 1, 0, -1):
+        j = rand_below(rng, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+
+
+# ---------------------------------------------------------------- actions
+
+cdef inline int32_t encode(int kind, int card, int cell, int pick) noexcept nogil:
+    return (kind << 16) | ((pick + 1) << 20) | (card << 8) | cell
+
+
+cdef inline int act_kind(int32_t a) noexcept nogil:
+    return (a >> 16) & 3
+
+
+cdef inline int act_card(int32_t a) noexcept nogil:
+    return (a >> 8) & 0xFF
+
+
+cdef inline int act_cell(int32_t a) noexcept nogil:
+    return a & 0x7F
+
+
+cdef inline int act_pick(int32_t a) noexcept nogil:
+    return ((a >> 20) & 0x7F) - 1
+
+
+# ---------------------------------------------------------------- cards
+
+cdef inline void hand_remove(Game* g, int seat, int card) noexcept nogil:
+    cdef int i, n = g.hand_n[seat]
+    for i in range(n):
+        if g.hand[seat][i] == card:
+            g.hand[seat][i] = g.hand[seat][n - 1]
+            g.hand_n[seat] = n - 1
+            return
+
+
+cdef inline void hand_add(Game* g, int seat, int card) noexcept nogil:
+    if g.hand_n[seat] < MAX_HAND:
+        g.hand[seat][g.hand_n[seat]] = card
+        g.hand_n[seat] += 1
+
+
+cdef inline void discard(Game* g, int seat, int card) noexcept nogil:
+    g.disc_card[g.disc_n] = card
+    g.disc_seat[g.disc_n] = seat
+    g.disc_n += 1
+
+
+cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
+    """Top card of the draw pile, reshuffling every discard pile first if it is empty (C-29)."""
+    cdef int i
+    if g.draw_n == 0:
+        if t.exhaustion != EXH_RESHUFFLE or g.disc_n == 0:
+            return -1
+        for i in range(g.disc_n):
+            g.draw[i] = g.disc_card[i]
+        g.draw_n = g.disc_n
+        g.disc_n = 0
+        shuffle(g.draw, g.draw_n, rng)
+        g.draw_known = 0
+    g.draw_n -= 1
+    return g.draw[g.draw_n]
+
+
+cdef inline int side_total(const Tables* t, const Game* g, int side) noexcept nogil:
+    """Sequences that count toward the win: completed ones, plus 2 for a held heart (D-3)."""
+    cdef int total = g.seq_count[side]
+    if t.heart and (g.chips[side] & t.heart_mask) == t.heart_mask:
+        total += 2
+    return total
+
+
+cdef void end_by_count(const Tables* t, Game* g) noexcept nogil:
+    """D-4: the side with the most sequences wins; a tie is a draw."""
+    cdef int s, best = -1, best_n = -1, tie = 0, n
+    for s in range(t.sides):
+        n = side_total(t, g, s)
+        if n > best_n:
+            best, best_n, tie = s, n, 0
+        elif n == best_n:
+            tie = 1
+    g.result = RESULT_DRAW if tie else best
+    g.termination = TERM_DRAFT_END
+
+
+cdef int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t* rng) noexcept nogil:
+    """The draw step (C-17, C-29, D-1).  Returns 1 when it ended the game."""
+    cdef int i, card
+    if t.draft_mode:
+        if g.draft_n == 0:
+            if t.exhaustion == EXH_DRAFT_END:
+                end_by_count(t, g)
+                return 1
+            if t.exhaustion == EXH_DRAW_GAME:
+                g.result = RESULT_DRAW
+                g.termination = TERM_DECK_EXHAUSTED
+                return 1
+            return 0
+        for i in range(g.draft_n):
+            if g.draft[i] == pick:
+                break
+        else:
+            i = 0  # no pick named: the first draft card (only reachable through bad input)
+        hand_add(g, seat, g.draft[i])
+        g.draft_n -= 1
+        g.draft[i] = g.draft[g.draft_n]
+        card = pop_draw(t, g, rng)
+        if card >= 0:
+            g.draft[g.draft_n] = card
+            g.draft_n += 1
+        return 0
+    if g.draw_n == 0:
+        if t.exhaustion == EXH_DRAW_GAME:
+            g.result = RESULT_DRAW
+            g.termination = TERM_DECK_EXHAUSTED
+            return 1
+        if t.exhaustion == EXH_DRAFT_END:
+            end_by_count(t, g)
+            return 1
+    card = pop_draw(t, g, rng)
+    if card >= 0:
+        hand_add(g, seat, card)
+    return 0
+
+
+cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
+    """A new game: empty board, shuffled deck, hands dealt one card at a time (C-12, C-13)."""
+    cdef int i, s
+    memset(g, 0, sizeof(Game))
+    g.empty = t.playable
+    g.result = RESULT_NONE
+    g.draw_known = 1
+    g.to_move = t.first_seat
+    g.ex_left = t.ex_limit if t.ex_limit >= 0 else 32767
+    for i in range(t.deck_n):
+        g.draw[i] = t.deck[i]
+    g.draw_n = t.deck_n
+    shuffle(g.draw, g.draw_n, rng)
+    for i in range(t.hand_size):
+        for s in range(t.players):
+            g.draw_n -= 1
+            hand_add(g, s, g.draw[g.draw_n])
+    if t.draft_mode:
+        for i in range(t.draft_size):
+            if g.draw_n == 0:
+                break
+            g.draw_n -= 1
+            g.draft[g.draft_n] = g.draw[g.draw_n]
+            g.draft_n += 1
+
+
+# ---------------------------------------------------------------- sequences
+
+cdef bint overlap_ok(const Tables* t, int w, const uint8_t* seqs, int n) noexcept nogil:
+    """C-25 conditions 2 and 3: may window w join a side's sequences seqs[0..n)?"""
+    cdef u128 m = t.window_mask[w] & t.share_mask
+    cdef u128 sk
+    cdef int k, j, shared, touching = 0, crossed
+    for k in range(n):
+        shared = popcount128(m & t.window_mask[seqs[k]])
+        if shared > t.max_shared:
+            return 0
+        if shared:
+            touching += 1
+    if t.reuse_limit < 0:
+        return 1
+    if touching > t.reuse_limit:
+        return 0
+    for k in range(n):
+        sk = t.window_mask[seqs[k]] & t.share_mask
+        if not (m & sk):
+            continue
+        crossed = 0
+        for j in range(n):
+            if j != k and (sk & t.window_mask[seqs[j]]):
+                crossed += 1
+        if crossed >= t.reuse_limit:
+            return 0
+    return 1
+
+
+ctypedef struct DeclSearch:
+    int n_cand
+    uint8_t cand[MAX_THROUGH]
+    uint8_t seqs[N_WINDOWS + MAX_THROUGH]
+    int base_n
+    uint8_t cur[MAX_THROUGH]
+    int cur_n
+    int best_n
+    int collect_all
+    int n_found
+    uint8_t found[MAX_DECLARATIONS][MAX_THROUGH]
+
+
+cdef void search_declarations(const Tables* t, DeclSearch* s, int i) noexcept nogil:
+    """Depth-first over candidate subsets, including before excluding, so the first
+    maximum subset met is the canonical (lexicographically smallest) one (C-26)."""
+    cdef int k, remaining = s.n_cand - i
+    if s.cur_n + remaining < s.best_n or (not s.collect_all and s.cur_n + remaining == s.best_n and s.n_found):
+        return
+    if i == s.n_cand:
+        if s.cur_n > s.best_n:
+            s.best_n = s.cur_n
+            s.n_found = 0
+        if s.n_found < MAX_DECLARATIONS:
+            for k in range(s.cur_n):
+                s.found[s.n_found][k] = s.cur[k]
+            s.n_found += 1
+        return
+    if overlap_ok(t, s.cand[i], s.seqs, s.base_n + s.cur_n):
+        s.seqs[s.base_n + s.cur_n] = s.cand[i]
+        s.cur[s.cur_n] = s.cand[i]
+        s.cur_n += 1
+        search_declarations(t, s, i + 1)
+        s.cur_n -= 1
+    search_declarations(t, s, i + 1)
+
+
+cdef int prepare_declarations(const Tables* t, const Game* g, int side, int cell, DeclSearch* s) noexcept nogil:
+    """Candidates C of C-26 for a chip of ``side`` just placed on ``cell``; returns |C|."""
+    cdef u128 counting = g.chips[side] | t.corners
+    cdef int i, k, w
+    s.base_n = 0
+    for k in range(g.seq_n):
+        if g.seq_side[k] == side:
+            s.seqs[s.base_n] = g.seq_window[k]
+            s.base_n += 1
+    s.n_cand = 0
+    for i in range(t.through_n[cell]):
+        w = t.through[cell][i]
+        if (t.window_mask[w] & counting) == t.window_mask[w] and overlap_ok(t, w, s.seqs, s.base_n):
+            s.cand[s.n_cand] = w
+            s.n_cand += 1
+    s.cur_n = 0
+    s.best_n = 0
+    s.n_found = 0
+    return s.n_cand
+
+
+cdef inline void add_sequence(const Tables* t, Game* g, int side, int w) noexcept nogil:
+    g.seq_window[g.seq_n] = w
+    g.seq_side[g.seq_n] = side
+    g.seq_n += 1
+    g.seq_count[side] += 1
+    g.locked |= t.window_mask[w] & ~t.corners
+
+
+cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
+                            const uint8_t* declare, int declare_n) noexcept nogil:
+    """Sequence check after a placement (C-16, C-26, C-28); True when the side has won."""
+    cdef DeclSearch s
+    cdef u128 counting = g.chips[side] | t.corners
+    cdef int i, w, full = 0
+    for i in range(t.through_n[cell]):
+        w = t.through[cell][i]
+        if (t.window_mask[w] & counting) == t.window_mask[w]:
+            full = 1
+            break
+    if full:
+        if declare_n >= 0:
+            for i in range(declare_n):
+                add_sequence(t, g, side, declare[i])
+        elif prepare_declarations(t, g, side, cell, &s) == 1:
+            add_sequence(t, g, side, s.cand[0])
+        elif s.n_cand > 1:
+            s.collect_all = 0
+            search_declarations(t, &s, 0)
+            for i in range(s.best_n):
+                add_sequence(t, g, side, s.found[0][i])
+    return side_total(t, g, side) >= t.seq_to_win
+
+
+# ---------------------------------------------------------------- turns
+
+cdef void end_turn(const Tables* t, Game* g, bint moved) noexcept nogil:
+    """C-18 and the termination checks of C-31."""
+    g.turn += 1
+    g.stall = 0 if moved else g.stall + 1
+    g.to_move = (g.to_move + 1) % t.players
+    g.ex_left = t.ex_limit if t.ex_limit >= 0 else 32767
+    if g.empty == 0 and ((g.chips[0] | g.chips[1] | g.chips[2]) & ~g.locked) == 0:
+        g.result = RESULT_DRAW
+        g.termination = TERM_FROZEN
+    elif t.stall_limit > 0 and g.stall >= t.stall_limit:
+        g.result = RESULT_DRAW
+        g.termination = TERM_STALL
+    elif t.max_turns > 0 and g.turn >= t.max_turns:
+        g.result = RESULT_DRAW
+        g.termination = TERM_TURN_CAP
+
+
+cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
+                       const uint8_t* declare, int declare_n) noexcept nogil:
+    """Play one action, assumed legal (the Python layer checks user input).
+
+    ``declare_n < 0`` means the canonical declaration (C-26)."""
+    cdef int seat = g.to_move
+    cdef int side = t.seat_side[seat]
+    cdef int kind = act_kind(action)
+    cdef int card = act_card(action)
+    cdef int cell = act_cell(action)
+    cdef int pick = act_pick(action)
+    cdef int s
+    cdef u128 b
+    if kind == ACT_PASS:
+        end_turn(t, g, 0)
+        return
+    hand_remove(g, seat, card)
+    discard(g, seat, card)
+    if kind == ACT_EXCHANGE:
+        g.ex_left -= 1
+        take_card(t, g, seat, pick, rng)
+        return
+    b = bit(cell)
+    if kind == ACT_REMOVE:
+        for s in range(t.sides):
+            g.chips[s] &= ~b
+        g.empty |= b
+    else:
+        g.chips[side] |= b
+        g.empty &= ~b
+        if declare_sequences(t, g, side, cell, declare, declare_n):
+            g.result = side
+            g.termination = TERM_WIN
+            return
+    if take_card(t, g, seat, pick, rng):
+        return
+    end_turn(t, g, 1)
+
+
+cdef inline uint64_t hand_codes(const Game* g, int seat, int* unknown) noexcept nogil:
+    """The distinct known cards of a hand as a bit set of card codes."""
+    cdef uint64_t have = 0
+    cdef int i, c
+    unknown[0] = 0
+    for i in range(g.hand_n[seat]):
+        c = g.hand[seat][i]
+        if c == UNKNOWN_CARD:
+            unknown[0] = 1
+        else:
+            have |= (<uint64_t>1) << c
+    return have
+
+
+cdef inline int draft_picks(const Tables* t, const Game* g, int* picks) noexcept nogil:
+    """Distinct draft cards in code order, or the single 'no pick' (-1)."""
+    cdef uint64_t seen = 0
+    cdef int i, n = 0
+    if not t.draft_mode or g.draft_n == 0:
+        picks[0] = -1
+        return 1
+    for i in range(g.draft_n):
+        seen |= (<uint64_t>1) << g.draft[i]
+    while seen:
+        picks[n] = ctz64(seen)
+        n += 1
+        seen &= seen - 1
+    return n
+
+
+cdef inline u128 card_targets(const Tables* t, const Game* g, int card, u128 removable) noexcept nogil:
+    cdef int kind = t.card_kind[card]
+    if kind == CARD_NORMAL:
+        return t.card_cells[card] & g.empty
+    if kind == CARD_WILD:
+        return g.empty
+    return removable
+
+
+cdef inline u128 removable_chips(const Tables* t, const Game* g, int side) noexcept nogil:
+    return (g.chips[0] | g.chips[1] | g.chips[2]) & ~g.chips[side] & ~g.locked
+
+
+cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogil:
+    """The legal actions of the side to move in P-13 order: plays by (card, cell,
+    pick), then exchanges by card, then pass.  Returns how many were written."""
+    cdef int seat = g.to_move, side, unknown, c, cell, kind, i, n = 0, n_picks
+    cdef int picks[MAX_DRAFT]
+    cdef uint64_t have, codes
+    cdef u128 removable, targets
+    if g.result != RESULT_NONE:
+        return 0
+    side = t.seat_side[seat]
+    have = hand_codes(g, seat, &unknown)
+    removable = removable_chips(t, g, side)
+    n_picks = draft_picks(t, g, picks)
+    codes = have
+    while codes:
+        c = ctz64(codes)
+        codes &= codes - 1
+        targets = card_targets(t, g, c, removable)
+        kind = ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE
+        while targets:
+            cell = ctz128(targets)
+            targets &= targets - 1
+            for i in range(n_picks):
+                out[n] = encode(kind, c, cell, picks[i])
+                n += 1
+    cdef int n_plays = n
+    if g.ex_left > 0:
+        codes = have
+        while codes:
+            c = ctz64(codes)
+            codes &= codes - 1
+            if t.card_kind[c] == CARD_NORMAL and not (t.card_cells[c] & g.empty):
+                for i in range(n_picks):
+                    out[n] = encode(ACT_EXCHANGE, c, NO_CELL, picks[i])
+                    n += 1
+    if (n_plays == 0 and not unknown) or t.vpass:
+        out[n] = encode(ACT_PASS, 0, NO_CELL, -1)
+        n += 1
+    return n
+
+
+cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexcept nogil:
+    """A uniform choice among the actions gen_actions would list, without listing them."""
+    cdef int seat = g.to_move, side, unknown, c, i, n_picks, kind
+    cdef int picks[MAX_DRAFT]
+    cdef int counts[MAX_CODES]
+    cdef uint64_t have, codes, dead = 0
+    cdef u128 removable, targets
+    cdef int n_plays = 0, n_dead = 0, total, r
+    side = t.seat_side[seat]
+    have = hand_codes(g, seat, &unknown)
+    removable = removable_chips(t, g, side)
+    n_picks = draft_picks(t, g, picks)
+    codes = have
+    while codes:
+        c = ctz64(codes)
+        codes &= codes - 1
+        targets = card_targets(t, g, c, removable)
+        counts[c] = popcount128(targets)
+        n_plays += counts[c]
+        if counts[c] == 0 and t.card_kind[c] == CARD_NORMAL and g.ex_left > 0:
+            dead |= (<uint64_t>1) << c
+            n_dead += 1
+    total = (n_plays + n_dead) * n_picks
+    if (n_plays == 0 and not unknown) or t.vpass or total == 0:
+        total += 1
+    r = rand_below(rng, total)
+    if r >= (n_plays + n_dead) * n_picks:
+        return encode(ACT_PASS, 0, NO_CELL, -1)
+    i = r % n_picks
+    r = r // n_picks
+    if r >= n_plays:
+        r -= n_plays
+        codes = dead
+        while r > 0:
+            codes &= codes - 1
+            r -= 1
+        return encode(ACT_EXCHANGE, ctz64(codes), NO_CELL, picks[i])
+    codes = have
+    while True:
+        c = ctz64(codes)
+        codes &= codes - 1
+        if r < counts[c]:
+            break
+        r -= counts[c]
+    kind = ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE
+    return encode(kind, c, nth_cell(card_targets(t, g, c, removable), r), picks[i])
+
+
+cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
+    """Uniformly random play to the end; returns the number of actions played."""
+    cdef int plies = 0
+    while g.result == RESULT_NONE:
+        apply_action(t, g, random_action(t, g, rng), rng, NULL, -1)
+        plies += 1
+    return plies
+
+
+cdef int full_scan(const Tables* t, const Game* g, int side) noexcept nogil:
+    """Count the windows wholly of one side (the slow scan incremental detection avoids)."""
+    cdef u128 counting = g.chips[side] | t.corners
+    cdef int w, n = 0
+    for w in range(N_WINDOWS):
+        if (t.window_mask[w] & counting) == t.window_mask[w]:
+            n += 1
+    return n
+
+
+cdef int cell_scan(const Tables* t, const Game* g, int side, int cell) noexcept nogil:
+    """Count the full windows of one side through one cell (the incremental scan)."""
+    cdef u128 counting = g.chips[side] | t.corners
+    cdef int i, w, n = 0
+    for i in range(t.through_n[cell]):
+        w = t.through[cell][i]
+        if (t.window_mask[w] & counting) == t.window_mask[w]:
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------- Python door
+
+cdef bitgen_t* bitgen_of(object bit_generator) except NULL:
+    capsule = bit_generator.capsule
+    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+
+
+cdef class CoreRules:
+    """Rule options and precomputed tables, built once per game kind by seqsolve.state."""
+
+    def __init__(self, dict options, list deck, list card_kind, list card_cells,
+                 list windows, list seat_side):
+        cdef Tables* t = &self.t
+        cdef int i, w
+        memset(t, 0, sizeof(Tables))
+        for name in ("players", "sides", "hand_size", "seq_to_win", "max_shared", "reuse_limit",
+                     "ex_limit", "exhaustion", "first_seat", "vpass", "stall_limit", "max_turns",
+                     "draft_mode", "draft_size", "heart"):
+            setattr_table(t, name, int(options[name]))
+        if not (0 < len(deck) <= MAX_DECK and 0 < len(card_kind) <= MAX_CODES):
+            raise ValueError("deck too large for the core")
+        if not (t.players <= MAX_SEATS and t.hand_size <= MAX_HAND and t.draft_size <= MAX_DRAFT):
+            raise ValueError("too many players, cards in hand or draft cards for the core")
+        t.deck_n = len(deck)
+        for i in range(t.deck_n):
+            t.deck[i] = deck[i]
+        t.n_codes = len(card_kind)
+        for i in range(t.n_codes):
+            t.card_kind[i] = card_kind[i]
+            t.card_cells[i] = 0
+            for cell in card_cells[i]:
+                t.card_cells[i] |= bit(cell)
+        if len(windows) != N_WINDOWS:
+            raise ValueError("the core needs the 192 windows")
+        memset(t.through_n, 0, sizeof(t.through_n))
+        for w in range(N_WINDOWS):
+            t.window_mask[w] = 0
+            for cell in windows[w]:
+                t.window_mask[w] |= bit(cell)
+                t.through[cell][t.through_n[cell]] = w
+                t.through_n[cell] += 1
+        t.corners = bit(0) | bit(9) | bit(90) | bit(99)
+        t.playable = 0
+        for i in range(N_CELLS):
+            t.playable |= bit(i)
+        t.playable &= ~t.corners
+        t.heart_mask = bit(44) | bit(45) | bit(54) | bit(55)
+        t.share_mask = ~(<u128>0)
+        if not options["corner_shared"]:
+            t.share_mask &= ~t.corners
+        for i in range(len(seat_side)):
+            t.seat_side[i] = seat_side[i]
+
+    @property
+    def players(self):
+        return self.t.players
+
+    @property
+    def n_codes(self):
+        return self.t.n_codes
+
+
+cdef void setattr_table(Tables* t, str name, int value):
+    if name == "players": t.players = value
+    elif name == "sides": t.sides = value
+    elif name == "hand_size": t.hand_size = value
+    elif name == "seq_to_win": t.seq_to_win = value
+    elif name == "max_shared": t.max_shared = value
+    elif name == "reuse_limit": t.reuse_limit = value
+    elif name == "ex_limit": t.ex_limit = value
+    elif name == "exhaustion": t.exhaustion = value
+    elif name == "first_seat": t.first_seat = value
+    elif name == "vpass": t.vpass = value
+    elif name == "stall_limit": t.stall_limit = value
+    elif name == "max_turns": t.max_turns = value
+    elif name == "draft_mode": t.draft_mode = value
+    elif name == "draft_size": t.draft_size = value
+    elif name == "heart": t.heart = value
+
+
+cdef class CoreGame:
+    """One game's state plus the numpy bit generator that drives its shuffles."""
+
+    def __init__(self, CoreRules rules, bit_generator):
+        self.rules = rules
+        self.bit_generator = bit_generator
+        self.rng = bitgen_of(bit_generator)
+        memset(&self.g, 0, sizeof(Game))
+        self.g.result = RESULT_NONE
+        self.g.draw_known = 1
+        self.g.empty = rules.t.playable
+
+    def deal(self):
+        deal(&self.rules.t, &self.g, self.rng)
+
+    def clone(self, bit_generator=None):
+        """A copy; it shares no state (give it its own bit generator, or a copy is made)."""
+        if bit_generator is None:
+            bit_generator = type(self.bit_generator)()
+            bit_generator.state = self.bit_generator.state
+        cdef CoreGame other = CoreGame.__new__(CoreGame)
+        other.rules = self.rules
+        other.bit_generator = bit_generator
+        other.rng = bitgen_of(bit_generator)
+        memcpy(&other.g, &self.g, sizeof(Game))
+        return other
+
+    def copy_from(self, CoreGame other):
+        """Overwrite this game's state with another's (the bit generator stays)."""
+        memcpy(&self.g, &other.g, sizeof(Game))
+
+    # -- moves
+    def legal_actions(self):
+        cdef int32_t buf[MAX_MOVES]
+        cdef int n = gen_actions(&self.rules.t, &self.g, buf)
+        return [buf[i] for i in range(n)]
+
+    def apply(self, int32_t action, declare=None):
+        cdef uint8_t chosen[MAX_THROUGH]
+        cdef int n = -1, i
+        if declare is not None:
+            n = len(declare)
+            if n > MAX_THROUGH:
+                raise ValueError("too many windows declared")
+            for i in range(n):
+                chosen[i] = declare[i]
+        with nogil:
+            apply_action(&self.rules.t, &self.g, action, self.rng, chosen, n)
+
+    def declarations(self, int cell):
+        """Every maximum declaration (C-26) if the side to move placed a chip on ``cell``,
+        canonical first; ``[()]`` when the placement completes nothing."""
+        cdef DeclSearch s
+        cdef Game trial
+        cdef int side = self.rules.t.seat_side[self.g.to_move], k, i
+        memcpy(&trial, &self.g, sizeof(Game))
+        trial.chips[side] |= bit(cell)
+        trial.empty &= ~bit(cell)
+        if prepare_declarations(&self.rules.t, &trial, side, cell, &s) == 0:
+            return [()]
+        s.collect_all = 1
+        search_declarations(&self.rules.t, &s, 0)
+        return [tuple(s.found[k][i] for i in range(s.best_n)) for k in range(s.n_found)]
+
+    def random_action(self):
+        return random_action(&self.rules.t, &self.g, self.rng)
+
+    def playout(self):
+        """Random play to the end of the game; returns the number of actions."""
+        cdef int plies
+        with nogil:
+            plies = playout(&self.rules.t, &self.g, self.rng)
+        return plies
+
+    def perft(self, int depth):
+        """Leaf count of the action tree to ``depth`` (exchanges are actions, P-13)."""
+        return perft(&self.rules.t, &self.g, self.rng, depth)
+
+    # -- observation
+    @property
+    def to_move(self):
+        return self.g.to_move
+
+    @property
+    def result(self):
+        return self.g.result
+
+    @property
+    def termination(self):
+        return self.g.termination
+
+    @property
+    def turn(self):
+        return self.g.turn
+
+    @property
+    def stall(self):
+        return self.g.stall
+
+    @property
+    def exchanges_left(self):
+        return self.g.ex_left
+
+    @property
+    def draw_known(self):
+        return bool(self.g.draw_known)
+
+    def chips(self, int side):
+        return mask_to_int(self.g.chips[side])
+
+    def locked(self):
+        return mask_to_int(self.g.locked)
+
+    def hand(self, int seat):
+        return [self.g.hand[seat][i] for i in range(self.g.hand_n[seat])]
+
+    def hand_sizes(self):
+        return [self.g.hand_n[s] for s in range(self.rules.t.players)]
+
+    def discards(self):
+        """Every discard, oldest first, as (seat, card)."""
+        return [(self.g.disc_seat[i], self.g.disc_card[i]) for i in range(self.g.disc_n)]
+
+    def draw_pile(self):
+        """The draw pile, top first."""
+        return [self.g.draw[self.g.draw_n - 1 - i] for i in range(self.g.draw_n)]
+
+    def draft(self):
+        return [self.g.draft[i] for i in range(self.g.draft_n)]
+
+    def sequences(self):
+        return [(self.g.seq_side[i], self.g.seq_window[i]) for i in range(self.g.seq_n)]
+
+    def sequence_total(self, int side):
+        return side_total(&self.rules.t, &self.g, side)
+
+    # -- loading a position
+    def load(self, dict p):
+        """Set every field from plain Python values (see State.from_position)."""
+        cdef Game* g = &self.g
+        cdef int i, s
+        memset(g, 0, sizeof(Game))
+        for s in range(3):
+            g.chips[s] = mask_from_int(p["chips"][s]) if s < len(p["chips"]) else 0
+        g.locked = mask_from_int(p["locked"])
+        g.empty = self.rules.t.playable & ~(g.chips[0] | g.chips[1] | g.chips[2])
+        g.turn, g.stall = p["turn"], p["stall"]
+        g.to_move = p["to_move"]
+        g.result = p["result"]
+        g.termination = p["termination"]
+        g.ex_left = p["exchanges_left"]
+        g.draw_known = p["draw_known"]
+        for s, hand in enumerate(p["hands"]):
+            if len(hand) > MAX_HAND:
+                raise ValueError("hand too large for the core")
+            g.hand_n[s] = len(hand)
+            for i, c in enumerate(hand):
+                g.hand[s][i] = c
+        draw = p["draw"]  # top first
+        g.draw_n = len(draw)
+        for i, c in enumerate(draw):
+            g.draw[g.draw_n - 1 - i] = c
+        g.disc_n = len(p["discards"])
+        for i, (s, c) in enumerate(p["discards"]):
+            g.disc_seat[i], g.disc_card[i] = s, c
+        g.draft_n = len(p["draft"])
+        for i, c in enumerate(p["draft"]):
+            g.draft[i] = c
+        g.seq_n = len(p["sequences"])
+        for i, (s, w) in enumerate(p["sequences"]):
+            g.seq_side[i], g.seq_window[i] = s, w
+            g.seq_count[s] += 1
+
+    def set_hidden(self, list hands, list draw, bint draw_known):
+        """Replace hands and draw pile (top first): how resampling installs a world."""
+        cdef int s, i
+        for s, hand in enumerate(hands):
+            self.g.hand_n[s] = len(hand)
+            for i, c in enumerate(hand):
+                self.g.hand[s][i] = c
+        self.g.draw_n = len(draw)
+        for i, c in enumerate(draw):
+            self.g.draw[self.g.draw_n - 1 - i] = c
+        self.g.draw_known = draw_known
+
+
+cdef long long perft(const Tables* t, const Game* g, bitgen_t* rng, int depth) noexcept nogil:
+    cdef int32_t buf[MAX_MOVES]
+    cdef Game child
+    cdef int n, i
+    cdef long long total = 0
+    if depth == 0:
+        return 1
+    n = gen_actions(t, g, buf)
+    if depth == 1:
+        return n
+    for i in range(n):
+        memcpy(&child, g, sizeof(Game))
+        apply_action(t, &child, buf[i], rng, NULL, -1)
+        if child.result == RESULT_NONE:
+            total += perft(t, &child, rng, depth - 1)
+        else:
+            total += 1
+    return total
+
+
+def random_games(CoreRules rules, bit_generator, long n_games):
+    """Play ``n_games`` uniformly random games from fresh deals without the GIL.
+
+    Returns (games, actions, draws): the workload of ``seqsolve bench``."""
+    cdef bitgen_t* rng = bitgen_of(bit_generator)
+    cdef Game g
+    cdef long i
+    cdef long long plies = 0, draws = 0
+    with nogil:
+        for i in range(n_games):
+            deal(&rules.t, &g, rng)
+            plies += playout(&rules.t, &g, rng)
+            if g.result == RESULT_DRAW:
+                draws += 1
+    return n_games, plies, draws
+
+
+def scan_counts(CoreGame game, long repeats):
+    """Run the full and the through-one-cell sequence scans ``repeats`` times over every
+    side and cell; returns (full scans, cell scans, windows found) for ``seqsolve bench``."""
+    cdef const Tables* t = &game.rules.t
+    cdef long r
+    cdef int s, c
+    cdef long long found = 0, full = 0, inc = 0
+    with nogil:
+        for r in range(repeats):
+            for s in range(t.sides):
+                found += full_scan(t, &game.g, s)
+                full += 1
+                for c in range(N_CELLS):
+                    found += cell_scan(t, &game.g, s, c)
+                    inc += 1
+    return full, inc, found

@@ -1,0 +1,52 @@
+"""Build the compiled core ``seqsolve._core`` from ``ext/seqsolve/_core.pyx``.
+
+Metadata lives in pyproject.toml; this file only declares the extension and
+turns a failed compile into one sentence that says what to install.
+"""
+
+import sys
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+
+class BuildCore(build_ext):
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # compiler missing or failing: say what to do, once
+            sys.stderr.write(
+                "\nseqsolve: building the compiled core failed "
+                f"({exc}); install a C compiler and the Python headers "
+                "(Debian/Ubuntu: apt-get install gcc python3-dev) and run "
+                "'pip install -e .' again.\n"
+            )
+            raise SystemExit(1) from None
+
+
+extensions = [
+    Extension(
+        "seqsolve._core",
+        ["ext/seqsolve/_core.pyx"],
+        include_dirs=[numpy.get_include(), "ext"],
+        extra_compile_args=["-O3"] if sys.platform != "win32" else [],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    )
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives={
+            "language_level": 3,
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
+        include_path=["ext"],
+    ),
+    cmdclass={"build_ext": BuildCore},
+)
