@@ -90,7 +90,9 @@ def valid_declaration(windows_in_order: tuple[int, ...], completed: list[int], r
     return True
 
 
-def eligible_windows(board: list[str] | tuple[str, ...], colour: str, cell: int, completed: list[int], rules: Rules) -> list[int]:
+def eligible_windows(
+    board: list[str] | tuple[str, ...], colour: str, cell: int, completed: list[int], rules: Rules
+) -> list[int]:
     """C-25/C-26 step 1: the eligible windows through ``cell`` for side ``colour``, ascending."""
     found = []
     for w in windows_through()[cell]:
@@ -111,7 +113,11 @@ def maximum_declarations(candidates: list[int], completed: list[int], rules: Rul
     """
     ordered = sorted(candidates)
     for size in range(len(ordered), 0, -1):
-        found = [combo for combo in itertools.combinations(ordered, size) if valid_declaration(combo, completed, rules)]
+        found = [
+            combo
+            for combo in itertools.combinations(ordered, size)
+            if valid_declaration(combo, completed, rules)
+        ]
         if found:
             return found
     return [()]
@@ -258,7 +264,9 @@ class RefGame:
             draw_cards=tuple(self.draw_pile) if self.draw_known else None,
             turn=self.turn,
             stall=self.stall,
-            exchange_used=(not over and self.exchanges_left == 0 and self.rules.dead_card_exchanges_per_turn != 0),
+            exchange_used=(
+                not over and self.exchanges_left == 0 and self.rules.dead_card_exchanges_per_turn != 0
+            ),
             result=self.result,
             draft=None if self.draft is None else tuple(sorted(self.draft, key=index)),
         )
@@ -343,7 +351,9 @@ class RefGame:
         board = list(self.board)
         board[cell] = colour
         completed = self.completed(colour)
-        return maximum_declarations(eligible_windows(board, colour, cell, completed, self.rules), completed, self.rules)
+        return maximum_declarations(
+            eligible_windows(board, colour, cell, completed, self.rules), completed, self.rules
+        )
 
     # -- move generation ----------------------------------------------------
 
@@ -600,7 +610,9 @@ class RefGame:
 
     def _all_cards(self) -> list[str]:
         """Every card not on the board: hands, discards, draw pile, draft."""
-        cards = [c for h in self.hands for c in h] + [c for d in self.discards for c in d] + list(self.draw_pile)
+        cards = (
+            [c for h in self.hands for c in h] + [c for d in self.discards for c in d] + list(self.draw_pile)
+        )
         return cards + list(self.draft or ())
 
     def _sort_cards(self) -> None:

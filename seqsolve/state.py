@@ -234,7 +234,7 @@ class State:
             stall=core.stall,
             exchange_used=not over and core.exchanges_left == 0 and self.rules.dead_card_exchanges_per_turn != 0,
             result=self.outcome().result if over else None,
-            draft=tuple(deck.codes[c] for c in core.draft()) if self.rules.draw_mode == "draft" else None,
+            draft=tuple(deck.codes[c] for c in sorted(core.draft())) if self.rules.draw_mode == "draft" else None,
         )
 
     # ------------------------------------------------------------ reading
@@ -366,10 +366,19 @@ class State:
         return self._core.declarations(cell)
 
     # ------------------------------------------------------------ hidden information
-    def observation(self, player: int) -> Position:
-        """What ``player`` may see: the board, its own hand, every discard pile, the draft,
-        hand and draw-pile sizes, whose turn (RULES.md §1.14)."""
-        return self.to_position(viewer=player)
+    def observation(self, player: int) -> State:
+        """What ``player`` may see, as a state whose hidden cards are unknown.
+
+        The board, its own hand, every discard pile, the draft, hand and draw-pile
+        sizes and whose turn are kept (RULES.md §1.14); other hands (team-mates'
+        too) and the draw pile are forgotten, and the observation has no bit
+        generator at all (a reshuffle in it leaves the new draw pile unknown), so
+        nothing in it can reveal a hidden card or a future shuffle.  ``observation(p).to_position()`` is the position file that seat
+        may be shown; ``observation(p).resample(p, rng)`` is one world it may be in.
+        """
+        seen = State(self.rules, self.seats, self._core.clone(None))
+        seen._core.mask_hidden(player)
+        return seen
 
     def resample(self, player: int, rng) -> State:
         """A full-information world consistent with what ``player`` has seen.

@@ -107,11 +107,17 @@ def drop(game: RefGame, seat: int, cell: str) -> None:
     game.apply(f"JD@{cell}")
 
 
+def drop_all(game: RefGame, seat: int, where: str) -> None:
+    """:func:`drop` on each cell of a space-separated list, in order."""
+    for cell in where.split():
+        drop(game, seat, cell)
+
+
 def seq_names(game: RefGame) -> list[str]:
     return [f"{c}:{window_name(w)}" for c, w in game.sequences]
 
 
-LINE_RULES = dict(sequences_to_win=9, stall_limit=0, max_turns=0)
+LINE_RULES = {"sequences_to_win": 9, "stall_limit": 0, "max_turns": 0}
 
 # ---------------------------------------------------------------------------
 # construction and round trip
@@ -154,7 +160,7 @@ def test_from_position_requires_known_cards():
 
 
 def test_to_position_round_trip_and_canonical_hand_order():
-    """P-5/P-8: hands sorted by deck index, draw pile top first; from_position(to_position()) is the same game."""
+    """P-5/P-8: hands sorted by deck index, draw pile top first; a round trip gives the same game."""
     rules = rules_for()
     g = game_from(rules, hands=[["KC", "5H", "AS"], ["2C"]], draw=["QD", "3S"], chips={"b": "a5", "G": "b5"})
     pos = g.to_position()
@@ -179,7 +185,7 @@ def test_legal_moves_p13_canonical_order_and_duplicates():
 def test_legal_moves_empty_when_game_over():
     """P-13: nothing is listed once the game is over."""
     rules = rules_for()
-    g = game_from(rules, chips={"b": "b5 c5 d5 e5 c3 c4 c6 c7"}, hands=[["7C", "2S"], []])
+    g = game_from(rules, chips={"b": "a5 b5 d5 e5 c3 c4 c6 c7"}, hands=[["7C", "2S"], []])
     g.apply("7C@c5")
     assert g.is_over and g.legal_moves() == [] and g.current_seat is None
     with pytest.raises(ValueError, match="over"):
@@ -200,7 +206,9 @@ def test_c25_overlap_max_shared_1_allows_one_shared_cell():
 def test_c25_overlap_max_shared_0_forbids_any_shared_cell():
     """C-25 overlap_max_shared=0: the crossing window is not eligible."""
     g = game_from(
-        rules_for(overlap_max_shared=0), chips={"B": "a5 b5 c5 d5 e5", "b": "e1 e2 e4"}, sequences=("b a5-e5",)
+        rules_for(overlap_max_shared=0),
+        chips={"B": "a5 b5 c5 d5 e5", "b": "e1 e2 e4"},
+        sequences=("b a5-e5",),
     )
     assert g.declarations(parse_cell("e3")) == [()]
 
@@ -309,18 +317,16 @@ def test_c26_removal_never_declares():
 def test_long_line_9_left_to_right_two_sequences():
     """§1.11 / C-26: a 9-run built left to right holds a5-e5 then e5-i5 (sharing e5)."""
     g = game_from(rules_for(**LINE_RULES), draw=["AS"] * 20)
-    for cell in "a5 b5 c5 d5 e5 f5 g5 h5 i5".split():
-        drop(g, 0, cell)
+    drop_all(g, 0, "a5 b5 c5 d5 e5 f5 g5 h5 i5")
     assert seq_names(g) == ["b:a5-e5", "b:e5-i5"]
 
 
 def test_long_line_9_middle_last_two_sequences_at_once():
     """§1.11 / C-28: the middle chip of a 9-run completes both halves at once."""
     g = game_from(rules_for(**LINE_RULES), draw=["AS"] * 20)
-    for cell in "a5 b5 c5 d5 f5 g5 h5 i5".split():
-        drop(g, 0, cell)
+    drop_all(g, 0, "a5 b5 c5 d5 f5 g5 h5 i5")
     assert g.sequences == []
-    assert names(g.declarations(parse_cell("e5"))) == [["a5-e5", "e5-i5"]]
+    assert names(g.declarations(parse_cell("e5"), "b")) == [["a5-e5", "e5-i5"]]
     drop(g, 0, "e5")
     assert seq_names(g) == ["b:a5-e5", "b:e5-i5"]
 
@@ -328,50 +334,55 @@ def test_long_line_9_middle_last_two_sequences_at_once():
 def test_long_line_9_with_overlap_0_holds_one():
     """§1.11: with overlap_max_shared=0 a 9-run holds one sequence."""
     g = game_from(rules_for(overlap_max_shared=0, **LINE_RULES), draw=["AS"] * 20)
-    for cell in "a5 b5 c5 d5 f5 g5 h5 i5 e5".split():
-        drop(g, 0, cell)
+    drop_all(g, 0, "a5 b5 c5 d5 f5 g5 h5 i5 e5")
     assert seq_names(g) == ["b:a5-e5"]
 
 
 def test_long_line_9_through_corner_on_different_turns():
     """§1.11: with a1-e1 already a sequence (a1 a corner), chips up to i1 complete e1-i1."""
     g = game_from(rules_for(**LINE_RULES), draw=["AS"] * 20)
-    for cell in "b1 c1 d1 e1".split():
-        drop(g, 0, cell)
+    drop_all(g, 0, "b1 c1 d1 e1")
     assert seq_names(g) == ["b:a1-e1"]
-    for cell in "f1 g1 h1 i1".split():
-        drop(g, 0, cell)
+    drop_all(g, 0, "f1 g1 h1 i1")
     assert seq_names(g) == ["b:a1-e1", "b:e1-i1"]
 
 
-def test_long_line_10_left_to_right_two_sequences():
-    """§1.11: a 10-run built left to right holds two disjoint sequences."""
+def test_long_line_10_left_to_right_two_sequences_sharing_e2():
+    """§1.11: a 10-run built left to right holds two sequences: a2-e2, then e2-i2 at i2 (j2 adds none)."""
     g = game_from(rules_for(**LINE_RULES), draw=["AS"] * 20)
-    for cell in "a2 b2 c2 d2 e2 f2 g2 h2 i2 j2".split():
-        drop(g, 0, cell)
-    assert seq_names(g) == ["b:a2-e2", "b:f2-j2"]
+    drop_all(g, 0, "a2 b2 c2 d2 e2 f2 g2 h2 i2 j2")
+    assert seq_names(g) == ["b:a2-e2", "b:e2-i2"]
+    assert g.board[parse_cell("j2")] == "b"
+
+
+def test_long_line_10_disjoint_halves():
+    """§1.11: a 10-run whose right half came first and whose left half is closed at e2 holds two
+    disjoint sequences (a2-e2 beats b2-f2 canonically, both sharing <= 1 cell with f2-j2)."""
+    g = game_from(rules_for(**LINE_RULES), draw=["AS"] * 20)
+    drop_all(g, 0, "f2 g2 h2 i2 j2 a2 b2 c2 d2")
+    assert seq_names(g) == ["b:f2-j2"]
+    assert names(g.declarations(parse_cell("e2"), "b")) == [["a2-e2"], ["b2-f2"]]
+    drop(g, 0, "e2")
+    assert seq_names(g) == ["b:f2-j2", "b:a2-e2"]
 
 
 def test_long_line_10_first_c2_g2_holds_one():
     """§1.11: a 10-run whose first declared sequence was c2-g2 holds only that one."""
     g = game_from(rules_for(**LINE_RULES), draw=["AS"] * 20)
-    for cell in "c2 d2 e2 f2 g2 a2 b2 h2 i2 j2".split():
-        drop(g, 0, cell)
+    drop_all(g, 0, "c2 d2 e2 f2 g2 a2 b2 h2 i2 j2")
     assert seq_names(g) == ["b:c2-g2"]
     assert all(g.board[c] == "b" for c in cells("a2 b2 h2 i2 j2"))
 
 
-def test_long_line_10_last_chip_at_end_two_sequences():
-    """§1.11: a 10-run completed at j2 after a 9-run a2-i2 (declared a2-e2 first) holds a2-e2 and f2-j2."""
+def test_long_line_10_explicit_declaration_of_right_half():
+    """§1.11/C-26: closing f2 between a2-e2 and g2-j2 offers e2-i2 or f2-j2; the mover may take f2-j2."""
     g = game_from(rules_for(**LINE_RULES), draw=["AS"] * 20)
-    for cell in "b2 c2 d2 e2 f2 g2 h2 i2 a2".split():
-        drop(g, 0, cell)
-    # the 9-run b2-j2? no: a2..i2 arrived with a2 last -> a2-e2 only (e2-i2 shares e2... and was
-    # already full when a2 arrived? no: b2-f2 etc. were full first)
-    first = seq_names(g)
-    drop(g, 0, "j2")
-    assert len(g.sequences) <= 2
-    assert first[0] in seq_names(g)
+    drop_all(g, 0, "a2 b2 c2 d2 e2 g2 h2 i2 j2")
+    assert names(g.declarations(parse_cell("f2"), "b")) == [["e2-i2"], ["f2-j2"]]
+    g.to_move = 0
+    g.hands[0].append("AH")  # AH shows on f2
+    g.apply("AH@f2=f2-j2")
+    assert seq_names(g) == ["b:a2-e2", "b:f2-j2"]
 
 
 # ---------------------------------------------------------------------------
@@ -392,11 +403,12 @@ def test_c22_two_sides_share_a_corner():
     """C-22: another side may use the same corner in its own sequence."""
     rules = rules_for(**LINE_RULES)
     g = game_from(
-        rules, chips={"B": "b1 c1 d1 e1", "g": "a2 a3 a4"}, sequences=("b a1-e1",), hands=[[], ["8C"]], to_move=1
+        rules,
+        chips={"B": "b1 c1 d1 e1", "g": "a2 a3 a4"},
+        sequences=("b a1-e1",),
+        hands=[[], ["9C"]],
+        to_move=1,
     )
-    g.apply("8C@a4") if False else None
-    # 8C is a4 (taken) and c6; use the a5 card 9C instead
-    g.hands[1] = ["9C"]
     g.apply("9C@a5")
     assert seq_names(g) == ["b:a1-e1", "g:a1-a5"]
 
@@ -411,10 +423,11 @@ def test_c28_two_sequences_at_once_win_immediately():
     no card is drawn and the counters do not advance."""
     rules = rules_for()
     g = game_from(rules, chips={"b": "a5 b5 d5 e5 c3 c4 c6 c7"}, hands=[["7C", "2S"], []], turn=12, stall=4)
-    assert names(g.declarations(parse_cell("c5"))) == [["a5-e5", "c3-c7"]]
+    # c3-c7 comes first canonically: its first cell c3 precedes a5 in reading order
+    assert names(g.declarations(parse_cell("c5"))) == [["c3-c7", "a5-e5"]]
     g.apply("7C@c5")
     assert g.result == "b" and g.termination == "win"
-    assert seq_names(g) == ["b:a5-e5", "b:c3-c7"]
+    assert seq_names(g) == ["b:c3-c7", "b:a5-e5"]
     assert g.turn == 12 and g.stall == 4
     assert g.hands[0] == ["2S"] and g.draw_pile == FILLER and g.discards[0] == ["7C"]
     pos = g.to_position()
@@ -449,13 +462,17 @@ def test_c15_one_eyed_jack_targets_only_unlocked_opponent_chips():
 
 def test_c15_one_eyed_jack_any_opponent_with_three_sides():
     """§1.8: in a 3-side game either opponent's unlocked chip may be removed."""
-    g = game_from(rules_for("classic", 3), chips={"b": "a5", "g": "c5", "r": "e5", "R": "f5"}, hands=[["JH"], [], []])
+    g = game_from(
+        rules_for("classic", 3), chips={"b": "a5", "g": "c5", "r": "e5", "R": "f5"}, hands=[["JH"], [], []]
+    )
     assert g.legal_moves() == ["JHxc5", "JHxe5"]
 
 
 def test_c19a_one_eyed_jack_without_target_is_not_dead():
     """C-19a: a one-eyed jack with nothing to remove has no play and cannot be exchanged: forced pass."""
-    g = game_from(rules_for(), chips={"B": "a5 b5 c5 d5 e5", "b": "j5"}, hands=[["JS"], []], sequences=("b a5-e5",))
+    g = game_from(
+        rules_for(), chips={"B": "a5 b5 c5 d5 e5", "b": "j5"}, hands=[["JS"], []], sequences=("b a5-e5",)
+    )
     assert g.legal_moves() == ["pass"]
     with pytest.raises(ValueError, match="dead"):
         g.clone().apply("~JS")
@@ -513,7 +530,9 @@ def test_c14_exchange_used_position_and_unlimited():
     hands = [["5H", "9C"], []]
     used = game_from(rules_for(), chips=chips, hands=hands, exchange_used=True)
     assert used.legal_moves() == ["pass"]
-    many = game_from(rules_for(dead_card_exchanges_per_turn=UNLIMITED), chips=chips, hands=hands, draw=["5H", "9C", "KH"])
+    many = game_from(
+        rules_for(dead_card_exchanges_per_turn=UNLIMITED), chips=chips, hands=hands, draw=["5H", "9C", "KH"]
+    )
     many.apply("~5H")
     many.apply("~9C")  # draws 5H (still dead)
     assert "~5H" in many.legal_moves() and many.to_position().exchange_used is False
@@ -534,7 +553,9 @@ def test_c14_whole_turn_string_is_atomic():
 
 def test_c30_forced_pass_no_draw_counters_advance():
     """C-15/C-30: with no legal play the only move is pass: no card drawn, turn and stall advance."""
-    g = game_from(rules_for(), chips={"g": "e5 i7"}, hands=[["5H"], ["2S"]], exchange_used=True, turn=5, stall=2)
+    g = game_from(
+        rules_for(), chips={"g": "e5 i7"}, hands=[["5H"], ["2S"]], exchange_used=True, turn=5, stall=2
+    )
     assert g.legal_moves() == ["pass"]
     g.apply("pass")
     assert g.hands[0] == ["5H"] and g.draw_pile == FILLER
@@ -590,7 +611,7 @@ def test_c29_reshuffle_takes_all_discards_including_card_just_played():
 
 
 def test_c29_conservation_over_random_games():
-    """C-29 invariant: hands + discards + draw pile (+ draft) = the whole deck at all times, across reshuffles."""
+    """C-29 invariant: hands + discards + draw pile (+ draft) = the whole deck, across reshuffles."""
     for variant, players in (("classic", 2), ("classic", 3), ("draft", 2)):
         rules = rules_for(variant, players)
         full = Counter(rules.deck_cards.cards())
@@ -604,9 +625,14 @@ def test_c29_conservation_over_random_games():
 
 
 def test_c29_draw_game_ends_as_draw_without_advancing():
-    """C-29/C-31.5 deck_exhaustion=draw_game: the first draw from an empty pile ends the game as a draw; P-14."""
+    """C-29/C-31.5/P-14 deck_exhaustion=draw_game: the first draw from an empty pile ends the game
+    as a draw, counters not advanced."""
     g = game_from(
-        rules_for(deck_exhaustion="draw_game"), hands=[["5H"], ["2S"]], draw=[], discards=[["KH"], []], turn=40
+        rules_for(deck_exhaustion="draw_game"),
+        hands=[["5H"], ["2S"]],
+        draw=[],
+        discards=[["KH"], []],
+        turn=40,
     )
     g.apply("5H@e5")
     assert g.result == "draw" and g.termination == "deck_exhausted"
@@ -629,7 +655,11 @@ def test_d1_draft_moves_list_every_pick():
     """D-1/P-13: each play and exchange is listed once per distinct draft card, in deck order."""
     rules = rules_for("draft", 2)
     g = game_from(
-        rules, chips={"g": "a5 c7"}, hands=[["5H", "9C"], []], draft=["QD", "2C", "AS", "AS"], draw=["KH", "3S"]
+        rules,
+        chips={"g": "a5 c7"},
+        hands=[["5H", "9C"], []],
+        draft=["QD", "2C", "AS", "AS"],
+        draw=["KH", "3S"],
     )
     assert g.legal_moves() == [
         "5H@e5+AS", "5H@e5+QD", "5H@e5+2C",
@@ -707,7 +737,9 @@ def test_d3_heart_rule_scores_two():
     g = game_from(rules, chips=chips, hands=[["3H"], []], draft=["AS"], draw=["KH"])
     g.apply("3H@f6+AS")
     assert g.result == "b" and g.termination == "win" and g.score("b") == 2 and g.sequences == []
-    off = game_from(rules.replace(heart_rule="off"), chips=chips, hands=[["3H"], []], draft=["AS"], draw=["KH"])
+    off = game_from(
+        rules.replace(heart_rule="off"), chips=chips, hands=[["3H"], []], draft=["AS"], draw=["KH"]
+    )
     off.apply("3H@f6+AS")
     assert not off.is_over and off.score("b") == 0
 
@@ -775,7 +807,9 @@ def test_c31_not_frozen_with_an_unlocked_chip():
 def test_c31_frozen_checked_before_stall():
     """C-31: the checks run in order frozen, stall, turn cap."""
     rules = rules_for(sequences_to_win=99, stall_limit=1, max_turns=1)
-    g = game_from(rules, board=full_locked_board("e5")[:44] + ["B"] + full_locked_board("e5")[45:], hands=[[], []])
+    g = game_from(
+        rules, board=full_locked_board("e5")[:44] + ["B"] + full_locked_board("e5")[45:], hands=[[], []]
+    )
     g.apply("pass")
     assert g.termination == "frozen"
 
@@ -783,4 +817,5 @@ def test_c31_frozen_checked_before_stall():
 def test_windows_helper_sanity():
     """§1.2: the window table used by the reference has 192 windows (numbering = C-26 canonical order)."""
     assert len(windows()) == 192
-    assert W("a5-e5") < W("e1-e5") or W("e1-e5") < W("a5-e5")
+    assert W("e1-e5") < W("a5-e5")  # first cell e1 precedes a5 in reading order
+    assert W("a1-e1") < W("a1-a5") < W("a1-e5")  # same first cell: across, down, down-right

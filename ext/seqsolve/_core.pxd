@@ -119,3 +119,4 @@ cdef class CoreGame:
     cdef readonly CoreRules rules
     cdef object bit_generator
     cdef bitgen_t* rng
+    cdef bitgen_t* need_rng(self) except NULL

@@ -133,7 +133,11 @@ cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
             g.draw[i] = g.disc_card[i]
         g.draw_n = g.disc_n
         g.disc_n = 0
-        shuffle(g.draw, g.draw_n, rng)
+        if rng != NULL:
+            shuffle(g.draw, g.draw_n, rng)
+        else:
+            # an observation never invents a hidden order: the new pile is unknown (§1.14)
+            memset(g.draw, UNKNOWN_CARD, g.draw_n)
         g.draw_known = 0
     g.draw_n -= 1
     return g.draw[g.draw_n]
@@ -164,25 +168,25 @@ cdef int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t* rng) 
     """The draw step (C-17, C-29, D-1).  Returns 1 when it ended the game."""
     cdef int i, card
     if t.draft_mode:
-        if g.draft_n == 0:
-            if t.exhaustion == EXH_DRAFT_END:
-                end_by_count(t, g)
-                return 1
-            if t.exhaustion == EXH_DRAW_GAME:
-                g.result = RESULT_DRAW
-                g.termination = TERM_DECK_EXHAUSTED
-                return 1
-            return 0
-        for i in range(g.draft_n):
-            if g.draft[i] == pick:
-                break
-        else:
-            i = 0  # no pick named: the first draft card (only reachable through bad input)
-        hand_add(g, seat, g.draft[i])
-        g.draft_n -= 1
-        g.draft[i] = g.draft[g.draft_n]
+        if g.draft_n == 0 and t.exhaustion == EXH_DRAFT_END:
+            end_by_count(t, g)
+            return 1
+        if g.draft_n > 0:
+            for i in range(g.draft_n):
+                if g.draft[i] == pick:
+                    break
+            else:
+                i = 0  # no pick named: the first draft card (only reachable through bad input)
+            hand_add(g, seat, g.draft[i])
+            g.draft_n -= 1
+            g.draft[i] = g.draft[g.draft_n]
+        # refilling the draft is the draw from the draw pile
+        if g.draw_n == 0 and t.exhaustion == EXH_DRAW_GAME:
+            g.result = RESULT_DRAW
+            g.termination = TERM_DECK_EXHAUSTED
+            return 1
         card = pop_draw(t, g, rng)
-        if card >= 0:
+        if card >= 0 and g.draft_n < MAX_DRAFT:
             g.draft[g.draft_n] = card
             g.draft_n += 1
         return 0
@@ -647,30 +651,42 @@ cdef void setattr_table(Tables* t, str name, int value):
     elif name == "heart": t.heart = value
 
 
+_COPY = object()
+
+
 cdef class CoreGame:
     """One game's state plus the numpy bit generator that drives its shuffles."""
 
     def __init__(self, CoreRules rules, bit_generator):
         self.rules = rules
         self.bit_generator = bit_generator
-        self.rng = bitgen_of(bit_generator)
+        self.rng = bitgen_of(bit_generator) if bit_generator is not None else NULL
         memset(&self.g, 0, sizeof(Game))
         self.g.result = RESULT_NONE
         self.g.draw_known = 1
         self.g.empty = rules.t.playable
 
-    def deal(self):
-        deal(&self.rules.t, &self.g, self.rng)
+    cdef bitgen_t* need_rng(self) except NULL:
+        if self.rng == NULL:
+            raise ValueError("this game has no bit generator (an observation): resample it first")
+        return self.rng
 
-    def clone(self, bit_generator=None):
-        """A copy; it shares no state (give it its own bit generator, or a copy is made)."""
-        if bit_generator is None:
+    def deal(self):
+        deal(&self.rules.t, &self.g, self.need_rng())
+
+    def clone(self, bit_generator=_COPY):
+        """A copy that shares no state.  By default the bit generator is copied too;
+        pass another one, or None for a game that never shuffles (an observation:
+        a reshuffle then makes the draw pile unknown instead)."""
+        if bit_generator is _COPY and self.bit_generator is not None:
             bit_generator = type(self.bit_generator)()
             bit_generator.state = self.bit_generator.state
+        elif bit_generator is _COPY:
+            bit_generator = None
         cdef CoreGame other = CoreGame.__new__(CoreGame)
         other.rules = self.rules
         other.bit_generator = bit_generator
-        other.rng = bitgen_of(bit_generator)
+        other.rng = bitgen_of(bit_generator) if bit_generator is not None else NULL
         memcpy(&other.g, &self.g, sizeof(Game))
         return other
 
@@ -712,18 +728,19 @@ cdef class CoreGame:
         return [tuple(s.found[k][i] for i in range(s.best_n)) for k in range(s.n_found)]
 
     def random_action(self):
-        return random_action(&self.rules.t, &self.g, self.rng)
+        return random_action(&self.rules.t, &self.g, self.need_rng())
 
     def playout(self):
         """Random play to the end of the game; returns the number of actions."""
         cdef int plies
+        cdef bitgen_t* rng = self.need_rng()
         with nogil:
-            plies = playout(&self.rules.t, &self.g, self.rng)
+            plies = playout(&self.rules.t, &self.g, rng)
         return plies
 
     def perft(self, int depth):
         """Leaf count of the action tree to ``depth`` (exchanges are actions, P-13)."""
-        return perft(&self.rules.t, &self.g, self.rng, depth)
+        return perft(&self.rules.t, &self.g, self.need_rng(), depth)
 
     # -- observation
     @property
@@ -819,6 +836,16 @@ cdef class CoreGame:
         for i, (s, w) in enumerate(p["sequences"]):
             g.seq_side[i], g.seq_window[i] = s, w
             g.seq_count[s] += 1
+
+    def mask_hidden(self, int viewer):
+        """Forget what ``viewer`` cannot see: other hands and the draw pile become unknown."""
+        cdef int s, i
+        for s in range(self.rules.t.players):
+            if s != viewer:
+                for i in range(self.g.hand_n[s]):
+                    self.g.hand[s][i] = UNKNOWN_CARD
+        for i in range(self.g.draw_n):
+            self.g.draw[i] = UNKNOWN_CARD
 
     def set_hidden(self, list hands, list draw, bint draw_known):
         """Replace hands and draw pile (top first): how resampling installs a world."""

@@ -1,0 +1,143 @@
+"""Compiled core versus the plain-Python reference, on the workload of ``seqsolve bench``.
+
+Run from the repository root after ``pip install -e .``::
+
+    python benchmarks/bench.py                 # standard sizes (about 10 s)
+    python benchmarks/bench.py --games 2000    # quicker
+    python benchmarks/bench.py --json
+
+The compiled side is :func:`seqsolve.benchmark.run_benchmark` (exactly what
+``seqsolve bench --json`` prints).  The reference side does the same kinds of
+work with :mod:`seqsolve.reference`, on smaller sizes (``--scale``):
+
+* random games: ``RefGame.new`` deals, then each action is drawn uniformly
+  from ``legal_moves()`` and played with ``apply()`` (deals come from
+  ``random.Random``, so the games are other games of the same kind);
+* scans through one cell: ``eligible_windows`` (C-24..C-26) for every side and
+  cell of the same mid-game position; full scans: the reference's C-24 test
+  (``counts_for``) over all 192 windows, once per side.
+
+The table gives the ratio compiled / reference for each rate.  The target
+of the engine issue is at least 200x the reference's games/s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+
+from seqsolve.benchmark import DEFAULT_GAMES, midgame_state, run_benchmark
+from seqsolve.board import windows
+from seqsolve.reference import RefGame, counts_for, eligible_windows
+from seqsolve.rules import parse_rules
+
+TARGET = 200.0
+
+
+def reference_games(games: int, seed: int) -> dict:
+    """Uniformly random reference games from fresh deals; games/s and plies/s."""
+    rules = parse_rules("classic", players=2)
+    plies = 0
+    start = time.perf_counter()
+    for i in range(games):
+        rng = random.Random(seed * 1_000_003 + i)
+        game = RefGame.new(rules, rng=rng)
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_moves()))
+            plies += 1
+    seconds = time.perf_counter() - start
+    return {
+        "games": games,
+        "plies": plies,
+        "seconds": seconds,
+        "games_per_s": games / seconds,
+        "plies_per_s": plies / seconds,
+        "plies_per_game": plies / games,
+    }
+
+
+def reference_scans(repeats: int, seed: int) -> dict:
+    """The reference's sequence scans on the compiled benchmark's mid-game position."""
+    state = midgame_state(seed)
+    game = RefGame.from_position(state.to_position())
+    rules, board, sides = game.rules, game.board, game.sides
+    all_windows = windows()
+    full = inc = 0
+    start = time.perf_counter()
+    for _ in range(repeats):
+        for colour in sides:
+            done = game.completed(colour)
+            sum(1 for w in all_windows if all(counts_for(board[c], colour) for c in w))
+            full += 1
+            for cell in range(100):
+                eligible_windows(board, colour, cell, done, rules)
+                inc += 1
+    seconds = time.perf_counter() - start
+    return {
+        "scan_repeats": repeats,
+        "scans": inc,
+        "full_scans": full,
+        "scan_seconds": seconds,
+        "scans_per_s": inc / seconds,
+        "full_scans_per_s": full / seconds,
+    }
+
+
+def compare(games: int, seed: int, scale: int) -> dict:
+    say = lambda line: print(line, file=sys.stderr)  # noqa: E731
+    compiled = run_benchmark(games, seed=seed, log=say)
+    ref_games = max(1, games // scale)
+    ref_repeats = max(1, compiled["scan_repeats"] // (scale * 4))
+    say(f"reference: {ref_games} random games ...")
+    ref = reference_games(ref_games, seed)
+    say(f"reference: scanning the mid-game position {ref_repeats} times ...")
+    ref.update(reference_scans(ref_repeats, seed))
+    keys = ("games_per_s", "plies_per_s", "scans_per_s", "full_scans_per_s")
+    ratios = {k: compiled[k] / ref[k] for k in keys}
+    return {"compiled": compiled, "reference": ref, "ratio": ratios, "target_games_ratio": TARGET}
+
+
+def table(result: dict) -> str:
+    c, r, q = result["compiled"], result["reference"], result["ratio"]
+    rows = [
+        ("random games / s", "games_per_s"),
+        ("plies / s", "plies_per_s"),
+        ("scans through one cell / s", "scans_per_s"),
+        ("full scans / s", "full_scans_per_s"),
+    ]
+    lines = [
+        "| measure | compiled core | Python reference | compiled / reference |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, key in rows:
+        lines.append(f"| {name} | {c[key]:,.0f} | {r[key]:,.1f} | {q[key]:,.0f}x |")
+    lines.append("")
+    lines.append(
+        f"workload: compiled {c['games']:,} games ({c['plies_per_game']:.1f} plies/game), "
+        f"{c['scan_repeats']:,} scan repeats; reference {r['games']:,} games "
+        f"({r['plies_per_game']:.1f} plies/game), {r['scan_repeats']:,} scan repeats; seed {c['seed']}"
+    )
+    verdict = "meets" if q["games_per_s"] >= result["target_games_ratio"] else "MISSES"
+    lines.append(f"games/s ratio {q['games_per_s']:,.0f}x {verdict} the target of {TARGET:.0f}x")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="compiled games (default %(default)s)")
+    parser.add_argument("--scale", type=int, default=500, help="reference sizes = compiled sizes / scale")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print all figures as JSON")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.scale < 1:
+        parser.error("--games and --scale must be at least 1")
+    result = compare(args.games, args.seed, args.scale)
+    print(json.dumps(result, indent=2) if args.json else table(result), end="" if not args.json else "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,158 @@
+"""The fixed, seeded speed workload of ``seqsolve bench`` (one core, classic rules, 2 players).
+
+Two measurements, both in the compiled core without the GIL:
+
+* **random playouts** — ``games`` uniformly random games from fresh seeded
+  deals (``_core.random_games``): games/s and plies (actions)/s;
+* **sequence scans** — on a mid-game position (a seeded random game stopped
+  after half of its actions), ``_core.scan_counts`` runs, per repeat and per
+  side, one full scan of the 192 windows and one incremental scan through each
+  of the 100 cells.  Both kinds run in one interleaved loop, so each rate is
+  the count of that kind divided by the whole loop's time: a lower bound for
+  either kind on its own.
+
+``benchmarks/bench.py`` compares these figures with the plain-Python reference.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+
+from . import __version__
+from .notation import to_sqn
+from .rules import parse_rules
+
+__all__ = ["DEFAULT_GAMES", "DEFAULT_SCAN_REPEATS", "machine_info", "midgame_state", "run_benchmark"]
+
+DEFAULT_GAMES = 100_000
+DEFAULT_SCAN_REPEATS = 200_000
+VARIANT = "classic"
+PLAYERS = 2
+
+
+def machine_info() -> dict:
+    """Where the figures were measured: platform, CPU model and count, Python."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {
+        "platform": platform.platform(),
+        "cpu": cpu,
+        "cpu_count": os.cpu_count(),
+        "python": sys.version.split()[0],
+        "implementation": platform.python_implementation(),
+    }
+
+
+def midgame_state(seed: int = 0):
+    """A classic 2-player game dealt with ``seed`` and played at random for half its length.
+
+    The same seed plays the same game to the end first, to learn its length.
+
+    >>> s = midgame_state(0); 20 < s.turn < 80 and not s.is_terminal()
+    True
+    """
+    from .state import State
+
+    rules = parse_rules(VARIANT, players=PLAYERS)
+    full = State.new(rules, seed=seed)
+    length = full.core.playout()
+    state = State.new(rules, seed=seed)
+    for _ in range(length // 2):
+        state.apply(state.core.random_action())
+    return state
+
+
+def run_benchmark(games: int = DEFAULT_GAMES, seed: int = 0, scan_repeats: int | None = None, log=None) -> dict:
+    """Run the workload and return its figures (the keys of ``seqsolve bench --json``).
+
+    Args:
+        games: random games to play (the scan repeats scale with it unless given).
+        seed: root seed of the deals and of the mid-game position.
+        scan_repeats: repeats of the scan loop; default ``2 * games``.
+        log: a callable for progress lines (e.g. printing to stderr), or None.
+
+    Returns:
+        ``games_per_s``, ``plies_per_s``, ``scans_per_s`` (incremental),
+        ``full_scans_per_s``, ``games``, ``plies_per_game``, ``seconds`` (of the
+        playouts), ``scan_seconds``, ``machine``, ``version`` and the workload's
+        settings.
+    """
+    from . import _core
+    from .state import core_rules
+
+    if games < 1:
+        raise ValueError("the benchmark needs at least 1 game")
+    repeats = scan_repeats if scan_repeats is not None else 2 * games
+    rules = core_rules(parse_rules(VARIANT, players=PLAYERS))
+    say = log or (lambda _text: None)
+
+    _core.random_games(rules, np.random.PCG64(seed + 1), min(games, 200))  # warm caches
+    say(f"playing {games} random games (classic, 2 players, seed {seed}) ...")
+    bit_generator = np.random.PCG64(seed)
+    start = time.perf_counter()
+    played, plies, draws = _core.random_games(rules, bit_generator, games)
+    seconds = time.perf_counter() - start
+
+    state = midgame_state(seed)
+    say(f"scanning a mid-game position {repeats} times (turn {state.turn}) ...")
+    start = time.perf_counter()
+    full, incremental, _found = _core.scan_counts(state.core, repeats)
+    scan_seconds = time.perf_counter() - start
+
+    return {
+        "version": __version__,
+        "variant": VARIANT,
+        "players": PLAYERS,
+        "seed": seed,
+        "games": played,
+        "plies": plies,
+        "draws": draws,
+        "plies_per_game": plies / played,
+        "seconds": seconds,
+        "games_per_s": played / seconds,
+        "plies_per_s": plies / seconds,
+        "scan_position": to_sqn(state.to_position()),
+        "scan_repeats": repeats,
+        "scans": incremental,
+        "full_scans": full,
+        "scan_seconds": scan_seconds,
+        "scans_per_s": incremental / scan_seconds,
+        "full_scans_per_s": full / scan_seconds,
+        "machine": machine_info(),
+    }
+
+
+def format_table(result: dict) -> str:
+    """The figures of :func:`run_benchmark` as a small text table."""
+    rows = [
+        ("random games", result["games"], result["seconds"], result["games_per_s"]),
+        ("  plies (actions)", result["plies"], result["seconds"], result["plies_per_s"]),
+        ("scans through one cell", result["scans"], result["scan_seconds"], result["scans_per_s"]),
+        ("full scans (192 windows)", result["full_scans"], result["scan_seconds"], result["full_scans_per_s"]),
+    ]
+    m = result["machine"]
+    lines = [
+        f"seqsolve {result['version']} bench: {result['variant']}, {result['players']} players,"
+        f" seed {result['seed']}, one core",
+        f"{'workload':<26}{'count':>14}{'seconds':>10}{'per second':>16}",
+    ]
+    for name, count, secs, rate in rows:
+        lines.append(f"{name:<26}{count:>14,}{secs:>10.3f}{rate:>16,.0f}")
+    lines.append(
+        f"plies per game {result['plies_per_game']:.1f}, draws {result['draws']};"
+        " the two scan kinds share one loop, so their rates are lower bounds"
+    )
+    lines.append(f"machine: {m['cpu']}, {m['cpu_count']} CPUs, {m['platform']}, Python {m['python']}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,18 @@
+"""The random bot: uniform over the distinct legal actions (RULES.md P-13)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..state import State
+from .base import Bot
+
+
+class RandomBot(Bot):
+    name = "random"
+    summary = "uniform over the distinct legal moves (exchanges included)"
+    params = {}
+
+    def choose(self, observation: State, rng: np.random.Generator) -> int:
+        actions = observation.legal_actions()
+        return actions[int(rng.integers(len(actions)))]

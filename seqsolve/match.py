@@ -1,0 +1,339 @@
+"""Bot matchups: who plays which seat, with which seeds, where the records go.
+
+The runner owns seeds, seats and records (STYLE habit 5).  Every game is a
+pure function of (match config, game index): its deal comes from
+``SeedSequence(seed, spawn_key=(deal,))`` and its bots' streams from keys under
+it, so results never depend on ``--jobs``, chunking, the backend or the order
+in which games finish.  Deals are shared: with ``T`` sides, every deal is
+played ``T`` times and the first bot plays each side once (for two sides, the
+paired games of chess-engine testing: the same shuffle with seats swapped).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from .bots import BotFailure, make_bot
+from .bots.base import Bot
+from .rules import Rules, RulesError, Variant
+from .state import State
+
+RECORD_FORMAT = 1
+
+
+class MatchError(ValueError):
+    """A match that cannot run: bad config, or an --out file that belongs to another match."""
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Everything that decides the games of a match (and nothing that does not)."""
+
+    bots: tuple[str, ...]
+    variant: str = "classic"
+    players: int = 2
+    teams: int | None = None
+    seed: int = 0
+    move_timeout: float = 10.0
+
+    def rules(self) -> Rules:
+        return _resolve(self.variant, self.players, self.teams)
+
+    @property
+    def sides(self) -> int:
+        return self.rules().teams
+
+    def seat_bots(self, game: int) -> list[int]:
+        """Index into ``bots`` of the bot on each seat in game ``game``.
+
+        With two bots, the first plays side ``game mod T`` and the second every other
+        side; with one bot per side, the bots rotate over the sides.
+        """
+        rules = self.rules()
+        rotation = game % rules.teams
+        if len(self.bots) == rules.teams:
+            return [(s % rules.teams - rotation) % rules.teams for s in range(rules.players)]
+        return [0 if s % rules.teams == rotation else 1 for s in range(rules.players)]
+
+    def deal_seed(self, game: int) -> np.random.SeedSequence:
+        return np.random.SeedSequence(self.seed, spawn_key=(game // self.sides,))
+
+    def bot_seed(self, game: int, seat: int) -> np.random.SeedSequence:
+        return np.random.SeedSequence(self.seed, spawn_key=(game // self.sides, 1 + game % self.sides, seat))
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+@lru_cache(maxsize=32)
+def _resolve(variant: str, players: int, teams: int | None) -> Rules:
+    return Variant.parse(variant).resolve(players, teams)
+
+
+def check_config(config: MatchConfig) -> Rules:
+    """Validate bots, variant and seating before anything is written."""
+    try:
+        rules = config.rules()
+    except RulesError as exc:
+        raise MatchError(str(exc)) from None
+    if not 2 <= len(config.bots) and len(config.bots) != rules.teams:
+        raise MatchError("a match needs two bots, or one bot per side")
+    if len(config.bots) not in (2, rules.teams):
+        raise MatchError(f"give two bots or one per side ({rules.teams}), not {len(config.bots)}")
+    for spec in config.bots:
+        make_bot(spec).close()  # raises BotError with the list of what exists
+    return rules
+
+
+# ---------------------------------------------------------------- one game
+
+def play_game(config: MatchConfig, game: int, bots: list[Bot] | None = None) -> dict:
+    """Play game number ``game`` of a match and return its record."""
+    rules = config.rules()
+    seat_bot = config.seat_bots(game)
+    owned = bots is None
+    if bots is None:
+        bots = [make_bot(spec) for spec in config.bots]
+    state = State.new(rules, seed=config.deal_seed(game))
+    rngs = [np.random.default_rng(config.bot_seed(game, s)) for s in range(rules.players)]
+    moves: list[str] = []
+    forfeit = None
+    started = time.perf_counter()
+    try:
+        for seat in range(rules.players):
+            _start(bots[seat_bot[seat]], rules, state.seats, seat)
+        while not state.is_terminal():
+            seat = state.current_player
+            bot = bots[seat_bot[seat]]
+            try:
+                view = state if bot.open_information else state.observation(seat)
+                action = bot.choose(view, rngs[seat])
+                if action not in state.legal_actions():
+                    raise BotFailure(f"illegal action {state.action_to_move(action)}")
+            except BotFailure as exc:
+                forfeit = {"seat": seat, "bot": config.bots[seat_bot[seat]], "reason": str(exc)}
+                break
+            moves.append(str(state.action_to_move(action)))
+            state.apply(action)
+    finally:
+        if owned:
+            for bot in bots:
+                bot.close()
+    return _record(config, game, state, seat_bot, moves, forfeit, time.perf_counter() - started)
+
+
+def _start(bot: Bot, rules: Rules, seats: str, seat: int) -> None:
+    try:
+        bot.start(rules, seats, seat)
+    except BotFailure:
+        raise
+    except OSError as exc:  # pragma: no cover - defensive
+        raise BotFailure(str(exc)) from None
+
+
+def _record(config, game, state, seat_bot, moves, forfeit, seconds) -> dict:
+    rules = state.rules
+    if forfeit is None:
+        outcome = state.outcome()
+        result, termination = outcome.result, outcome.termination.name.lower()
+        winner_side = None if outcome.winner is None else state.sides.index(outcome.winner)
+    else:
+        loser = seat_bot[forfeit["seat"]]
+        winner_side = next(s for s in range(rules.teams) if seat_bot[s] != loser)
+        result, termination = state.sides[winner_side], "forfeit"
+    side_bot = [seat_bot[s] for s in range(rules.teams)]
+    score = 0.5 if winner_side is None else float(side_bot[winner_side] == 0)
+    if winner_side is None and rules.teams == 3:
+        score = 1 / 3
+    return {
+        "game": game,
+        "deal": game // rules.teams,
+        "variant": str(rules.variant),
+        "players": rules.players,
+        "teams": rules.teams,
+        "seed": config.seed,
+        "seats": [config.bots[b] for b in seat_bot],
+        "side_bot": side_bot,
+        "moves": moves,
+        "result": result,
+        "winner_side": winner_side,
+        "termination": termination,
+        "forfeit": forfeit,
+        "turns": state.turn,
+        "plies": len(moves),
+        "score": score,
+        "seconds": round(seconds, 6),
+    }
+
+
+def _play_chunk(config: MatchConfig, games: list[int]) -> list[dict]:
+    """One joblib task: a few games sharing bot instances (and their warm memory)."""
+    bots = [make_bot(spec) for spec in config.bots]
+    try:
+        return [play_game(config, g, bots) for g in games]
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+# ---------------------------------------------------------------- records
+
+@dataclass
+class RecordFile:
+    """A JSON-lines file: a header naming the match, then one line per finished game.
+
+    A rerun with the same ``--out`` reads what is there, drops a line cut short by
+    an interruption, and plays only the games that are missing.
+    """
+
+    path: str
+    config: MatchConfig
+    done: dict[int, dict] = field(default_factory=dict)
+
+    def open(self) -> None:
+        header = {"seqsolve": "match", "format": RECORD_FORMAT, "config": self.config.to_json()}
+        if not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
+            parent = os.path.dirname(os.path.abspath(self.path))
+            if not os.path.isdir(parent):
+                raise MatchError(f"{self.path}: folder {parent} does not exist")
+            with open(self.path, "w", encoding="utf-8") as fh:
+                fh.write(json.dumps(header) + "\n")
+            return
+        try:
+            with open(self.path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            raise MatchError(f"{self.path}: cannot read ({exc.strerror})") from None
+        lines = data.split(b"\n")
+        try:
+            first = json.loads(lines[0])
+        except (ValueError, UnicodeDecodeError):
+            raise MatchError(f"{self.path}:1: not a seqsolve match record file; choose another --out") from None
+        if not isinstance(first, dict) or first.get("seqsolve") != "match":
+            raise MatchError(f"{self.path}:1: not a seqsolve match record file; choose another --out")
+        if first.get("config") != header["config"]:
+            raise MatchError(
+                f"{self.path}:1: holds a different match ({_describe(first.get('config'))}); "
+                "use the same options to resume, or choose another --out"
+            )
+        keep = len(lines[0]) + 1
+        for number, raw in enumerate(lines[1:], start=2):
+            if not raw.endswith(b"}"):
+                break  # the last line was cut short by an interruption
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                break
+            self.done.setdefault(record["game"], record)
+            keep += len(raw) + 1
+        if keep < len(data):
+            with open(self.path, "r+b") as fh:
+                fh.truncate(keep)
+
+    def append(self, records: list[dict]) -> None:
+        with open(self.path, "a", encoding="utf-8") as fh:
+            fh.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
+            fh.flush()
+            os.fsync(fh.fileno())
+        for r in records:
+            self.done[r["game"]] = r
+
+
+def _describe(config) -> str:
+    if not isinstance(config, dict):
+        return "unknown"
+    return ", ".join(f"{k}={config.get(k)}" for k in ("bots", "variant", "players", "seed"))
+
+
+def read_records(path: str) -> tuple[dict, list[dict]]:
+    """The header and the game records of a record file, ordered by game number."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().split("\n")
+    except OSError as exc:
+        raise MatchError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        header = json.loads(lines[0])
+    except ValueError:
+        raise MatchError(f"{path}:1: not a seqsolve record file") from None
+    records = []
+    for number, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
+                break  # an interrupted last line
+            raise MatchError(f"{path}:{number}: not a JSON record") from None
+    return header, sorted(records, key=lambda r: r["game"])
+
+
+# ---------------------------------------------------------------- running
+
+def chunks(indices: list[int], size: int) -> Iterator[list[int]]:
+    for i in range(0, len(indices), size):
+        yield indices[i : i + size]
+
+
+def run_games(
+    config: MatchConfig,
+    games: int,
+    jobs: int = -1,
+    out: str | None = None,
+    on_records: Callable[[list[dict]], bool | None] | None = None,
+    backend: str | None = None,
+    chunk: int | None = None,
+) -> list[dict]:
+    """Play games ``0 .. games-1`` (skipping those already in ``out``) in parallel.
+
+    ``on_records`` sees every finished chunk (in completion order); returning True
+    stops the run early (SPRT).  Returns every record, ordered by game number.
+    """
+    from joblib import Parallel, delayed, parallel_backend
+
+    check_config(config)
+    store = RecordFile(out, config) if out else None
+    done: dict[int, dict] = {}
+    if store:
+        store.open()
+        done = {g: r for g, r in store.done.items() if g < games}
+    todo = [g for g in range(games) if g not in done]
+    if on_records and done:
+        if on_records(sorted(done.values(), key=lambda r: r["game"])):
+            todo = []
+    if todo:
+        n_jobs = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+        size = chunk or max(1, min(64, len(todo) // (n_jobs * 8) or 1))
+        # keep pairs of a deal in one chunk so an early stop never splits a deal
+        size = max(config.sides, size - size % config.sides)
+        tasks = (delayed(_play_chunk)(config, part) for part in chunks(todo, size))
+        if backend is not None:
+            context = parallel_backend(backend, n_jobs=n_jobs)
+        else:
+            import contextlib
+
+            context = contextlib.nullcontext()
+        with context:
+            runner = Parallel(n_jobs=n_jobs if backend is None else None, return_as="generator_unordered")
+            results = runner(tasks)
+            try:
+                for records in results:
+                    if store:
+                        store.append(records)
+                    for r in records:
+                        done[r["game"]] = r
+                    if on_records and on_records(records):
+                        break
+            finally:
+                close = getattr(results, "close", None)
+                if close:
+                    close()
+    return [done[g] for g in sorted(done)]
