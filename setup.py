@@ -1,4 +1,4 @@
-"""Build the compiled core ``seqsolve._core`` from ``ext/seqsolve/_core.pyx``.
+"""Build the compiled modules ``seqsolve._core`` and ``seqsolve._search`` from ``ext/seqsolve/``.
 
 Metadata lives in pyproject.toml; this file only declares the extension and
 turns a failed compile into one sentence that says what to install.
@@ -26,15 +26,19 @@ class BuildCore(build_ext):
             raise SystemExit(1) from None
 
 
-extensions = [
-    Extension(
-        "seqsolve._core",
-        ["ext/seqsolve/_core.pyx"],
+def _extension(name: str) -> Extension:
+    """One compiled module of the package, built from ext/seqsolve/<name>.pyx."""
+    return Extension(
+        f"seqsolve.{name}",
+        [f"ext/seqsolve/{name}.pyx"],
         include_dirs=[numpy.get_include(), "ext"],
         extra_compile_args=["-O3"] if sys.platform != "win32" else [],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-]
+
+
+# _core: the rules engine; _search: scores, evaluation and MCTS (cimports _core's C contract).
+extensions = [_extension("_core"), _extension("_search")]
 
 setup(
     ext_modules=cythonize(

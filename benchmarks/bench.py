@@ -87,7 +87,10 @@ def reference_scans(repeats: int, seed: int) -> dict:
 
 
 def compare(games: int, seed: int, scale: int) -> dict:
-    say = lambda line: print(line, file=sys.stderr)  # noqa: E731
+
+    def say(line: str) -> None:
+        print(line, file=sys.stderr)
+
     compiled = run_benchmark(games, seed=seed, log=say)
     ref_games = max(1, games // scale)
     ref_repeats = max(1, compiled["scan_repeats"] // (scale * 4))
@@ -127,7 +130,9 @@ def table(result: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="compiled games (default %(default)s)")
+    parser.add_argument(
+        "--games", type=int, default=DEFAULT_GAMES, help="compiled games (default %(default)s)"
+    )
     parser.add_argument("--scale", type=int, default=500, help="reference sizes = compiled sizes / scale")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print all figures as JSON")

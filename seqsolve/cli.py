@@ -1,4 +1,5 @@
-"""The ``seqsolve`` command line: show, apply, convert, perft and bench.
+"""The ``seqsolve`` command line: show, apply, convert, perft, bench (and, from
+:mod:`seqsolve.cli_match`, match, tournament, replay, bots).
 
 The commands are thin: positions are read and written by :mod:`seqsolve.notation`,
 played by :class:`seqsolve.state.State`, drawn by :mod:`seqsolve.render` and timed
@@ -7,7 +8,8 @@ by :mod:`seqsolve.benchmark`.  Every bad input ends in exactly one line on stder
 bad command line); stdout gets nothing unless the whole result is ready.
 
 A position argument ``FILE`` is a path, ``-`` for standard input, or
-``example:N`` for a bundled example (the worked examples of RULES.md §5.5).
+``example:N`` for a bundled example (``seqsolve/data/exampleN.sqn``: 1-3 are the worked
+examples of RULES.md §5.5, 4 a mid-game position with every card known).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from . import __version__
 from .moves import MoveSyntaxError, parse_turn
 from .notation import PositionError, parse_position, position_to_dict, read_position, to_readable, to_sqn
 from .position import Position
-from .rules import RulesError, Variant
+from .rules import Variant
 
 __all__ = ["main"]
 
@@ -113,7 +115,7 @@ def load_position(source: str) -> Position:
         CliError: an unknown example name.
     """
     if source == "-":
-        return parse_position(click.get_text_stream("stdin").read(), "<stdin>")
+        return parse_position(sys.stdin.read(), "<stdin>")
     if source.startswith("example:"):
         return _example(source.split(":", 1)[1])
     return read_position(source)
@@ -167,7 +169,7 @@ def _use_color(flag: bool | None) -> bool:
         return flag
     if os.environ.get("NO_COLOR", ""):
         return False
-    return click.get_text_stream("stdout").isatty()
+    return sys.stdout.isatty()
 
 
 def _fresh_seed() -> int:
@@ -212,14 +214,15 @@ def main() -> None:
     """seqsolve: a rules engine and bots for the board game Sequence.
 
     A position FILE is a path to an SQN or readable position file (RULES.md §5),
-    '-' for standard input, or example:N for a bundled example (1, 2 or 3).
+    '-' for standard input, or example:N for a bundled example: 1, 2 and 3 are
+    the worked examples of RULES.md §5.5, 4 is a mid-game with every card known.
 
     \b
     Examples:
       seqsolve show --example 2
       seqsolve show --new --seed 1 --play-random
       seqsolve apply example:2 AH@f2 --to readable
-      seqsolve perft example:3 --depth 2 --divide
+      seqsolve perft example:4 --depth 3 --divide
       seqsolve bench
     """
 
@@ -238,7 +241,9 @@ Examples:
 
 @main.command(epilog=SHOW_EPILOG)
 @click.argument("file", required=False)
-@click.option("--example", type=click.Choice(EXAMPLES), help="Show a bundled example position instead of FILE.")
+@click.option(
+    "--example", type=click.Choice(EXAMPLES), help="Show a bundled example position instead of FILE."
+)
 @click.option("--new", "new", is_flag=True, help="Deal a new game instead of reading FILE.")
 @click.option("--variant", help="With --new: preset and overrides, e.g. 'classic[sequences_to_win=3]'.")
 @click.option("--players", type=int, help="With --new: number of players (default 2).")
@@ -247,7 +252,9 @@ Examples:
 @click.option("--play-random", is_flag=True, help="Play uniformly random moves to the end of the game.")
 @click.option("--viewer", type=int, help="Show only what this seat may see (other hands hidden).")
 @click.option("--json", "as_json", is_flag=True, help="Print the position as JSON (with legal_moves).")
-@click.option("--color/--no-color", default=None, help="Force ANSI colours on or off (default: on a terminal).")
+@click.option(
+    "--color/--no-color", default=None, help="Force ANSI colours on or off (default: on a terminal)."
+)
 def show(file, example, new, variant, players, teams, seed, play_random, viewer, as_json, color) -> None:
     """Draw a position: board, sequences, hands, discards, draw pile, whose turn.
 
@@ -275,7 +282,9 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
         pos = load_position(file) if file is not None else _example(example)
         state = _state(pos, seed=seed)
     if viewer is not None and not 0 <= viewer < state.rules.players:
-        raise click.BadParameter(f"seat {viewer} does not exist (0..{state.rules.players - 1})", param_hint="--viewer")
+        raise click.BadParameter(
+            f"seat {viewer} does not exist (0..{state.rules.players - 1})", param_hint="--viewer"
+        )
     outcome = None
     if play_random:
         start = state.turn
@@ -387,8 +396,8 @@ def convert(file, to) -> None:
 
 PERFT_EPILOG = """\b
 Examples:
-  seqsolve perft example:3 --depth 2             leaves of the action tree 2 actions deep
-  seqsolve perft example:3 --depth 2 --divide    the count below each first action
+  seqsolve perft example:4 --depth 3             leaves of the action tree 3 actions deep
+  seqsolve perft example:4 --depth 2 --divide    the count below each first action
   seqsolve perft game.sqn --depth 3 --json
 Every hand and the draw pile must be listed (a perfect-information position).
 An exchange is an action of its own; an action that ends the game is one leaf.
@@ -449,9 +458,15 @@ benchmarks/bench.py compares these figures with the plain-Python reference.
 
 
 @main.command(epilog=BENCH_EPILOG)
-@click.option("--games", type=click.IntRange(min=1), default=None, help="Random games to play [default: 100000].")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deals and the scan position.")
-@click.option("--scans", type=click.IntRange(min=1), default=None, help="Repeats of the scan loop [default: 2 x games].")
+@click.option(
+    "--games", type=click.IntRange(min=1), default=None, help="Random games to play [default: 100000]."
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the deals and the scan position."
+)
+@click.option(
+    "--scans", type=click.IntRange(min=1), default=None, help="Repeats of the scan loop [default: 2 x games]."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench(games, seed, scans, as_json) -> None:
     """Time the compiled core on one CPU core: random playouts and sequence scans.
@@ -472,6 +487,17 @@ def bench(games, seed, scans, as_json) -> None:
         click.echo(json.dumps(result, indent=2))
     else:
         click.echo(format_table(result), nl=False)
+
+
+def _add_play_commands() -> None:
+    """The commands that play bots (match, tournament, replay, bots) live in cli_match."""
+    from .cli_match import COMMANDS
+
+    for command in COMMANDS:
+        main.add_command(command)
+
+
+_add_play_commands()
 
 
 if __name__ == "__main__":  # pragma: no cover

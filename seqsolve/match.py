@@ -63,13 +63,18 @@ class MatchConfig:
         return [0 if s % rules.teams == rotation else 1 for s in range(rules.players)]
 
     def deal_seed(self, game: int) -> np.random.SeedSequence:
-        return np.random.SeedSequence(self.seed, spawn_key=(game // self.sides,))
+        return deal_seed(self.seed, game // self.sides)
 
     def bot_seed(self, game: int, seat: int) -> np.random.SeedSequence:
         return np.random.SeedSequence(self.seed, spawn_key=(game // self.sides, 1 + game % self.sides, seat))
 
     def to_json(self) -> dict:
         return asdict(self)
+
+
+def deal_seed(seed: int, deal: int) -> np.random.SeedSequence:
+    """The stream that shuffles deal number ``deal`` of a match (and its reshuffles)."""
+    return np.random.SeedSequence(seed, spawn_key=(deal,))
 
 
 @lru_cache(maxsize=32)
@@ -83,8 +88,6 @@ def check_config(config: MatchConfig) -> Rules:
         rules = config.rules()
     except RulesError as exc:
         raise MatchError(str(exc)) from None
-    if not 2 <= len(config.bots) and len(config.bots) != rules.teams:
-        raise MatchError("a match needs two bots, or one bot per side")
     if len(config.bots) not in (2, rules.teams):
         raise MatchError(f"give two bots or one per side ({rules.teams}), not {len(config.bots)}")
     for spec in config.bots:
@@ -198,7 +201,8 @@ class RecordFile:
     done: dict[int, dict] = field(default_factory=dict)
 
     def open(self) -> None:
-        header = {"seqsolve": "match", "format": RECORD_FORMAT, "config": self.config.to_json()}
+        # through JSON and back, so it compares equal to what a file holds (tuples become lists)
+        header = json.loads(json.dumps({"seqsolve": "match", "format": RECORD_FORMAT, "config": self.config.to_json()}))
         if not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
             parent = os.path.dirname(os.path.abspath(self.path))
             if not os.path.isdir(parent):

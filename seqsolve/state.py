@@ -19,7 +19,7 @@ import numpy as np
 
 from .board import CORNERS, cell_name, windows
 from .cards import UNKNOWN, CardKind
-from .moves import Move, MoveKind
+from .moves import Move, MoveKind, parse_turn
 from .position import COLOURS, CORNER, EMPTY, Hand, Position
 from .rules import UNLIMITED, Rules
 
@@ -184,7 +184,8 @@ class State:
                 "exchanges_left": 0
                 if pos.exchange_used
                 else (_UNLIMITED_EXCHANGES if limit == UNLIMITED else limit),
-                "draw_known": 1,
+                # a pile given by its count alone is not known, even when empty (P-8)
+                "draw_known": int(pos.draw_cards is not None),
                 "hands": [
                     [deck.index(c) for c in h.known] + [_UNKNOWN_CODE] * h.unknown for h in pos.hands
                 ],
@@ -337,12 +338,30 @@ class State:
         return self._check(move)
 
     def apply(self, move: Move | str | int) -> None:
-        """Play one action (an exchange, or the play that ends the turn)."""
+        """Play one action (an exchange, or the play that ends the turn).
+
+        A string may also hold a whole turn, exchange first (``"~5S 9H@i3"``, P-12); it
+        is applied action by action, and not at all if any of them is illegal.
+
+        Raises:
+            IllegalMoveError: the move is not legal here (the message says why).
+            MoveSyntaxError: the text is not P-12 notation.
+        """
         if isinstance(move, int):
             self._core.apply(move)
             return
         if isinstance(move, str):
-            move = Move.from_str(move)
+            actions = parse_turn(move)
+            if len(actions) > 1:
+                saved = self._core.clone()
+                try:
+                    for action in actions:
+                        self.apply(action)
+                except IllegalMoveError:
+                    self._core = saved
+                    raise
+                return
+            move = actions[0]
         action = self._check(move)
         if move.kind is MoveKind.EXCHANGE and move.drawn and self.rules.draw_mode == "blind":
             self._install_drawn(move.drawn)
@@ -412,7 +431,9 @@ class State:
             else:
                 hands.append(cards[:size])
                 cards = cards[size:]
-        world = self.clone()
+        # the world shuffles with its own generator, drawn from ``rng``: an observation has
+        # none, and copying the real game's would let the world foresee its reshuffles
+        world = State(self.rules, self.seats, core.clone(_bit_generator(rng)))
         world._core.set_hidden(hands, cards, True)
         return world
 
@@ -492,9 +513,9 @@ class State:
                 if move.declare is not None:
                     options = core.declarations(cell)
                     if tuple(move.declare) not in options:
-                        shown = "; ".join(
-                            ",".join(f"{w}" for w in self._window_names(o)) or "none" for o in options
-                        )
+                        shown = "; ".join(",".join(self._window_names(o)) or "none" for o in options[:4])
+                        if len(options) > 4:
+                            shown += f"; … ({len(options)} maximum choices in all)"
                         raise IllegalMoveError(f"{move}: not a maximum declaration here (C-26); choose {shown}")
         if action not in legal:  # pragma: no cover - the checks above mirror the core
             raise IllegalMoveError(f"{move}: not legal here")

@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import replace
 
 from seqsolve.board import CORNERS, parse_cell, parse_window, window_name
+from seqsolve.cards import CardKind
 from seqsolve.position import Hand, Position
 from seqsolve.rules import parse_rules
 from seqsolve.state import State
@@ -99,7 +100,8 @@ def make(
     elif isinstance(draw, int):
         draw_cards, draw_count = None, draw
     else:
-        draw_cards = _cards(FILLER if draw is None else draw)
+        filler = FILLER if rules.deck == "standard-104" else rules.deck_cards.codes[:12]
+        draw_cards = _cards(filler if draw is None else draw)
         draw_count = len(draw_cards)
     unknown_hands = unknown_hands or {}
     pos = Position(
@@ -108,7 +110,8 @@ def make(
         board=tuple(board),
         to_move=to_move,
         hands=tuple(
-            Hand(tuple(sorted(h, key=rules.deck_cards.index)), unknown_hands.get(s, 0)) for s, h in enumerate(hands)
+            Hand(tuple(sorted(h, key=rules.deck_cards.index)), unknown_hands.get(s, 0))
+            for s, h in enumerate(hands)
         ),
         discards=tuple(discards),
         sequences=tuple((s.split()[0], W(s.split()[1])) for s in sequences),
@@ -134,15 +137,17 @@ def give(state: State, seat: int, cards, to_move: int | None = None) -> State:
 
 def drop(state: State, where: str, seat: int | None = None, declare: str | None = None) -> State:
     """Let ``seat`` (default: the mover) place chips on the named cells one after another with
-    two-eyed jacks, each as a turn of its own; returns the resulting state.
+    two-eyed jacks (Plus cards in Numbers), each as a turn of its own; returns the resulting state.
 
     This is how the tests build lines whose chips arrived in a given order (C-26).
     """
+    deck = state.rules.deck_cards
+    wild = next(c for c in deck.codes if deck.kind(c) == CardKind.WILD)
     for name in where.split():
         mover = state.current_player if seat is None else seat
-        state = give(state, mover, "JD", to_move=mover)
+        state = give(state, mover, wild, to_move=mover)
         suffix = f"={declare}" if declare else ""
-        state.apply(f"JD@{name}{suffix}")
+        state.apply(f"{wild}@{name}{suffix}")
     return state
 
 

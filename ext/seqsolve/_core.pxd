@@ -32,7 +32,7 @@ cdef enum:
     MAX_THROUGH = 20
     MAX_DRAFT = 16
     MAX_MOVES = 8192
-    MAX_DECLARATIONS = 64
+    MAX_DECLARATIONS = 64       # first buffer size when every maximum declaration is listed
     UNKNOWN_CARD = 255
     NO_CELL = 127
 

@@ -10,6 +10,7 @@ The Python classes at the bottom are the narrow door the package uses.
 
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, free
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
@@ -125,13 +126,18 @@ cdef inline void discard(Game* g, int seat, int card) noexcept nogil:
 
 cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     """Top card of the draw pile, reshuffling every discard pile first if it is empty (C-29)."""
-    cdef int i
+    cdef int i, seat, n = 0
     if g.draw_n == 0:
         if t.exhaustion != EXH_RESHUFFLE or g.disc_n == 0:
             return -1
-        for i in range(g.disc_n):
-            g.draw[i] = g.disc_card[i]
-        g.draw_n = g.disc_n
+        # gathered seat 0's pile first, each bottom first (RULES-NOTES), so that a game and
+        # the same game read back from its position file shuffle alike
+        for seat in range(t.players):
+            for i in range(g.disc_n):
+                if g.disc_seat[i] == seat:
+                    g.draw[n] = g.disc_card[i]
+                    n += 1
+        g.draw_n = n
         g.disc_n = 0
         if rng != NULL:
             shuffle(g.draw, g.draw_n, rng)
@@ -269,8 +275,9 @@ ctypedef struct DeclSearch:
     int cur_n
     int best_n
     int collect_all
-    int n_found
-    uint8_t found[MAX_DECLARATIONS][MAX_THROUGH]
+    int n_found                  # maximum subsets met so far (all of them when collect_all)
+    int capacity                 # rows of ``found``; subsets met beyond it are counted only
+    uint8_t* found               # capacity rows of MAX_THROUGH windows, owned by the caller
 
 
 cdef void search_declarations(const Tables* t, DeclSearch* s, int i) noexcept nogil:
@@ -283,10 +290,10 @@ cdef void search_declarations(const Tables* t, DeclSearch* s, int i) noexcept no
         if s.cur_n > s.best_n:
             s.best_n = s.cur_n
             s.n_found = 0
-        if s.n_found < MAX_DECLARATIONS:
+        if s.n_found < s.capacity:
             for k in range(s.cur_n):
-                s.found[s.n_found][k] = s.cur[k]
-            s.n_found += 1
+                s.found[s.n_found * MAX_THROUGH + k] = s.cur[k]
+        s.n_found += 1
         return
     if overlap_ok(t, s.cand[i], s.seqs, s.base_n + s.cur_n):
         s.seqs[s.base_n + s.cur_n] = s.cand[i]
@@ -330,6 +337,7 @@ cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
                             const uint8_t* declare, int declare_n) noexcept nogil:
     """Sequence check after a placement (C-16, C-26, C-28); True when the side has won."""
     cdef DeclSearch s
+    cdef uint8_t first[MAX_THROUGH]  # only the canonical declaration is kept
     cdef u128 counting = g.chips[side] | t.corners
     cdef int i, w, full = 0
     for i in range(t.through_n[cell]):
@@ -345,9 +353,11 @@ cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
             add_sequence(t, g, side, s.cand[0])
         elif s.n_cand > 1:
             s.collect_all = 0
+            s.found = first
+            s.capacity = 1
             search_declarations(t, &s, 0)
             for i in range(s.best_n):
-                add_sequence(t, g, side, s.found[0][i])
+                add_sequence(t, g, side, first[i])
     return side_total(t, g, side) >= t.seq_to_win
 
 
@@ -718,14 +728,29 @@ cdef class CoreGame:
         cdef DeclSearch s
         cdef Game trial
         cdef int side = self.rules.t.seat_side[self.g.to_move], k, i
+        cdef int capacity = MAX_DECLARATIONS
+        cdef uint8_t* buf
+        if not 0 <= cell < N_CELLS:
+            raise ValueError(f"no cell {cell}")
         memcpy(&trial, &self.g, sizeof(Game))
         trial.chips[side] |= bit(cell)
         trial.empty &= ~bit(cell)
-        if prepare_declarations(&self.rules.t, &trial, side, cell, &s) == 0:
-            return [()]
-        s.collect_all = 1
-        search_declarations(&self.rules.t, &s, 0)
-        return [tuple(s.found[k][i] for i in range(s.best_n)) for k in range(s.n_found)]
+        while True:  # a long line in every direction can have hundreds of maximum choices
+            if prepare_declarations(&self.rules.t, &trial, side, cell, &s) == 0:
+                return [()]
+            buf = <uint8_t*>malloc(capacity * MAX_THROUGH)
+            if buf == NULL:
+                raise MemoryError()
+            s.found = buf
+            s.capacity = capacity
+            s.collect_all = 1
+            search_declarations(&self.rules.t, &s, 0)
+            if s.n_found <= capacity:
+                found = [tuple(buf[k * MAX_THROUGH + i] for i in range(s.best_n)) for k in range(s.n_found)]
+                free(buf)
+                return found
+            free(buf)
+            capacity = s.n_found
 
     def random_action(self):
         return random_action(&self.rules.t, &self.g, self.need_rng())
@@ -846,6 +871,7 @@ cdef class CoreGame:
                     self.g.hand[s][i] = UNKNOWN_CARD
         for i in range(self.g.draw_n):
             self.g.draw[i] = UNKNOWN_CARD
+        self.g.draw_known = 0  # nobody at the table knows the order of the draw pile (§1.14)
 
     def set_hidden(self, list hands, list draw, bint draw_known):
         """Replace hands and draw pile (top first): how resampling installs a world."""
@@ -873,10 +899,8 @@ cdef long long perft(const Tables* t, const Game* g, bitgen_t* rng, int depth) n
     for i in range(n):
         memcpy(&child, g, sizeof(Game))
         apply_action(t, &child, buf[i], rng, NULL, -1)
-        if child.result == RESULT_NONE:
+        if child.result == RESULT_NONE:  # a finished game has no leaves deeper down
             total += perft(t, &child, rng, depth - 1)
-        else:
-            total += 1
     return total
 
 
@@ -897,19 +921,22 @@ def random_games(CoreRules rules, bit_generator, long n_games):
     return n_games, plies, draws
 
 
-def scan_counts(CoreGame game, long repeats):
-    """Run the full and the through-one-cell sequence scans ``repeats`` times over every
-    side and cell; returns (full scans, cell scans, windows found) for ``seqsolve bench``."""
+def scan_counts(CoreGame game, long repeats, bint incremental):
+    """Run one kind of sequence scan ``repeats`` times over every side: the full scan of
+    the 192 windows, or (``incremental``) the scan through each of the 100 cells.
+    Returns (scans, windows found) for ``seqsolve bench``."""
     cdef const Tables* t = &game.rules.t
     cdef long r
     cdef int s, c
-    cdef long long found = 0, full = 0, inc = 0
+    cdef long long found = 0, scans = 0
     with nogil:
         for r in range(repeats):
             for s in range(t.sides):
-                found += full_scan(t, &game.g, s)
-                full += 1
-                for c in range(N_CELLS):
-                    found += cell_scan(t, &game.g, s, c)
-                    inc += 1
-    return full, inc, found
+                if incremental:
+                    for c in range(N_CELLS):
+                        found += cell_scan(t, &game.g, s, c)
+                    scans += N_CELLS
+                else:
+                    found += full_scan(t, &game.g, s)
+                    scans += 1
+    return scans, found

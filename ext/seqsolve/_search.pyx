@@ -1,0 +1,1646 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The brains of the bots: one-ply action scores, a static evaluation, and
+information-set Monte Carlo tree search, all in C on the core's ``Game`` struct.
+
+Three layers, cheapest first:
+
+* :func:`score_action` looks only at the (at most 20) windows through the target
+  cell: win now >> complete a sequence >> block an opponent's four >> extend own
+  open windows by their fill >> a little centre value; jacks carry a cost so they
+  are kept for when they matter, and a dead-card exchange always scores above
+  every play but a win (exchanges come before the play).  ``greedy`` plays the
+  best-scoring action.
+* :func:`evaluate_position` scores a whole position for every side (open
+  windows by fill, live threats, double threats, sequences, jacks and dead cards
+  in the known hands) and turns the score differences into win chances with a
+  softmax (a logistic of the difference for two sides).  ``heuristic`` looks one
+  action ahead with it, always wins when it can and blocks an opponent's
+  immediate win when a block exists.
+* :class:`Searcher` runs single-observer information-set MCTS (Cowling, Powley
+  & Whitehouse 2012): every iteration deals the cards the searching seat cannot
+  see at random, descends the tree among the children legal in that world by
+  UCB1 with availability counts, expands one untried action, and finishes with
+  a short guided playout scored by the evaluation.  The loop runs without the
+  GIL; nothing per node touches Python.
+
+Everything is driven by a numpy bit generator passed in by the caller, so a
+fixed seed and iteration budget give the same answer every time.
+
+>>> import numpy as np
+>>> from seqsolve.rules import parse_rules
+>>> from seqsolve.state import State
+>>> from seqsolve import _search
+>>> state = State.new(parse_rules("classic", players=2), seed=1)
+>>> action = _search.greedy_action(state.core, np.random.PCG64(2))
+>>> action in state.legal_actions()
+True
+>>> 0.0 < _search.evaluate_position(state.core, 0) < 1.0
+True
+"""
+
+from libc.math cimport exp, log, pow, sqrt, INFINITY
+from libc.stdint cimport uint8_t, uint16_t, int8_t, int32_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy, memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.pycapsule cimport PyCapsule_GetPointer
+import numpy as np
+from numpy.random cimport bitgen_t
+
+from seqsolve._core cimport (
+    u128, ctz128, Tables, Game, CoreGame, CoreRules,
+    MAX_SEATS, MAX_SIDES, MAX_HAND, MAX_DECK, MAX_CODES, N_CELLS, N_WINDOWS,
+    MAX_MOVES, MAX_DRAFT, UNKNOWN_CARD, NO_CELL,
+    ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS,
+    CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
+    gen_actions, random_action, apply_action,
+)
+
+cdef extern from *:
+    """
+    static inline int ss_ctz64s(unsigned long long x) { return __builtin_ctzll(x); }
+    /* popcount without a libgcc call when the compiler may not use POPCNT
+       (the shipped flags do not enable it; CFLAGS=-mpopcnt does). */
+    #if defined(__POPCNT__)
+    static inline int ss_pc64(unsigned long long x) { return __builtin_popcountll(x); }
+    #else
+    static inline int ss_pc64(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #endif
+    static inline int ss_pc128(unsigned __int128 x) {
+        return ss_pc64((unsigned long long)x) + ss_pc64((unsigned long long)(x >> 64));
+    }
+    """
+    int pc128 "ss_pc128"(u128 x) noexcept nogil
+    int ctz64 "ss_ctz64s"(uint64_t x) noexcept nogil
+
+ctypedef struct Threats:
+    uint64_t w[MAX_SIDES][3]   # per side, a bit per window that is (or was) a threat
+
+
+# ---------------------------------------------------------------- small helpers
+
+cdef enum:
+    MAX_CAND = 10   # completed windows through one cell considered for a declaration
+
+cdef inline u128 bit(int cell) noexcept nogil:
+    return (<u128>1) << cell
+
+
+cdef inline uint32_t rand_below(bitgen_t* rng, uint32_t n) noexcept nogil:
+    """Uniform integer in [0, n), n >= 1, without bias (Lemire's multiply-and-reject);
+    inlined here rather than called across modules."""
+    cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n
+    cdef uint32_t low = <uint32_t>m, threshold
+    if low < n:
+        threshold = (<uint32_t>0 - n) % n
+        while low < threshold:
+            m = <uint64_t>rng.next_uint32(rng.state) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef inline int32_t encode(int kind, int card, int cell, int pick) noexcept nogil:
+    return (kind << 16) | ((pick + 1) << 20) | (card << 8) | cell
+
+
+cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
+    """The k-th set bit (0-based, ascending) of a mask with more than k bits."""
+    cdef uint64_t lo = <uint64_t>mask
+    cdef int base = 0, n_lo = pc128(<u128>lo)
+    if k >= n_lo:
+        k -= n_lo
+        lo = <uint64_t>(mask >> 64)
+        base = 64
+    while k > 0:
+        lo &= lo - 1
+        k -= 1
+    return base + ctz64(lo)
+
+
+cdef inline int a_kind(int32_t a) noexcept nogil:
+    return (a >> 16) & 3
+
+
+cdef inline int a_card(int32_t a) noexcept nogil:
+    return (a >> 8) & 0xFF
+
+
+cdef inline int a_cell(int32_t a) noexcept nogil:
+    return a & 0x7F
+
+
+cdef inline int a_pick(int32_t a) noexcept nogil:
+    return ((a >> 20) & 0x7F) - 1
+
+
+cdef inline int side_total(const Tables* t, const Game* g, int side) noexcept nogil:
+    """Sequences counting toward the win (the core's rule, with the heart of D-3)."""
+    cdef int total = g.seq_count[side]
+    if t.heart and (g.chips[side] & t.heart_mask) == t.heart_mask:
+        total += 2
+    return total
+
+
+cdef inline u128 seq_cells(const Tables* t, const Game* g, int side) noexcept nogil:
+    """Cells (sharing mask applied) of a side's completed sequences."""
+    cdef u128 m = 0
+    cdef int k
+    for k in range(g.seq_n):
+        if g.seq_side[k] == side:
+            m |= t.window_mask[g.seq_window[k]]
+    return m & t.share_mask
+
+
+cdef inline bint eligible(const Tables* t, const Game* g, int side, u128 m, u128 seqm) noexcept nogil:
+    """C-25 condition 2, cheaply: may window m still become a sequence of side?"""
+    cdef int k
+    if pc128(m & seqm) <= t.max_shared:
+        return 1
+    for k in range(g.seq_n):
+        if g.seq_side[k] == side and pc128(m & t.window_mask[g.seq_window[k]] & t.share_mask) > t.max_shared:
+            return 0
+    return 1
+
+
+cdef int max_compatible(const Tables* t, const u128* cand, int n, int i,
+                        u128* chosen, int n_chosen) noexcept nogil:
+    """Size of the largest subset of cand[i:] that, with chosen[:n_chosen], pairwise
+    shares at most max_shared cells (C-26 step 2; the reuse limit is not modelled)."""
+    cdef int k, best, with_it
+    if i == n:
+        return n_chosen
+    for k in range(n_chosen):
+        if pc128(cand[i] & chosen[k] & t.share_mask) > t.max_shared:
+            return max_compatible(t, cand, n, i + 1, chosen, n_chosen)
+    chosen[n_chosen] = cand[i]
+    with_it = max_compatible(t, cand, n, i + 1, chosen, n_chosen + 1)
+    if with_it == n_chosen + n - i:
+        return with_it
+    best = max_compatible(t, cand, n, i + 1, chosen, n_chosen)
+    return with_it if with_it > best else best
+
+
+cdef inline int owner_of(const Game* g, int sides, u128 b) noexcept nogil:
+    cdef int s
+    for s in range(sides):
+        if g.chips[s] & b:
+            return s
+    return -1
+
+
+# ---------------------------------------------------------------- context
+
+cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil:
+    """Per-rule-set lookups the scoring functions need (cheap: about a microsecond)."""
+    cdef int c, cell, i
+    cdef u128 cells
+    ctx.t = t
+    ctx.w = w[0]
+    memset(ctx.cell_card, 255, sizeof(ctx.cell_card))
+    memset(ctx.copies, 0, sizeof(ctx.copies))
+    ctx.wild_copies = 0
+    for c in range(t.n_codes):
+        cells = t.card_cells[c]
+        while cells:
+            cell = ctz128(cells)
+            cells &= cells - 1
+            ctx.cell_card[cell] = c
+    for i in range(t.deck_n):
+        if t.deck[i] < MAX_CODES:
+            ctx.copies[t.deck[i]] += 1
+            if t.card_kind[t.deck[i]] == CARD_WILD:
+                ctx.wild_copies += 1
+    for i in range(N_WINDOWS):
+        ctx.win_corner[i] = (t.window_mask[i] & t.corners) != 0
+    for cell in range(N_CELLS):
+        ctx.centre[cell] = w.centre * t.through_n[cell] / 20.0
+    for i in range(5):
+        ctx.feat_w[F_OPEN + i] = w.open[i]
+    ctx.feat_w[F_THREAT] = w.threat
+    ctx.feat_w[F_WIN_THREAT] = w.win_threat
+    ctx.feat_w[F_DOUBLE] = w.double_threat
+    ctx.feat_w[F_WIN_DOUBLE] = w.win_double
+    ctx.feat_w[F_SEQUENCE] = w.sequence
+    ctx.feat_w[F_WILD] = w.jack_in_hand
+    ctx.feat_w[F_REMOVE] = w.remove_in_hand
+    ctx.feat_w[F_DEAD] = -w.dead_card
+    ctx.feat_w[F_READY] = w.ready
+    ctx.feat_w[F_WIN_READY] = w.win_ready
+    ctx.feat_w[F_TEMPO] = w.tempo
+
+
+# ---------------------------------------------------------------- one-ply scores
+
+cdef double score_place(const Ctx* ctx, const Game* g, int me, int cell, int wild) noexcept nogil:
+    """Value of a chip of side ``me`` on the empty ``cell`` (C-15 placement)."""
+    cdef const Tables* t = ctx.t
+    cdef const Weights* w = &ctx.w
+    cdef u128 b = bit(cell)
+    cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
+    cdef u128 cnt_me = g.chips[me] | t.corners
+    cdef u128 others = all_chips & ~g.chips[me]
+    cdef u128 seqm = seq_cells(t, g, me)
+    cdef u128 m, opp_in, hm
+    cdef u128 cand[MAX_CAND]
+    cdef u128 chosen[MAX_CAND]
+    cdef int i, wi, f, o, fo, n_cand = 0, n_new, total, hf
+    cdef double score = ctx.centre[cell]
+    for i in range(t.through_n[cell]):
+        wi = t.through[cell][i]
+        m = t.window_mask[wi]
+        opp_in = m & others
+        if opp_in == 0:
+            if not eligible(t, g, me, m, seqm):
+                continue
+            f = pc128(m & cnt_me)
+            if f >= 4:
+                if n_cand < MAX_CAND:
+                    cand[n_cand] = m
+                    n_cand += 1
+            else:
+                score += w.extend[f]
+                if ctx.win_corner[wi]:
+                    score += w.corner_line
+        elif (m & g.chips[me]) == 0:
+            for o in range(t.sides):
+                if o != me and (opp_in & ~g.chips[o]) == 0:
+                    break
+            else:
+                continue  # two opponents in it: nobody's window
+            if not eligible(t, g, o, m, seq_cells(t, g, o)):
+                continue
+            fo = pc128(m & (g.chips[o] | t.corners))
+            if fo >= 4:
+                score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
+            else:
+                score += w.block[fo]
+    n_new = 0
+    if t.heart and (b & t.heart_mask):
+        hm = t.heart_mask
+        if (hm & others) == 0 and (g.chips[me] & hm) != hm:
+            hf = pc128(g.chips[me] & hm)
+            if hf == 3:
+                n_new = 2
+            else:
+                score += 2 * w.extend[hf + 1]
+        elif (hm & g.chips[me]) == 0:
+            for o in range(t.sides):
+                if o != me and ((hm & others) & ~g.chips[o]) == 0:
+                    hf = pc128(g.chips[o] & hm)
+                    if hf == 3:
+                        score += w.block_win if side_total(t, g, o) + 2 >= t.seq_to_win else 2 * w.block[4]
+                    else:
+                        score += 2 * w.block[hf + 1]
+                    break
+    if n_cand:
+        n_new += max_compatible(t, cand, n_cand, 0, chosen, 0)
+    if n_new:
+        total = side_total(t, g, me) + n_new
+        if total >= t.seq_to_win:
+            return w.win + score
+        score += w.complete * n_new
+    if wild:
+        score -= w.jack_cost
+    return score
+
+
+cdef double score_remove(const Ctx* ctx, const Game* g, int me, int cell) noexcept nogil:
+    """Value of a one-eyed jack taking the (unlocked, opposing) chip off ``cell``."""
+    cdef const Tables* t = ctx.t
+    cdef const Weights* w = &ctx.w
+    cdef u128 b = bit(cell)
+    cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
+    cdef u128 cnt_me = g.chips[me] | t.corners
+    cdef u128 m, cnt_o, seqo, seqm, hm
+    cdef int i, wi, f, fo, hf
+    cdef int o = owner_of(g, t.sides, b)
+    cdef double score = -w.remove_cost
+    if o < 0:
+        return score
+    cnt_o = g.chips[o] | t.corners
+    seqo = seq_cells(t, g, o)
+    seqm = seq_cells(t, g, me)
+    for i in range(t.through_n[cell]):
+        wi = t.through[cell][i]
+        m = t.window_mask[wi]
+        if (m & all_chips & ~g.chips[o]) == 0:
+            if eligible(t, g, o, m, seqo):
+                fo = pc128(m & cnt_o)
+                if fo == 4:
+                    score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
+                elif fo < 4:
+                    score += w.block[fo]
+        elif (m & all_chips & ~g.chips[me]) == b:
+            if eligible(t, g, me, m, seqm):
+                f = pc128(m & cnt_me)
+                if f <= 4:
+                    score += w.extend[f]
+    if t.heart and (b & t.heart_mask):
+        hm = t.heart_mask
+        if (hm & all_chips & ~g.chips[o]) == 0 and (g.chips[o] & hm) != hm:
+            hf = pc128(g.chips[o] & hm)
+            if hf == 3:
+                score += w.block_win if side_total(t, g, o) + 2 >= t.seq_to_win else 2 * w.block[4]
+            else:
+                score += 2 * w.block[hf + 1]
+    return score
+
+
+cdef double pick_value(const Ctx* ctx, const Game* g, int me, int pick) noexcept nogil:
+    """Value of taking draft card ``pick`` into hand (D-1), capped at w_complete."""
+    cdef const Tables* t = ctx.t
+    cdef u128 cells
+    cdef int kind, cell
+    cdef double v, best
+    if pick < 0 or pick >= t.n_codes:
+        return 0.0
+    kind = t.card_kind[pick]
+    if kind == CARD_WILD:
+        return ctx.w.pick * 2 * ctx.w.jack_cost
+    if kind == CARD_REMOVE:
+        return ctx.w.pick * 2 * ctx.w.remove_cost
+    cells = t.card_cells[pick] & g.empty
+    if cells == 0:
+        return 0.0
+    best = -INFINITY
+    while cells:
+        cell = ctz128(cells)
+        cells &= cells - 1
+        v = score_place(ctx, g, me, cell, 0)
+        if v > best:
+            best = v
+    if best > ctx.w.complete:
+        best = ctx.w.complete
+    return ctx.w.pick * best
+
+
+cdef double action_score(const Ctx* ctx, const Game* g, int32_t action) noexcept nogil:
+    """Cheap one-ply score of an action for the side to move (higher is better)."""
+    cdef const Tables* t = ctx.t
+    cdef int me = t.seat_side[g.to_move]
+    cdef int kind = a_kind(action)
+    cdef int card = a_card(action)
+    cdef double s
+    if kind == ACT_PASS:
+        return 0.0
+    if kind == ACT_EXCHANGE:
+        s = ctx.w.exchange
+    elif kind == ACT_REMOVE:
+        s = score_remove(ctx, g, me, a_cell(action))
+    else:
+        s = score_place(ctx, g, me, a_cell(action), card < MAX_CODES and t.card_kind[card] == CARD_WILD)
+    if t.draft_mode:
+        s += pick_value(ctx, g, me, a_pick(action))
+    return s
+
+
+# ---------------------------------------------------------------- evaluation
+
+cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* left, int* wild_left) noexcept nogil:
+    """Copies of each code not in a discard pile, the draft or ``viewer``'s hand (-1: no hand)."""
+    cdef const Tables* t = ctx.t
+    cdef int i, c
+    for c in range(MAX_CODES):
+        left[c] = ctx.copies[c]
+    for i in range(g.disc_n):
+        c = g.disc_card[i]
+        if c < MAX_CODES:
+            left[c] -= 1
+    for i in range(g.draft_n):
+        c = g.draft[i]
+        if c < MAX_CODES:
+            left[c] -= 1
+    if viewer >= 0:
+        for i in range(g.hand_n[viewer]):
+            c = g.hand[viewer][i]
+            if c < MAX_CODES:
+                left[c] -= 1
+    wild_left[0] = 0
+    for c in range(t.n_codes):
+        if t.card_kind[c] == CARD_WILD and left[c] > 0:
+            wild_left[0] += left[c]
+
+
+cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, int wild_left,
+                        double* f) noexcept nogil:
+    """The evaluation features of side ``s`` (indices F_*), from public information
+    plus the side's known hand cards; ``left`` counts the copies not yet discarded."""
+    cdef const Tables* t = ctx.t
+    cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
+    cdef u128 cnt = g.chips[s] | t.corners
+    cdef u128 others = all_chips & ~g.chips[s]
+    cdef u128 seqm = seq_cells(t, g, s)
+    cdef u128 m, miss, threats = 0, hm, cells
+    cdef int wi, k, c, seat, i, kind, hf, ready = 0
+    cdef int tot = side_total(t, g, s)
+    cdef bint wins = tot + 1 >= t.seq_to_win
+    cdef double live
+    for k in range(N_FEATURES):
+        f[k] = 0.0
+    f[F_SEQUENCE] = tot
+    f[F_TEMPO] = t.seat_side[g.to_move] == s
+    for wi in range(N_WINDOWS):
+        m = t.window_mask[wi]
+        if m & others:
+            continue
+        k = pc128(m & cnt)
+        if k == 5 or not eligible(t, g, s, m, seqm):
+            continue
+        f[F_OPEN + k] += 1.0
+        if k == 4:
+            miss = m & ~cnt
+            c = ctx.cell_card[ctz128(miss)]
+            live = 1.0 if (c < MAX_CODES and left[c] > 0) else (0.5 if wild_left > 0 else 0.0)
+            if live > 0 and not (threats & miss):
+                f[F_THREAT] += live
+                if wins:
+                    f[F_WIN_THREAT] += live
+                threats |= miss
+    if t.heart:
+        hm = t.heart_mask
+        if (hm & others) == 0 and (g.chips[s] & hm) != hm:
+            hf = pc128(g.chips[s] & hm)
+            f[F_OPEN + hf + 1] += 2.0
+            if hf == 3:
+                miss = hm & ~g.chips[s]
+                c = ctx.cell_card[ctz128(miss)]
+                if ((c < MAX_CODES and left[c] > 0) or wild_left > 0) and not (threats & miss):
+                    f[F_THREAT] += 1.0
+                    if tot + 2 >= t.seq_to_win:
+                        f[F_WIN_THREAT] += 1.0
+                    threats |= miss
+    if pc128(threats) >= 2:
+        f[F_DOUBLE] = 1.0
+        if wins:
+            f[F_WIN_DOUBLE] = 1.0
+    for seat in range(t.players):
+        if t.seat_side[seat] != s:
+            continue
+        for i in range(g.hand_n[seat]):
+            c = g.hand[seat][i]
+            if c >= MAX_CODES:
+                continue
+            kind = t.card_kind[c]
+            if kind == CARD_WILD:
+                f[F_WILD] += 1.0
+                if threats and seat == g.to_move:
+                    ready = 1
+            elif kind == CARD_REMOVE:
+                f[F_REMOVE] += 1.0
+            else:
+                cells = t.card_cells[c]
+                if (cells & g.empty) == 0:
+                    f[F_DEAD] += 1.0
+                elif (cells & threats) and seat == g.to_move:
+                    ready = 1
+    if ready:
+        f[F_READY] = 1.0
+        if wins:
+            f[F_WIN_READY] = 1.0
+
+
+cdef void side_scores(const Ctx* ctx, const Game* g, double* scores) noexcept nogil:
+    """Raw static score of every side (higher is better): the features dotted with
+    the weights (see side_features)."""
+    cdef const Tables* t = ctx.t
+    cdef int left[MAX_CODES]
+    cdef double f[N_FEATURES]
+    cdef int wild_left, s, k
+    cdef double sc
+    unseen_counts(ctx, g, -1, left, &wild_left)
+    for s in range(t.sides):
+        side_features(ctx, g, s, left, wild_left, f)
+        sc = 0.0
+        for k in range(N_FEATURES):
+            sc += ctx.feat_w[k] * f[k]
+        scores[s] = sc
+
+
+cdef void terminal_values(const Tables* t, const Game* g, double* values) noexcept nogil:
+    cdef int s
+    for s in range(t.sides):
+        if g.result == RESULT_DRAW:
+            values[s] = 1.0 / t.sides
+        else:
+            values[s] = 1.0 if g.result == s else 0.0
+
+
+cdef void side_values(const Ctx* ctx, const Game* g, double* values) noexcept nogil:
+    """Estimated win chance of every side: a softmax of the scores (sums to 1)."""
+    cdef const Tables* t = ctx.t
+    cdef double scores[MAX_SIDES]
+    cdef double top, total = 0.0, inv
+    cdef int s
+    if g.result != RESULT_NONE:
+        terminal_values(t, g, values)
+        return
+    side_scores(ctx, g, scores)
+    top = scores[0]
+    for s in range(1, t.sides):
+        if scores[s] > top:
+            top = scores[s]
+    inv = 1.0 / ctx.w.eval_scale if ctx.w.eval_scale > 0 else 1.0
+    for s in range(t.sides):
+        values[s] = exp((scores[s] - top) * inv)
+        total += values[s]
+    for s in range(t.sides):
+        values[s] = values[s] / total
+        # keep strictly inside (0, 1): a static guess is never certain
+        if values[s] < 1e-9:
+            values[s] = 1e-9
+        elif values[s] > 1.0 - 1e-9:
+            values[s] = 1.0 - 1e-9
+
+
+cdef double side_value(const Ctx* ctx, const Game* g, int side) noexcept nogil:
+    cdef double values[MAX_SIDES]
+    side_values(ctx, g, values)
+    return values[side]
+
+
+# ---------------------------------------------------------------- playout policy
+
+cdef int32_t sample_action(const Ctx* ctx, const Game* g, bitgen_t* rng) noexcept nogil:
+    """A cheap random legal action for playouts, by card rather than by action: a
+    dead-card exchange if one is allowed (it never hurts), else a card chosen
+    uniformly among the playable ones and a target uniformly among its targets (so
+    a two-eyed jack is not played 96 times more often than a plain card), else a
+    pass.  The draft card taken is uniform among the draft (D-1)."""
+    cdef const Tables* t = ctx.t
+    cdef int seat = g.to_move
+    cdef int me = t.seat_side[seat]
+    cdef int i, c, n = 0, pick = -1, kind
+    cdef int playable[MAX_HAND]
+    cdef u128 targets, removable
+    cdef u128 tg[MAX_HAND]
+    if t.draft_mode and g.draft_n > 0:
+        pick = g.draft[rand_below(rng, g.draft_n)]
+    removable = (g.chips[0] | g.chips[1] | g.chips[2]) & ~g.chips[me] & ~g.locked
+    for i in range(g.hand_n[seat]):
+        c = g.hand[seat][i]
+        if c >= MAX_CODES:
+            continue
+        kind = t.card_kind[c]
+        if kind == CARD_NORMAL:
+            targets = t.card_cells[c] & g.empty
+            if targets == 0:
+                if g.ex_left > 0:
+                    return encode(ACT_EXCHANGE, c, NO_CELL, pick)
+                continue
+        elif kind == CARD_WILD:
+            targets = g.empty
+        else:
+            targets = removable
+        if targets:
+            playable[n] = c
+            tg[n] = targets
+            n += 1
+    if n == 0:
+        return encode(ACT_PASS, 0, NO_CELL, -1)
+    i = rand_below(rng, n)
+    c = playable[i]
+    targets = tg[i]
+    kind = ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE
+    if targets & (targets - 1):
+        return encode(kind, c, nth_cell(targets, rand_below(rng, pc128(targets))), pick)
+    return encode(kind, c, ctz128(targets), pick)
+
+
+cdef int32_t policy_action(const Ctx* ctx, const Game* g, bitgen_t* rng,
+                           double eps, int k) noexcept nogil:
+    """With probability eps the best by score_action of k sampled actions, else one
+    sampled action (see sample_action)."""
+    cdef int32_t a = sample_action(ctx, g, rng), b
+    cdef double best, s
+    cdef int j
+    if k <= 1 or eps <= 0.0 or a_kind(a) >= ACT_EXCHANGE or (eps < 1.0 and rng.next_double(rng.state) >= eps):
+        return a
+    best = action_score(ctx, g, a)
+    for j in range(1, k):
+        b = sample_action(ctx, g, rng)
+        if b == a:
+            continue
+        s = action_score(ctx, g, b)
+        if s > best:
+            best = s
+            a = b
+    return a
+
+
+# ---------------------------------------------------------------- decisive moves
+
+
+cdef inline bint is_threat_window(const Tables* t, const Game* g, int s, int wi, u128 all_chips) noexcept nogil:
+    """Window wi is open for side s, eligible, and one (empty) cell short."""
+    cdef u128 m = t.window_mask[wi]
+    if m & all_chips & ~g.chips[s]:
+        return 0
+    if pc128(m & (g.chips[s] | t.corners)) != 4:
+        return 0
+    return eligible(t, g, s, m, seq_cells(t, g, s))
+
+
+cdef void threats_scan(const Ctx* ctx, const Game* g, Threats* th) noexcept nogil:
+    """Every side's threat windows, from scratch."""
+    cdef const Tables* t = ctx.t
+    cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
+    cdef u128 cnt, others, seqm, m
+    cdef int s, wi
+    for s in range(MAX_SIDES):
+        th.w[s][0] = th.w[s][1] = th.w[s][2] = 0
+    for s in range(t.sides):
+        cnt = g.chips[s] | t.corners
+        others = all_chips & ~g.chips[s]
+        seqm = seq_cells(t, g, s)
+        for wi in range(N_WINDOWS):
+            m = t.window_mask[wi]
+            if (m & others) == 0 and pc128(m & cnt) == 4 and eligible(t, g, s, m, seqm):
+                th.w[s][wi >> 6] |= (<uint64_t>1) << (wi & 63)
+
+
+cdef inline void threats_update(const Ctx* ctx, const Game* g, Threats* th, int32_t action,
+                                int mover) noexcept nogil:
+    """After side ``mover``'s action: a placement may have made threats of its own
+    through the cell; a removal may have reopened windows of any side.  Stale
+    windows are dropped when read (threat_cells)."""
+    cdef const Tables* t = ctx.t
+    cdef int kind = a_kind(action), cell, i, wi, s
+    cdef u128 all_chips
+    if kind != ACT_PLACE and kind != ACT_REMOVE:
+        return
+    cell = a_cell(action)
+    all_chips = g.chips[0] | g.chips[1] | g.chips[2]
+    for s in range(t.sides):
+        if kind == ACT_PLACE and s != mover:
+            continue
+        for i in range(t.through_n[cell]):
+            wi = t.through[cell][i]
+            if is_threat_window(t, g, s, wi, all_chips):
+                th.w[s][wi >> 6] |= (<uint64_t>1) << (wi & 63)
+
+
+cdef u128 threat_cells(const Ctx* ctx, const Game* g, Threats* th, int s) noexcept nogil:
+    """The cells completing a threat window of side s (checked, stale windows dropped)."""
+    cdef const Tables* t = ctx.t
+    cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
+    cdef u128 cells = 0
+    cdef uint64_t bits
+    cdef int k, wi
+    for k in range(3):
+        bits = th.w[s][k]
+        while bits:
+            wi = (k << 6) + ctz64(bits)
+            bits &= bits - 1
+            if is_threat_window(t, g, s, wi, all_chips):
+                cells |= t.window_mask[wi] & ~(g.chips[s] | t.corners)
+            else:
+                th.w[s][k] &= ~((<uint64_t>1) << (wi & 63))
+    return cells
+
+
+cdef int32_t urgent_action(const Ctx* ctx, const Game* g, Threats* th, bitgen_t* rng) noexcept nogil:
+    """A decisive move if the mover has one: complete an own sequence, else block a
+    cell where an opponent would win at once (by placing on it, or with a one-eyed
+    jack on a chip of that window).  -1 when there is none or the hand cannot."""
+    cdef const Tables* t = ctx.t
+    cdef int seat = g.to_move
+    cdef int me = t.seat_side[seat]
+    cdef int i, c, o, wild = -1, remove = -1, pick = -1, k, wi
+    cdef u128 target, cells, chips
+    cdef uint64_t bits
+    if t.draft_mode and g.draft_n > 0:
+        pick = g.draft[rand_below(rng, g.draft_n)]
+    for i in range(g.hand_n[seat]):
+        c = g.hand[seat][i]
+        if c >= MAX_CODES:
+            continue
+        if t.card_kind[c] == CARD_WILD:
+            wild = c
+        elif t.card_kind[c] == CARD_REMOVE:
+            remove = c
+    # 0: an own completion that wins; 1: block an opponent's winning cell; 2: any own completion
+    for k in range(3):
+        if k == 1:
+            target = 0
+            for o in range(t.sides):
+                if o != me and side_total(t, g, o) + 1 >= t.seq_to_win:
+                    target |= threat_cells(ctx, g, th, o)
+        elif k == 0 and side_total(t, g, me) + 1 < t.seq_to_win:
+            continue
+        else:
+            target = threat_cells(ctx, g, th, me)
+        if target == 0:
+            continue
+        for i in range(g.hand_n[seat]):
+            c = g.hand[seat][i]
+            if c < MAX_CODES and t.card_kind[c] == CARD_NORMAL:
+                cells = t.card_cells[c] & target
+                if cells:
+                    return encode(ACT_PLACE, c, ctz128(cells), pick)
+        if wild >= 0:
+            return encode(ACT_PLACE, wild, ctz128(target), pick)
+        if k == 1 and remove >= 0:
+            for o in range(t.sides):
+                if o == me or side_total(t, g, o) + 1 < t.seq_to_win:
+                    continue
+                for i in range(3):
+                    bits = th.w[o][i]
+                    while bits:
+                        wi = (i << 6) + ctz64(bits)
+                        bits &= bits - 1
+                        chips = t.window_mask[wi] & g.chips[o] & ~g.locked
+                        if (t.window_mask[wi] & target) and chips:
+                            return encode(ACT_REMOVE, remove, ctz128(chips), pick)
+    return -1
+
+
+# ---------------------------------------------------------------- greedy / heuristic
+
+cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
+    cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0
+    cdef double best = -INFINITY, s
+    cdef int32_t choice = -1
+    for i in range(n):
+        s = action_score(ctx, g, buf[i])
+        if s > best:
+            best, choice, ties = s, buf[i], 1
+        elif s == best:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                choice = buf[i]
+    return choice
+
+
+cdef int win_threat_cells(const Ctx* ctx, const Game* g, int me, int viewer) noexcept nogil:
+    """Distinct empty cells where some opponent of ``me`` would complete a winning
+    sequence with a card that ``viewer`` cannot rule out."""
+    cdef const Tables* t = ctx.t
+    cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
+    cdef u128 cnt, others, seqm, m, miss, cells = 0, hm
+    cdef int left[MAX_CODES]
+    cdef int wild_left, o, wi, c
+    unseen_counts(ctx, g, viewer, left, &wild_left)
+    for o in range(t.sides):
+        if o == me:
+            continue
+        cnt = g.chips[o] | t.corners
+        others = all_chips & ~g.chips[o]
+        if side_total(t, g, o) + 1 >= t.seq_to_win:
+            seqm = seq_cells(t, g, o)
+            for wi in range(N_WINDOWS):
+                m = t.window_mask[wi]
+                if (m & others) or pc128(m & cnt) != 4 or not eligible(t, g, o, m, seqm):
+                    continue
+                miss = m & ~cnt
+                c = ctx.cell_card[ctz128(miss)]
+                if wild_left > 0 or (c < MAX_CODES and left[c] > 0):
+                    cells |= miss
+        if t.heart and side_total(t, g, o) + 2 >= t.seq_to_win:
+            hm = t.heart_mask
+            if (hm & others) == 0 and pc128(g.chips[o] & hm) == 3:
+                miss = hm & ~g.chips[o]
+                c = ctx.cell_card[ctz128(miss)]
+                if wild_left > 0 or (c < MAX_CODES and left[c] > 0):
+                    cells |= miss
+    return pc128(cells)
+
+
+cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
+    """One action of look-ahead with the static evaluation (see heuristic_action)."""
+    cdef const Tables* t = ctx.t
+    cdef int n = gen_actions(t, g, buf), i, s, kind, threats
+    cdef int seat = g.to_move
+    cdef int me = t.seat_side[seat]
+    cdef Game child
+    cdef double scores[MAX_SIDES]
+    cdef double h, best_h = -INFINITY, other
+    cdef int best_threats = 1 << 30, best_class = -1, cls, ties = 0
+    cdef int32_t choice = -1
+    if n <= 1:
+        return buf[0] if n == 1 else -1
+    for i in range(n):
+        kind = a_kind(buf[i])
+        memcpy(&child, g, sizeof(Game))
+        apply_action(t, &child, buf[i], rng, NULL, -1)
+        threats = 0
+        if child.result == me:
+            cls, h = 2, action_score(ctx, g, buf[i])
+        elif kind == ACT_EXCHANGE:
+            cls, h = 1, action_score(ctx, g, buf[i])
+        elif child.result != RESULT_NONE:
+            cls = 0
+            h = -1e15 if child.result != RESULT_DRAW else -1e14
+        else:
+            cls = 0
+            threats = win_threat_cells(ctx, &child, me, seat)
+            side_scores(ctx, &child, scores)
+            other = -INFINITY
+            for s in range(t.sides):
+                if s != me and scores[s] > other:
+                    other = scores[s]
+            h = (scores[me] - other) / ctx.w.eval_scale + ctx.w.tactics * action_score(ctx, g, buf[i]) / 100.0
+        # order: class (win > exchange > play), then fewer open win threats, then h
+        if cls > best_class or (cls == best_class and (threats < best_threats or (threats == best_threats and h > best_h))):
+            best_class, best_threats, best_h, choice, ties = cls, threats, h, buf[i], 1
+        elif cls == best_class and threats == best_threats and h == best_h:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                choice = buf[i]
+    return choice
+
+
+# ---------------------------------------------------------------- Python door
+
+cdef bitgen_t* bitgen_of(object bit_generator) except NULL:
+    return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
+
+
+_DEFAULT_WEIGHTS = {
+    # score_action
+    "w_win": 1e6,
+    "w_complete": 1e4,
+    "w_block": (1.0, 3.0, 12.0, 3000.0),
+    "w_block_win": 2e5,
+    "w_extend": (1.0, 4.0, 16.0, 64.0, 256.0),
+    "w_jack_cost": 40.0,
+    "w_remove_cost": 30.0,
+    "w_centre": 2.0,
+    "w_corner_line": 2.0,
+    "w_exchange": 5e5,
+    "w_pick": 0.5,
+    "w_tactics": 0.0,
+    # evaluate (fitted by logistic regression on greedy/heuristic self-play, 2 players)
+    "w_open": (0.0, 1.0, 2.3, 6.4, 8.0),
+    "w_threat": 24.0,
+    "w_win_threat": 5.0,
+    "w_double_threat": 0.0,
+    "w_win_double": 0.0,
+    "w_sequence": 130.0,
+    "w_jack_in_hand": 23.0,
+    "w_remove_in_hand": 24.0,
+    "w_dead_card": 0.0,
+    "w_ready": 70.0,
+    "w_win_ready": 115.0,
+    "w_tempo": 9.0,
+    "eval_scale": 100.0,
+}
+
+#: Names of the evaluation features, in the order of position_features().
+FEATURE_NAMES = (
+    "open0", "open1", "open2", "open3", "open4", "threat", "win_threat",
+    "double", "win_double", "sequence", "wild", "remove", "dead", "ready", "win_ready", "tempo",
+)
+
+_DEFAULT_SEARCH = {
+    "c": 0.7,
+    "playout_depth": 16,
+    "policy_eps": 0.5,
+    "policy_k": 4,
+    "max_nodes": 1_000_000,
+    "expand_k": 8,
+    "decisive": 1,
+    "widen": 0.0,
+    "widen_exp": 0.5,
+}
+
+
+def default_weights():
+    """The default evaluation weights (a fresh dict; see the ``Weights`` struct).
+
+    >>> w = default_weights(); w["w_win"] > w["w_complete"] > w["w_block"][3]
+    True
+    """
+    return dict(_DEFAULT_WEIGHTS)
+
+
+def default_params():
+    """The default :class:`Searcher` parameters: the search keys and every weight."""
+    params = dict(_DEFAULT_SEARCH)
+    params.update(_DEFAULT_WEIGHTS)
+    return params
+
+
+cdef int fill_weights(Weights* w, object given, bint search) except -1:
+    """Defaults overridden by a dict; unknown keys raise ValueError naming the known ones."""
+    cdef int i
+    merged = dict(_DEFAULT_WEIGHTS)
+    if given:
+        known = list(_DEFAULT_WEIGHTS) + (list(_DEFAULT_SEARCH) if search else [])
+        unknown = sorted(k for k in given if k not in known)
+        if unknown:
+            raise ValueError(f"unknown key(s) {', '.join(map(str, unknown))}; known: {', '.join(known)}")
+        merged.update((k, v) for k, v in given.items() if k in _DEFAULT_WEIGHTS)
+    block = tuple(merged["w_block"])
+    extend = tuple(merged["w_extend"])
+    opened = tuple(merged["w_open"])
+    if len(block) != 4 or len(extend) != 5 or len(opened) != 5:
+        raise ValueError("w_block needs 4 values (opponent fill 1..4), w_extend and w_open 5 (own fill 0..4)")
+    w.win = merged["w_win"]
+    w.complete = merged["w_complete"]
+    w.block[0] = 0.0
+    for i in range(4):
+        w.block[i + 1] = block[i]
+    w.block_win = merged["w_block_win"]
+    for i in range(5):
+        w.extend[i] = extend[i]
+        w.open[i] = opened[i]
+    w.jack_cost = merged["w_jack_cost"]
+    w.remove_cost = merged["w_remove_cost"]
+    w.centre = merged["w_centre"]
+    w.corner_line = merged["w_corner_line"]
+    w.exchange = merged["w_exchange"]
+    w.pick = merged["w_pick"]
+    w.tactics = merged["w_tactics"]
+    w.threat = merged["w_threat"]
+    w.win_threat = merged["w_win_threat"]
+    w.double_threat = merged["w_double_threat"]
+    w.win_double = merged["w_win_double"]
+    w.sequence = merged["w_sequence"]
+    w.dead_card = merged["w_dead_card"]
+    w.jack_in_hand = merged["w_jack_in_hand"]
+    w.remove_in_hand = merged["w_remove_in_hand"]
+    w.ready = merged["w_ready"]
+    w.win_ready = merged["w_win_ready"]
+    w.tempo = merged["w_tempo"]
+    w.eval_scale = merged["eval_scale"]
+    if not w.eval_scale > 0:
+        raise ValueError("eval_scale must be positive")
+    return 0
+
+
+cdef int load_ctx(Ctx* ctx, CoreGame game, object weights) except -1:
+    cdef Weights w
+    fill_weights(&w, weights, 0)
+    make_ctx(ctx, &game.rules.t, &w)
+    return 0
+
+
+def score_action(CoreGame game, int action, weights=None):
+    """One-ply score of ``action`` for the side to move (see the module docstring).
+
+    Args:
+        game: the position (an observation is fine: only the mover's cards are read).
+        action: a core action number, legal here.
+        weights: overrides of :func:`default_weights`.
+    Returns:
+        The score; at least ``w_win`` for a winning play.
+    """
+    cdef Ctx ctx
+    load_ctx(&ctx, game, weights)
+    return action_score(&ctx, &game.g, action)
+
+
+def score_actions(CoreGame game, weights=None):
+    """``[(action, score), ...]`` for every legal action, in P-13 order."""
+    cdef Ctx ctx
+    cdef int32_t buf[MAX_MOVES]
+    cdef int n, i
+    load_ctx(&ctx, game, weights)
+    n = gen_actions(&game.rules.t, &game.g, buf)
+    return [(buf[i], action_score(&ctx, &game.g, buf[i])) for i in range(n)]
+
+
+def evaluate_position(CoreGame game, int side, weights=None):
+    """Estimated win chance of ``side`` in (0, 1), from a static evaluation.
+
+    A finished game gives 1, 0, or 1/sides for a draw.  The chances of all sides
+    sum to 1 (a softmax of the scores over ``eval_scale``).
+    """
+    cdef Ctx ctx
+    if not 0 <= side < game.rules.t.sides:
+        raise ValueError(f"side must be 0..{game.rules.t.sides - 1}")
+    load_ctx(&ctx, game, weights)
+    return side_value(&ctx, &game.g, side)
+
+
+def evaluate_scores(CoreGame game, weights=None):
+    """The raw per-side scores behind :func:`evaluate_position` (for tuning)."""
+    cdef Ctx ctx
+    cdef double scores[MAX_SIDES]
+    load_ctx(&ctx, game, weights)
+    side_scores(&ctx, &game.g, scores)
+    return [scores[s] for s in range(game.rules.t.sides)]
+
+
+def position_features(CoreGame game):
+    """The evaluation features of every side (``FEATURE_NAMES`` order): the score
+    of a side is their dot product with the evaluation weights."""
+    cdef Ctx ctx
+    cdef int left[MAX_CODES]
+    cdef double f[N_FEATURES]
+    cdef int wild_left, s, k
+    load_ctx(&ctx, game, None)
+    unseen_counts(&ctx, &game.g, -1, left, &wild_left)
+    out = []
+    for s in range(game.rules.t.sides):
+        side_features(&ctx, &game.g, s, left, wild_left, f)
+        out.append([f[k] for k in range(N_FEATURES)])
+    return out
+
+
+def decisive_action(CoreGame game, bit_generator=None):
+    """The playouts' decisive move for the side to move, or None: a winning
+    completion, else a block of a cell where an opponent would win at once, else
+    any own completion (RULES C-26 windows; the heart rule is not considered).
+    The bit generator only picks the draft card to take (draft variant)."""
+    cdef Ctx ctx
+    cdef Threats th
+    cdef int32_t a
+    cdef bitgen_t* rng
+    _check_playable(game)
+    if bit_generator is None:
+        bit_generator = np.random.PCG64(0)
+    rng = bitgen_of(bit_generator)
+    load_ctx(&ctx, game, None)
+    threats_scan(&ctx, &game.g, &th)
+    with bit_generator.lock:
+        a = urgent_action(&ctx, &game.g, &th, rng)
+    return None if a < 0 else a
+
+
+def _check_playable(CoreGame game):
+    if game.g.result != RESULT_NONE:
+        raise ValueError("the game is over: there is no action to choose")
+
+
+def greedy_action(CoreGame game, bit_generator, weights=None):
+    """The legal action with the best :func:`score_action`; ties broken at random.
+
+    Args:
+        game: the mover's view of the game (hidden cards may be unknown).
+        bit_generator: a numpy BitGenerator (ties are drawn from it).
+        weights: overrides of :func:`default_weights`.
+    Raises:
+        ValueError: the game is over, or the mover has no known legal action.
+    """
+    cdef Ctx ctx
+    cdef int32_t buf[MAX_MOVES]
+    cdef int32_t choice
+    cdef bitgen_t* rng = bitgen_of(bit_generator)
+    _check_playable(game)
+    load_ctx(&ctx, game, weights)
+    with bit_generator.lock:
+        with nogil:
+            choice = greedy_choice(&ctx, &game.g, rng, buf)
+    if choice < 0:
+        raise ValueError("no legal action is known for the side to move")
+    return choice
+
+
+def heuristic_action(CoreGame game, bit_generator, weights=None):
+    """One action of look-ahead: apply each legal action to a copy and evaluate it.
+
+    A winning play is always taken; otherwise a dead-card exchange if there is one;
+    otherwise the play that leaves the fewest cells where an opponent could win at
+    once (so an immediate win is blocked whenever a block exists), then the best
+    ``evaluate`` score difference for the mover plus half its :func:`score_action`.
+    The mover's drawn card may be unknown in the copies: it is simply not counted.
+    """
+    cdef Ctx ctx
+    cdef int32_t buf[MAX_MOVES]
+    cdef int32_t choice
+    cdef bitgen_t* rng = bitgen_of(bit_generator)
+    _check_playable(game)
+    load_ctx(&ctx, game, weights)
+    with bit_generator.lock:
+        with nogil:
+            choice = heuristic_choice(&ctx, &game.g, rng, buf)
+    if choice < 0:
+        raise ValueError("no legal action is known for the side to move")
+    return choice
+
+
+# ---------------------------------------------------------------- ISMCTS
+
+cdef enum:
+    HASH_BITS = 14
+    HASH_SIZE = 1 << HASH_BITS
+    MAX_PATH = 512
+    MAX_SLOTS = MAX_SEATS * MAX_HAND + MAX_DECK
+    LOG_TABLE = 1 << 16
+
+ctypedef struct Node:
+    double value[MAX_SIDES]   # summed value of each side over the visits
+    int32_t action            # the action that leads here from the parent
+    uint32_t visits
+    uint32_t avail            # parent visits in which this action was legal
+    int32_t children          # pool index of the first child; children are contiguous
+    uint16_t n_children
+    uint16_t cap_children
+    int8_t side               # the side that chose the action
+
+ctypedef struct Slot:
+    int32_t key
+    uint32_t stamp
+    int32_t index
+
+cdef double LOG_N[LOG_TABLE]
+cdef int _i
+LOG_N[0] = 0.0
+for _i in range(1, LOG_TABLE):
+    LOG_N[_i] = log(<double>_i)
+
+
+cdef inline double log_n(uint32_t n) noexcept nogil:
+    return LOG_N[n] if n < LOG_TABLE else log(<double>n)
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef class Searcher:
+    """Information-set MCTS for one observer (SO-ISMCTS), in C without the GIL.
+
+    Args:
+        params: overrides of :func:`default_params`: ``c`` (UCB1 exploration on
+            values in [0, 1]), ``playout_depth`` (actions played out before the
+            position is scored by the evaluation; 0 scores the new leaf at once,
+            -1 plays to the end of the game),
+            ``policy_eps`` and ``policy_k`` (with probability eps a playout
+            action is the best of k sampled by score_action, else uniform),
+            ``max_nodes`` (pool size at which the tree stops growing), and any
+            weight of :func:`default_weights`.
+
+    The node pool is allocated once, doubled as the tree grows (up to
+    ``max_nodes``) and reused by later searches; each search starts a new tree.
+    The children of a node sit side by side in the pool (a block that moves,
+    doubled, when it fills), so choosing among them reads memory in order.
+    """
+
+    cdef Node* nodes
+    cdef int n_nodes, capacity, max_nodes
+    cdef Slot* table
+    cdef uint32_t stamp, hmask
+    cdef int32_t* buf
+    cdef uint8_t* tried
+    cdef Ctx ctx
+    cdef Weights weights
+    cdef double c, widen, widen_exp
+    cdef int playout_depth, policy_k, expand_k, decisive
+    cdef double policy_eps
+    cdef Game root
+    cdef int n_slots, n_hand_slots, max_depth
+    cdef uint16_t slot_off[MAX_SLOTS]
+    cdef uint8_t pool[MAX_SLOTS]
+    cdef int32_t path[MAX_PATH]
+    cdef int viewer_side
+    cdef object _params
+    cdef CoreRules _rules
+
+    def __cinit__(self):
+        self.nodes = NULL
+        self.table = NULL
+        self.buf = NULL
+        self.tried = NULL
+        self.capacity = 0
+        self.n_nodes = 0
+
+    def __init__(self, params=None):
+        merged = default_params()
+        fill_weights(&self.weights, params, 1)
+        if params:
+            merged.update(params)
+        self.c = float(merged["c"])
+        self.playout_depth = int(merged["playout_depth"])
+        self.policy_eps = float(merged["policy_eps"])
+        self.policy_k = int(merged["policy_k"])
+        self.max_nodes = int(merged["max_nodes"])
+        self.expand_k = int(merged["expand_k"])
+        self.decisive = int(bool(merged["decisive"]))
+        self.widen = float(merged["widen"])
+        self.widen_exp = float(merged["widen_exp"])
+        if self.max_nodes < 16 or self.policy_k < 1 or self.c < 0:
+            raise ValueError("need max_nodes >= 16, policy_k >= 1 and c >= 0")
+        self._params = merged
+        if self.nodes == NULL:
+            self.capacity = min(4096, self.max_nodes)
+            self.nodes = <Node*>malloc(self.capacity * sizeof(Node))
+            self.table = <Slot*>malloc(HASH_SIZE * sizeof(Slot))
+            self.buf = <int32_t*>malloc(MAX_MOVES * sizeof(int32_t))
+            self.tried = <uint8_t*>malloc(MAX_MOVES)
+            if self.nodes == NULL or self.table == NULL or self.buf == NULL or self.tried == NULL:
+                raise MemoryError()
+            memset(self.table, 0, HASH_SIZE * sizeof(Slot))
+            self.stamp = 0
+            self.hmask = HASH_SIZE - 1
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.table)
+        free(self.buf)
+        free(self.tried)
+
+    @property
+    def params(self):
+        """The parameters in use (a copy)."""
+        return dict(self._params)
+
+    @property
+    def node_count(self):
+        """Pool slots used by the last search's tree (the root and moved blocks included)."""
+        return self.n_nodes
+
+    # -- the legal-set hash: open addressing cleared by a stamp, O(1) per look-up;
+    #    only the first 2n..4n slots are used, so small sets stay in cache
+    cdef inline void new_set(self, int n) noexcept nogil:
+        cdef uint32_t size = 64
+        while size < <uint32_t>(2 * n) and size < HASH_SIZE:
+            size <<= 1
+        self.hmask = size - 1
+        self.stamp += 1
+        if self.stamp == 0:
+            memset(self.table, 0, HASH_SIZE * sizeof(Slot))
+            self.stamp = 1
+
+    cdef inline void set_insert(self, int32_t key, int index) noexcept nogil:
+        cdef uint32_t h = (((<uint32_t>key) * (<uint32_t>2654435761)) >> 16) & self.hmask
+        while self.table[h].stamp == self.stamp:
+            h = (h + 1) & self.hmask
+        self.table[h].key = key
+        self.table[h].stamp = self.stamp
+        self.table[h].index = index
+
+    cdef inline int set_find(self, int32_t key) noexcept nogil:
+        cdef uint32_t h = (((<uint32_t>key) * (<uint32_t>2654435761)) >> 16) & self.hmask
+        while self.table[h].stamp == self.stamp:
+            if self.table[h].key == key:
+                return self.table[h].index
+            h = (h + 1) & self.hmask
+        return -1
+
+    # -- the node pool
+    cdef int alloc_block(self, int k) noexcept nogil:
+        """``k`` consecutive fresh slots, or -1 when the pool cannot grow (max_nodes, memory)."""
+        cdef Node* grown
+        cdef long cap
+        if self.n_nodes + k > self.capacity:
+            cap = self.capacity
+            while cap < self.n_nodes + k:
+                cap *= 2
+            if cap > self.max_nodes:
+                cap = self.max_nodes
+            if cap < self.n_nodes + k:
+                return -1
+            grown = <Node*>realloc(self.nodes, cap * sizeof(Node))
+            if grown == NULL:
+                self.max_nodes = self.capacity
+                return -1
+            self.nodes = grown
+            self.capacity = cap
+        self.n_nodes += k
+        return self.n_nodes - k
+
+    cdef inline void init_node(self, int index, int32_t action, int side) noexcept nogil:
+        cdef Node* nd = &self.nodes[index]
+        nd.value[0] = 0.0
+        nd.value[1] = 0.0
+        nd.value[2] = 0.0
+        nd.action = action
+        nd.visits = 0
+        nd.avail = 0
+        nd.children = -1
+        nd.n_children = 0
+        nd.cap_children = 0
+        nd.side = side
+
+    cdef int add_child(self, int node, int32_t action, int side) noexcept nogil:
+        """Append a child to ``node`` (moving its block when full); its index or -1."""
+        cdef Node* nd = &self.nodes[node]
+        cdef int cap, block, ch
+        if nd.n_children == nd.cap_children:
+            if nd.cap_children >= 32768:
+                return -1
+            cap = 4 if nd.cap_children == 0 else 2 * nd.cap_children
+            block = self.alloc_block(cap)
+            if block < 0:
+                return -1
+            nd = &self.nodes[node]  # the pool may have moved
+            if nd.n_children:
+                memcpy(&self.nodes[block], &self.nodes[nd.children], nd.n_children * sizeof(Node))
+            nd.children = block
+            nd.cap_children = cap
+        ch = nd.children + nd.n_children
+        nd.n_children += 1
+        self.init_node(ch, action, side)
+        return ch
+
+    cdef void determinize(self, Game* g, bitgen_t* rng) noexcept nogil:
+        """Deal the unseen cards uniformly at random into the hidden slots.
+
+        Slots are listed hands first, then the draw pile from the top, and only
+        the first ``m`` get a uniform draw (a partial Fisher-Yates shuffle), where
+        ``m`` covers every hand and as many pile cards as this iteration can
+        draw (one per action: the deepest tree path so far plus the playout).
+        The rest of the pile keeps the leftover cards in some order; no action
+        of the iteration reaches them.  Full playouts shuffle everything."""
+        cdef int i, j, m = self.n_slots
+        cdef uint8_t tmp
+        cdef uint8_t* base = <uint8_t*>g
+        if self.playout_depth >= 0:
+            m = self.n_hand_slots + self.playout_depth + self.max_depth + 2
+            if m > self.n_slots:
+                m = self.n_slots
+        for i in range(m):
+            j = i + rand_below(rng, self.n_slots - i)
+            tmp = self.pool[i]
+            self.pool[i] = self.pool[j]
+            self.pool[j] = tmp
+        for i in range(self.n_slots):
+            base[self.slot_off[i]] = self.pool[i]
+
+    cdef int32_t pick_untried(self, const Game* g, int n, bitgen_t* rng) noexcept nogil:
+        """The action to expand: the best by score_action of ``expand_k`` untried legal
+        actions drawn at random (one uniform draw when expand_k is 1)."""
+        cdef int i, m = 0, j
+        cdef int32_t a, best_a = 0
+        cdef double sc, best = -INFINITY
+        for i in range(n):
+            if not self.tried[i]:
+                self.buf[m] = self.buf[i]  # compact the untried ones in place (m <= i)
+                m += 1
+        if self.expand_k <= 1 or m == 1:
+            return self.buf[rand_below(rng, m)]
+        for j in range(self.expand_k if self.expand_k < m else m):
+            a = self.buf[rand_below(rng, m)]
+            sc = action_score(&self.ctx, g, a)
+            if sc > best:
+                best = sc
+                best_a = a
+        return best_a
+
+    cdef void iterate(self, bitgen_t* rng) noexcept nogil:
+        """One ISMCTS iteration: a world, a descent, one expansion, a playout, a backup."""
+        cdef const Tables* t = self.ctx.t
+        cdef Game g
+        cdef int node = 0, depth = 0, n, i, j, r, ch, best, n_legal, side, s, plies, first
+        cdef int scanned = 0
+        cdef Threats th
+        cdef double u, best_u
+        cdef double values[MAX_SIDES]
+        cdef Node* nd
+        cdef int32_t action
+        memcpy(&g, &self.root, sizeof(Game))
+        if self.n_slots:
+            self.determinize(&g, rng)
+        self.path[0] = 0
+        while g.result == RESULT_NONE and depth + 1 < MAX_PATH:
+            n = gen_actions(t, &g, self.buf)
+            if n == 0:
+                break
+            self.new_set(n)
+            for i in range(n):
+                self.set_insert(self.buf[i], i)
+                self.tried[i] = 0
+            side = t.seat_side[g.to_move]
+            n_legal = 0
+            best = -1
+            best_u = -INFINITY
+            first = self.nodes[node].children
+            for j in range(self.nodes[node].n_children):
+                nd = &self.nodes[first + j]
+                i = self.set_find(nd.action)
+                if i >= 0:
+                    self.tried[i] = 1
+                    n_legal += 1
+                    nd.avail += 1
+                    u = nd.value[side] / nd.visits + self.c * sqrt(log_n(nd.avail) / nd.visits)
+                    if u > best_u:
+                        best_u = u
+                        best = first + j
+            if n_legal < n and (n_legal == 0 or self.widen <= 0 or
+                                n_legal < self.widen * pow(self.nodes[node].visits + 1.0, self.widen_exp)):
+                action = -1
+                if self.decisive:
+                    threats_scan(&self.ctx, &g, &th)
+                    scanned = 1
+                    action = urgent_action(&self.ctx, &g, &th, rng)
+                    if action >= 0:
+                        i = self.set_find(action)
+                        if i < 0 or self.tried[i]:
+                            action = -1
+                if action < 0:
+                    action = self.pick_untried(&g, n, rng)
+                ch = self.add_child(node, action, side)
+                if ch >= 0:
+                    self.nodes[ch].avail = 1
+                    apply_action(t, &g, action, rng, NULL, -1)
+                    if scanned:
+                        threats_update(&self.ctx, &g, &th, action, side)
+                    depth += 1
+                    self.path[depth] = ch
+                    break
+            if best < 0:
+                break  # the pool is full and nothing legal here is in the tree: play out
+            apply_action(t, &g, self.nodes[best].action, rng, NULL, -1)
+            scanned = 0
+            node = best
+            depth += 1
+            self.path[depth] = node
+        if depth > self.max_depth:
+            self.max_depth = depth
+        plies = 0
+        if self.decisive and not scanned and g.result == RESULT_NONE:
+            threats_scan(&self.ctx, &g, &th)
+        while g.result == RESULT_NONE and (self.playout_depth < 0 or plies < self.playout_depth):
+            action = -1
+            if self.decisive:
+                action = urgent_action(&self.ctx, &g, &th, rng)
+            if action < 0:
+                action = policy_action(&self.ctx, &g, rng, self.policy_eps, self.policy_k)
+            side = t.seat_side[g.to_move]
+            apply_action(t, &g, action, rng, NULL, -1)
+            if self.decisive:
+                threats_update(&self.ctx, &g, &th, action, side)
+            plies += 1
+        side_values(&self.ctx, &g, values)
+        for i in range(depth + 1):
+            nd = &self.nodes[self.path[i]]
+            nd.visits += 1
+            for s in range(t.sides):
+                nd.value[s] += values[s]
+
+    cdef int prepare(self, CoreGame observation, int viewer, bint open_information) except -1:
+        """Root state, hidden slots and the pool of unseen cards."""
+        cdef const Tables* t = &observation.rules.t
+        cdef Game* g = &self.root
+        cdef int counts[MAX_CODES]
+        cdef int s, i, c, n_pool = 0
+        cdef uint8_t* base = <uint8_t*>g
+        memcpy(g, &observation.g, sizeof(Game))
+        for c in range(MAX_CODES):
+            counts[c] = 0
+        for i in range(t.deck_n):
+            counts[t.deck[i]] += 1
+        self.n_slots = 0
+        for i in range(g.disc_n):
+            counts[g.disc_card[i]] -= 1
+        for i in range(g.draft_n):
+            if g.draft[i] != UNKNOWN_CARD:
+                counts[g.draft[i]] -= 1
+        for s in range(t.players):
+            for i in range(g.hand_n[s]):
+                c = g.hand[s][i]
+                if c == UNKNOWN_CARD or (s != viewer and not open_information):
+                    self.slot_off[self.n_slots] = <uint16_t>(<uint8_t*>&g.hand[s][i] - base)
+                    self.n_slots += 1
+                else:
+                    counts[c] -= 1
+        self.n_hand_slots = self.n_slots
+        for i in range(g.draw_n - 1, -1, -1):  # from the top of the pile
+            c = g.draw[i]
+            if c == UNKNOWN_CARD or not open_information:
+                self.slot_off[self.n_slots] = <uint16_t>(<uint8_t*>&g.draw[i] - base)
+                self.n_slots += 1
+            else:
+                counts[c] -= 1
+        for c in range(MAX_CODES):
+            if counts[c] < 0:
+                raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
+            for i in range(counts[c]):
+                if n_pool < MAX_SLOTS:
+                    self.pool[n_pool] = c
+                n_pool += 1
+        if n_pool != self.n_slots:
+            raise ValueError(
+                f"inconsistent position: {self.n_slots} hidden cards but {n_pool} cards unseen by seat {viewer}"
+            )
+        for i in range(self.n_slots):
+            base[self.slot_off[i]] = self.pool[i]  # any world will do until the first deal
+        return 0
+
+    def search(self, CoreGame observation, int viewer, bit_generator, long iterations=0,
+               double seconds=0, int open_information=0):
+        """Search the position seen by seat ``viewer``; return the root statistics.
+
+        Args:
+            observation: what ``viewer`` may see (``State.observation(viewer).core``).
+                Unless ``open_information``, the other hands and the draw pile are
+                never read, even when the game passed in has them.
+            viewer: the searching seat (normally the seat to move).
+            bit_generator: a numpy BitGenerator driving worlds, tree and playouts.
+            iterations: stop after this many iterations (0: no limit).
+            seconds: stop after this much wall-clock time (0: no limit); the
+                clock is read every 64 iterations.  At least one budget is needed.
+            open_information: search the game as given (only unknown slots dealt).
+        Returns:
+            ``{"iterations", "seconds", "nodes", "best", "value", "pv",
+            "actions": [(action, visits, mean value for viewer's side,
+            availability), ...]}`` sorted by visits (then value), best first.
+        Raises:
+            ValueError: a finished game, no budget, or an inconsistent position.
+        """
+        cdef const Tables* t = &observation.rules.t
+        cdef bitgen_t* rng = bitgen_of(bit_generator)
+        cdef long it = 0
+        cdef double start, elapsed
+        cdef int n, unknown_mover = 0, i
+        cdef Node* root
+        if observation.g.result != RESULT_NONE:
+            raise ValueError("the game is over: nothing to search")
+        if not 0 <= viewer < t.players:
+            raise ValueError(f"viewer must be a seat 0..{t.players - 1}")
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("give a budget: iterations > 0 or seconds > 0")
+        self._rules = observation.rules
+        make_ctx(&self.ctx, t, &self.weights)
+        self.viewer_side = t.seat_side[viewer]
+        self.prepare(observation, viewer, open_information)
+        self.n_nodes = 0
+        self.max_depth = 0
+        self.alloc_block(1)
+        self.init_node(0, 0, -1)
+        for i in range(self.root.hand_n[self.root.to_move]):
+            if observation.g.hand[self.root.to_move][i] == UNKNOWN_CARD:
+                unknown_mover = 1
+        if not unknown_mover and (open_information or viewer == self.root.to_move):
+            n = gen_actions(t, &self.root, self.buf)
+            if n == 1:
+                return {
+                    "iterations": 0, "seconds": 0.0, "nodes": 1, "best": self.buf[0],
+                    "value": side_value(&self.ctx, &observation.g, self.viewer_side),
+                    "pv": [self.buf[0]], "actions": [(self.buf[0], 0, float("nan"), 0)],
+                }
+        with bit_generator.lock:
+            with nogil:
+                start = now()
+                while True:
+                    if iterations > 0 and it >= iterations:
+                        break
+                    if seconds > 0 and (it & 63) == 0 and now() - start >= seconds:
+                        break
+                    self.iterate(rng)
+                    it += 1
+                elapsed = now() - start
+        actions = self._children(0)
+        root = &self.nodes[0]
+        return {
+            "iterations": it,
+            "seconds": elapsed,
+            "nodes": self.n_nodes,
+            "best": actions[0][0] if actions else None,
+            "value": root.value[self.viewer_side] / root.visits if root.visits else float("nan"),
+            "pv": self._pv(0, 64),
+            "actions": actions,
+        }
+
+    cdef list _children(self, int node):
+        cdef Node* nd
+        cdef int j
+        out = []
+        for j in range(self.nodes[node].n_children):
+            nd = &self.nodes[self.nodes[node].children + j]
+            if nd.visits:
+                out.append((nd.action, nd.visits, nd.value[self.viewer_side] / nd.visits, nd.avail))
+        out.sort(key=lambda x: (-x[1], -x[2], x[0]))
+        return out
+
+    cdef int _most_visited(self, int node):
+        cdef int j, ch, best = -1
+        cdef uint32_t most = 0
+        for j in range(self.nodes[node].n_children):
+            ch = self.nodes[node].children + j
+            if self.nodes[ch].visits > most:
+                most = self.nodes[ch].visits
+                best = ch
+        return best
+
+    cdef list _pv(self, int node, int length):
+        line = []
+        node = self._most_visited(node)
+        while node >= 0 and len(line) < length:
+            line.append(self.nodes[node].action)
+            node = self._most_visited(node)
+        return line
+
+    def root_stats(self, int pv_length=12):
+        """Per root action of the last search, most visited first: ``{"action",
+        "visits", "share" (of root visits), "value" (mean for the viewer's side),
+        "availability", "pv" (the action then its most-visited line)}``."""
+        cdef int j, ch
+        cdef Node* nd
+        if self.n_nodes == 0:
+            return []
+        total = max(1, self.nodes[0].visits)
+        stats = []
+        for j in range(self.nodes[0].n_children):
+            ch = self.nodes[0].children + j
+            nd = &self.nodes[ch]
+            if nd.visits:
+                stats.append({
+                    "action": nd.action,
+                    "visits": nd.visits,
+                    "share": nd.visits / total,
+                    "value": nd.value[self.viewer_side] / nd.visits,
+                    "availability": nd.avail,
+                    "pv": [nd.action] + self._pv(ch, pv_length - 1),
+                })
+        stats.sort(key=lambda d: (-d["visits"], -d["value"], d["action"]))
+        return stats

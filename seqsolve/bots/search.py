@@ -1,0 +1,146 @@
+"""The bots whose brains live in the compiled search module: greedy, heuristic, mcts.
+
+Evaluation weights are tuned through the spec string as *multipliers* of the
+defaults of ``seqsolve._search.default_weights()``: ``heuristic:w_block=2``
+doubles every blocking weight (the list of four, by opponent fill), and
+``w_jack_cost=0`` makes jacks free.  The Python side only translates specs and
+hands the observation's compiled game to the C functions; every per-move
+computation (scoring, one-ply evaluation, the tree search and its playouts)
+runs in C without the GIL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import _search
+from ..state import State
+from .base import Bot, Param
+
+_WEIGHT_HELP = {
+    "w_win": "win now",
+    "w_complete": "complete a sequence",
+    "w_block": "block opponent windows (by their fill 1..4)",
+    "w_block_win": "block an opponent's winning window",
+    "w_extend": "extend own open windows (by fill 0..4)",
+    "w_jack_cost": "cost of spending a two-eyed jack",
+    "w_remove_cost": "cost of spending a one-eyed jack",
+    "w_centre": "centre cells",
+    "w_corner_line": "lines through a corner",
+    "w_exchange": "value of exchanging a dead card",
+    "w_pick": "draft pick quality",
+    "w_tactics": "one-ply tactics inside the evaluation",
+    "w_open": "open windows in the evaluation (by fill)",
+    "w_threat": "windows one card from completion",
+    "w_win_threat": "threats that would win",
+    "w_double_threat": "double threats",
+    "w_win_double": "winning double threats",
+    "w_sequence": "completed sequences",
+    "w_jack_in_hand": "two-eyed jacks in hand",
+    "w_remove_in_hand": "one-eyed jacks in hand",
+    "w_dead_card": "dead cards in hand (negative value)",
+    "w_ready": "threats the hand can complete",
+    "w_win_ready": "winning threats the hand can complete",
+    "w_tempo": "having the move",
+    "eval_scale": "scale of the logistic win estimate",
+}
+
+
+def _weight_params() -> dict[str, Param]:
+    return {
+        name: Param(float, 1.0, f"× default weight: {_WEIGHT_HELP.get(name, name)}")
+        for name in _search.default_weights()
+    }
+
+
+def _scaled_weights(options: dict[str, Any]) -> dict[str, Any]:
+    """Default weights multiplied by the spec's factors (only those that differ from 1)."""
+    weights = {}
+    for name, default in _search.default_weights().items():
+        factor = options.get(name, 1.0)
+        if factor == 1.0:
+            continue
+        if isinstance(default, (tuple, list)):
+            weights[name] = tuple(v * factor for v in default)
+        else:
+            weights[name] = default * factor
+    return weights
+
+
+class GreedyBot(Bot):
+    name = "greedy"
+    summary = "one ply: win now, block a side about to win, extend its best windows, keep jacks"
+    params = _weight_params()
+
+    def __init__(self, **values: Any):
+        super().__init__(**values)
+        self._weights = _scaled_weights(self.options)
+
+    def choose(self, observation: State, rng: np.random.Generator) -> int:
+        return _search.greedy_action(observation.core, rng.bit_generator, self._weights)
+
+
+class HeuristicBot(GreedyBot):
+    name = "heuristic"
+    summary = "one ply with a full evaluation: open windows, threats, double threats, card economy"
+    params = _weight_params()
+
+    def choose(self, observation: State, rng: np.random.Generator) -> int:
+        return _search.heuristic_action(observation.core, rng.bit_generator, self._weights)
+
+
+class MCTSBot(Bot):
+    name = "mcts"
+    summary = "information-set MCTS in C: a fresh world of hidden cards every iteration"
+    params = {
+        "iters": Param(int, 3000, "iterations per move (0: use time only)"),
+        "time": Param(float, 0.0, "seconds per move (0: use iterations only)"),
+        "c": Param(float, 0.7, "UCB1 exploration constant (values in [0, 1])"),
+        "depth": Param(int, 16, "playout actions before the evaluation scores the position (0: to the end)"),
+        "eps": Param(float, 0.5, "chance that a playout move is the best of k by the greedy score"),
+        "k": Param(int, 4, "sampled moves the guided playout chooses among"),
+        "nodes": Param(int, 1_000_000, "most tree nodes kept"),
+        "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
+        **_weight_params(),
+    }
+
+    def __init__(self, **values: Any):
+        super().__init__(**values)
+        if not self.options["iters"] and not self.options["time"]:
+            from .base import BotError
+
+            raise BotError("bot mcts: give iters or time (or both)")
+        self.open_information = bool(self.options["open"])
+        self._searcher: _search.Searcher | None = None
+        self.last: dict | None = None
+
+    def searcher(self) -> _search.Searcher:
+        if self._searcher is None:
+            o = self.options
+            params = {
+                "c": o["c"],
+                "playout_depth": o["depth"],
+                "policy_eps": o["eps"],
+                "policy_k": o["k"],
+                "max_nodes": o["nodes"],
+            }
+            params.update(_scaled_weights(o))
+            self._searcher = _search.Searcher(params)
+        return self._searcher
+
+    def choose(self, observation: State, rng: np.random.Generator) -> int:
+        seat = observation.current_player
+        self.last = self.searcher().search(
+            observation.core,
+            seat,
+            rng.bit_generator,
+            iterations=self.options["iters"],
+            seconds=self.options["time"],
+            open_information=int(self.open_information),
+        )
+        return self.last["best"]
+
+    def close(self) -> None:
+        self._searcher = None

@@ -1,0 +1,261 @@
+"""The match runner: seeding, pairing, records, resuming, errors, external bots, Dask."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from seqsolve.bots import BotError, make_bot
+from seqsolve.cli import main
+from seqsolve.match import MatchConfig, MatchError, play_game, read_records, run_games
+from seqsolve.notation import parse_position
+from seqsolve.state import State
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE_BOT = f"ext:{sys.executable} {ROOT / 'examples' / 'random_bot.py'}"
+
+
+def _stable(records: list[dict]) -> list[dict]:
+    """Records without their timing, the one field that may differ between runs."""
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in records]
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+# ---------------------------------------------------------------- seeding and pairing
+
+def test_same_seed_same_games_whatever_jobs():
+    config = MatchConfig(bots=("random", "random"), seed=11)
+    one = run_games(config, 12, jobs=1)
+    two = run_games(config, 12, jobs=2, chunk=2)
+    assert _stable(one) == _stable(two)
+    other = run_games(MatchConfig(bots=("random", "random"), seed=12), 12, jobs=1)
+    assert _stable(other) != _stable(one)
+
+
+def test_paired_games_share_the_deal_with_seats_swapped():
+    config = MatchConfig(bots=("random", "greedy"), seed=5)
+    first, second = play_game(config, 0), play_game(config, 1)
+    assert first["seats"] == ["random", "greedy"] and second["seats"] == ["greedy", "random"]
+    rules = config.rules()
+    deal_a = State.new(rules, seed=config.deal_seed(0))
+    deal_b = State.new(rules, seed=config.deal_seed(1))
+    assert deal_a.to_position() == deal_b.to_position()
+    assert play_game(config, 2)["deal"] == 1
+
+
+def test_three_sides_rotate_the_first_bot_over_every_side():
+    config = MatchConfig(bots=("random", "greedy"), players=3, seed=2)
+    sides = [play_game(config, g)["side_bot"] for g in range(3)]
+    assert [s.index(0) for s in sides] == [0, 1, 2]
+
+
+def test_team_game_seats_follow_sides():
+    config = MatchConfig(bots=("random", "greedy"), players=4, seed=2)
+    record = play_game(config, 0)
+    assert record["seats"] == ["random", "greedy", "random", "greedy"]
+    assert record["result"] in ("b", "g", "draw")
+
+
+# ---------------------------------------------------------------- records and resuming
+
+def test_rerun_after_interruption_resumes_without_loss_or_duplicates(tmp_path):
+    out = tmp_path / "games.jsonl"
+    config = MatchConfig(bots=("random", "random"), seed=21)
+    full = run_games(config, 16, jobs=1)
+    run_games(config, 10, jobs=1, out=str(out))
+    # simulate a kill in the middle of writing a line
+    with open(out, "a", encoding="utf-8") as fh:
+        fh.write('{"game": 10, "deal": 5, "varia')
+    resumed = run_games(config, 16, jobs=2, out=str(out))
+    assert _stable(resumed) == _stable(full)
+    _, records = read_records(str(out))
+    assert sorted(r["game"] for r in records) == list(range(16))
+
+
+def test_killed_cli_run_resumes_to_identical_numbers(tmp_path):
+    """A real interruption: SIGINT a running match, rerun the same command."""
+    out = tmp_path / "games.jsonl"
+    args = [sys.executable, "-m", "seqsolve", "match", "random", "random", "--games", "400",
+            "--seed", "8", "--jobs", "1", "--out", str(out), "--json", "--no-progress"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if out.exists() and out.read_text().count("\n") > 30:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    done_before = out.read_text().count("\n") - 1
+    assert 0 < done_before
+    if proc.returncode != 0:  # finished before the signal landed on a slow machine: still fine
+        assert "rerun the same command" in err
+    again = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    fresh = subprocess.run(args[:-4] + ["--json", "--no-progress"], capture_output=True, text=True, timeout=300)
+    a, b = json.loads(again.stdout), json.loads(fresh.stdout)
+    for key in ("games", "wins", "draws", "score", "score_ci", "elo", "turns", "by_side"):
+        assert a[key] == b[key], key
+    _, records = read_records(str(out))
+    assert [r["game"] for r in records] == list(range(400))
+
+
+def test_foreign_out_file_is_refused_and_left_alone(tmp_path):
+    out = tmp_path / "notes.jsonl"
+    out.write_text("hello\n")
+    code, stdout, stderr = run_cli("match", "random", "random", "--games", "2", "--out", str(out), "--seed", "1")
+    assert code != 0 and "not a seqsolve match record file" in stderr
+    assert out.read_text() == "hello\n"
+    other = tmp_path / "other.jsonl"
+    run_games(MatchConfig(bots=("random", "random"), seed=1), 2, out=str(other))
+    code, _, stderr = run_cli("match", "random", "greedy", "--games", "2", "--out", str(other), "--seed", "1")
+    assert code != 0 and "holds a different match" in stderr
+
+
+# ---------------------------------------------------------------- bad input
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["nosuchbot", "random"], "unknown bot 'nosuchbot'"),
+        (["mcts:iterz=5", "random"], "unknown parameter 'iterz'"),
+        (["mcts:iters=many", "random"], "parameter iters takes a int"),
+        (["random", "random", "--players", "5"], "5 players cannot be seated"),
+        (["random", "random", "--players", "6"], "give the number of sides"),
+        (["random", "random", "--players", "4", "--teams", "3"], "cannot form 3 equal sides"),
+        (["random", "random", "--variant", "clasic"], "unknown preset 'clasic'"),
+        (["random", "random", "--sprt", "elo0=0,elo1=oops"], "--sprt"),
+        (["random", "random", "random"], "give two bots or one per side"),
+    ],
+)
+def test_bad_match_input_is_one_clear_line(tmp_path, args, message):
+    out = tmp_path / "x.jsonl"
+    code, stdout, stderr = run_cli("match", *args, "--games", "2", "--out", str(out))
+    assert code != 0
+    assert message in stderr
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr
+    assert not out.exists()
+
+
+def test_bot_specs_parse_and_list_parameters():
+    assert make_bot("mcts:iters=50,c=0.5").spec == "mcts:iters=50,c=0.5"
+    with pytest.raises(BotError, match="known: "):
+        make_bot("mcts:bogus=1")
+    code, stdout, _ = run_cli("bots")
+    assert code == 0 and "heuristic" in stdout and "iters=" in stdout
+
+
+# ---------------------------------------------------------------- summaries
+
+def test_match_json_summary_keys_and_sanity():
+    code, stdout, _ = run_cli("match", "greedy", "random", "--games", "40", "--seed", "3", "--json", "--jobs", "1")
+    assert code == 0
+    summary = json.loads(stdout)
+    for key in ("games", "wins", "draws", "score", "score_ci", "elo", "elo_ci", "games_per_s"):
+        assert key in summary
+    assert summary["games"] == 40
+    low, high = summary["score_ci"]
+    assert 0 <= low <= summary["score"] <= high <= 1
+    assert summary["score"] > 0.8  # greedy crushes random
+    assert sum(summary["wins"].values()) + summary["draws"] == 40
+
+
+def test_sprt_stops_early_and_reports_decision():
+    code, stdout, _ = run_cli("match", "greedy", "random", "--games", "2000", "--seed", "4", "--json",
+                              "--sprt", "elo0=0,elo1=50,alpha=0.05,beta=0.05", "--jobs", "1")
+    assert code == 0
+    summary = json.loads(stdout)
+    assert summary["sprt"]["decision"] == "H1"
+    assert summary["games"] < 2000
+
+
+def test_tournament_table_and_replay(tmp_path):
+    code, stdout, _ = run_cli("tournament", "random", "greedy", "--games", "20", "--seed", "2",
+                              "--json", "--jobs", "1", "--out", str(tmp_path))
+    assert code == 0
+    report = json.loads(stdout)
+    assert [r["bot"] for r in report["ratings"]][0] == "greedy"
+    assert report["scores"]["greedy"]["random"] > 0.5
+    path = next(tmp_path.glob("*.jsonl"))
+    code, stdout, _ = run_cli("replay", str(path), "--game", "3")
+    assert code == 0 and "result:" in stdout
+    code, stdout, _ = run_cli("replay", str(path), "--game", "3", "--ply", "7")
+    assert code == 0
+    assert parse_position(stdout).turn <= 7
+
+
+# ---------------------------------------------------------------- external bots
+
+def test_external_bot_plays_a_match():
+    config = MatchConfig(bots=(EXAMPLE_BOT, "random"), seed=6)
+    records = run_games(config, 4, jobs=1)
+    assert all(r["forfeit"] is None for r in records)
+    assert all(r["termination"] != "forfeit" for r in records)
+
+
+@pytest.mark.parametrize(
+    "script, reason",
+    [
+        ("import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        print('move 2S@a1', flush=True)\n", "illegal answer"),
+        ("import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        sys.exit(3)\n", "exited"),
+        ("import sys, time\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        time.sleep(30)\n", "time limit"),
+    ],
+)
+def test_failing_external_bot_loses_with_reason(tmp_path, script, reason):
+    prog = tmp_path / "bot.py"
+    prog.write_text(script)
+    config = MatchConfig(bots=(f"ext:{sys.executable} {prog}", "random"), seed=1, move_timeout=0.5)
+    records = run_games(config, 2, jobs=1)
+    for r in records:
+        assert r["termination"] == "forfeit"
+        assert reason in r["forfeit"]["reason"]
+        assert r["side_bot"][r["winner_side"]] == 1  # the other bot wins
+
+
+# ---------------------------------------------------------------- Dask
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_dask_backend_gives_identical_results():
+    """A real scheduler and worker on loopback run the same games as joblib's processes."""
+    import distributed  # noqa: F401  (installed by the test extra: a missing one must fail, not skip)
+
+    dask = shutil.which("dask") or str(Path(sys.executable).with_name("dask"))
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)]
+    try:
+        time.sleep(2)
+        procs.append(subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1",
+                                       "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      env=env))
+        args = ["match", "random", "greedy", "--games", "24", "--seed", "13", "--json"]
+        code, dask_out, err = run_cli(*args, "--backend", "dask", "--scheduler", address)
+        assert code == 0, err
+        code, local_out, _ = run_cli(*args, "--jobs", "1")
+        a, b = json.loads(dask_out), json.loads(local_out)
+        for key in ("games", "wins", "draws", "score", "score_ci", "turns", "by_side"):
+            assert a[key] == b[key], key
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+            p.wait(timeout=30)
