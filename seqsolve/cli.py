@@ -491,9 +491,11 @@ def bench(games, seed, scans, as_json) -> None:
 
 def _add_play_commands() -> None:
     """The commands that play bots (match, tournament, replay, bots) live in cli_match."""
+    from .cli_analysis import COMMANDS as ANALYSIS_COMMANDS
+    from .cli_balance import COMMANDS as BALANCE_COMMANDS
     from .cli_match import COMMANDS
 
-    for command in COMMANDS:
+    for command in COMMANDS + ANALYSIS_COMMANDS + BALANCE_COMMANDS:
         main.add_command(command)
 
 

@@ -7,6 +7,12 @@ it, so results never depend on ``--jobs``, chunking, the backend or the order
 in which games finish.  Deals are shared: with ``T`` sides, every deal is
 played ``T`` times and the first bot plays each side once (for two sides, the
 paired games of chess-engine testing: the same shuffle with seats swapped).
+
+A config with ``fixed_seats`` (self-play for rule-variant balance) instead
+keeps every bot on its seat and gives every game its own deal, so that games
+are independent samples of the seats' chances.  With ``detail`` the runner
+also records what the balance analysis counts (legal-move counts, exchanges,
+jacks, reshuffles, the final chips and sequences) in a ``detail`` field.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import numpy as np
 
 from .bots import BotFailure, make_bot
 from .bots.base import Bot
+from .cards import CardKind
 from .rules import Rules, RulesError, Variant
 from .state import State
 
@@ -42,6 +49,8 @@ class MatchConfig:
     teams: int | None = None
     seed: int = 0
     move_timeout: float = 10.0
+    #: every bot stays on its seat and every game has its own deal (self-play balance)
+    fixed_seats: bool = False
 
     def rules(self) -> Rules:
         return _resolve(self.variant, self.players, self.teams)
@@ -50,26 +59,46 @@ class MatchConfig:
     def sides(self) -> int:
         return self.rules().teams
 
+    @property
+    def games_per_deal(self) -> int:
+        """How many consecutive games share a deal: one per side, or 1 with fixed seats."""
+        return 1 if self.fixed_seats else self.sides
+
     def seat_bots(self, game: int) -> list[int]:
         """Index into ``bots`` of the bot on each seat in game ``game``.
 
         With two bots, the first plays side ``game mod T`` and the second every other
-        side; with one bot per side, the bots rotate over the sides.
+        side; with one bot per side, the bots rotate over the sides.  With fixed seats
+        nothing rotates: one bot plays every seat, one bot per side plays its side's
+        seats, one bot per seat plays its seat.
         """
         rules = self.rules()
+        if self.fixed_seats:
+            if len(self.bots) == rules.players:
+                return list(range(rules.players))
+            if len(self.bots) == rules.teams:
+                return [s % rules.teams for s in range(rules.players)]
+            return [0] * rules.players
         rotation = game % rules.teams
         if len(self.bots) == rules.teams:
             return [(s % rules.teams - rotation) % rules.teams for s in range(rules.players)]
         return [0 if s % rules.teams == rotation else 1 for s in range(rules.players)]
 
+    def deal_index(self, game: int) -> int:
+        return game // self.games_per_deal
+
     def deal_seed(self, game: int) -> np.random.SeedSequence:
-        return deal_seed(self.seed, game // self.sides)
+        return deal_seed(self.seed, self.deal_index(game))
 
     def bot_seed(self, game: int, seat: int) -> np.random.SeedSequence:
-        return np.random.SeedSequence(self.seed, spawn_key=(game // self.sides, 1 + game % self.sides, seat))
+        per = self.games_per_deal
+        return np.random.SeedSequence(self.seed, spawn_key=(game // per, 1 + game % per, seat))
 
     def to_json(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        if not self.fixed_seats:
+            del data["fixed_seats"]  # record headers of ordinary matches stay as they were
+        return data
 
 
 def deal_seed(seed: int, deal: int) -> np.random.SeedSequence:
@@ -88,7 +117,12 @@ def check_config(config: MatchConfig) -> Rules:
         rules = config.rules()
     except RulesError as exc:
         raise MatchError(str(exc)) from None
-    if len(config.bots) not in (2, rules.teams):
+    if config.fixed_seats:
+        if len(config.bots) not in (1, rules.teams, rules.players):
+            raise MatchError(
+                f"give one bot, one per side ({rules.teams}) or one per seat ({rules.players}), not {len(config.bots)}"
+            )
+    elif len(config.bots) not in (2, rules.teams):
         raise MatchError(f"give two bots or one per side ({rules.teams}), not {len(config.bots)}")
     for spec in config.bots:
         make_bot(spec).close()  # raises BotError with the list of what exists
@@ -97,8 +131,11 @@ def check_config(config: MatchConfig) -> Rules:
 
 # ---------------------------------------------------------------- one game
 
-def play_game(config: MatchConfig, game: int, bots: list[Bot] | None = None) -> dict:
-    """Play game number ``game`` of a match and return its record."""
+def play_game(config: MatchConfig, game: int, bots: list[Bot] | None = None, detail: bool = False) -> dict:
+    """Play game number ``game`` of a match and return its record.
+
+    With ``detail`` the record also holds a ``detail`` dict (see :class:`GameDetail`).
+    """
     rules = config.rules()
     seat_bot = config.seat_bots(game)
     owned = bots is None
@@ -108,6 +145,7 @@ def play_game(config: MatchConfig, game: int, bots: list[Bot] | None = None) -> 
     rngs = [np.random.default_rng(config.bot_seed(game, s)) for s in range(rules.players)]
     moves: list[str] = []
     forfeit = None
+    tally = GameDetail(rules) if detail else None
     started = time.perf_counter()
     try:
         for seat in range(rules.players):
@@ -118,18 +156,67 @@ def play_game(config: MatchConfig, game: int, bots: list[Bot] | None = None) -> 
             try:
                 view = state if bot.open_information else state.observation(seat)
                 action = bot.choose(view, rngs[seat])
-                if action not in state.legal_actions():
+                legal = state.legal_actions()
+                if action not in legal:
                     raise BotFailure(f"illegal action {state.action_to_move(action)}")
             except BotFailure as exc:
                 forfeit = {"seat": seat, "bot": config.bots[seat_bot[seat]], "reason": str(exc)}
                 break
             moves.append(str(state.action_to_move(action)))
-            state.apply(action)
+            if tally is None:
+                state.apply(action)
+            else:
+                tally.play(state, action, len(legal))
     finally:
         if owned:
             for bot in bots:
                 bot.close()
-    return _record(config, game, state, seat_bot, moves, forfeit, time.perf_counter() - started)
+    record = _record(config, game, state, seat_bot, moves, forfeit, time.perf_counter() - started)
+    if tally is not None:
+        record["detail"] = tally.finish(state)
+    return record
+
+
+class GameDetail:
+    """What one game did, beyond its result, for the balance analysis (``detail=True``).
+
+    Counted per action (ply): ``decisions`` (plies with more than one legal action),
+    ``legal`` (legal actions summed over plies: branching = legal / plies),
+    ``exchanges`` (dead-card exchanges), ``two_eyed`` (two-eyed jacks placed),
+    ``one_eyed`` (one-eyed jacks played), ``passes`` and ``reshuffles`` (discards
+    shuffled into a new draw pile, C-29).  At the end: ``chips``, the cells of each
+    side's chips, and ``sequences``, ``[side, window]`` for every completed sequence.
+    """
+
+    def __init__(self, rules: Rules):
+        self.deck = rules.deck_cards
+        self.counts = dict.fromkeys(("decisions", "legal", "exchanges", "two_eyed", "one_eyed", "passes", "reshuffles"), 0)
+
+    def play(self, state: State, action: int, n_legal: int) -> None:
+        """Apply ``action`` to ``state``, counting it."""
+        c = self.counts
+        c["legal"] += n_legal
+        c["decisions"] += n_legal > 1
+        kind = (action >> 16) & 3
+        if kind == 2:
+            c["exchanges"] += 1
+        elif kind == 3:
+            c["passes"] += 1
+        elif kind == 1:
+            c["one_eyed"] += 1
+        elif self.deck.kind(self.deck.codes[(action >> 8) & 0xFF]) == CardKind.WILD:
+            c["two_eyed"] += 1
+        discards = len(state.core.discards())
+        state.apply(action)
+        # every action but a pass discards one card; a reshuffle empties the piles (C-29)
+        if len(state.core.discards()) < discards + (kind != 3):
+            c["reshuffles"] += 1
+
+    def finish(self, state: State) -> dict:
+        out: dict = dict(self.counts)
+        out["chips"] = [state.chips(side) for side in range(state.rules.teams)]
+        out["sequences"] = [[state.sides.index(colour), w] for colour, w in state.sequences()]
+        return out
 
 
 def _start(bot: Bot, rules: Rules, seats: str, seat: int) -> None:
@@ -157,7 +244,7 @@ def _record(config, game, state, seat_bot, moves, forfeit, seconds) -> dict:
         score = 1 / 3
     return {
         "game": game,
-        "deal": game // rules.teams,
+        "deal": config.deal_index(game),
         "variant": str(rules.variant),
         "players": rules.players,
         "teams": rules.teams,
@@ -176,11 +263,11 @@ def _record(config, game, state, seat_bot, moves, forfeit, seconds) -> dict:
     }
 
 
-def _play_chunk(config: MatchConfig, games: list[int]) -> list[dict]:
+def _play_chunk(config: MatchConfig, games: list[int], detail: bool = False) -> list[dict]:
     """One joblib task: a few games sharing bot instances (and their warm memory)."""
     bots = [make_bot(spec) for spec in config.bots]
     try:
-        return [play_game(config, g, bots) for g in games]
+        return [play_game(config, g, bots, detail) for g in games]
     finally:
         for bot in bots:
             bot.close()
@@ -295,11 +382,13 @@ def run_games(
     on_records: Callable[[list[dict]], bool | None] | None = None,
     backend: str | None = None,
     chunk: int | None = None,
+    detail: bool = False,
 ) -> list[dict]:
     """Play games ``0 .. games-1`` (skipping those already in ``out``) in parallel.
 
     ``on_records`` sees every finished chunk (in completion order); returning True
-    stops the run early (SPRT).  Returns every record, ordered by game number.
+    stops the run early (SPRT).  ``detail`` adds the ``detail`` field of
+    :class:`GameDetail` to new records.  Returns every record, ordered by game number.
     """
     from joblib import Parallel, delayed, parallel_backend
 
@@ -317,8 +406,9 @@ def run_games(
         n_jobs = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
         size = chunk or max(1, min(64, len(todo) // (n_jobs * 8) or 1))
         # keep pairs of a deal in one chunk so an early stop never splits a deal
-        size = max(config.sides, size - size % config.sides)
-        tasks = (delayed(_play_chunk)(config, part) for part in chunks(todo, size))
+        per = config.games_per_deal
+        size = max(per, size - size % per)
+        tasks = (delayed(_play_chunk)(config, part, detail) for part in chunks(todo, size))
         if backend is not None:
             context = parallel_backend(backend, n_jobs=n_jobs)
         else:

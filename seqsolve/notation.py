@@ -647,10 +647,9 @@ def _read_hands(f: _Fields, rules: Rules) -> tuple[tuple[Hand, ...], list[_Tok]]
     for seat, entry in enumerate(_seat_entries(f.hands, f.hands_at, f, "hand")):
         known, unknown = _read_cards(entry, rules.deck_cards, "hand", allow_unknown=True)
         size = len(known) + unknown
-        if size > rules.hand_size:
-            raise _Bad(
-                entry.at, f"hand {seat} holds {size} cards; this variant's hand size is {rules.hand_size} (P-11.7)"
-            )
+        limit = rules.hand_size + (rules.bonus_cards if seat == 0 else 0)  # bonus_cards: RULES-NOTES
+        if size > limit:
+            raise _Bad(entry.at, f"hand {seat} holds {size} cards; this variant's hand size is {limit} (P-11.7)")
         known_tokens += known
         hands.append(Hand(tuple(_sorted_codes((t.text for t in known), rules.deck_cards)), unknown))
     return tuple(hands), known_tokens

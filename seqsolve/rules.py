@@ -20,7 +20,8 @@ from .cards import Deck, make_deck
 PLAYER_COUNTS = (2, 3, 4, 6, 8, 9, 10, 12)
 UNLIMITED = -1  # stored value of ``unlimited`` for integer options
 
-# Option name -> kind, in the order of the §2.1 table, then §2.3 (P-15).
+# Option name -> kind, in the order of the §2.1 table, then §2.3 (P-15), then the
+# analysis-only options of RULES-NOTES.
 OPTIONS: dict[str, str] = {
     "players": "int",
     "teams": "int",
@@ -42,6 +43,8 @@ OPTIONS: dict[str, str] = {
     "draw_mode": "choice:blind,draft",
     "draft_size": "int",
     "heart_rule": "choice:off,on",
+    # analysis only, not a rule of any printed game (RULES-NOTES): seat 0 is dealt extra cards
+    "bonus_cards": "int",
 }
 
 HAND_SIZE_TABLES: dict[str, dict] = {
@@ -72,6 +75,7 @@ DEFAULTS: dict[str, object] = {
     "draw_mode": "blind",
     "draft_size": 5,
     "heart_rule": "off",
+    "bonus_cards": 0,
 }
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -255,6 +259,7 @@ class Rules:
     draw_mode: str
     draft_size: int
     heart_rule: str
+    bonus_cards: int = 0
 
     @classmethod
     def from_options(cls, preset: str, opts: dict[str, object]) -> Rules:
@@ -307,6 +312,13 @@ class Rules:
             raise RulesError(f"board {self.board} does not show card {missing[0]} of deck {self.deck}")
         if self.hand_size * self.players > deck.size:
             raise RulesError(f"{self.players} hands of {self.hand_size} need more than {deck.size} cards")
+        if self.hand_size * self.players + self.bonus_cards > deck.size:
+            raise RulesError(
+                f"{self.players} hands of {self.hand_size} and {self.bonus_cards} bonus cards "
+                f"need more than {deck.size} cards"
+            )
+        if self.hand_size + self.bonus_cards > 40:
+            raise RulesError(f"a hand of {self.hand_size} + {self.bonus_cards} bonus cards is more than 40 cards")
 
     @cached_property
     def layout(self) -> Layout:

@@ -92,6 +92,7 @@ def core_rules(rules: Rules) -> _core.CoreRules:
         "draft_size": rules.draft_size,
         "heart": int(rules.heart_rule == "on"),
         "corner_shared": int(rules.corner_counts_as_shared),
+        "bonus_cards": rules.bonus_cards,
     }
     return _core.CoreRules(
         options,

@@ -66,6 +66,14 @@ cdef enum:
     EXH_DRAW_GAME = 1
     EXH_DRAFT_END = 2
 
+# Restrictions of one side's move generation (CoreRules.restricted): a bot handicap used
+# to measure how much a rule matters (seqsolve.bots.restricted), never a rule of the game.
+cdef enum:
+    RESTRICT_TWO_EYED = 1        # no two-eyed (wild) jack placements
+    RESTRICT_ONE_EYED = 2        # no one-eyed jack removals
+    RESTRICT_EXCHANGE = 4        # no dead-card exchanges
+    RESTRICT_CORNER = 8          # never fill the last cell of a five-cell line through a corner
+
 ctypedef struct Tables:
     # rule options, resolved (RULES.md §2)
     int players, sides, hand_size, seq_to_win
@@ -84,6 +92,10 @@ ctypedef struct Tables:
     uint8_t through_n[N_CELLS]
     u128 corners, playable, heart_mask, share_mask
     uint8_t seat_side[MAX_SEATS]
+    # appended after the fields above so that their layout never moves
+    int bonus_cards                      # analysis option: extra cards dealt to seat 0
+    int restrict_side, restrict          # RESTRICT_* flags for one side (-1: none)
+    u128 corner_window[12]               # the 12 windows through a corner
 
 ctypedef struct Game:
     u128 chips[MAX_SIDES]        # chips of each side, locked ones included

@@ -227,6 +227,11 @@ cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
         for s in range(t.players):
             g.draw_n -= 1
             hand_add(g, s, g.draw[g.draw_n])
+    for i in range(t.bonus_cards):  # analysis option bonus_cards: seat 0's extra cards
+        if g.draw_n == 0:
+            break
+        g.draw_n -= 1
+        hand_add(g, 0, g.draw[g.draw_n])
     if t.draft_mode:
         for i in range(t.draft_size):
             if g.draw_n == 0:
@@ -441,7 +446,11 @@ cdef inline int draft_picks(const Tables* t, const Game* g, int* picks) noexcept
         picks[0] = -1
         return 1
     for i in range(g.draft_n):
-        seen |= (<uint64_t>1) << g.draft[i]
+        if g.draft[i] != UNKNOWN_CARD:  # a draft card turned up in an observation is unknown
+            seen |= (<uint64_t>1) << g.draft[i]
+    if not seen:
+        picks[0] = -1
+        return 1
     while seen:
         picks[n] = ctz64(seen)
         n += 1
@@ -462,16 +471,43 @@ cdef inline u128 removable_chips(const Tables* t, const Game* g, int side) noexc
     return (g.chips[0] | g.chips[1] | g.chips[2]) & ~g.chips[side] & ~g.locked
 
 
+cdef u128 corner_finishers(const Tables* t, const Game* g, int side) noexcept nogil:
+    """Empty cells that would fill the last cell of a line through a corner for ``side``."""
+    cdef u128 miss, cells = 0
+    cdef int k
+    for k in range(12):
+        miss = t.corner_window[k] & ~(g.chips[side] | t.corners)
+        if miss and (miss & (miss - 1)) == 0 and (miss & g.empty):
+            cells |= miss
+    return cells
+
+
+cdef inline bint card_restricted(const Tables* t, int card, int flags) noexcept nogil:
+    if t.card_kind[card] == CARD_WILD:
+        return (flags & RESTRICT_TWO_EYED) != 0
+    if t.card_kind[card] == CARD_REMOVE:
+        return (flags & RESTRICT_ONE_EYED) != 0
+    return 0
+
+
 cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogil:
     """The legal actions of the side to move in P-13 order: plays by (card, cell,
-    pick), then exchanges by card, then pass.  Returns how many were written."""
+    pick), then exchanges by card, then pass.  Returns how many were written.
+
+    Tables made by ``CoreRules.restricted`` leave out the actions a bot restriction
+    forbids its side (an analysis handicap, not a rule)."""
     cdef int seat = g.to_move, side, unknown, c, cell, kind, i, n = 0, n_picks
     cdef int picks[MAX_DRAFT]
+    cdef int flags = 0
     cdef uint64_t have, codes
-    cdef u128 removable, targets
+    cdef u128 removable, targets, forbidden = 0
     if g.result != RESULT_NONE:
         return 0
     side = t.seat_side[seat]
+    if t.restrict and side == t.restrict_side:
+        flags = t.restrict
+        if flags & RESTRICT_CORNER:
+            forbidden = corner_finishers(t, g, side)
     have = hand_codes(g, seat, &unknown)
     removable = removable_chips(t, g, side)
     n_picks = draft_picks(t, g, picks)
@@ -479,8 +515,12 @@ cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogi
     while codes:
         c = ctz64(codes)
         codes &= codes - 1
+        if flags and card_restricted(t, c, flags):
+            continue
         targets = card_targets(t, g, c, removable)
         kind = ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE
+        if kind == ACT_PLACE:
+            targets &= ~forbidden
         while targets:
             cell = ctz128(targets)
             targets &= targets - 1
@@ -488,7 +528,7 @@ cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogi
                 out[n] = encode(kind, c, cell, picks[i])
                 n += 1
     cdef int n_plays = n
-    if g.ex_left > 0:
+    if g.ex_left > 0 and not (flags & RESTRICT_EXCHANGE):
         codes = have
         while codes:
             c = ctz64(codes)
@@ -503,6 +543,15 @@ cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogi
     return n
 
 
+cdef int32_t restricted_random_action(const Tables* t, const Game* g, bitgen_t* rng) noexcept nogil:
+    """random_action for a side under a bot restriction: list the actions, pick one."""
+    cdef int32_t buf[MAX_MOVES]
+    cdef int n = gen_actions(t, g, buf)
+    if n == 0:
+        return encode(ACT_PASS, 0, NO_CELL, -1)
+    return buf[rand_below(rng, n)]
+
+
 cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexcept nogil:
     """A uniform choice among the actions gen_actions would list, without listing them."""
     cdef int seat = g.to_move, side, unknown, c, i, n_picks, kind
@@ -512,6 +561,8 @@ cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexce
     cdef u128 removable, targets
     cdef int n_plays = 0, n_dead = 0, total, r
     side = t.seat_side[seat]
+    if t.restrict and side == t.restrict_side:
+        return restricted_random_action(t, g, rng)
     have = hand_codes(g, seat, &unknown)
     removable = removable_chips(t, g, side)
     n_picks = draft_picks(t, g, picks)
@@ -600,6 +651,10 @@ cdef class CoreRules:
                      "ex_limit", "exhaustion", "first_seat", "vpass", "stall_limit", "max_turns",
                      "draft_mode", "draft_size", "heart"):
             setattr_table(t, name, int(options[name]))
+        t.bonus_cards = int(options.get("bonus_cards", 0))
+        t.restrict_side = -1
+        if not 0 <= t.bonus_cards <= MAX_HAND - t.hand_size:
+            raise ValueError("too many bonus cards for the core")
         if not (0 < len(deck) <= MAX_DECK and 0 < len(card_kind) <= MAX_CODES):
             raise ValueError("deck too large for the core")
         if not (t.players <= MAX_SEATS and t.hand_size <= MAX_HAND and t.draft_size <= MAX_DRAFT):
@@ -623,6 +678,13 @@ cdef class CoreRules:
                 t.through[cell][t.through_n[cell]] = w
                 t.through_n[cell] += 1
         t.corners = bit(0) | bit(9) | bit(90) | bit(99)
+        i = 0
+        for w in range(N_WINDOWS):
+            if t.window_mask[w] & t.corners:
+                if i == 12:
+                    raise ValueError("more than 12 windows through the corners")
+                t.corner_window[i] = t.window_mask[w]
+                i += 1
         t.playable = 0
         for i in range(N_CELLS):
             t.playable |= bit(i)
@@ -633,6 +695,26 @@ cdef class CoreRules:
             t.share_mask &= ~t.corners
         for i in range(len(seat_side)):
             t.seat_side[i] = seat_side[i]
+
+    def restricted(self, int side, int flags):
+        """A copy of these tables whose move generator forbids ``side`` some actions.
+
+        ``flags`` is a sum of RESTRICT_TWO_EYED (1), RESTRICT_ONE_EYED (2),
+        RESTRICT_EXCHANGE (4) and RESTRICT_CORNER (8).  A bot handicap for analysis
+        (seqsolve.bots.restricted): a game played with these tables is not a legal game.
+        """
+        if not 0 <= side < self.t.sides or not 0 <= flags < 16:
+            raise ValueError("bad side or restriction flags")
+        cdef CoreRules other = CoreRules.__new__(CoreRules)
+        memcpy(&other.t, &self.t, sizeof(Tables))
+        other.t.restrict_side = side
+        other.t.restrict = flags
+        return other
+
+    @property
+    def restriction(self):
+        """(side, flags) of a restricted copy, or None."""
+        return (self.t.restrict_side, self.t.restrict) if self.t.restrict else None
 
     @property
     def players(self):
@@ -698,6 +780,15 @@ cdef class CoreGame:
         other.bit_generator = bit_generator
         other.rng = bitgen_of(bit_generator) if bit_generator is not None else NULL
         memcpy(&other.g, &self.g, sizeof(Game))
+        return other
+
+    def with_rules(self, CoreRules rules):
+        """A copy of this game that plays by other tables of the same game (a restricted
+        copy from CoreRules.restricted); the bit generator is copied as by clone()."""
+        if rules.t.players != self.rules.t.players or rules.t.n_codes != self.rules.t.n_codes:
+            raise ValueError("the tables belong to another kind of game")
+        cdef CoreGame other = self.clone()
+        other.rules = rules
         return other
 
     def copy_from(self, CoreGame other):

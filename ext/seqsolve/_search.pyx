@@ -904,6 +904,7 @@ _DEFAULT_SEARCH = {
     "max_nodes": 1_000_000,
     "expand_k": 8,
     "decisive": 1,
+    "root_prior": 0.0,
     "widen": 0.0,
     "widen_exp": 0.5,
 }
@@ -1133,6 +1134,7 @@ ctypedef struct Node:
     uint16_t n_children
     uint16_t cap_children
     int8_t side               # the side that chose the action
+    float prior               # root children: the static value of the action (heuristic)
 
 ctypedef struct Slot:
     int32_t key
@@ -1159,20 +1161,46 @@ cdef inline double now() noexcept nogil:
 cdef class Searcher:
     """Information-set MCTS for one observer (SO-ISMCTS), in C without the GIL.
 
+    Each iteration deals the cards the viewer cannot see at random (a
+    determinization), descends the tree choosing, among the children whose action
+    is legal in that world, by UCB1 with availability counts, expands one untried
+    legal action, plays a short guided playout, scores the end with the static
+    evaluation (or the result) and backs up one value per side; a node keeps the
+    value of the side that chose its action, so 2 or 3 sides and teams work alike.
+
     Args:
-        params: overrides of :func:`default_params`: ``c`` (UCB1 exploration on
-            values in [0, 1]), ``playout_depth`` (actions played out before the
-            position is scored by the evaluation; 0 scores the new leaf at once,
-            -1 plays to the end of the game),
-            ``policy_eps`` and ``policy_k`` (with probability eps a playout
-            action is the best of k sampled by score_action, else uniform),
-            ``max_nodes`` (pool size at which the tree stops growing), and any
-            weight of :func:`default_weights`.
+        params: overrides of :func:`default_params` (unknown keys: ValueError):
+
+            * ``c``: UCB1 exploration constant on values in [0, 1].
+            * ``widen``, ``widen_exp``: progressive widening; a node with ``v``
+              visits gets a new child only while fewer than ``widen * (v+1) **
+              widen_exp`` of its children are legal in the current world
+              (``widen=0``: expand whenever an untried action is legal, as in
+              plain ISMCTS).  Without it the wide, ever-changing opponent nodes
+              expand on nearly every visit and are never searched.
+            * ``expand_k``: the action expanded is the best by score_action of
+              ``expand_k`` untried legal ones drawn at random (1: uniform).
+            * ``decisive``: expansion and playouts first take a decisive move
+              (complete a winning sequence, else block an opponent's winning
+              cell, else complete any sequence) when the mover's hand allows it.
+            * ``root_prior``: virtual visits giving each root action the static
+              value of the position after it (heuristic_action's view) until
+              the search has real visits (0: off).
+            * ``playout_depth``: actions played out before the position is
+              scored by the evaluation (0: score the new leaf at once; -1: play
+              to the end of the game and score the result).
+            * ``policy_eps``, ``policy_k``: a playout action is, with probability
+              eps, the best by score_action of ``k`` sampled actions, else one
+              sampled action (cards uniform, then targets; exchanges first).
+            * ``max_nodes``: node-pool size at which the tree stops growing.
+            * any key of :func:`default_weights`.
 
     The node pool is allocated once, doubled as the tree grows (up to
     ``max_nodes``) and reused by later searches; each search starts a new tree.
     The children of a node sit side by side in the pool (a block that moves,
     doubled, when it fills), so choosing among them reads memory in order.
+    "Is this child legal in this world" is one look-up in a stamp-cleared hash
+    of the legal actions.  A Searcher is not thread-safe: one per thread.
     """
 
     cdef Node* nodes
@@ -1188,6 +1216,10 @@ cdef class Searcher:
     cdef double policy_eps
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
+    cdef double root_prior
+    cdef int n_root
+    cdef int32_t* root_act
+    cdef float* root_val
     cdef uint16_t slot_off[MAX_SLOTS]
     cdef uint8_t pool[MAX_SLOTS]
     cdef int32_t path[MAX_PATH]
@@ -1200,6 +1232,8 @@ cdef class Searcher:
         self.table = NULL
         self.buf = NULL
         self.tried = NULL
+        self.root_act = NULL
+        self.root_val = NULL
         self.capacity = 0
         self.n_nodes = 0
 
@@ -1215,6 +1249,7 @@ cdef class Searcher:
         self.max_nodes = int(merged["max_nodes"])
         self.expand_k = int(merged["expand_k"])
         self.decisive = int(bool(merged["decisive"]))
+        self.root_prior = float(merged["root_prior"])
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
         if self.max_nodes < 16 or self.policy_k < 1 or self.c < 0:
@@ -1226,7 +1261,10 @@ cdef class Searcher:
             self.table = <Slot*>malloc(HASH_SIZE * sizeof(Slot))
             self.buf = <int32_t*>malloc(MAX_MOVES * sizeof(int32_t))
             self.tried = <uint8_t*>malloc(MAX_MOVES)
-            if self.nodes == NULL or self.table == NULL or self.buf == NULL or self.tried == NULL:
+            self.root_act = <int32_t*>malloc(MAX_MOVES * sizeof(int32_t))
+            self.root_val = <float*>malloc(MAX_MOVES * sizeof(float))
+            if (self.nodes == NULL or self.table == NULL or self.buf == NULL or self.tried == NULL
+                    or self.root_act == NULL or self.root_val == NULL):
                 raise MemoryError()
             memset(self.table, 0, HASH_SIZE * sizeof(Slot))
             self.stamp = 0
@@ -1237,6 +1275,8 @@ cdef class Searcher:
         free(self.table)
         free(self.buf)
         free(self.tried)
+        free(self.root_act)
+        free(self.root_val)
 
     @property
     def params(self):
@@ -1310,6 +1350,7 @@ cdef class Searcher:
         nd.n_children = 0
         nd.cap_children = 0
         nd.side = side
+        nd.prior = 0.0
 
     cdef int add_child(self, int node, int32_t action, int side) noexcept nogil:
         """Append a child to ``node`` (moving its block when full); its index or -1."""
@@ -1411,7 +1452,11 @@ cdef class Searcher:
                     self.tried[i] = 1
                     n_legal += 1
                     nd.avail += 1
-                    u = nd.value[side] / nd.visits + self.c * sqrt(log_n(nd.avail) / nd.visits)
+                    if node == 0 and self.root_prior > 0:
+                        u = ((nd.value[side] + self.root_prior * nd.prior) / (nd.visits + self.root_prior)
+                             + self.c * sqrt(log_n(nd.avail) / nd.visits))
+                    else:
+                        u = nd.value[side] / nd.visits + self.c * sqrt(log_n(nd.avail) / nd.visits)
                     if u > best_u:
                         best_u = u
                         best = first + j
@@ -1431,6 +1476,11 @@ cdef class Searcher:
                 ch = self.add_child(node, action, side)
                 if ch >= 0:
                     self.nodes[ch].avail = 1
+                    if node == 0:
+                        for j in range(self.n_root):
+                            if self.root_act[j] == action:
+                                self.nodes[ch].prior = self.root_val[j]
+                                break
                     apply_action(t, &g, action, rng, NULL, -1)
                     if scanned:
                         threats_update(&self.ctx, &g, &th, action, side)
@@ -1466,6 +1516,22 @@ cdef class Searcher:
             nd.visits += 1
             for s in range(t.sides):
                 nd.value[s] += values[s]
+
+    cdef void root_priors(self, bitgen_t* rng) noexcept nogil:
+        """The static value, for the mover, of each root action applied to the
+        root with every hidden card unknown: the heuristic's view of it."""
+        cdef const Tables* t = self.ctx.t
+        cdef Game masked, child
+        cdef int i, me = t.seat_side[self.root.to_move]
+        cdef uint8_t* base = <uint8_t*>&masked
+        memcpy(&masked, &self.root, sizeof(Game))
+        for i in range(self.n_slots):
+            base[self.slot_off[i]] = UNKNOWN_CARD
+        self.n_root = gen_actions(t, &masked, self.root_act)
+        for i in range(self.n_root):
+            memcpy(&child, &masked, sizeof(Game))
+            apply_action(t, &child, self.root_act[i], rng, NULL, -1)
+            self.root_val[i] = side_value(&self.ctx, &child, me)
 
     cdef int prepare(self, CoreGame observation, int viewer, bint open_information) except -1:
         """Root state, hidden slots and the pool of unseen cards."""
@@ -1568,8 +1634,11 @@ cdef class Searcher:
                     "value": side_value(&self.ctx, &observation.g, self.viewer_side),
                     "pv": [self.buf[0]], "actions": [(self.buf[0], 0, float("nan"), 0)],
                 }
+        self.n_root = 0
         with bit_generator.lock:
             with nogil:
+                if self.root_prior > 0 and not unknown_mover and (open_information or viewer == self.root.to_move):
+                    self.root_priors(rng)
                 start = now()
                 while True:
                     if iterations > 0 and it >= iterations:

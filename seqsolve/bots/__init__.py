@@ -24,7 +24,9 @@ def bot_classes() -> dict[str, type[Bot]]:
         found += [GreedyBot, HeuristicBot, MCTSBot]
     except ImportError:  # pragma: no cover - the search module ships with the core
         pass
-    found.append(ExternalBot)
+    from .restricted import RestrictedBot
+
+    found += [RestrictedBot, ExternalBot]
     return {cls.name: cls for cls in found}
 
 

@@ -1,0 +1,123 @@
+"""Bot strength and match speed, as recorded in benchmarks/RESULTS.md.
+
+Runs, through the same code as ``seqsolve match``:
+
+* the strength ladder: greedy vs random, heuristic vs greedy, mcts vs heuristic
+  on classic with 2 players, and a line for 4 players in 2 teams and for 3
+  players (paired deals, 95% intervals);
+* MCTS iterations per second on one core from the opening and from a mid-game
+  position (a seeded random game stopped at turn 40);
+* ``match random random --games N`` throughput with 1 and 2 jobs, and the ratio.
+
+Usage:  python benchmarks/strength.py [--quick] [--json out.json]
+Every figure is seeded; rerunning gives the same games (timings aside).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+
+import numpy as np
+
+from seqsolve import _search
+from seqsolve.match import MatchConfig, run_games
+from seqsolve.report import summarize_match
+from seqsolve.rules import parse_rules
+from seqsolve.state import State
+
+MCTS = "mcts"  # the default budget of the bot
+
+
+def ladder(quick: bool) -> list[dict]:
+    scale = 0.25 if quick else 1.0
+    rows = []
+    plan = [
+        (("greedy", "random"), 2, None, 400),
+        (("heuristic", "greedy"), 2, None, 2000),
+        ((MCTS, "heuristic"), 2, None, 300),
+        (("greedy", "random"), 4, None, 200),
+        (("heuristic", "greedy"), 4, None, 1000),
+        ((MCTS, "heuristic"), 4, None, 120),
+        (("greedy", "random"), 3, None, 300),
+        (("heuristic", "greedy"), 3, None, 1500),
+        ((MCTS, "heuristic"), 3, None, 150),
+    ]
+    for bots, players, teams, games in plan:
+        games = max(6, int(games * scale) // 6 * 6)
+        config = MatchConfig(bots=bots, players=players, teams=teams, seed=2026)
+        started = time.perf_counter()
+        records = run_games(config, games, jobs=-1)
+        seconds = time.perf_counter() - started
+        s = summarize_match(records, bots, seconds)
+        row = {
+            "a": bots[0], "b": bots[1], "players": players, "sides": config.sides, "games": s["games"],
+            "score": s["score"], "score_ci": s["score_ci"], "elo": s["elo"], "elo_ci": s["elo_ci"],
+            "draws": s["draws"], "seconds": seconds,
+        }
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
+def mcts_speed(iterations: int) -> dict:
+    """Iterations per second of the default MCTS on one core."""
+    rules = parse_rules("classic", players=2)
+    opening = State.new(rules, seed=1)
+    middle = State.new(rules, seed=2)
+    rng = np.random.default_rng(3)
+    while middle.turn < 40 and not middle.is_terminal():
+        actions = middle.legal_actions()
+        middle.apply(actions[int(rng.integers(len(actions)))])
+    out = {}
+    searcher = _search.Searcher()
+    for name, state in (("opening", opening), ("midgame", middle)):
+        seat = state.current_player
+        view = state.observation(seat)
+        searcher.search(view.core, seat, np.random.PCG64(0), iterations=1000)  # warm the pool
+        started = time.perf_counter()
+        result = searcher.search(view.core, seat, np.random.PCG64(1), iterations=iterations)
+        seconds = time.perf_counter() - started
+        out[name] = {"iterations": result["iterations"], "seconds": seconds,
+                     "per_s": result["iterations"] / seconds}
+    print(json.dumps(out), flush=True)
+    return out
+
+
+def throughput(games: int) -> dict:
+    config = MatchConfig(bots=("random", "random"), seed=7)
+    out = {}
+    for jobs in (1, 2):
+        started = time.perf_counter()
+        run_games(config, games, jobs=jobs)
+        seconds = time.perf_counter() - started
+        out[f"jobs{jobs}"] = {"games": games, "seconds": seconds, "games_per_s": games / seconds}
+    out["scaling"] = out["jobs2"]["games_per_s"] / out["jobs1"]["games_per_s"]
+    print(json.dumps(out), flush=True)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="a quarter of the games")
+    ap.add_argument("--json", help="write every figure to this file")
+    ap.add_argument("--skip-ladder", action="store_true")
+    args = ap.parse_args()
+    result = {
+        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
+                    "platform": platform.platform()},
+        "mcts_speed": mcts_speed(200_000),
+        "throughput": throughput(2000 if args.quick else 10000),
+    }
+    if not args.skip_ladder:
+        result["ladder"] = ladder(args.quick)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(result, fh, indent=2)
+
+
+if __name__ == "__main__":
+    main()
