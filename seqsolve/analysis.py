@@ -83,6 +83,7 @@ from .position import CORNER, EMPTY, Position
 from .reference import HEART_CELLS, eligible_windows, maximum_declarations, overlap_allows
 from .rules import Variant
 from .stats import rate_interval
+from .state import decode_action
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -921,7 +922,7 @@ def _replacement_wins(view, exchange: int, side: int, open_information: bool) ->
         pool = Counter(cards.unseen)
     else:
         pool = Counter(c for _, c in view.core.discards())
-        pool[(exchange >> 8) & 0xFF] += 1
+        pool[decode_action(exchange)[1]] += 1
     size = sum(pool.values())
     return sum(pool[c] for c in codes) / size if size else 0.0
 

@@ -62,6 +62,24 @@ class Outcome:
         return self.winner or "draw"
 
 
+def encode_action(kind: int, card: int = 0, cell: int = _NO_CELL, pick: int = -1) -> int:
+    """The core's action number: ``kind << 16 | (pick + 1) << 20 | card << 8 | cell``.
+
+    ``kind`` is 0 place, 1 remove, 2 exchange, 3 pass; ``card`` and ``pick`` are
+    deck indexes (``pick`` -1: no draft card).  The one Python mirror of the
+    core's encoding (``encode`` in ext/seqsolve/_core.pyx).
+
+    >>> decode_action(encode_action(1, card=11, cell=44, pick=3))
+    (1, 11, 44, 3)
+    """
+    return (kind << 16) | ((pick + 1) << 20) | (card << 8) | cell
+
+
+def decode_action(action: int) -> tuple[int, int, int, int]:
+    """``(kind, card, cell, pick)`` of a core action number (see :func:`encode_action`)."""
+    return (action >> 16) & 3, (action >> 8) & 0xFF, action & 0x7F, ((action >> 20) & 0x7F) - 1
+
+
 class IllegalMoveError(ValueError):
     """A move that the rules do not allow here; the message says why."""
 
@@ -321,10 +339,8 @@ class State:
 
     def action_to_move(self, action: int) -> Move:
         codes = self.rules.deck_cards.codes
-        kind = (action >> 16) & 3
-        card = codes[(action >> 8) & 0xFF]
-        cell = action & 0x7F
-        pick_index = ((action >> 20) & 0x7F) - 1
+        kind, card_index, cell, pick_index = decode_action(action)
+        card = codes[card_index]
         pick = codes[pick_index] if pick_index >= 0 else None
         if kind == 3:
             return Move(MoveKind.PASS)
@@ -464,7 +480,7 @@ class State:
         side = self.side_of(seat)
         legal = core.legal_actions()
         if move.kind is MoveKind.PASS:
-            action = (3 << 16) | (0 << 20) | _NO_CELL
+            action = encode_action(3)
             if action not in legal:
                 raise IllegalMoveError("pass: a legal play exists, and a player who can play must (C-19)")
             return action
@@ -484,7 +500,7 @@ class State:
                 raise IllegalMoveError(f"{move}: {move.card} is not dead ({', '.join(free)} is empty) (C-20)")
             if core.exchanges_left <= 0:
                 raise IllegalMoveError(f"{move}: no dead-card exchange is left this turn (C-14)")
-            action = (2 << 16) | ((pick + 1) << 20) | (card << 8) | _NO_CELL
+            action = encode_action(2, card, pick=pick)
         else:
             cell = move.cell
             where = cell_name(cell)
@@ -498,7 +514,7 @@ class State:
                     raise IllegalMoveError(f"{move}: {where} holds your own side's chip")
                 if cell in self.locked_cells():
                     raise IllegalMoveError(f"{move}: the chip on {where} is locked in a sequence (C-27)")
-                action = (1 << 16) | ((pick + 1) << 20) | (card << 8) | cell
+                action = encode_action(1, card, cell, pick)
             else:
                 if kind == CardKind.REMOVE:
                     raise IllegalMoveError(f"{move}: {move.card} removes a chip; write {move.card}x{where}")
@@ -510,7 +526,7 @@ class State:
                 if kind == CardKind.NORMAL and cell not in cells:
                     names = ", ".join(cell_name(c) for c in cells)
                     raise IllegalMoveError(f"{move}: {move.card} is played on {names}, not {where}")
-                action = (0 << 16) | ((pick + 1) << 20) | (card << 8) | cell
+                action = encode_action(0, card, cell, pick)
                 if move.declare is not None:
                     options = core.declarations(cell)
                     if tuple(move.declare) not in options:

@@ -905,6 +905,7 @@ _DEFAULT_SEARCH = {
     "expand_k": 8,
     "decisive": 1,
     "root_prior": 0.0,
+    "other_policy": 0,
     "widen": 0.0,
     "widen_exp": 0.5,
 }
@@ -1223,7 +1224,7 @@ cdef class Searcher:
     cdef uint16_t slot_off[MAX_SLOTS]
     cdef uint8_t pool[MAX_SLOTS]
     cdef int32_t path[MAX_PATH]
-    cdef int viewer_side
+    cdef int viewer_side, viewer_seat, other_policy
     cdef object _params
     cdef CoreRules _rules
 
@@ -1250,6 +1251,7 @@ cdef class Searcher:
         self.expand_k = int(merged["expand_k"])
         self.decisive = int(bool(merged["decisive"]))
         self.root_prior = float(merged["root_prior"])
+        self.other_policy = int(bool(merged["other_policy"]))
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
         if self.max_nodes < 16 or self.policy_k < 1 or self.c < 0:
@@ -1422,7 +1424,7 @@ cdef class Searcher:
         cdef const Tables* t = self.ctx.t
         cdef Game g
         cdef int node = 0, depth = 0, n, i, j, r, ch, best, n_legal, side, s, plies, first
-        cdef int scanned = 0
+        cdef int scanned = 0, expanded
         cdef Threats th
         cdef double u, best_u
         cdef double values[MAX_SIDES]
@@ -1433,6 +1435,39 @@ cdef class Searcher:
             self.determinize(&g, rng)
         self.path[0] = 0
         while g.result == RESULT_NONE and depth + 1 < MAX_PATH:
+            if self.other_policy and g.to_move != self.viewer_seat:
+                # another seat moves by the policy (it cannot read the viewer's hand)
+                side = t.seat_side[g.to_move]
+                action = -1
+                if self.decisive:
+                    if not scanned:
+                        threats_scan(&self.ctx, &g, &th)
+                        scanned = 1
+                    action = urgent_action(&self.ctx, &g, &th, rng)
+                if action < 0:
+                    action = policy_action(&self.ctx, &g, rng, 1.0, self.expand_k)
+                first = self.nodes[node].children
+                ch = -1
+                for j in range(self.nodes[node].n_children):
+                    if self.nodes[first + j].action == action:
+                        ch = first + j
+                        break
+                expanded = 0
+                if ch < 0:
+                    ch = self.add_child(node, action, side)
+                    if ch < 0:
+                        break  # the pool is full: play out from here
+                    expanded = 1
+                self.nodes[ch].avail += 1
+                apply_action(t, &g, action, rng, NULL, -1)
+                if scanned:
+                    threats_update(&self.ctx, &g, &th, action, side)
+                depth += 1
+                self.path[depth] = ch
+                node = ch
+                if expanded:
+                    break
+                continue
             n = gen_actions(t, &g, self.buf)
             if n == 0:
                 break
@@ -1464,8 +1499,9 @@ cdef class Searcher:
                                 n_legal < self.widen * pow(self.nodes[node].visits + 1.0, self.widen_exp)):
                 action = -1
                 if self.decisive:
-                    threats_scan(&self.ctx, &g, &th)
-                    scanned = 1
+                    if not scanned:
+                        threats_scan(&self.ctx, &g, &th)
+                        scanned = 1
                     action = urgent_action(&self.ctx, &g, &th, rng)
                     if action >= 0:
                         i = self.set_find(action)
@@ -1490,7 +1526,8 @@ cdef class Searcher:
             if best < 0:
                 break  # the pool is full and nothing legal here is in the tree: play out
             apply_action(t, &g, self.nodes[best].action, rng, NULL, -1)
-            scanned = 0
+            if scanned:
+                threats_update(&self.ctx, &g, &th, self.nodes[best].action, side)
             node = best
             depth += 1
             self.path[depth] = node
@@ -1618,6 +1655,7 @@ cdef class Searcher:
         self._rules = observation.rules
         make_ctx(&self.ctx, t, &self.weights)
         self.viewer_side = t.seat_side[viewer]
+        self.viewer_seat = viewer
         self.prepare(observation, viewer, open_information)
         self.n_nodes = 0
         self.max_depth = 0
