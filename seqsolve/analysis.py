@@ -77,7 +77,7 @@ import numpy as np
 
 from .board import CORNERS, cell_name, window_name, windows
 from .cards import CardKind
-from .moves import MoveKind
+from .moves import MoveKind, join_turns
 from .notation import to_sqn
 from .position import CORNER, EMPTY, Position
 from .reference import HEART_CELLS, eligible_windows, maximum_declarations, overlap_allows
@@ -612,16 +612,7 @@ def _outcome_of(view, actions: Iterable[int]):
 
 def _group_turns(view, actions: list[int]) -> list[str]:
     """Actions as whole turns: exchanges joined to the play that follows them."""
-    turns, pending = [], []
-    for a in actions:
-        move = view.action_to_move(a)
-        pending.append(str(move))
-        if move.is_play:
-            turns.append(" ".join(pending))
-            pending = []
-    if pending:
-        turns.append(" ".join(pending))
-    return turns
+    return join_turns(view.action_to_move(a) for a in actions)
 
 
 def _search_tree(

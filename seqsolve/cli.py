@@ -24,7 +24,7 @@ from importlib import resources
 import click
 
 from . import __version__
-from .moves import MoveSyntaxError, parse_turn
+from .moves import MoveSyntaxError, join_turns, parse_turn
 from .notation import PositionError, parse_position, position_to_dict, read_position, to_readable, to_sqn
 from .position import Position
 from .rules import Variant
@@ -182,19 +182,12 @@ def play_to_end(state) -> list[str]:
     A dead-card exchange and the play after it form one turn (``"~5S 9H@i3"``).
     The choices come from the state's own bit generator, so a seed fixes the game.
     """
-    turns: list[str] = []
-    pending: list[str] = []
+    played = []
     while not state.is_terminal():
         action = state.core.random_action()
-        move = state.action_to_move(action)
+        played.append(state.action_to_move(action))
         state.apply(action)
-        pending.append(str(move))
-        if move.is_play:
-            turns.append(" ".join(pending))
-            pending = []
-    if pending:
-        turns.append(" ".join(pending))
-    return turns
+    return join_turns(played)
 
 
 def _new_rules(variant: str, players: int | None, teams: int | None):

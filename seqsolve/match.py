@@ -30,7 +30,7 @@ from .bots import BotFailure, make_bot
 from .bots.base import Bot
 from .cards import CardKind
 from .rules import Rules, RulesError, Variant
-from .state import State
+from .state import State, decode_action
 
 RECORD_FORMAT = 1
 
@@ -197,14 +197,14 @@ class GameDetail:
         c = self.counts
         c["legal"] += n_legal
         c["decisions"] += n_legal > 1
-        kind = (action >> 16) & 3
+        kind, card, _, _ = decode_action(action)
         if kind == 2:
             c["exchanges"] += 1
         elif kind == 3:
             c["passes"] += 1
         elif kind == 1:
             c["one_eyed"] += 1
-        elif self.deck.kind(self.deck.codes[(action >> 8) & 0xFF]) == CardKind.WILD:
+        elif self.deck.kind(self.deck.codes[card]) == CardKind.WILD:
             c["two_eyed"] += 1
         discards = len(state.core.discards())
         state.apply(action)
