@@ -1,12 +1,13 @@
 """Type stub of the compiled search module ``seqsolve._search`` (ext/seqsolve/_search.pyx)."""
 
-from typing import Any, Mapping, TypedDict
+from collections.abc import Mapping
+from typing import Any, TypeAlias, TypedDict
 
 import numpy as np
 
 from ._core import CoreGame
 
-Weights = Mapping[str, float | tuple[float, ...] | list[float]]
+Weights: TypeAlias = Mapping[str, float | tuple[float, ...] | list[float]]
 
 #: Names of the evaluation features, in the order of :func:`position_features`.
 FEATURE_NAMES: tuple[str, ...]
@@ -35,7 +36,10 @@ def score_actions(game: CoreGame, weights: Weights | None = None) -> list[tuple[
 def evaluate_position(game: CoreGame, side: int, weights: Weights | None = None) -> float: ...
 def evaluate_scores(game: CoreGame, weights: Weights | None = None) -> list[float]: ...
 def position_features(game: CoreGame) -> list[list[float]]: ...
-def greedy_action(game: CoreGame, bit_generator: np.random.BitGenerator, weights: Weights | None = None) -> int: ...
+def decisive_action(game: CoreGame, bit_generator: np.random.BitGenerator | None = None) -> int | None: ...
+def greedy_action(
+    game: CoreGame, bit_generator: np.random.BitGenerator, weights: Weights | None = None
+) -> int: ...
 def heuristic_action(
     game: CoreGame, bit_generator: np.random.BitGenerator, weights: Weights | None = None
 ) -> int: ...

@@ -20,9 +20,19 @@ from seqsolve.state import State
 EMPTY_ROW = ".........."
 
 
-def position(rows: dict[int, str], hands: str, sequences: str = "-", *, variant: str = "classic",
-             seats: str = "bg", to_move: int = 0, discards: str | None = None, draw: int | None = None,
-             turn: int = 20, seed: int = 1) -> State:
+def position(
+    rows: dict[int, str],
+    hands: str,
+    sequences: str = "-",
+    *,
+    variant: str = "classic",
+    seats: str = "bg",
+    to_move: int = 0,
+    discards: str | None = None,
+    draw: int | None = None,
+    turn: int = 20,
+    seed: int = 1,
+) -> State:
     """A State from an SQN line whose board rows (1-based) default to empty."""
     board = []
     for r in range(1, 11):
@@ -59,19 +69,19 @@ def move(state: State, action: int) -> str:
 
 
 # Blue holds a6-a10 (a10 is a corner) and b5 c5 d5 e5: 9C on a5 wins (C-10: two sequences).
-WIN_IN_ONE = dict(
-    rows={5: ".bbbb.....", 6: "B.........", 7: "B.........", 8: "B.gggg....", 9: "B........."},
-    hands="9C,2S,3S,4S,5S,6S,KD/?7",
-    sequences="b:a6-a10",
-)
+WIN_IN_ONE = {
+    "rows": {5: ".bbbb.....", 6: "B.........", 7: "B.........", 8: "B.gggg....", 9: "B........."},
+    "hands": "9C,2S,3S,4S,5S,6S,KD/?7",
+    "sequences": "b:a6-a10",
+}
 
 # Green holds b3-f3 and b8 c8 d8 e8 (a8 is blue): green wins on f8 (AC) unless blue
 # blocks; blue holds the other AC and cannot win.
-MUST_BLOCK = dict(
-    rows={3: ".GGGGG....", 8: "bgggg....."},
-    hands="AC,2S,3S,4S,5S,6S,KD/?7",
-    sequences="g:b3-f3",
-)
+MUST_BLOCK = {
+    "rows": {3: ".GGGGG....", 8: "bgggg....."},
+    "hands": "AC,2S,3S,4S,5S,6S,KD/?7",
+    "sequences": "g:b3-f3",
+}
 
 
 # ---------------------------------------------------------------- weights
@@ -82,8 +92,9 @@ def test_defaults_and_unknown_keys():
     assert w["w_win"] > w["w_exchange"] > w["w_block_win"] > w["w_complete"] > w["w_block"][3]
     assert set(w) < set(_search.default_params())
     with pytest.raises(ValueError, match="known: w_win"):
-        _search.greedy_action(State.new(parse_rules("classic", players=2), seed=0).core,
-                              np.random.PCG64(0), {"w_wni": 1.0})
+        _search.greedy_action(
+            State.new(parse_rules("classic", players=2), seed=0).core, np.random.PCG64(0), {"w_wni": 1.0}
+        )
     with pytest.raises(ValueError, match="known:.*max_nodes"):
         _search.Searcher({"cc": 1.0})
     with pytest.raises(ValueError, match="w_block needs 4"):
@@ -127,8 +138,9 @@ def test_greedy_breaks_ties_with_the_generator():
 
 def test_one_eyed_jack_breaks_an_opponent_four():
     # only a one-eyed jack can stop green's f8 here: it takes an unlocked chip of b8..e8
-    state = position(rows={3: ".GGGGG....", 8: "bgggg....."}, hands="JS,2S,3S,4S,5S,6S,KD/?7",
-                     sequences="g:b3-f3")
+    state = position(
+        rows={3: ".GGGGG....", 8: "bgggg....."}, hands="JS,2S,3S,4S,5S,6S,KD/?7", sequences="g:b3-f3"
+    )
     action = _search.greedy_action(state.core, np.random.PCG64(0))
     assert kind(action) == 1 and move(state, action)[3:] in ("b8", "c8", "d8", "e8")
 
@@ -200,8 +212,9 @@ def test_heuristic_beats_random():
 
 def _search_from(state, seat, seed=7, iterations=2000, **params):
     searcher = _search.Searcher(params or None)
-    return searcher, searcher.search(state.observation(seat).core, seat, np.random.PCG64(seed),
-                                     iterations=iterations)
+    return searcher, searcher.search(
+        state.observation(seat).core, seat, np.random.PCG64(seed), iterations=iterations
+    )
 
 
 def test_mcts_finds_a_win_in_one():
@@ -276,6 +289,7 @@ def test_mcts_edge_cases():
     only = position(rows={1: ".g........"}, hands="2S/?1")  # 2S: b1 is taken, only g9 is left
     only_result = searcher.search(only.observation(0).core, 0, np.random.PCG64(0), iterations=100)
     assert only_result["iterations"] == 0
+    assert [s["action"] for s in searcher.root_stats()] == [only_result["best"]]
     assert [move(only, only_result["best"])] == [str(m) for m in only.legal_moves()[:1]]
 
 
@@ -294,8 +308,9 @@ def test_mcts_plays_every_seating(preset, players, teams):
     rng = np.random.default_rng(players)
 
     def mcts_bot(state, seat, rng):
-        result = searcher.search(state.observation(seat).core, seat, np.random.PCG64(rng.integers(2**32)),
-                                 iterations=200)
+        result = searcher.search(
+            state.observation(seat).core, seat, np.random.PCG64(rng.integers(2**32)), iterations=200
+        )
         assert result["best"] in state.legal_actions()
         sides = state.rules.teams
         values = [a[2] for a in result["actions"]]
@@ -327,3 +342,38 @@ def test_draft_actions_take_a_good_card():
     scores = dict(_search.score_actions(state.core))
     same_play = [s for a, s in scores.items() if a & 0xFFFFF == action & 0xFFFFF]
     assert scores[action] == max(same_play)
+
+
+def test_decisive_action():
+    assert move(position(**WIN_IN_ONE), _search.decisive_action(position(**WIN_IN_ONE).core)) == "9C@a5"
+    assert move(position(**MUST_BLOCK), _search.decisive_action(position(**MUST_BLOCK).core)) == "AC@f8"
+    assert _search.decisive_action(State.new(parse_rules("classic", players=2), seed=0).core) is None
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"playout_depth": -1, "policy_eps": 0.0},
+        {"playout_depth": 0},
+        {"widen": 0.0, "expand_k": 1},
+        {"other_policy": 1},
+        {"decisive": 0, "root_prior": 0.0},
+    ],
+)
+def test_mcts_parameter_variants(params):
+    state = position(**WIN_IN_ONE)
+    _, result = _search_from(state, 0, iterations=500, **params)
+    assert move(state, result["best"]) == "9C@a5"
+    fresh = State.new(parse_rules("classic", players=2), seed=9)
+    _, result = _search_from(fresh, 0, iterations=300, **params)
+    assert result["best"] in fresh.legal_actions()
+
+
+def test_search_leaves_the_observation_alone():
+    state = State.new(parse_rules("classic", players=2), seed=6)
+    seen = state.observation(0)
+    before = ([seen.core.hand(s) for s in range(2)], seen.core.draw_pile(), seen.core.discards())
+    _search_from(state, 0, iterations=500)
+    searcher = _search.Searcher()
+    searcher.search(seen.core, 0, np.random.PCG64(0), iterations=300, open_information=1)  # unknowns dealt
+    assert ([seen.core.hand(s) for s in range(2)], seen.core.draw_pile(), seen.core.discards()) == before

@@ -8,17 +8,31 @@ from numpy.random cimport bitgen_t
 cdef extern from *:
     """
     typedef unsigned __int128 ss_u128;
-    static inline int ss_popcount(ss_u128 x) {
-        return __builtin_popcountll((unsigned long long)x)
-             + __builtin_popcountll((unsigned long long)(x >> 64));
+    /* popcount without a libgcc call when the compiler may not use POPCNT
+       (the shipped flags do not enable it; CFLAGS=-mpopcnt does). */
+    #if defined(__POPCNT__)
+    static inline int ss_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    #else
+    static inline int ss_popcount64(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
     }
+    #endif
+    static inline int ss_popcount(ss_u128 x) {
+        return ss_popcount64((unsigned long long)x) + ss_popcount64((unsigned long long)(x >> 64));
+    }
+    static inline int ss_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int ss_ctz(ss_u128 x) {
         unsigned long long lo = (unsigned long long)x;
         return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((unsigned long long)(x >> 64));
     }
     """
     ctypedef unsigned long long u128 "ss_u128"
+    int popcount64 "ss_popcount64"(uint64_t x) noexcept nogil
     int popcount128 "ss_popcount"(u128 x) noexcept nogil
+    int ctz64 "ss_ctz64"(uint64_t x) noexcept nogil
     int ctz128 "ss_ctz"(u128 x) noexcept nogil
 
 cdef enum:
@@ -115,7 +129,69 @@ ctypedef struct Game:
     uint8_t seq_side[N_WINDOWS]
     uint8_t seq_count[MAX_SIDES]
 
-cdef uint32_t rand_below(bitgen_t* rng, uint32_t n) noexcept nogil
+# ---------------------------------------------------------------- shared inline helpers
+# Defined here, once, so the core and the search module inline the same code.
+
+cdef inline u128 bit(int cell) noexcept nogil:
+    return (<u128>1) << cell
+
+
+cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
+    """The k-th set bit (0-based, ascending) of a mask with more than k bits."""
+    cdef uint64_t lo = <uint64_t>mask
+    cdef int base = 0, n_lo = popcount64(lo)
+    if k >= n_lo:
+        k -= n_lo
+        lo = <uint64_t>(mask >> 64)
+        base = 64
+    while k > 0:
+        lo &= lo - 1
+        k -= 1
+    return base + ctz64(lo)
+
+
+cdef inline uint32_t rand_below(bitgen_t* rng, uint32_t n) noexcept nogil:
+    """Uniform integer in [0, n), n >= 1, without bias (Lemire's multiply-and-reject)."""
+    cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t threshold
+    if low < n:
+        threshold = (<uint32_t>0 - n) % n
+        while low < threshold:
+            m = <uint64_t>rng.next_uint32(rng.state) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef inline int32_t encode(int kind, int card, int cell, int pick) noexcept nogil:
+    """An action number: ``kind << 16 | (pick + 1) << 20 | card << 8 | cell``."""
+    return (kind << 16) | ((pick + 1) << 20) | (card << 8) | cell
+
+
+cdef inline int act_kind(int32_t a) noexcept nogil:
+    return (a >> 16) & 3
+
+
+cdef inline int act_card(int32_t a) noexcept nogil:
+    return (a >> 8) & 0xFF
+
+
+cdef inline int act_cell(int32_t a) noexcept nogil:
+    return a & 0x7F
+
+
+cdef inline int act_pick(int32_t a) noexcept nogil:
+    return ((a >> 20) & 0x7F) - 1
+
+
+cdef inline int side_total(const Tables* t, const Game* g, int side) noexcept nogil:
+    """Sequences that count toward the win: completed ones, plus 2 for a held heart (D-3)."""
+    cdef int total = g.seq_count[side]
+    if t.heart and (g.chips[side] & t.heart_mask) == t.heart_mask:
+        total += 2
+    return total
+
+
 cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil
 cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogil
 cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexcept nogil

@@ -14,37 +14,7 @@ from libc.stdlib cimport malloc, free
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
-cdef extern from *:
-    """
-    static inline int ss_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int ss_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    """
-    int popcount64 "ss_popcount64"(uint64_t x) noexcept nogil
-    int ctz64 "ss_ctz64"(uint64_t x) noexcept nogil
-
-
 # ---------------------------------------------------------------- bit helpers
-
-cdef inline u128 bit(int cell) noexcept nogil:
-    return (<u128>1) << cell
-
-
-cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
-    """The k-th set bit (0-based, ascending) of a non-empty mask."""
-    cdef uint64_t lo = <uint64_t>mask
-    cdef uint64_t hi = <uint64_t>(mask >> 64)
-    cdef int n_lo = popcount64(lo)
-    if k >= n_lo:
-        k -= n_lo
-        lo = hi
-        n_lo = 64
-    else:
-        n_lo = 0
-    while k > 0:
-        lo &= lo - 1
-        k -= 1
-    return n_lo + ctz64(lo)
-
 
 cdef inline u128 mask_from_int(object value):
     return (<u128>(<uint64_t>(value & 0xFFFFFFFFFFFFFFFF))) | ((<u128>(<uint64_t>(value >> 64))) << 64)
@@ -55,19 +25,6 @@ cdef inline object mask_to_int(u128 value):
 
 
 # ---------------------------------------------------------------- randomness
-
-cdef uint32_t rand_below(bitgen_t* rng, uint32_t n) noexcept nogil:
-    """Uniform integer in [0, n) without bias (Lemire's multiply-and-reject)."""
-    cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < n:
-        threshold = (<uint32_t>0 - n) % n
-        while low < threshold:
-            m = <uint64_t>rng.next_uint32(rng.state) * n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
 
 cdef inline void shuffle(uint8_t* cards, int n, bitgen_t* rng) noexcept nogil:
     cdef int i, j
@@ -80,26 +37,6 @@ cdef inline void shuffle(uint8_t* cards, int n, bitgen_t* rng) noexcept nogil:
 
 
 # ---------------------------------------------------------------- actions
-
-cdef inline int32_t encode(int kind, int card, int cell, int pick) noexcept nogil:
-    return (kind << 16) | ((pick + 1) << 20) | (card << 8) | cell
-
-
-cdef inline int act_kind(int32_t a) noexcept nogil:
-    return (a >> 16) & 3
-
-
-cdef inline int act_card(int32_t a) noexcept nogil:
-    return (a >> 8) & 0xFF
-
-
-cdef inline int act_cell(int32_t a) noexcept nogil:
-    return a & 0x7F
-
-
-cdef inline int act_pick(int32_t a) noexcept nogil:
-    return ((a >> 20) & 0x7F) - 1
-
 
 # ---------------------------------------------------------------- cards
 
@@ -147,14 +84,6 @@ cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
         g.draw_known = 0
     g.draw_n -= 1
     return g.draw[g.draw_n]
-
-
-cdef inline int side_total(const Tables* t, const Game* g, int side) noexcept nogil:
-    """Sequences that count toward the win: completed ones, plus 2 for a held heart (D-3)."""
-    cdef int total = g.seq_count[side]
-    if t.heart and (g.chips[side] & t.heart_mask) == t.heart_mask:
-        total += 2
-    return total
 
 
 cdef void end_by_count(const Tables* t, Game* g) noexcept nogil:

@@ -8,20 +8,25 @@ Three layers, cheapest first:
   cell: win now >> complete a sequence >> block an opponent's four >> extend own
   open windows by their fill >> a little centre value; jacks carry a cost so they
   are kept for when they matter, and a dead-card exchange always scores above
-  every play but a win (exchanges come before the play).  ``greedy`` plays the
-  best-scoring action.
-* :func:`evaluate_position` scores a whole position for every side (open
-  windows by fill, live threats, double threats, sequences, jacks and dead cards
-  in the known hands) and turns the score differences into win chances with a
-  softmax (a logistic of the difference for two sides).  ``heuristic`` looks one
-  action ahead with it, always wins when it can and blocks an opponent's
-  immediate win when a block exists.
+  every play but a win (exchanges come before the play).  In the draft variant
+  the card taken from the draft adds its own value.  :func:`greedy_action`
+  plays the best-scoring action.
+* :func:`evaluate_position` scores a whole position for every side: open windows
+  by fill, live threats, sequences, jacks and dead cards in the side's known
+  hands, "can complete a sequence on this turn" and the move (the F_* features
+  of _search.pxd, see :func:`position_features`).  Scores become win chances by
+  a softmax (a logistic of the difference for two sides).  The default weights
+  were fitted by logistic regression on 157,000 positions of greedy and
+  heuristic self-play (2 players).  :func:`heuristic_action` looks one action
+  ahead with it, always wins when it can and blocks an opponent's immediate win
+  when a block exists.
 * :class:`Searcher` runs single-observer information-set MCTS (Cowling, Powley
   & Whitehouse 2012): every iteration deals the cards the searching seat cannot
   see at random, descends the tree among the children legal in that world by
-  UCB1 with availability counts, expands one untried action, and finishes with
-  a short guided playout scored by the evaluation.  The loop runs without the
-  GIL; nothing per node touches Python.
+  UCB1 with availability counts and progressive widening, expands one untried
+  action (a decisive one first: win, block a win), and finishes with a short
+  guided playout scored by the evaluation.  The loop runs without the GIL;
+  nothing per node touches Python.
 
 Everything is driven by a numpy bit generator passed in by the caller, so a
 fixed seed and iteration budget give the same answer every time.
@@ -48,35 +53,14 @@ import numpy as np
 from numpy.random cimport bitgen_t
 
 from seqsolve._core cimport (
-    u128, ctz128, Tables, Game, CoreGame, CoreRules,
+    u128, ctz128, ctz64, popcount128, Tables, Game, CoreGame, CoreRules,
+    bit, nth_cell, rand_below, encode, act_kind, act_card, act_cell, act_pick, side_total,
     MAX_SEATS, MAX_SIDES, MAX_HAND, MAX_DECK, MAX_CODES, N_CELLS, N_WINDOWS,
-    MAX_MOVES, MAX_DRAFT, UNKNOWN_CARD, NO_CELL,
+    MAX_MOVES, UNKNOWN_CARD, NO_CELL,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS,
     CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
-    gen_actions, random_action, apply_action,
+    gen_actions, apply_action,
 )
-
-cdef extern from *:
-    """
-    static inline int ss_ctz64s(unsigned long long x) { return __builtin_ctzll(x); }
-    /* popcount without a libgcc call when the compiler may not use POPCNT
-       (the shipped flags do not enable it; CFLAGS=-mpopcnt does). */
-    #if defined(__POPCNT__)
-    static inline int ss_pc64(unsigned long long x) { return __builtin_popcountll(x); }
-    #else
-    static inline int ss_pc64(unsigned long long x) {
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    }
-    #endif
-    static inline int ss_pc128(unsigned __int128 x) {
-        return ss_pc64((unsigned long long)x) + ss_pc64((unsigned long long)(x >> 64));
-    }
-    """
-    int pc128 "ss_pc128"(u128 x) noexcept nogil
-    int ctz64 "ss_ctz64s"(uint64_t x) noexcept nogil
 
 ctypedef struct Threats:
     uint64_t w[MAX_SIDES][3]   # per side, a bit per window that is (or was) a threat
@@ -86,65 +70,6 @@ ctypedef struct Threats:
 
 cdef enum:
     MAX_CAND = 10   # completed windows through one cell considered for a declaration
-
-cdef inline u128 bit(int cell) noexcept nogil:
-    return (<u128>1) << cell
-
-
-cdef inline uint32_t rand_below(bitgen_t* rng, uint32_t n) noexcept nogil:
-    """Uniform integer in [0, n), n >= 1, without bias (Lemire's multiply-and-reject);
-    inlined here rather than called across modules."""
-    cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n
-    cdef uint32_t low = <uint32_t>m, threshold
-    if low < n:
-        threshold = (<uint32_t>0 - n) % n
-        while low < threshold:
-            m = <uint64_t>rng.next_uint32(rng.state) * n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
-cdef inline int32_t encode(int kind, int card, int cell, int pick) noexcept nogil:
-    return (kind << 16) | ((pick + 1) << 20) | (card << 8) | cell
-
-
-cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
-    """The k-th set bit (0-based, ascending) of a mask with more than k bits."""
-    cdef uint64_t lo = <uint64_t>mask
-    cdef int base = 0, n_lo = pc128(<u128>lo)
-    if k >= n_lo:
-        k -= n_lo
-        lo = <uint64_t>(mask >> 64)
-        base = 64
-    while k > 0:
-        lo &= lo - 1
-        k -= 1
-    return base + ctz64(lo)
-
-
-cdef inline int a_kind(int32_t a) noexcept nogil:
-    return (a >> 16) & 3
-
-
-cdef inline int a_card(int32_t a) noexcept nogil:
-    return (a >> 8) & 0xFF
-
-
-cdef inline int a_cell(int32_t a) noexcept nogil:
-    return a & 0x7F
-
-
-cdef inline int a_pick(int32_t a) noexcept nogil:
-    return ((a >> 20) & 0x7F) - 1
-
-
-cdef inline int side_total(const Tables* t, const Game* g, int side) noexcept nogil:
-    """Sequences counting toward the win (the core's rule, with the heart of D-3)."""
-    cdef int total = g.seq_count[side]
-    if t.heart and (g.chips[side] & t.heart_mask) == t.heart_mask:
-        total += 2
-    return total
-
 
 cdef inline u128 seq_cells(const Tables* t, const Game* g, int side) noexcept nogil:
     """Cells (sharing mask applied) of a side's completed sequences."""
@@ -159,10 +84,10 @@ cdef inline u128 seq_cells(const Tables* t, const Game* g, int side) noexcept no
 cdef inline bint eligible(const Tables* t, const Game* g, int side, u128 m, u128 seqm) noexcept nogil:
     """C-25 condition 2, cheaply: may window m still become a sequence of side?"""
     cdef int k
-    if pc128(m & seqm) <= t.max_shared:
+    if popcount128(m & seqm) <= t.max_shared:
         return 1
     for k in range(g.seq_n):
-        if g.seq_side[k] == side and pc128(m & t.window_mask[g.seq_window[k]] & t.share_mask) > t.max_shared:
+        if g.seq_side[k] == side and popcount128(m & t.window_mask[g.seq_window[k]] & t.share_mask) > t.max_shared:
             return 0
     return 1
 
@@ -175,7 +100,7 @@ cdef int max_compatible(const Tables* t, const u128* cand, int n, int i,
     if i == n:
         return n_chosen
     for k in range(n_chosen):
-        if pc128(cand[i] & chosen[k] & t.share_mask) > t.max_shared:
+        if popcount128(cand[i] & chosen[k] & t.share_mask) > t.max_shared:
             return max_compatible(t, cand, n, i + 1, chosen, n_chosen)
     chosen[n_chosen] = cand[i]
     with_it = max_compatible(t, cand, n, i + 1, chosen, n_chosen + 1)
@@ -257,7 +182,7 @@ cdef double score_place(const Ctx* ctx, const Game* g, int me, int cell, int wil
         if opp_in == 0:
             if not eligible(t, g, me, m, seqm):
                 continue
-            f = pc128(m & cnt_me)
+            f = popcount128(m & cnt_me)
             if f >= 4:
                 if n_cand < MAX_CAND:
                     cand[n_cand] = m
@@ -274,7 +199,7 @@ cdef double score_place(const Ctx* ctx, const Game* g, int me, int cell, int wil
                 continue  # two opponents in it: nobody's window
             if not eligible(t, g, o, m, seq_cells(t, g, o)):
                 continue
-            fo = pc128(m & (g.chips[o] | t.corners))
+            fo = popcount128(m & (g.chips[o] | t.corners))
             if fo >= 4:
                 score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
             else:
@@ -283,7 +208,7 @@ cdef double score_place(const Ctx* ctx, const Game* g, int me, int cell, int wil
     if t.heart and (b & t.heart_mask):
         hm = t.heart_mask
         if (hm & others) == 0 and (g.chips[me] & hm) != hm:
-            hf = pc128(g.chips[me] & hm)
+            hf = popcount128(g.chips[me] & hm)
             if hf == 3:
                 n_new = 2
             else:
@@ -291,7 +216,7 @@ cdef double score_place(const Ctx* ctx, const Game* g, int me, int cell, int wil
         elif (hm & g.chips[me]) == 0:
             for o in range(t.sides):
                 if o != me and ((hm & others) & ~g.chips[o]) == 0:
-                    hf = pc128(g.chips[o] & hm)
+                    hf = popcount128(g.chips[o] & hm)
                     if hf == 3:
                         score += w.block_win if side_total(t, g, o) + 2 >= t.seq_to_win else 2 * w.block[4]
                     else:
@@ -330,20 +255,20 @@ cdef double score_remove(const Ctx* ctx, const Game* g, int me, int cell) noexce
         m = t.window_mask[wi]
         if (m & all_chips & ~g.chips[o]) == 0:
             if eligible(t, g, o, m, seqo):
-                fo = pc128(m & cnt_o)
+                fo = popcount128(m & cnt_o)
                 if fo == 4:
                     score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
                 elif fo < 4:
                     score += w.block[fo]
         elif (m & all_chips & ~g.chips[me]) == b:
             if eligible(t, g, me, m, seqm):
-                f = pc128(m & cnt_me)
+                f = popcount128(m & cnt_me)
                 if f <= 4:
                     score += w.extend[f]
     if t.heart and (b & t.heart_mask):
         hm = t.heart_mask
         if (hm & all_chips & ~g.chips[o]) == 0 and (g.chips[o] & hm) != hm:
-            hf = pc128(g.chips[o] & hm)
+            hf = popcount128(g.chips[o] & hm)
             if hf == 3:
                 score += w.block_win if side_total(t, g, o) + 2 >= t.seq_to_win else 2 * w.block[4]
             else:
@@ -383,19 +308,19 @@ cdef double action_score(const Ctx* ctx, const Game* g, int32_t action) noexcept
     """Cheap one-ply score of an action for the side to move (higher is better)."""
     cdef const Tables* t = ctx.t
     cdef int me = t.seat_side[g.to_move]
-    cdef int kind = a_kind(action)
-    cdef int card = a_card(action)
+    cdef int kind = act_kind(action)
+    cdef int card = act_card(action)
     cdef double s
     if kind == ACT_PASS:
         return 0.0
     if kind == ACT_EXCHANGE:
         s = ctx.w.exchange
     elif kind == ACT_REMOVE:
-        s = score_remove(ctx, g, me, a_cell(action))
+        s = score_remove(ctx, g, me, act_cell(action))
     else:
-        s = score_place(ctx, g, me, a_cell(action), card < MAX_CODES and t.card_kind[card] == CARD_WILD)
+        s = score_place(ctx, g, me, act_cell(action), card < MAX_CODES and t.card_kind[card] == CARD_WILD)
     if t.draft_mode:
-        s += pick_value(ctx, g, me, a_pick(action))
+        s += pick_value(ctx, g, me, act_pick(action))
     return s
 
 
@@ -448,7 +373,7 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
         m = t.window_mask[wi]
         if m & others:
             continue
-        k = pc128(m & cnt)
+        k = popcount128(m & cnt)
         if k == 5 or not eligible(t, g, s, m, seqm):
             continue
         f[F_OPEN + k] += 1.0
@@ -464,7 +389,7 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
     if t.heart:
         hm = t.heart_mask
         if (hm & others) == 0 and (g.chips[s] & hm) != hm:
-            hf = pc128(g.chips[s] & hm)
+            hf = popcount128(g.chips[s] & hm)
             f[F_OPEN + hf + 1] += 2.0
             if hf == 3:
                 miss = hm & ~g.chips[s]
@@ -474,7 +399,7 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
                     if tot + 2 >= t.seq_to_win:
                         f[F_WIN_THREAT] += 1.0
                     threats |= miss
-    if pc128(threats) >= 2:
+    if popcount128(threats) >= 2:
         f[F_DOUBLE] = 1.0
         if wins:
             f[F_WIN_DOUBLE] = 1.0
@@ -607,7 +532,7 @@ cdef int32_t sample_action(const Ctx* ctx, const Game* g, bitgen_t* rng) noexcep
     targets = tg[i]
     kind = ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE
     if targets & (targets - 1):
-        return encode(kind, c, nth_cell(targets, rand_below(rng, pc128(targets))), pick)
+        return encode(kind, c, nth_cell(targets, rand_below(rng, popcount128(targets))), pick)
     return encode(kind, c, ctz128(targets), pick)
 
 
@@ -618,7 +543,7 @@ cdef int32_t policy_action(const Ctx* ctx, const Game* g, bitgen_t* rng,
     cdef int32_t a = sample_action(ctx, g, rng), b
     cdef double best, s
     cdef int j
-    if k <= 1 or eps <= 0.0 or a_kind(a) >= ACT_EXCHANGE or (eps < 1.0 and rng.next_double(rng.state) >= eps):
+    if k <= 1 or eps <= 0.0 or act_kind(a) >= ACT_EXCHANGE or (eps < 1.0 and rng.next_double(rng.state) >= eps):
         return a
     best = action_score(ctx, g, a)
     for j in range(1, k):
@@ -640,7 +565,7 @@ cdef inline bint is_threat_window(const Tables* t, const Game* g, int s, int wi,
     cdef u128 m = t.window_mask[wi]
     if m & all_chips & ~g.chips[s]:
         return 0
-    if pc128(m & (g.chips[s] | t.corners)) != 4:
+    if popcount128(m & (g.chips[s] | t.corners)) != 4:
         return 0
     return eligible(t, g, s, m, seq_cells(t, g, s))
 
@@ -659,7 +584,7 @@ cdef void threats_scan(const Ctx* ctx, const Game* g, Threats* th) noexcept nogi
         seqm = seq_cells(t, g, s)
         for wi in range(N_WINDOWS):
             m = t.window_mask[wi]
-            if (m & others) == 0 and pc128(m & cnt) == 4 and eligible(t, g, s, m, seqm):
+            if (m & others) == 0 and popcount128(m & cnt) == 4 and eligible(t, g, s, m, seqm):
                 th.w[s][wi >> 6] |= (<uint64_t>1) << (wi & 63)
 
 
@@ -669,11 +594,11 @@ cdef inline void threats_update(const Ctx* ctx, const Game* g, Threats* th, int3
     through the cell; a removal may have reopened windows of any side.  Stale
     windows are dropped when read (threat_cells)."""
     cdef const Tables* t = ctx.t
-    cdef int kind = a_kind(action), cell, i, wi, s
+    cdef int kind = act_kind(action), cell, i, wi, s
     cdef u128 all_chips
     if kind != ACT_PLACE and kind != ACT_REMOVE:
         return
-    cell = a_cell(action)
+    cell = act_cell(action)
     all_chips = g.chips[0] | g.chips[1] | g.chips[2]
     for s in range(t.sides):
         if kind == ACT_PLACE and s != mover:
@@ -794,7 +719,7 @@ cdef int win_threat_cells(const Ctx* ctx, const Game* g, int me, int viewer) noe
             seqm = seq_cells(t, g, o)
             for wi in range(N_WINDOWS):
                 m = t.window_mask[wi]
-                if (m & others) or pc128(m & cnt) != 4 or not eligible(t, g, o, m, seqm):
+                if (m & others) or popcount128(m & cnt) != 4 or not eligible(t, g, o, m, seqm):
                     continue
                 miss = m & ~cnt
                 c = ctx.cell_card[ctz128(miss)]
@@ -802,12 +727,12 @@ cdef int win_threat_cells(const Ctx* ctx, const Game* g, int me, int viewer) noe
                     cells |= miss
         if t.heart and side_total(t, g, o) + 2 >= t.seq_to_win:
             hm = t.heart_mask
-            if (hm & others) == 0 and pc128(g.chips[o] & hm) == 3:
+            if (hm & others) == 0 and popcount128(g.chips[o] & hm) == 3:
                 miss = hm & ~g.chips[o]
                 c = ctx.cell_card[ctz128(miss)]
                 if wild_left > 0 or (c < MAX_CODES and left[c] > 0):
                     cells |= miss
-    return pc128(cells)
+    return popcount128(cells)
 
 
 cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
@@ -824,7 +749,7 @@ cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int3
     if n <= 1:
         return buf[0] if n == 1 else -1
     for i in range(n):
-        kind = a_kind(buf[i])
+        kind = act_kind(buf[i])
         memcpy(&child, g, sizeof(Game))
         apply_action(t, &child, buf[i], rng, NULL, -1)
         threats = 0
@@ -897,17 +822,17 @@ FEATURE_NAMES = (
 )
 
 _DEFAULT_SEARCH = {
-    "c": 0.7,
-    "playout_depth": 16,
+    "c": 0.3,
+    "widen": 1.0,
+    "widen_exp": 0.5,
+    "expand_k": 8,
+    "decisive": 1,
+    "root_prior": 30.0,
+    "other_policy": 0,
+    "playout_depth": 2,
     "policy_eps": 0.5,
     "policy_k": 4,
     "max_nodes": 1_000_000,
-    "expand_k": 8,
-    "decisive": 1,
-    "root_prior": 0.0,
-    "other_policy": 0,
-    "widen": 0.0,
-    "widen_exp": 0.5,
 }
 
 
@@ -1100,8 +1025,12 @@ def heuristic_action(CoreGame game, bit_generator, weights=None):
     A winning play is always taken; otherwise a dead-card exchange if there is one;
     otherwise the play that leaves the fewest cells where an opponent could win at
     once (so an immediate win is blocked whenever a block exists), then the best
-    ``evaluate`` score difference for the mover plus half its :func:`score_action`.
-    The mover's drawn card may be unknown in the copies: it is simply not counted.
+    evaluation score difference (mover minus best other side, over eval_scale)
+    plus ``w_tactics * score_action / 100`` (default 0: the fitted evaluation
+    alone played best, 57.7% against greedy, against 53% with 0.25 or 1).
+    Cells "where an opponent could win" count only if a card that fills them is
+    not visible to the mover (discards, draft, own hand).  The mover's drawn card
+    is unknown in the copies: it is simply not counted.
     """
     cdef Ctx ctx
     cdef int32_t buf[MAX_MOVES]
@@ -1225,6 +1154,7 @@ cdef class Searcher:
     cdef uint8_t pool[MAX_SLOTS]
     cdef int32_t path[MAX_PATH]
     cdef int viewer_side, viewer_seat, other_policy
+    cdef int32_t single   # the only legal root action when the search returned at once, else -1
     cdef object _params
     cdef CoreRules _rules
 
@@ -1237,6 +1167,7 @@ cdef class Searcher:
         self.root_val = NULL
         self.capacity = 0
         self.n_nodes = 0
+        self.single = -1
 
     def __init__(self, params=None):
         merged = default_params()
@@ -1636,7 +1567,10 @@ cdef class Searcher:
         Returns:
             ``{"iterations", "seconds", "nodes", "best", "value", "pv",
             "actions": [(action, visits, mean value for viewer's side,
-            availability), ...]}`` sorted by visits (then value), best first.
+            availability), ...]}``, actions sorted by visits (then value), best
+            first; ``value`` is the root's mean value for the viewer's side and
+            ``pv`` the most-visited line.  When the viewer (to move, hand known)
+            has a single legal action it comes back at once with 0 iterations.
         Raises:
             ValueError: a finished game, no budget, or an inconsistent position.
         """
@@ -1659,6 +1593,7 @@ cdef class Searcher:
         self.prepare(observation, viewer, open_information)
         self.n_nodes = 0
         self.max_depth = 0
+        self.single = -1
         self.alloc_block(1)
         self.init_node(0, 0, -1)
         for i in range(self.root.hand_n[self.root.to_move]):
@@ -1667,6 +1602,7 @@ cdef class Searcher:
         if not unknown_mover and (open_information or viewer == self.root.to_move):
             n = gen_actions(t, &self.root, self.buf)
             if n == 1:
+                self.single = self.buf[0]
                 return {
                     "iterations": 0, "seconds": 0.0, "nodes": 1, "best": self.buf[0],
                     "value": side_value(&self.ctx, &observation.g, self.viewer_side),
@@ -1733,6 +1669,9 @@ cdef class Searcher:
         "availability", "pv" (the action then its most-visited line)}``."""
         cdef int j, ch
         cdef Node* nd
+        if self.single >= 0:
+            return [{"action": self.single, "visits": 0, "share": 1.0, "value": float("nan"),
+                     "availability": 0, "pv": [self.single]}]
         if self.n_nodes == 0:
             return []
         total = max(1, self.nodes[0].visits)

@@ -33,6 +33,7 @@ class Param:
     kind: type
     default: Any
     help: str
+    minimum: float = 0
 
     def parse(self, bot: str, name: str, text: str) -> Any:
         try:
@@ -45,8 +46,8 @@ class Param:
             value = self.kind(text)
         except ValueError:
             raise BotError(f"bot {bot}: parameter {name} takes a {self.kind.__name__}, not {text!r}") from None
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
-            raise BotError(f"bot {bot}: parameter {name} must not be negative ({text})")
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < self.minimum:
+            raise BotError(f"bot {bot}: parameter {name} must be at least {self.minimum:g} ({text})")
         return value
 
 

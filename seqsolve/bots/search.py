@@ -94,14 +94,20 @@ class HeuristicBot(GreedyBot):
 class MCTSBot(Bot):
     name = "mcts"
     summary = "information-set MCTS in C: a fresh world of hidden cards every iteration"
+    _search_defaults = _search.default_params()
     params = {
-        "iters": Param(int, 3000, "iterations per move (0: use time only)"),
+        "iters": Param(int, 2000, "iterations per move (0: use time only)"),
         "time": Param(float, 0.0, "seconds per move (0: use iterations only)"),
-        "c": Param(float, 0.7, "UCB1 exploration constant (values in [0, 1])"),
-        "depth": Param(int, 16, "playout actions before the evaluation scores the position (0: to the end)"),
-        "eps": Param(float, 0.5, "chance that a playout move is the best of k by the greedy score"),
-        "k": Param(int, 4, "sampled moves the guided playout chooses among"),
-        "nodes": Param(int, 1_000_000, "most tree nodes kept"),
+        "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])"),
+        "depth": Param(
+            int,
+            _search_defaults["playout_depth"],
+            "playout actions before the evaluation scores the position (0: score the new leaf; -1: play to the end)",
+            minimum=-1,
+        ),
+        "eps": Param(float, _search_defaults["policy_eps"], "chance that a playout move is the best of k by the greedy score"),
+        "k": Param(int, _search_defaults["policy_k"], "sampled moves the guided playout chooses among", minimum=1),
+        "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16),
         "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
         **_weight_params(),
     }
@@ -119,13 +125,9 @@ class MCTSBot(Bot):
     def searcher(self) -> _search.Searcher:
         if self._searcher is None:
             o = self.options
-            params = {
-                "c": o["c"],
-                "playout_depth": o["depth"],
-                "policy_eps": o["eps"],
-                "policy_k": o["k"],
-                "max_nodes": o["nodes"],
-            }
+            names = {"c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k", "nodes": "max_nodes"}
+            # only what the spec changed: the search keeps its own tuned defaults
+            params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}
             params.update(_scaled_weights(o))
             self._searcher = _search.Searcher(params)
         return self._searcher
