@@ -5,12 +5,11 @@ Runs, through the same code as ``seqsolve match``:
 * the strength ladder: greedy vs random, heuristic vs greedy, mcts vs heuristic
   on classic with 2 players, and a line for 4 players in 2 teams and for 3
   players (paired deals, 95% intervals);
-* MCTS iterations per second on one core from the opening and from a mid-game
-  position (a seeded random game stopped at turn 40);
 * ``match random random --games N`` throughput with 1 and 2 jobs, and the ratio.
 
 Usage:  python benchmarks/strength.py [--quick] [--json out.json]
 Every figure is seeded; rerunning gives the same games (timings aside).
+MCTS iterations per second are measured by benchmarks/search_speed.py.
 """
 
 from __future__ import annotations
@@ -21,13 +20,8 @@ import os
 import platform
 import time
 
-import numpy as np
-
-from seqsolve import _search
 from seqsolve.match import MatchConfig, run_games
 from seqsolve.report import summarize_match
-from seqsolve.rules import parse_rules
-from seqsolve.state import State
 
 MCTS = "mcts"  # the default budget of the bot
 
@@ -63,30 +57,6 @@ def ladder(quick: bool) -> list[dict]:
     return rows
 
 
-def mcts_speed(iterations: int) -> dict:
-    """Iterations per second of the default MCTS on one core."""
-    rules = parse_rules("classic", players=2)
-    opening = State.new(rules, seed=1)
-    middle = State.new(rules, seed=2)
-    rng = np.random.default_rng(3)
-    while middle.turn < 40 and not middle.is_terminal():
-        actions = middle.legal_actions()
-        middle.apply(actions[int(rng.integers(len(actions)))])
-    out = {}
-    searcher = _search.Searcher()
-    for name, state in (("opening", opening), ("midgame", middle)):
-        seat = state.current_player
-        view = state.observation(seat)
-        searcher.search(view.core, seat, np.random.PCG64(0), iterations=1000)  # warm the pool
-        started = time.perf_counter()
-        result = searcher.search(view.core, seat, np.random.PCG64(1), iterations=iterations)
-        seconds = time.perf_counter() - started
-        out[name] = {"iterations": result["iterations"], "seconds": seconds,
-                     "per_s": result["iterations"] / seconds}
-    print(json.dumps(out), flush=True)
-    return out
-
-
 def throughput(games: int) -> dict:
     config = MatchConfig(bots=("random", "random"), seed=7)
     out = {}
@@ -109,7 +79,6 @@ def main() -> None:
     result = {
         "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
                     "platform": platform.platform()},
-        "mcts_speed": mcts_speed(200_000),
         "throughput": throughput(2000 if args.quick else 10000),
     }
     if not args.skip_ladder:
