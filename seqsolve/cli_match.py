@@ -22,6 +22,13 @@ from .report import format_match, summarize_match
 from .rules import Variant
 
 
+def _jobs(value: int) -> int:
+    """--jobs: a number of worker processes, or -1 for every core."""
+    if value == -1 or value >= 1:
+        return value
+    raise click.BadParameter(f"{value} is not a number of workers (use 1, 2, ... or -1 for all cores)")
+
+
 def _progress_enabled(flag: bool | None) -> bool:
     return sys.stderr.isatty() if flag is None else flag
 
@@ -108,8 +115,10 @@ Examples:
   seqsolve match heuristic greedy --sprt elo0=0,elo1=20,alpha=0.05,beta=0.05 --games 20000
 """)
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", "-n", default=100, show_default=True, help="Games to play (rounded up to whole deals).")
-@click.option("--jobs", "-j", default=-1, show_default=True, help="Worker processes; -1 = all cores.")
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games to play (rounded up to whole deals).")
+@click.option("--jobs", "-j", type=int, default=-1, show_default=True, callback=lambda c, p, v: _jobs(v),
+              help="Worker processes; -1 = all cores.")
 @click.option("--seed", type=int, default=None, help="Root seed; the same seed gives the same games at any --jobs.")
 @click.option("--variant", default="classic", show_default=True, help="Preset with overrides, e.g. 'classic[sequences_to_win=3]'.")
 @click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12.")
@@ -185,8 +194,9 @@ Examples:
   seqsolve tournament greedy heuristic mcts:iters=1000 --games 100 --out results/ --json
 """)
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", "-n", default=100, show_default=True, help="Games per pairing.")
-@click.option("--jobs", "-j", default=-1, show_default=True)
+@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Games per pairing.")
+@click.option("--jobs", "-j", type=int, default=-1, show_default=True, callback=lambda c, p, v: _jobs(v),
+              help="Worker processes; -1 = all cores.")
 @click.option("--seed", type=int, default=None)
 @click.option("--variant", default="classic", show_default=True)
 @click.option("--players", type=int, default=2, show_default=True)

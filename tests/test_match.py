@@ -139,11 +139,13 @@ def test_foreign_out_file_is_refused_and_left_alone(tmp_path):
         (["random", "random", "--variant", "clasic"], "unknown preset 'clasic'"),
         (["random", "random", "--sprt", "elo0=0,elo1=oops"], "--sprt"),
         (["random", "random", "random"], "give two bots or one per side"),
+        (["random", "random", "--jobs", "0"], "is not a number of workers"),
+        (["random", "random", "--games", "0"], "--games"),
     ],
 )
 def test_bad_match_input_is_one_clear_line(tmp_path, args, message):
     out = tmp_path / "x.jsonl"
-    code, stdout, stderr = run_cli("match", *args, "--games", "2", "--out", str(out))
+    code, stdout, stderr = run_cli("match", "--games", "2", "--out", str(out), *args)
     assert code != 0
     assert message in stderr
     assert stderr.count("\n") == 1 and "Traceback" not in stderr
