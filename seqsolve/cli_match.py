@@ -16,8 +16,8 @@ import time
 
 import click
 
-from .bots import BotError, bot_classes, make_bot
-from .match import MatchConfig, MatchError, check_config, deal_seed, read_records, run_games
+from .bots import bot_classes, make_bot
+from .match import MatchConfig, check_config, deal_seed, read_records, run_games
 from .report import format_match, summarize_match
 from .rules import Variant
 
@@ -278,7 +278,6 @@ Examples:
 @click.option("--to", "fmt", type=click.Choice(["sqn", "readable", "json"]), default="sqn", show_default=True)
 def replay(records, game, ply, fmt):
     """Print a recorded game move by move, or the position at a given ply."""
-    from .board import cell_name  # noqa: F401  (keeps the import light for --help)
     from .notation import position_to_dict, to_readable, to_sqn
     from .state import State
 

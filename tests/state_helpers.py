@@ -14,7 +14,7 @@ from dataclasses import replace
 from seqsolve.board import CORNERS, parse_cell, parse_window, window_name
 from seqsolve.cards import CardKind
 from seqsolve.position import Hand, Position
-from seqsolve.rules import parse_rules
+from seqsolve.rules import PRESETS, RulesError, parse_rules
 from seqsolve.state import State
 
 #: Harmless cards for a draw pile (their cells are far from where the tests play).
@@ -180,3 +180,31 @@ def card_census(state: State) -> Counter:
     found = [c for s in range(state.rules.players) for c in core.hand(s)]
     found += [c for _, c in core.discards()] + core.draw_pile() + core.draft()
     return Counter("?" if c == 255 else codes[c] for c in found)
+
+
+#: Every seating of RULES.md §1.3: (players, teams), teams None where the count decides it.
+SEATINGS = (
+    (2, None),
+    (3, None),
+    (4, None),
+    (6, 2),
+    (6, 3),
+    (8, None),
+    (9, None),
+    (10, None),
+    (12, 2),
+    (12, 3),
+)
+
+
+def preset_configs() -> list[tuple[str, int, int | None]]:
+    """(preset, players, teams) for every preset and every seating it allows, found by trying."""
+    found = []
+    for preset in PRESETS:
+        for players, teams in SEATINGS:
+            try:
+                parse_rules(preset, players=players, teams=teams)
+            except RulesError:
+                continue
+            found.append((preset, players, teams))
+    return found

@@ -34,40 +34,19 @@ from seqsolve.moves import Move, MoveKind
 from seqsolve.notation import to_sqn
 from seqsolve.position import Hand, Position
 from seqsolve.reference import RefGame
-from seqsolve.rules import PRESETS, UNLIMITED, RulesError, parse_rules
+from seqsolve.rules import PRESETS, UNLIMITED, parse_rules
 from seqsolve.state import State, Termination
+from state_helpers import SEATINGS, preset_configs
 
 ROOT_SEED = 20_250_611
 
 #: Every seating of C-6 (players, teams); None = the default for that count.
-SEATINGS = (
-    (2, None),
-    (3, None),
-    (4, None),
-    (6, 2),
-    (6, 3),
-    (8, None),
-    (9, None),
-    (10, None),
-    (12, 2),
-    (12, 3),
-)
 
 
-def _configs() -> list[tuple[str, int, int | None]]:
-    found = []
-    for preset in PRESETS:
-        for players, teams in SEATINGS:
-            try:
-                parse_rules(preset, players=players, teams=teams)
-            except RulesError:
-                continue
-            found.append((preset, players, teams))
-    return found
 
 
 #: (preset, players, teams) for every preset and every seating it allows.
-CONFIGS = _configs()
+CONFIGS = preset_configs()
 
 #: Positions compared per configuration in the random-play test (41 configurations: 20,500).
 POSITIONS_PER_CONFIG = 500

@@ -26,37 +26,16 @@ from hypothesis import strategies as st
 
 from seqsolve.board import CORNERS, windows
 from seqsolve.notation import parse_position, to_readable, to_sqn
-from seqsolve.rules import PRESETS, RulesError, parse_rules
+from seqsolve.rules import parse_rules
 from seqsolve.state import State, Termination
+from state_helpers import preset_configs
 
-SEATINGS = (
-    (2, None),
-    (3, None),
-    (4, None),
-    (6, 2),
-    (6, 3),
-    (8, None),
-    (9, None),
-    (10, None),
-    (12, 2),
-    (12, 3),
-)
 UNKNOWN = 255
 
 
-def _configs() -> list[tuple[str, int, int | None]]:
-    found = []
-    for preset in PRESETS:
-        for players, teams in SEATINGS:
-            try:
-                parse_rules(preset, players=players, teams=teams)
-            except RulesError:
-                continue
-            found.append((preset, players, teams))
-    return found
 
 
-CONFIGS = _configs()
+CONFIGS = preset_configs()
 
 configs = st.sampled_from(CONFIGS)
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
