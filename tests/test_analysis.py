@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from seqsolve.analysis import (
     AnalysisError,
@@ -23,7 +22,8 @@ from seqsolve.analysis import (
     immediate_wins,
     threat_summary,
 )
-from seqsolve.cli import load_position, main
+from cli_helpers import fails, ok
+from seqsolve.cli import load_position
 from seqsolve.match import MatchConfig, run_games
 from seqsolve.notation import parse_position, read_position
 from seqsolve.rules import parse_rules
@@ -31,33 +31,6 @@ from seqsolve.state import State
 
 TACTICS = Path(__file__).parent / "data" / "tactics"
 ITERS = 20_000
-
-
-def _runner() -> CliRunner:
-    try:  # click 8.1 mixes stderr into stdout unless told not to
-        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:
-        return CliRunner()
-
-
-def run(*args: str, input: str | None = None):
-    return _runner().invoke(main, list(args), input=input)
-
-
-def ok(*args: str, **kw) -> str:
-    result = run(*args, **kw)
-    assert result.exit_code == 0, (result.exit_code, result.stdout, result.stderr, result.exception)
-    return result.stdout
-
-
-def fails(*args: str, code: int = 1, **kw) -> str:
-    """A command that must fail: exit ``code``, nothing on stdout, one line on stderr."""
-    result = run(*args, **kw)
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("seqsolve: "), result.stderr
-    return lines[0]
 
 
 def _tags(path: Path) -> dict[str, str]:

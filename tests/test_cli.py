@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
 
 from seqsolve import __version__
+from cli_helpers import fails, ok, run
 from seqsolve.cli import EXAMPLES, load_position, main
 from seqsolve.notation import parse_position, read_position, to_sqn
 from seqsolve.rules import parse_rules
@@ -37,35 +37,6 @@ BEFORE_EXCHANGE = (
     "JD,QD,QS,3C,7D,6C,AC,AD,7S,KS,2D,JS,TC,2S,TH,5D,6S "
     "g:b3-f3,b:e4-e8,b:e6-i6 9:9H,QC,JH,KC,3S,7S,6C,AH,4H 70 0"
 )
-
-
-def _runner() -> CliRunner:
-    try:  # click 8.1 mixes stderr into stdout unless told not to; 8.2+ keeps them apart
-        return CliRunner(mix_stderr=False)  # type: ignore[call-arg]
-    except TypeError:
-        return CliRunner()
-
-
-def run(*args: str, input: str | None = None, env: dict | None = None):
-    return _runner().invoke(main, list(args), input=input, env=env)
-
-
-def ok(*args: str, **kw) -> str:
-    result = run(*args, **kw)
-    assert result.exit_code == 0, (result.exit_code, result.stdout, result.stderr, result.exception)
-    return result.stdout
-
-
-def fails(*args: str, code: int = 1, **kw) -> str:
-    """Run a command that must fail: exit ``code``, nothing on stdout, one line on stderr."""
-    result = run(*args, **kw)
-    assert result.exit_code == code, (result.exit_code, result.stdout, result.stderr)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("seqsolve: ")
-    assert "Traceback" not in result.stderr
-    return lines[0]
 
 
 def example_sqn(n: int) -> str:
