@@ -5,9 +5,13 @@ Runs, through the same code as ``seqsolve match``:
 * the strength ladder: greedy vs random, heuristic vs greedy, mcts vs heuristic
   on classic with 2 players, and a line for 4 players in 2 teams and for 3
   players (paired deals, 95% intervals);
-* ``match random random --games N`` throughput with 1 and 2 jobs, and the ratio.
+* ``match random random --games N`` throughput with 1 and 2 jobs, and the ratio;
+* with ``--ceiling``, the information ladder: the flat Monte Carlo bot
+  (``rollout``) fair, then seeing every hand, then every card and the draw
+  pile's order, against greedy and against heuristic.  How far the seeing bots
+  get bounds what any fair bot can score.
 
-Usage:  python benchmarks/strength.py [--quick] [--json out.json]
+Usage:  python benchmarks/strength.py [--quick] [--ceiling] [--skip-ladder] [--json out.json]
 Every figure is seeded; rerunning gives the same games (timings aside).
 MCTS iterations per second are measured by benchmarks/search_speed.py.
 """
@@ -42,19 +46,40 @@ def ladder(quick: bool) -> list[dict]:
     ]
     for bots, players, teams, games in plan:
         games = max(6, int(games * scale) // 6 * 6)
-        config = MatchConfig(bots=bots, players=players, teams=teams, seed=2026)
-        started = time.perf_counter()
-        records = run_games(config, games, jobs=-1)
-        seconds = time.perf_counter() - started
-        s = summarize_match(records, bots, seconds)
-        row = {
-            "a": bots[0], "b": bots[1], "players": players, "sides": config.sides, "games": s["games"],
-            "score": s["score"], "score_ci": s["score_ci"], "elo": s["elo"], "elo_ci": s["elo_ci"],
-            "draws": s["draws"], "seconds": seconds,
-        }
-        print(json.dumps(row), flush=True)
-        rows.append(row)
+        rows.append(match_row(bots, players, games, teams))
     return rows
+
+
+CEILING = [
+    # (bot, opponent, games): the fair bot, then what seeing the hidden cards is worth
+    ("rollout", "greedy", 120),
+    ("rollout", "heuristic", 120),
+    ("rollout:see=hands,worlds=200", "greedy", 200),
+    ("rollout:see=hands,worlds=200", "heuristic", 200),
+    ("rollout:see=all,worlds=4", "greedy", 400),
+    ("rollout:see=all,worlds=4", "heuristic", 400),
+    ("rollout:see=all,worlds=2,policy=heuristic", "heuristic", 400),
+]
+
+
+def match_row(bots: tuple[str, str], players: int, games: int, teams: int | None = None) -> dict:
+    config = MatchConfig(bots=bots, players=players, teams=teams, seed=2026)
+    started = time.perf_counter()
+    records = run_games(config, games, jobs=-1)
+    seconds = time.perf_counter() - started
+    s = summarize_match(records, bots, seconds)
+    row = {
+        "a": bots[0], "b": bots[1], "players": players, "sides": config.sides, "games": s["games"],
+        "score": s["score"], "score_ci": s["score_ci"], "elo": s["elo"], "elo_ci": s["elo_ci"],
+        "draws": s["draws"], "seconds": seconds,
+    }
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def ceiling(quick: bool) -> list[dict]:
+    scale = 0.25 if quick else 1.0
+    return [match_row((a, b), 2, max(6, int(games * scale) // 2 * 2)) for a, b, games in CEILING]
 
 
 def throughput(games: int) -> dict:
@@ -75,6 +100,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="a quarter of the games")
     ap.add_argument("--json", help="write every figure to this file")
     ap.add_argument("--skip-ladder", action="store_true")
+    ap.add_argument("--ceiling", action="store_true", help="also the information ladder (slow: about an hour)")
     args = ap.parse_args()
     result = {
         "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
@@ -83,6 +109,8 @@ def main() -> None:
     }
     if not args.skip_ladder:
         result["ladder"] = ladder(args.quick)
+    if args.ceiling:
+        result["ceiling"] = ceiling(args.quick)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(result, fh, indent=2)

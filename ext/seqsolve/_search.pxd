@@ -21,7 +21,9 @@ cdef enum:
     F_READY = 13        # the seat to move is this side's and can complete a threat now
     F_WIN_READY = 14    # ... and that wins
     F_TEMPO = 15        # the side is to move
-    N_FEATURES = 16
+    F_DEAD_OPEN = 16    # 16..20: open windows (fill 0..4) with a cell no card left can fill (jacks only)
+    F_HAND = 21         # 21..25: live open windows by fill + cells the side's known hand can fill (1..5)
+    N_FEATURES = 26
 
 ctypedef struct Weights:
     # score_action (one-ply tactics); all values are in the same "points"
@@ -50,6 +52,8 @@ ctypedef struct Weights:
     double ready            # w_ready: the side to move can complete a sequence now
     double win_ready        # w_win_ready: ... and that wins
     double tempo            # w_tempo: the side is to move
+    double dead_open[5]     # w_dead_open[f]: open window (fill f) needing a cell no card left can fill
+    double hand[5]          # w_hand[e]: live open window whose fill plus hand-fillable cells is e+1
     double eval_scale       # eval_scale: softmax temperature turning scores into win chances
 
 ctypedef struct Ctx:

@@ -157,6 +157,9 @@ cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil:
     ctx.feat_w[F_READY] = w.ready
     ctx.feat_w[F_WIN_READY] = w.win_ready
     ctx.feat_w[F_TEMPO] = w.tempo
+    for i in range(5):
+        ctx.feat_w[F_DEAD_OPEN + i] = w.dead_open[i]
+        ctx.feat_w[F_HAND + i] = w.hand[i]
 
 
 # ---------------------------------------------------------------- one-ply scores
@@ -354,19 +357,42 @@ cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* l
 cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, int wild_left,
                         double* f) noexcept nogil:
     """The evaluation features of side ``s`` (indices F_*), from public information
-    plus the side's known hand cards; ``left`` counts the copies not yet discarded."""
+    plus the known hand cards; ``left`` counts the copies not yet discarded.
+
+    A card in another side's known hand is out of ``s``'s reach, so ``s``'s
+    windows are judged by what ``s`` could still get: a window needing a cell
+    whose card has no copy left for ``s`` is "dead" (a two-eyed jack only), and
+    a live window counts the cells ``s``'s own known hand can fill, because a
+    window the hand can finish is a plan, not a hope."""
     cdef const Tables* t = ctx.t
     cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
     cdef u128 cnt = g.chips[s] | t.corners
     cdef u128 others = all_chips & ~g.chips[s]
     cdef u128 seqm = seq_cells(t, g, s)
-    cdef u128 m, miss, threats = 0, hm, cells
-    cdef int wi, k, c, seat, i, kind, hf, ready = 0
+    cdef u128 m, miss, threats = 0, hm, cells, hand_cells = 0, dead = 0
+    cdef int wi, k, c, seat, i, kind, hf, h, ready = 0
+    cdef int avail[MAX_CODES]
     cdef int tot = side_total(t, g, s)
     cdef bint wins = tot + 1 >= t.seq_to_win
     cdef double live
     for k in range(N_FEATURES):
         f[k] = 0.0
+    for c in range(t.n_codes):
+        avail[c] = left[c]
+    for seat in range(t.players):
+        for i in range(g.hand_n[seat]):
+            c = g.hand[seat][i]
+            if c >= MAX_CODES:
+                continue
+            if t.seat_side[seat] != s:
+                avail[c] -= 1
+            elif t.card_kind[c] == CARD_NORMAL:
+                hand_cells |= t.card_cells[c]
+    hand_cells &= g.empty
+    for c in range(t.n_codes):
+        if avail[c] <= 0 and t.card_kind[c] == CARD_NORMAL:
+            dead |= t.card_cells[c]
+    dead &= g.empty & ~hand_cells
     f[F_SEQUENCE] = tot
     f[F_TEMPO] = t.seat_side[g.to_move] == s
     for wi in range(N_WINDOWS):
@@ -376,11 +402,17 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
         k = popcount128(m & cnt)
         if k == 5 or not eligible(t, g, s, m, seqm):
             continue
-        f[F_OPEN + k] += 1.0
+        miss = m & ~cnt
+        if miss & dead:
+            f[F_DEAD_OPEN + k] += 1.0
+        else:
+            f[F_OPEN + k] += 1.0
+            h = popcount128(miss & hand_cells)
+            if h:
+                f[F_HAND + k + h - 1] += 1.0
         if k == 4:
-            miss = m & ~cnt
             c = ctx.cell_card[ctz128(miss)]
-            live = 1.0 if (c < MAX_CODES and left[c] > 0) else (0.5 if wild_left > 0 else 0.0)
+            live = 1.0 if (c < MAX_CODES and avail[c] > 0) else (0.5 if wild_left > 0 else 0.0)
             if live > 0 and not (threats & miss):
                 f[F_THREAT] += live
                 if wins:
@@ -394,7 +426,7 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
             if hf == 3:
                 miss = hm & ~g.chips[s]
                 c = ctx.cell_card[ctz128(miss)]
-                if ((c < MAX_CODES and left[c] > 0) or wild_left > 0) and not (threats & miss):
+                if ((c < MAX_CODES and avail[c] > 0) or wild_left > 0) and not (threats & miss):
                     f[F_THREAT] += 1.0
                     if tot + 2 >= t.seq_to_win:
                         f[F_WIN_THREAT] += 1.0
@@ -686,6 +718,19 @@ cdef int32_t urgent_action(const Ctx* ctx, const Game* g, Threats* th, bitgen_t*
 
 # ---------------------------------------------------------------- greedy / heuristic
 
+cdef int32_t greedy_first(const Ctx* ctx, const Game* g, int32_t* buf) noexcept nogil:
+    """greedy_choice without the coin: ties go to the first in P-13 order, so a
+    playout is a function of its world alone (common random numbers)."""
+    cdef int n = gen_actions(ctx.t, g, buf), i
+    cdef double best = -INFINITY, s
+    cdef int32_t choice = -1
+    for i in range(n):
+        s = action_score(ctx, g, buf[i])
+        if s > best:
+            best, choice = s, buf[i]
+    return choice
+
+
 cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
     cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0
     cdef double best = -INFINITY, s
@@ -812,6 +857,8 @@ _DEFAULT_WEIGHTS = {
     "w_ready": 70.0,
     "w_win_ready": 115.0,
     "w_tempo": 9.0,
+    "w_dead_open": (0.0, 1.0, 2.3, 6.4, 8.0),
+    "w_hand": (0.0, 0.0, 0.0, 0.0, 0.0),
     "eval_scale": 100.0,
 }
 
@@ -819,6 +866,8 @@ _DEFAULT_WEIGHTS = {
 FEATURE_NAMES = (
     "open0", "open1", "open2", "open3", "open4", "threat", "win_threat",
     "double", "win_double", "sequence", "wild", "remove", "dead", "ready", "win_ready", "tempo",
+    "dead_open0", "dead_open1", "dead_open2", "dead_open3", "dead_open4",
+    "hand1", "hand2", "hand3", "hand4", "hand5",
 )
 
 _DEFAULT_SEARCH = {
@@ -832,6 +881,7 @@ _DEFAULT_SEARCH = {
     "playout_depth": 2,
     "policy_eps": 0.5,
     "policy_k": 4,
+    "playout_greedy": 0,
     "max_nodes": 1_000_000,
 }
 
@@ -865,8 +915,11 @@ cdef int fill_weights(Weights* w, object given, bint search) except -1:
     block = tuple(merged["w_block"])
     extend = tuple(merged["w_extend"])
     opened = tuple(merged["w_open"])
-    if len(block) != 4 or len(extend) != 5 or len(opened) != 5:
-        raise ValueError("w_block needs 4 values (opponent fill 1..4), w_extend and w_open 5 (own fill 0..4)")
+    dead_open = tuple(merged["w_dead_open"])
+    hand = tuple(merged["w_hand"])
+    if len(block) != 4 or len(extend) != 5 or len(opened) != 5 or len(dead_open) != 5 or len(hand) != 5:
+        raise ValueError("w_block needs 4 values (opponent fill 1..4), w_extend, w_open and w_dead_open 5 "
+                         "(own fill 0..4), w_hand 5 (fill plus hand-fillable cells 1..5)")
     w.win = merged["w_win"]
     w.complete = merged["w_complete"]
     w.block[0] = 0.0
@@ -876,6 +929,8 @@ cdef int fill_weights(Weights* w, object given, bint search) except -1:
     for i in range(5):
         w.extend[i] = extend[i]
         w.open[i] = opened[i]
+        w.dead_open[i] = dead_open[i]
+        w.hand[i] = hand[i]
     w.jack_cost = merged["w_jack_cost"]
     w.remove_cost = merged["w_remove_cost"]
     w.centre = merged["w_centre"]
@@ -1122,6 +1177,9 @@ cdef class Searcher:
             * ``policy_eps``, ``policy_k``: a playout action is, with probability
               eps, the best by score_action of ``k`` sampled actions, else one
               sampled action (cards uniform, then targets; exchanges first).
+            * ``playout_greedy``: playouts play greedy's choice instead (every
+              legal action scored, ties to the first): slower, but a playout
+              is then a function of its world.
             * ``max_nodes``: node-pool size at which the tree stops growing.
             * any key of :func:`default_weights`.
 
@@ -1142,7 +1200,7 @@ cdef class Searcher:
     cdef Ctx ctx
     cdef Weights weights
     cdef double c, widen, widen_exp
-    cdef int playout_depth, policy_k, expand_k, decisive
+    cdef int playout_depth, policy_k, expand_k, decisive, playout_greedy
     cdef double policy_eps
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
@@ -1155,6 +1213,11 @@ cdef class Searcher:
     cdef int32_t path[MAX_PATH]
     cdef int viewer_side, viewer_seat, other_policy
     cdef int32_t single   # the only legal root action when the search returned at once, else -1
+    # evidence (set_evidence): the last opponent play and the position it was made in
+    cdef Game ev_before
+    cdef int ev_seat, ev_tries
+    cdef int32_t ev_action
+    cdef double ev_temp
     cdef object _params
     cdef CoreRules _rules
 
@@ -1168,6 +1231,8 @@ cdef class Searcher:
         self.capacity = 0
         self.n_nodes = 0
         self.single = -1
+        self.ev_seat = -1
+        self.ev_temp = 0.0
 
     def __init__(self, params=None):
         merged = default_params()
@@ -1178,6 +1243,7 @@ cdef class Searcher:
         self.playout_depth = int(merged["playout_depth"])
         self.policy_eps = float(merged["policy_eps"])
         self.policy_k = int(merged["policy_k"])
+        self.playout_greedy = int(bool(merged["playout_greedy"]))
         self.max_nodes = int(merged["max_nodes"])
         self.expand_k = int(merged["expand_k"])
         self.decisive = int(bool(merged["decisive"]))
@@ -1307,28 +1373,123 @@ cdef class Searcher:
         return ch
 
     cdef void determinize(self, Game* g, bitgen_t* rng) noexcept nogil:
-        """Deal the unseen cards uniformly at random into the hidden slots.
+        """Deal the unseen cards at random into the hidden slots.
 
         Slots are listed hands first, then the draw pile from the top, and only
         the first ``m`` get a uniform draw (a partial Fisher-Yates shuffle), where
         ``m`` covers every hand and as many pile cards as this iteration can
         draw (one per action: the deepest tree path so far plus the playout).
         The rest of the pile keeps the leftover cards in some order; no action
-        of the iteration reaches them.  Full playouts shuffle everything."""
-        cdef int i, j, m = self.n_slots
+        of the iteration reaches them.  Full playouts shuffle everything.
+
+        With evidence (set_evidence) a deal is kept with the probability that the
+        opponent, holding the dealt cards it already had, would have made the
+        play it made (rejection sampling: the kept worlds follow the posterior
+        of that opponent model); after ``ev_tries`` rejections the last deal stands."""
+        cdef int i, j, m = self.n_slots, tries = 0
         cdef uint8_t tmp
         cdef uint8_t* base = <uint8_t*>g
         if self.playout_depth >= 0:
             m = self.n_hand_slots + self.playout_depth + self.max_depth + 2
             if m > self.n_slots:
                 m = self.n_slots
-        for i in range(m):
-            j = i + rand_below(rng, self.n_slots - i)
-            tmp = self.pool[i]
-            self.pool[i] = self.pool[j]
-            self.pool[j] = tmp
-        for i in range(self.n_slots):
-            base[self.slot_off[i]] = self.pool[i]
+        while True:
+            for i in range(m):
+                j = i + rand_below(rng, self.n_slots - i)
+                tmp = self.pool[i]
+                self.pool[i] = self.pool[j]
+                self.pool[j] = tmp
+            for i in range(self.n_slots):
+                base[self.slot_off[i]] = self.pool[i]
+            if self.ev_seat < 0 or tries >= self.ev_tries:
+                return
+            tries += 1
+            if rng.next_double(rng.state) < self.play_likelihood(g):
+                return
+
+    cdef double play_likelihood(self, const Game* g) noexcept nogil:
+        """Chance that the evidence's opponent, with the hand this world gives it
+        (all but its newest card, plus the card it played), chose the play it
+        made: a softmax of the greedy scores (on a log scale) at temperature ev_temp."""
+        cdef const Tables* t = self.ctx.t
+        cdef Game before
+        cdef int o = self.ev_seat, n = g.hand_n[o], i, k
+        cdef double chosen, total = 0.0, u, top = -INFINITY
+        cdef double us[MAX_MOVES]
+        memcpy(&before, &self.ev_before, sizeof(Game))
+        before.hand_n[o] = n
+        for i in range(n - 1):
+            before.hand[o][i] = g.hand[o][i]
+        before.hand[o][n - 1] = act_card(self.ev_action)
+        k = gen_actions(t, &before, self.buf)
+        chosen = -INFINITY
+        for i in range(k):
+            u = action_score(&self.ctx, &before, self.buf[i])
+            u = log(1.0 + u) if u >= 0 else -log(1.0 - u)
+            us[i] = u
+            if u > top:
+                top = u
+            if self.buf[i] == self.ev_action:
+                chosen = u
+        if chosen == -INFINITY:
+            return 0.0
+        for i in range(k):
+            total += exp((us[i] - top) / self.ev_temp)
+        return exp((chosen - top) / self.ev_temp) / total
+
+    def set_evidence(self, CoreGame before, CoreGame now, double temperature, int tries=64):
+        """Remember the opponent's play between ``before`` (the viewer's own view
+        after its last action) and ``now`` (the viewer's view at its next turn), to
+        weigh the worlds dealt for it (see determinize).  Kept only when exactly
+        one other seat made exactly one play (a placement or a removal, no
+        exchange, no draft) in between; returns whether it was kept.  A
+        temperature of 0 forgets any evidence."""
+        cdef const Tables* t = &now.rules.t
+        cdef Game* b = &before.g
+        cdef Game* g = &now.g
+        cdef int o = b.to_move, cell = -1, kind = ACT_PLACE, c
+        cdef u128 changed
+        self.ev_seat = -1
+        if temperature <= 0 or t.draft_mode or g.result != RESULT_NONE or b.result != RESULT_NONE:
+            return False
+        if g.disc_n != b.disc_n + 1 or g.disc_seat[g.disc_n - 1] != o or g.turn != b.turn + 1:
+            return False
+        if g.hand_n[o] != b.hand_n[o] or g.hand_n[o] < 1 or g.to_move == o:
+            return False
+        c = g.disc_card[g.disc_n - 1]
+        if c >= MAX_CODES:
+            return False
+        changed = (b.empty ^ g.empty)
+        if popcount128(changed) != 1:
+            return False
+        cell = ctz128(changed)
+        if t.card_kind[c] == CARD_REMOVE:
+            kind = ACT_REMOVE
+        memcpy(&self.ev_before, b, sizeof(Game))
+        self.ev_action = encode(kind, c, cell, -1)
+        self.ev_seat = o
+        self.ev_temp = temperature
+        self.ev_tries = tries
+        return True
+
+    def clear_evidence(self):
+        self.ev_seat = -1
+
+    def deal_world(self, CoreGame observation, int viewer, bit_generator):
+        """One world as the search deals it (evidence included): a copy of the
+        observation with every card ``viewer`` cannot see dealt."""
+        cdef CoreGame world = observation.clone(None)
+        cdef bitgen_t* rng = bitgen_of(bit_generator)
+        cdef int saved = self.playout_depth
+        make_ctx(&self.ctx, &observation.rules.t, &self.weights)
+        self.prepare(observation, viewer, 0)
+        self.playout_depth = -1
+        with bit_generator.lock:
+            memcpy(&world.g, &self.root, sizeof(Game))
+            if self.n_slots:
+                self.determinize(&world.g, rng)
+        self.playout_depth = saved
+        return world
 
     cdef int32_t pick_untried(self, const Game* g, int n, bitgen_t* rng) noexcept nogil:
         """The action to expand: the best by score_action of ``expand_k`` untried legal
@@ -1469,7 +1630,9 @@ cdef class Searcher:
             threats_scan(&self.ctx, &g, &th)
         while g.result == RESULT_NONE and (self.playout_depth < 0 or plies < self.playout_depth):
             action = -1
-            if self.decisive:
+            if self.playout_greedy:
+                action = greedy_first(&self.ctx, &g, self.buf)
+            elif self.decisive:
                 action = urgent_action(&self.ctx, &g, &th, rng)
             if action < 0:
                 action = policy_action(&self.ctx, &g, rng, self.policy_eps, self.policy_k)
@@ -1501,8 +1664,9 @@ cdef class Searcher:
             apply_action(t, &child, self.root_act[i], rng, NULL, -1)
             self.root_val[i] = side_value(&self.ctx, &child, me)
 
-    cdef int prepare(self, CoreGame observation, int viewer, bint open_information) except -1:
-        """Root state, hidden slots and the pool of unseen cards."""
+    cdef int prepare(self, CoreGame observation, int viewer, int open_information) except -1:
+        """Root state, hidden slots and the pool of unseen cards (open_information:
+        0 deal every card viewer cannot see, 1 none, 2 only the draw pile)."""
         cdef const Tables* t = &observation.rules.t
         cdef Game* g = &self.root
         cdef int counts[MAX_CODES]
@@ -1530,7 +1694,7 @@ cdef class Searcher:
         self.n_hand_slots = self.n_slots
         for i in range(g.draw_n - 1, -1, -1):  # from the top of the pile
             c = g.draw[i]
-            if c == UNKNOWN_CARD or not open_information:
+            if c == UNKNOWN_CARD or open_information != 1:
                 self.slot_off[self.n_slots] = <uint16_t>(<uint8_t*>&g.draw[i] - base)
                 self.n_slots += 1
             else:
@@ -1662,6 +1826,66 @@ cdef class Searcher:
             line.append(self.nodes[node].action)
             node = self._most_visited(node)
         return line
+
+    def rollout_values(self, CoreGame observation, int viewer, bit_generator, actions, int worlds,
+                       int open_information=0, int policy=0):
+        """Mean result for ``viewer``'s side of each of ``actions`` (flat Monte Carlo).
+
+        Every world deals the cards ``viewer`` cannot see; in it each action is
+        applied and the game played to its end by ``policy`` (0: greedy, ties to
+        the first action, so a playout depends on its world alone; 1: heuristic)
+        for every side.  All actions meet the same worlds (common random
+        numbers), so their differences are measured far more precisely than
+        their values.  ``open_information``: 0 fair, 1 sees every card and the
+        draw pile's order, 2 sees every hand but not the draw pile (the last two
+        for analysis only: they measure what hidden cards cost).
+        """
+        cdef const Tables* t = &observation.rules.t
+        cdef bitgen_t* rng = bitgen_of(bit_generator)
+        cdef Game world, g
+        cdef int n = len(actions), i, w, side, saved = self.playout_depth
+        cdef int32_t acts[MAX_MOVES]
+        cdef double sums[MAX_MOVES]
+        cdef double values[MAX_SIDES]
+        cdef int32_t a
+        if n > MAX_MOVES or n < 1:
+            raise ValueError("give 1..MAX_MOVES actions")
+        for i in range(n):
+            acts[i] = actions[i]
+            sums[i] = 0.0
+        make_ctx(&self.ctx, t, &self.weights)
+        self.viewer_side = t.seat_side[viewer]
+        self.playout_depth = -1
+        try:
+            self.prepare(observation, viewer, open_information)
+        finally:
+            self.playout_depth = saved
+        side = self.viewer_side
+        with bit_generator.lock:
+            with nogil:
+                for w in range(worlds):
+                    memcpy(&world, &self.root, sizeof(Game))
+                    if self.n_slots:
+                        self.playout_depth = -1
+                        self.determinize(&world, rng)
+                        self.playout_depth = saved
+                    for i in range(n):
+                        memcpy(&g, &world, sizeof(Game))
+                        apply_action(t, &g, acts[i], rng, NULL, -1)
+                        while g.result == RESULT_NONE:
+                            if policy == 1:
+                                a = heuristic_choice(&self.ctx, &g, rng, self.buf)
+                            else:
+                                a = greedy_first(&self.ctx, &g, self.buf)
+                            if a < 0:
+                                break
+                            apply_action(t, &g, a, rng, NULL, -1)
+                        if g.result == RESULT_NONE:
+                            side_values(&self.ctx, &g, values)
+                        else:
+                            terminal_values(t, &g, values)
+                        sums[i] += values[side]
+        return [sums[i] / worlds for i in range(n)]
 
     def root_stats(self, int pv_length=12):
         """Per root action of the last search, most visited first: ``{"action",

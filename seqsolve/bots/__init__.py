@@ -19,9 +19,9 @@ def bot_classes() -> dict[str, type[Bot]]:
 
     found: list[type[Bot]] = [RandomBot]
     try:
-        from .search import GreedyBot, HeuristicBot, MCTSBot
+        from .search import GreedyBot, HeuristicBot, MCTSBot, RolloutBot
 
-        found += [GreedyBot, HeuristicBot, MCTSBot]
+        found += [GreedyBot, HeuristicBot, MCTSBot, RolloutBot]
     except ImportError:  # pragma: no cover - the search module ships with the core
         pass
     from .restricted import RestrictedBot

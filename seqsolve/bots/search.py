@@ -44,6 +44,8 @@ _WEIGHT_HELP = {
     "w_ready": "threats the hand can complete",
     "w_win_ready": "winning threats the hand can complete",
     "w_tempo": "having the move",
+    "w_dead_open": "open windows needing a cell no card left can fill (by fill)",
+    "w_hand": "live windows by fill plus cells the hand can fill (1..5)",
     "eval_scale": "scale of the logistic win estimate",
 }
 
@@ -69,6 +71,28 @@ def _scaled_weights(options: dict[str, Any]) -> dict[str, Any]:
     return weights
 
 
+class _Evidence:
+    """What a searching bot remembers between its turns: its own view after its
+    last action.  At its next turn the play an opponent made in between weighs the
+    worlds it deals (Searcher.set_evidence): an opponent who passed over a strong
+    play probably did not hold the card for it.  Only public information is used
+    (the board and the discards both views show)."""
+
+    def _reset(self) -> None:
+        self._before: State | None = None
+
+    def _weigh(self, searcher: _search.Searcher, observation: State, temperature: float) -> None:
+        before = self._before
+        if before is None or before.current_player == observation.current_player:
+            return  # first turn, or our own exchange came first: the evidence stands
+        searcher.set_evidence(before.core, observation.core, temperature)
+
+    def _remember(self, observation: State, action: int) -> None:
+        after = observation.clone()
+        after.apply(action)
+        self._before = after
+
+
 class GreedyBot(Bot):
     name = "greedy"
     summary = "one ply: win now, block a side about to win, extend its best windows, keep jacks"
@@ -91,7 +115,7 @@ class HeuristicBot(GreedyBot):
         return _search.heuristic_action(observation.core, rng.bit_generator, self._weights)
 
 
-class MCTSBot(Bot):
+class MCTSBot(_Evidence, Bot):
     name = "mcts"
     summary = "information-set MCTS in C: a fresh world of hidden cards every iteration"
     _search_defaults = _search.default_params()
@@ -107,13 +131,16 @@ class MCTSBot(Bot):
         ),
         "eps": Param(float, _search_defaults["policy_eps"], "chance that a playout move is the best of k by the greedy score"),
         "k": Param(int, _search_defaults["policy_k"], "sampled moves the guided playout chooses among", minimum=1),
+        "greedy": Param(bool, bool(_search_defaults["playout_greedy"]), "playouts play greedy's move (every action scored)"),
         "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16),
         "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
+        "infer": Param(float, 0.0, "temperature of the opponent model weighing worlds by the last play (0: off)"),
         **_weight_params(),
     }
 
     def __init__(self, **values: Any):
         super().__init__(**values)
+        self._reset()
         if not self.options["iters"] and not self.options["time"]:
             from .base import BotError
 
@@ -125,15 +152,23 @@ class MCTSBot(Bot):
     def searcher(self) -> _search.Searcher:
         if self._searcher is None:
             o = self.options
-            names = {"c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k", "nodes": "max_nodes"}
+            names = {
+                "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k",
+                "greedy": "playout_greedy", "nodes": "max_nodes",
+            }
             # only what the spec changed: the search keeps its own tuned defaults
             params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}
             params.update(_scaled_weights(o))
             self._searcher = _search.Searcher(params)
         return self._searcher
 
+    def start(self, rules, seats: str, seat: int) -> None:
+        self._reset()
+
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         seat = observation.current_player
+        if self.options["infer"] > 0 and not self.open_information:
+            self._weigh(self.searcher(), observation, self.options["infer"])
         self.last = self.searcher().search(
             observation.core,
             seat,
@@ -142,7 +177,71 @@ class MCTSBot(Bot):
             seconds=self.options["time"],
             open_information=int(self.open_information),
         )
+        if self.options["infer"] > 0 and not self.open_information:
+            self._remember(observation, self.last["best"])
         return self.last["best"]
+
+    def close(self) -> None:
+        self._searcher = None
+
+
+_SEE = {"none": 0, "all": 1, "hands": 2}
+_POLICY = {"greedy": 0, "heuristic": 1}
+
+
+class RolloutBot(_Evidence, Bot):
+    name = "rollout"
+    summary = "flat Monte Carlo: the k best moves by the greedy score, each played to the end in the same worlds"
+    params = {
+        "worlds": Param(int, 400, "deals of the unseen cards per move; every candidate is played out in each", minimum=1),
+        "k": Param(int, 8, "candidate moves: the best by the greedy score", minimum=1),
+        "policy": Param(str, "greedy", "who plays the playouts, for every side: greedy or heuristic"),
+        "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
+        "infer": Param(float, 0.0, "temperature of the opponent model weighing worlds by the last play (0: off)"),
+        **_weight_params(),
+    }
+
+    def __init__(self, **values: Any):
+        super().__init__(**values)
+        from .base import BotError
+
+        for key, allowed in (("policy", _POLICY), ("see", _SEE)):
+            if self.options[key] not in allowed:
+                raise BotError(f"bot rollout: {key} is one of {', '.join(allowed)}, not {self.options[key]!r}")
+        self.open_information = self.options["see"] != "none"
+        self._weights = _scaled_weights(self.options)
+        self._searcher: _search.Searcher | None = None
+        self._reset()
+
+    def start(self, rules, seats: str, seat: int) -> None:
+        self._reset()
+
+    def choose(self, observation: State, rng: np.random.Generator) -> int:
+        action = self._choose(observation, rng)
+        if self.options["infer"] > 0 and not self.open_information:
+            self._remember(observation, action)
+        return action
+
+    def _choose(self, observation: State, rng: np.random.Generator) -> int:
+        if self._searcher is None:
+            self._searcher = _search.Searcher(self._weights)
+        if self.options["infer"] > 0 and not self.open_information:
+            self._weigh(self._searcher, observation, self.options["infer"])
+        scored = sorted(_search.score_actions(observation.core, self._weights), key=lambda item: -item[1])
+        # a win, and a dead-card exchange (it costs nothing), need no playouts
+        if len(scored) == 1 or scored[0][1] >= _search.default_weights()["w_exchange"]:
+            return scored[0][0]
+        candidates = [action for action, _ in scored[: self.options["k"]]]
+        values = self._searcher.rollout_values(
+            observation.core,
+            observation.current_player,
+            rng.bit_generator,
+            candidates,
+            self.options["worlds"],
+            _SEE[self.options["see"]],
+            _POLICY[self.options["policy"]],
+        )
+        return candidates[int(np.argmax(values))]
 
     def close(self) -> None:
         self._searcher = None
