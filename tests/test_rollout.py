@@ -17,7 +17,7 @@ from seqsolve.bots import BotError, make_bot
 from seqsolve.rules import parse_rules
 from seqsolve.state import State
 
-from test_search import WIN_IN_ONE, move, position
+from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
 
 NAMES = _search.FEATURE_NAMES
 DECK = parse_rules("classic", players=2).deck_cards
@@ -147,6 +147,9 @@ def test_rollout_bot_spec_and_choice():
     bot.start(state.rules, state.seats, 0)
     assert move(state, bot.choose(state.observation(0), np.random.default_rng(0))) == "9C@a5"
     assert not bot.open_information and make_bot("rollout:see=hands").open_information
+    state = position(**MUST_BLOCK)
+    for seed in range(3):
+        assert move(state, make_bot("rollout").choose(state.observation(0), np.random.default_rng(seed))) == "AC@f8"
     with pytest.raises(BotError, match="see is one of none, all, hands"):
         make_bot("rollout:see=some")
     with pytest.raises(BotError, match="policy is one of greedy, heuristic"):

@@ -1217,7 +1217,7 @@ cdef class Searcher:
     cdef Game ev_before
     cdef int ev_seat, ev_tries
     cdef int32_t ev_action
-    cdef double ev_temp
+    cdef double ev_temp, ev_top
     cdef object _params
     cdef CoreRules _rules
 
@@ -1382,11 +1382,14 @@ cdef class Searcher:
         The rest of the pile keeps the leftover cards in some order; no action
         of the iteration reaches them.  Full playouts shuffle everything.
 
-        With evidence (set_evidence) a deal is kept with the probability that the
-        opponent, holding the dealt cards it already had, would have made the
-        play it made (rejection sampling: the kept worlds follow the posterior
-        of that opponent model); after ``ev_tries`` rejections the last deal stands."""
+        With evidence (set_evidence) a deal is kept with probability L / L_top,
+        where L is the chance that the opponent, holding the dealt cards it
+        already had, would have made the play it made, and L_top the highest L
+        met so far (rejection sampling: the kept worlds follow the posterior of
+        that opponent model, once L_top has settled); after ``ev_tries``
+        rejections the last deal stands."""
         cdef int i, j, m = self.n_slots, tries = 0
+        cdef double like
         cdef uint8_t tmp
         cdef uint8_t* base = <uint8_t*>g
         if self.playout_depth >= 0:
@@ -1404,7 +1407,11 @@ cdef class Searcher:
             if self.ev_seat < 0 or tries >= self.ev_tries:
                 return
             tries += 1
-            if rng.next_double(rng.state) < self.play_likelihood(g):
+            like = self.play_likelihood(g)
+            if like >= self.ev_top:
+                self.ev_top = like
+                return
+            if rng.next_double(rng.state) * self.ev_top < like:
                 return
 
     cdef double play_likelihood(self, const Game* g) noexcept nogil:
@@ -1470,6 +1477,7 @@ cdef class Searcher:
         self.ev_seat = o
         self.ev_temp = temperature
         self.ev_tries = tries
+        self.ev_top = 0.0
         return True
 
     def clear_evidence(self):

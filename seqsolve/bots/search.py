@@ -193,7 +193,7 @@ class RolloutBot(_Evidence, Bot):
     name = "rollout"
     summary = "flat Monte Carlo: the k best moves by the greedy score, each played to the end in the same worlds"
     params = {
-        "worlds": Param(int, 400, "deals of the unseen cards per move; every candidate is played out in each", minimum=1),
+        "worlds": Param(int, 1600, "deals of the unseen cards per move; every candidate is played out in each", minimum=1),
         "k": Param(int, 8, "candidate moves: the best by the greedy score", minimum=1),
         "policy": Param(str, "greedy", "who plays the playouts, for every side: greedy or heuristic"),
         "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
