@@ -4,7 +4,9 @@
   mid-game (5 seeded uniformly random games stopped at turn 40), each the best of
   3 searches of ``--iterations`` iterations, median over the positions;
 * greedy and heuristic time per move over positions taken every 8 turns from 20
-  seeded random games (the Python call included).
+  seeded random games (the Python call included);
+* the ``rollout`` bot's time per move (default 1,600 worlds, 8 candidates) on the
+  opening and turn-40 positions, and its playouts per second.
 
 Usage: ``python benchmarks/search_speed.py [--iterations N] ['{"playout_depth": 8}' ...]``
 (each extra argument is a JSON dict of Searcher parameters to measure too).
@@ -76,6 +78,18 @@ def main() -> None:
                 choose(view, bit_generator)
         per_move = (time.perf_counter() - start) / (5 * len(views))
         print(f"{choose.__name__}: {per_move * 1e6:,.0f} us per move ({len(views)} positions)")
+    from seqsolve.bots import make_bot
+
+    bot = make_bot("rollout")
+    for name, states in positions.items():
+        times = []
+        for k, state in enumerate(states):
+            start = time.perf_counter()
+            bot.choose(state.observation(state.current_player), np.random.default_rng(k))
+            times.append(time.perf_counter() - start)
+        per_move = statistics.median(times)
+        print(f"rollout {name}: {per_move * 1e3:,.0f} ms per move, "
+              f"at most {1600 * 8 / per_move:,.0f} playouts/s (median of {len(states)})")
 
 
 if __name__ == "__main__":

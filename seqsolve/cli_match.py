@@ -318,8 +318,10 @@ def bots_command(as_json):
         return
     for name, cls in classes.items():
         click.echo(f"{name:<10} {cls.summary}")
-        for key, p in cls.params.items():
-            click.echo(f"    {key}={p.default!s:<10} {p.help}")
+        settings = [f"{key}={p.default!s}" for key, p in cls.params.items()]
+        width = max(map(len, settings), default=0)
+        for setting, p in zip(settings, cls.params.values()):
+            click.echo(f"    {setting:<{width}}  {p.help}")
 
 
 COMMANDS = [match, tournament, replay, bots_command]

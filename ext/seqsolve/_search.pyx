@@ -27,6 +27,15 @@ Three layers, cheapest first:
   action (a decisive one first: win, block a win), and finishes with a short
   guided playout scored by the evaluation.  The loop runs without the GIL;
   nothing per node touches Python.
+* :meth:`Searcher.rollout_values` is flat Monte Carlo: a few candidate actions,
+  each played to the end by greedy in the same dealt worlds (common random
+  numbers), so their differences are measured precisely.  It is the strongest
+  fair player here (the ``rollout`` bot), and with every card seen it measures
+  what the hidden cards cost.
+* :meth:`Searcher.set_evidence` makes the worlds follow the opponent's last
+  play: a world in which the opponent would probably have played otherwise is
+  probably not the world we are in (rejection sampling under a softmax model
+  of greedy's scores).
 
 Everything is driven by a numpy bit generator passed in by the caller, so a
 fixed seed and iteration budget give the same answer every time.
@@ -157,9 +166,12 @@ cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil:
     ctx.feat_w[F_READY] = w.ready
     ctx.feat_w[F_WIN_READY] = w.win_ready
     ctx.feat_w[F_TEMPO] = w.tempo
+    ctx.split = 0
     for i in range(5):
         ctx.feat_w[F_DEAD_OPEN + i] = w.dead_open[i]
         ctx.feat_w[F_HAND + i] = w.hand[i]
+        if w.hand[i] != 0.0 or w.dead_open[i] != w.open[i]:
+            ctx.split = 1
 
 
 # ---------------------------------------------------------------- one-ply scores
@@ -388,11 +400,14 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
                 avail[c] -= 1
             elif t.card_kind[c] == CARD_NORMAL:
                 hand_cells |= t.card_cells[c]
-    hand_cells &= g.empty
-    for c in range(t.n_codes):
-        if avail[c] <= 0 and t.card_kind[c] == CARD_NORMAL:
-            dead |= t.card_cells[c]
-    dead &= g.empty & ~hand_cells
+    if ctx.split:  # else every window counts as live and no hand feature is read
+        hand_cells &= g.empty
+        for c in range(t.n_codes):
+            if avail[c] <= 0 and t.card_kind[c] == CARD_NORMAL:
+                dead |= t.card_cells[c]
+        dead &= g.empty & ~hand_cells
+    else:
+        hand_cells = 0
     f[F_SEQUENCE] = tot
     f[F_TEMPO] = t.seat_side[g.to_move] == s
     for wi in range(N_WINDOWS):
@@ -407,9 +422,8 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
             f[F_DEAD_OPEN + k] += 1.0
         else:
             f[F_OPEN + k] += 1.0
-            h = popcount128(miss & hand_cells)
-            if h:
-                f[F_HAND + k + h - 1] += 1.0
+            if miss & hand_cells:
+                f[F_HAND + k + popcount128(miss & hand_cells) - 1] += 1.0
         if k == 4:
             c = ctx.cell_card[ctz128(miss)]
             live = 1.0 if (c < MAX_CODES and avail[c] > 0) else (0.5 if wild_left > 0 else 0.0)
@@ -857,6 +871,10 @@ _DEFAULT_WEIGHTS = {
     "w_ready": 70.0,
     "w_win_ready": 115.0,
     "w_tempo": 9.0,
+    # Dead windows weigh like live ones and hand-fillable cells not at all by
+    # default: neither a logistic fit (36% against greedy) nor a CMA-ES search for
+    # strength (benchmarks/tune_weights.py: no generation beat these defaults)
+    # found a better use for them.  They stay as tunable features.
     "w_dead_open": (0.0, 1.0, 2.3, 6.4, 8.0),
     "w_hand": (0.0, 0.0, 0.0, 0.0, 0.0),
     "eval_scale": 100.0,
@@ -1017,6 +1035,7 @@ def position_features(CoreGame game):
     cdef double f[N_FEATURES]
     cdef int wild_left, s, k
     load_ctx(&ctx, game, None)
+    ctx.split = 1
     unseen_counts(&ctx, &game.g, -1, left, &wild_left)
     out = []
     for s in range(game.rules.t.sides):
