@@ -163,3 +163,19 @@ def test_inferring_bots_play_whole_games(spec):
     config = MatchConfig(bots=(spec, "greedy"), variant="classic", players=2, teams=None, seed=3)
     record = play_game(config, 0)
     assert record["forfeit"] is None and record["result"] in ("b", "g", "draw")
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("rollout:see=x", "see is one of none, all, hands"),
+        ("rollout:worlds=0", "worlds must be at least 1"),
+        ("mcts:infer=-1", "infer must be at least 0"),
+        ("mcts:greedy=maybe", "greedy takes a bool"),
+    ],
+)
+def test_bad_new_parameters_are_one_line_errors(spec, message):
+    from cli_helpers import fails
+
+    text = fails("match", spec, "greedy", "--games", "2")
+    assert message in text and len(text.strip().splitlines()) == 1

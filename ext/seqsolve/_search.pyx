@@ -1391,7 +1391,7 @@ cdef class Searcher:
         self.init_node(ch, action, side)
         return ch
 
-    cdef void determinize(self, Game* g, bitgen_t* rng) noexcept nogil:
+    cdef void determinize(self, Game* g, bitgen_t* rng, bint full=0) noexcept nogil:
         """Deal the unseen cards at random into the hidden slots.
 
         Slots are listed hands first, then the draw pile from the top, and only
@@ -1399,7 +1399,7 @@ cdef class Searcher:
         ``m`` covers every hand and as many pile cards as this iteration can
         draw (one per action: the deepest tree path so far plus the playout).
         The rest of the pile keeps the leftover cards in some order; no action
-        of the iteration reaches them.  Full playouts shuffle everything.
+        of the iteration reaches them.  Full playouts (and ``full``) shuffle everything.
 
         With evidence (set_evidence) a deal is kept with probability L / L_top,
         where L is the chance that the opponent, holding the dealt cards it
@@ -1411,7 +1411,7 @@ cdef class Searcher:
         cdef double like
         cdef uint8_t tmp
         cdef uint8_t* base = <uint8_t*>g
-        if self.playout_depth >= 0:
+        if self.playout_depth >= 0 and not full:
             m = self.n_hand_slots + self.playout_depth + self.max_depth + 2
             if m > self.n_slots:
                 m = self.n_slots
@@ -1507,15 +1507,12 @@ cdef class Searcher:
         observation with every card ``viewer`` cannot see dealt."""
         cdef CoreGame world = observation.clone(None)
         cdef bitgen_t* rng = bitgen_of(bit_generator)
-        cdef int saved = self.playout_depth
         make_ctx(&self.ctx, &observation.rules.t, &self.weights)
         self.prepare(observation, viewer, 0)
-        self.playout_depth = -1
         with bit_generator.lock:
             memcpy(&world.g, &self.root, sizeof(Game))
             if self.n_slots:
-                self.determinize(&world.g, rng)
-        self.playout_depth = saved
+                self.determinize(&world.g, rng, 1)
         return world
 
     cdef int32_t pick_untried(self, const Game* g, int n, bitgen_t* rng) noexcept nogil:
@@ -1870,7 +1867,7 @@ cdef class Searcher:
         cdef const Tables* t = &observation.rules.t
         cdef bitgen_t* rng = bitgen_of(bit_generator)
         cdef Game world, g
-        cdef int n = len(actions), i, w, side, saved = self.playout_depth
+        cdef int n = len(actions), i, w, side
         cdef int32_t acts[MAX_MOVES]
         cdef double sums[MAX_MOVES]
         cdef double values[MAX_SIDES]
@@ -1882,20 +1879,14 @@ cdef class Searcher:
             sums[i] = 0.0
         make_ctx(&self.ctx, t, &self.weights)
         self.viewer_side = t.seat_side[viewer]
-        self.playout_depth = -1
-        try:
-            self.prepare(observation, viewer, open_information)
-        finally:
-            self.playout_depth = saved
+        self.prepare(observation, viewer, open_information)
         side = self.viewer_side
         with bit_generator.lock:
             with nogil:
                 for w in range(worlds):
                     memcpy(&world, &self.root, sizeof(Game))
                     if self.n_slots:
-                        self.playout_depth = -1
-                        self.determinize(&world, rng)
-                        self.playout_depth = saved
+                        self.determinize(&world, rng, 1)
                     for i in range(n):
                         memcpy(&g, &world, sizeof(Game))
                         apply_action(t, &g, acts[i], rng, NULL, -1)

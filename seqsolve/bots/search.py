@@ -71,26 +71,36 @@ def _scaled_weights(options: dict[str, Any]) -> dict[str, Any]:
     return weights
 
 
-class _Evidence:
-    """What a searching bot remembers between its turns: its own view after its
-    last action.  At its next turn the play an opponent made in between weighs the
-    worlds it deals (Searcher.set_evidence): an opponent who passed over a strong
-    play probably did not hold the card for it.  Only public information is used
-    (the board and the discards both views show)."""
+_INFER = Param(float, 0.0, "temperature of the opponent model weighing worlds by the last play (0: off)")
 
-    def _reset(self) -> None:
+
+class _Evidence:
+    """What a searching bot with ``infer=T`` remembers between its turns: its own
+    view after its last action.  At its next turn the play an opponent made in
+    between weighs the worlds it deals (Searcher.set_evidence): an opponent who
+    passed over a strong play probably did not hold the card for it.  Only public
+    information is used (the board and the discards both views show)."""
+
+    options: dict[str, Any]
+    open_information: bool
+
+    def start(self, rules, seats: str, seat: int) -> None:
         self._before: State | None = None
 
-    def _weigh(self, searcher: _search.Searcher, observation: State, temperature: float) -> None:
-        before = self._before
-        if before is None or before.current_player == observation.current_player:
-            return  # first turn, or our own exchange came first: the evidence stands
-        searcher.set_evidence(before.core, observation.core, temperature)
+    def _infers(self) -> bool:
+        return self.options["infer"] > 0 and not self.open_information
+
+    def _weigh(self, searcher: _search.Searcher, observation: State) -> None:
+        before = getattr(self, "_before", None)
+        if not self._infers() or before is None or before.current_player == observation.current_player:
+            return  # off, first turn, or our own exchange came first: the evidence stands
+        searcher.set_evidence(before.core, observation.core, self.options["infer"])
 
     def _remember(self, observation: State, action: int) -> None:
-        after = observation.clone()
-        after.apply(action)
-        self._before = after
+        if self._infers():
+            after = observation.clone()
+            after.apply(action)
+            self._before = after
 
 
 class GreedyBot(Bot):
@@ -134,13 +144,12 @@ class MCTSBot(_Evidence, Bot):
         "greedy": Param(bool, bool(_search_defaults["playout_greedy"]), "playouts play greedy's move (every action scored)"),
         "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16),
         "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
-        "infer": Param(float, 0.0, "temperature of the opponent model weighing worlds by the last play (0: off)"),
+        "infer": _INFER,
         **_weight_params(),
     }
 
     def __init__(self, **values: Any):
         super().__init__(**values)
-        self._reset()
         if not self.options["iters"] and not self.options["time"]:
             from .base import BotError
 
@@ -162,13 +171,9 @@ class MCTSBot(_Evidence, Bot):
             self._searcher = _search.Searcher(params)
         return self._searcher
 
-    def start(self, rules, seats: str, seat: int) -> None:
-        self._reset()
-
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         seat = observation.current_player
-        if self.options["infer"] > 0 and not self.open_information:
-            self._weigh(self.searcher(), observation, self.options["infer"])
+        self._weigh(self.searcher(), observation)
         self.last = self.searcher().search(
             observation.core,
             seat,
@@ -177,8 +182,7 @@ class MCTSBot(_Evidence, Bot):
             seconds=self.options["time"],
             open_information=int(self.open_information),
         )
-        if self.options["infer"] > 0 and not self.open_information:
-            self._remember(observation, self.last["best"])
+        self._remember(observation, self.last["best"])
         return self.last["best"]
 
     def close(self) -> None:
@@ -197,7 +201,7 @@ class RolloutBot(_Evidence, Bot):
         "k": Param(int, 8, "candidate moves: the best by the greedy score", minimum=1),
         "policy": Param(str, "greedy", "who plays the playouts, for every side: greedy or heuristic"),
         "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
-        "infer": Param(float, 0.0, "temperature of the opponent model weighing worlds by the last play (0: off)"),
+        "infer": _INFER,
         **_weight_params(),
     }
 
@@ -210,26 +214,22 @@ class RolloutBot(_Evidence, Bot):
                 raise BotError(f"bot rollout: {key} is one of {', '.join(allowed)}, not {self.options[key]!r}")
         self.open_information = self.options["see"] != "none"
         self._weights = _scaled_weights(self.options)
+        weights = {**_search.default_weights(), **self._weights}
+        self._sure = min(weights["w_exchange"], weights["w_win"])  # scores that need no playouts
         self._searcher: _search.Searcher | None = None
-        self._reset()
-
-    def start(self, rules, seats: str, seat: int) -> None:
-        self._reset()
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         action = self._choose(observation, rng)
-        if self.options["infer"] > 0 and not self.open_information:
-            self._remember(observation, action)
+        self._remember(observation, action)
         return action
 
     def _choose(self, observation: State, rng: np.random.Generator) -> int:
         if self._searcher is None:
             self._searcher = _search.Searcher(self._weights)
-        if self.options["infer"] > 0 and not self.open_information:
-            self._weigh(self._searcher, observation, self.options["infer"])
+        self._weigh(self._searcher, observation)
         scored = sorted(_search.score_actions(observation.core, self._weights), key=lambda item: -item[1])
         # a win, and a dead-card exchange (it costs nothing), need no playouts
-        if len(scored) == 1 or scored[0][1] >= _search.default_weights()["w_exchange"]:
+        if len(scored) == 1 or scored[0][1] >= self._sure:
             return scored[0][0]
         candidates = [action for action, _ in scored[: self.options["k"]]]
         values = self._searcher.rollout_values(
