@@ -58,6 +58,7 @@ CEILING = [
     ("rollout:see=hands,worlds=200", "heuristic", 200),
     ("rollout:see=all,worlds=4", "greedy", 400),
     ("rollout:see=all,worlds=4", "heuristic", 400),
+    ("rollout:see=hands,worlds=100,policy=heuristic", "heuristic", 100),
     ("rollout:see=all,worlds=2,policy=heuristic", "heuristic", 400),
 ]
 
