@@ -131,10 +131,15 @@ def check_config(config: MatchConfig) -> Rules:
 
 # ---------------------------------------------------------------- one game
 
-def play_game(config: MatchConfig, game: int, bots: list[Bot] | None = None, detail: bool = False) -> dict:
+def play_game(
+    config: MatchConfig, game: int, bots: list[Bot] | None = None, detail: bool = False, moves: bool = True
+) -> dict:
     """Play game number ``game`` of a match and return its record.
 
-    With ``detail`` the record also holds a ``detail`` dict (see :class:`GameDetail`).
+    With ``detail`` the record also holds a ``detail`` dict (see :class:`GameDetail`);
+    without ``moves`` it leaves out the move list (``plies`` still counts them):
+    writing every move as text is a fifth of a random game's cost, and a run
+    that keeps no record file never reads them.
     """
     rules = config.rules()
     seat_bot = config.seat_bots(game)
@@ -143,7 +148,8 @@ def play_game(config: MatchConfig, game: int, bots: list[Bot] | None = None, det
         bots = [make_bot(spec) for spec in config.bots]
     state = State.new(rules, seed=config.deal_seed(game))
     rngs = [np.random.default_rng(config.bot_seed(game, s)) for s in range(rules.players)]
-    moves: list[str] = []
+    played: list[str] | None = [] if moves else None
+    plies = 0
     forfeit = None
     tally = GameDetail(rules) if detail else None
     started = time.perf_counter()
@@ -162,7 +168,9 @@ def play_game(config: MatchConfig, game: int, bots: list[Bot] | None = None, det
             except BotFailure as exc:
                 forfeit = {"seat": seat, "bot": config.bots[seat_bot[seat]], "reason": str(exc)}
                 break
-            moves.append(str(state.action_to_move(action)))
+            plies += 1
+            if played is not None:
+                played.append(str(state.action_to_move(action)))
             if tally is None:
                 state.apply(action)
             else:
@@ -171,7 +179,7 @@ def play_game(config: MatchConfig, game: int, bots: list[Bot] | None = None, det
         if owned:
             for bot in bots:
                 bot.close()
-    record = _record(config, game, state, seat_bot, moves, forfeit, time.perf_counter() - started)
+    record = _record(config, game, state, seat_bot, played, plies, forfeit, time.perf_counter() - started)
     if tally is not None:
         record["detail"] = tally.finish(state)
     return record
@@ -228,7 +236,7 @@ def _start(bot: Bot, rules: Rules, seats: str, seat: int) -> None:
         raise BotFailure(str(exc)) from None
 
 
-def _record(config, game, state, seat_bot, moves, forfeit, seconds) -> dict:
+def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> dict:
     rules = state.rules
     if forfeit is None:
         outcome = state.outcome()
@@ -251,23 +259,23 @@ def _record(config, game, state, seat_bot, moves, forfeit, seconds) -> dict:
         "seed": config.seed,
         "seats": [config.bots[b] for b in seat_bot],
         "side_bot": side_bot,
-        "moves": moves,
+        **({} if moves is None else {"moves": moves}),
         "result": result,
         "winner_side": winner_side,
         "termination": termination,
         "forfeit": forfeit,
         "turns": state.turn,
-        "plies": len(moves),
+        "plies": plies,
         "score": score,
         "seconds": round(seconds, 6),
     }
 
 
-def _play_chunk(config: MatchConfig, games: list[int], detail: bool = False) -> list[dict]:
+def _play_chunk(config: MatchConfig, games: list[int], detail: bool = False, moves: bool = True) -> list[dict]:
     """One joblib task: a few games sharing bot instances (and their warm memory)."""
     bots = [make_bot(spec) for spec in config.bots]
     try:
-        return [play_game(config, g, bots, detail) for g in games]
+        return [play_game(config, g, bots, detail, moves) for g in games]
     finally:
         for bot in bots:
             bot.close()
@@ -408,7 +416,7 @@ def run_games(
         # keep pairs of a deal in one chunk so an early stop never splits a deal
         per = config.games_per_deal
         size = max(per, size - size % per)
-        tasks = (delayed(_play_chunk)(config, part, detail) for part in chunks(todo, size))
+        tasks = (delayed(_play_chunk)(config, part, detail, store is not None) for part in chunks(todo, size))
         if backend is not None:
             context = parallel_backend(backend, n_jobs=n_jobs)
         else:

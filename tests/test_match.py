@@ -75,7 +75,7 @@ def test_team_game_seats_follow_sides():
 def test_rerun_after_interruption_resumes_without_loss_or_duplicates(tmp_path):
     out = tmp_path / "games.jsonl"
     config = MatchConfig(bots=("random", "random"), seed=21)
-    full = run_games(config, 16, jobs=1)
+    full = run_games(config, 16, jobs=1, out=str(tmp_path / "full.jsonl"))  # with its moves
     run_games(config, 10, jobs=1, out=str(out))
     # simulate a kill in the middle of writing a line
     with open(out, "a", encoding="utf-8") as fh:
@@ -84,6 +84,15 @@ def test_rerun_after_interruption_resumes_without_loss_or_duplicates(tmp_path):
     assert _stable(resumed) == _stable(full)
     _, records = read_records(str(out))
     assert sorted(r["game"] for r in records) == list(range(16))
+
+
+def test_records_keep_their_moves_only_when_written(tmp_path):
+    config = MatchConfig(bots=("random", "greedy"), seed=4)
+    written = run_games(config, 6, jobs=1, out=str(tmp_path / "games.jsonl"))
+    kept = run_games(config, 6, jobs=2)
+    assert all(len(r["moves"]) == r["plies"] > 0 for r in written)
+    assert all("moves" not in r for r in kept)
+    assert _stable([{k: v for k, v in r.items() if k != "moves"} for r in written]) == _stable(kept)
 
 
 def test_killed_cli_run_resumes_to_identical_numbers(tmp_path):
