@@ -133,6 +133,18 @@ def test_an_unblocked_threat_tells_the_search_what_the_opponent_lacks():
     assert sum(_old_cards_of_green(searcher, now)[c] for c in blockers) > 100
 
 
+def test_a_new_game_forgets_the_last_games_evidence():
+    before, now, _ = _unblocked_threat()
+    bot = make_bot("rollout:worlds=4,k=2,infer=0.3")
+    bot.start(now.rules, now.seats, 0)
+    bot._before = before
+    bot.choose(now, np.random.default_rng(0))
+    assert bot._searcher.evidence_seat == 1
+    bot.start(now.rules, now.seats, 0)  # the next game
+    bot.choose(position(**WIN_IN_ONE).observation(0), np.random.default_rng(0))
+    assert bot._searcher.evidence_seat == -1
+
+
 def test_evidence_needs_exactly_one_opponent_play():
     before, now, full = _unblocked_threat()
     searcher = _search.Searcher()

@@ -1502,6 +1502,11 @@ cdef class Searcher:
     def clear_evidence(self):
         self.ev_seat = -1
 
+    @property
+    def evidence_seat(self):
+        """The seat whose last play weighs the worlds, or -1."""
+        return self.ev_seat
+
     def deal_world(self, CoreGame observation, int viewer, bit_generator):
         """One world as the search deals it (evidence included): a copy of the
         observation with every card ``viewer`` cannot see dealt."""

@@ -91,10 +91,14 @@ class _Evidence:
         return self.options["infer"] > 0 and not self.open_information
 
     def _weigh(self, searcher: _search.Searcher, observation: State) -> None:
+        if not self._infers():
+            return
         before = getattr(self, "_before", None)
-        if not self._infers() or before is None or before.current_player == observation.current_player:
-            return  # off, first turn, or our own exchange came first: the evidence stands
-        searcher.set_evidence(before.core, observation.core, self.options["infer"])
+        if before is None:
+            searcher.clear_evidence()  # a new game: what the last one showed is void
+        elif before.current_player != observation.current_player:
+            searcher.set_evidence(before.core, observation.core, self.options["infer"])
+        # else our own exchange came first this turn: the evidence stands
 
     def _remember(self, observation: State, action: int) -> None:
         if self._infers():
