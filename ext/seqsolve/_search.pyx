@@ -398,7 +398,7 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
                 continue
             if t.seat_side[seat] != s:
                 avail[c] -= 1
-            elif t.card_kind[c] == CARD_NORMAL:
+            elif ctx.split and t.card_kind[c] == CARD_NORMAL:
                 hand_cells |= t.card_cells[c]
     if ctx.split:  # else every window counts as live and no hand feature is read
         hand_cells &= g.empty
@@ -406,8 +406,6 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
             if avail[c] <= 0 and t.card_kind[c] == CARD_NORMAL:
                 dead |= t.card_cells[c]
         dead &= g.empty & ~hand_cells
-    else:
-        hand_cells = 0
     f[F_SEQUENCE] = tot
     f[F_TEMPO] = t.seat_side[g.to_move] == s
     for wi in range(N_WINDOWS):
@@ -417,14 +415,18 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
         k = popcount128(m & cnt)
         if k == 5 or not eligible(t, g, s, m, seqm):
             continue
-        miss = m & ~cnt
-        if miss & dead:
-            f[F_DEAD_OPEN + k] += 1.0
-        else:
+        if not ctx.split:
             f[F_OPEN + k] += 1.0
-            if miss & hand_cells:
-                f[F_HAND + k + popcount128(miss & hand_cells) - 1] += 1.0
+        else:
+            miss = m & ~cnt
+            if miss & dead:
+                f[F_DEAD_OPEN + k] += 1.0
+            else:
+                f[F_OPEN + k] += 1.0
+                if miss & hand_cells:
+                    f[F_HAND + k + popcount128(miss & hand_cells) - 1] += 1.0
         if k == 4:
+            miss = m & ~cnt
             c = ctx.cell_card[ctz128(miss)]
             live = 1.0 if (c < MAX_CODES and avail[c] > 0) else (0.5 if wild_left > 0 else 0.0)
             if live > 0 and not (threats & miss):
