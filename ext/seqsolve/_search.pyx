@@ -734,20 +734,9 @@ cdef int32_t urgent_action(const Ctx* ctx, const Game* g, Threats* th, bitgen_t*
 
 # ---------------------------------------------------------------- greedy / heuristic
 
-cdef int32_t greedy_first(const Ctx* ctx, const Game* g, int32_t* buf) noexcept nogil:
-    """greedy_choice without the coin: ties go to the first in P-13 order, so a
-    playout is a function of its world alone (common random numbers)."""
-    cdef int n = gen_actions(ctx.t, g, buf), i
-    cdef double best = -INFINITY, s
-    cdef int32_t choice = -1
-    for i in range(n):
-        s = action_score(ctx, g, buf[i])
-        if s > best:
-            best, choice = s, buf[i]
-    return choice
-
-
 cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
+    """The best action by score_action; ties drawn from ``rng``, or, without one
+    (NULL), the first in P-13 order, so a playout depends on its world alone."""
     cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0
     cdef double best = -INFINITY, s
     cdef int32_t choice = -1
@@ -755,7 +744,7 @@ cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
         s = action_score(ctx, g, buf[i])
         if s > best:
             best, choice, ties = s, buf[i], 1
-        elif s == best:
+        elif s == best and rng != NULL:
             ties += 1
             if rand_below(rng, ties) == 0:
                 choice = buf[i]
@@ -1662,7 +1651,7 @@ cdef class Searcher:
         while g.result == RESULT_NONE and (self.playout_depth < 0 or plies < self.playout_depth):
             action = -1
             if self.playout_greedy:
-                action = greedy_first(&self.ctx, &g, self.buf)
+                action = greedy_choice(&self.ctx, &g, NULL, self.buf)
             elif self.decisive:
                 action = urgent_action(&self.ctx, &g, &th, rng)
             if action < 0:
@@ -1901,14 +1890,11 @@ cdef class Searcher:
                             if policy == 1:
                                 a = heuristic_choice(&self.ctx, &g, rng, self.buf)
                             else:
-                                a = greedy_first(&self.ctx, &g, self.buf)
+                                a = greedy_choice(&self.ctx, &g, NULL, self.buf)
                             if a < 0:
                                 break
                             apply_action(t, &g, a, rng, NULL, -1)
-                        if g.result == RESULT_NONE:
-                            side_values(&self.ctx, &g, values)
-                        else:
-                            terminal_values(t, &g, values)
+                        side_values(&self.ctx, &g, values)  # the result, once the game is over
                         sums[i] += values[side]
         return [sums[i] / worlds for i in range(n)]
 
