@@ -825,6 +825,20 @@ def format_balance(summaries: list[dict]) -> str:
     return text
 
 
+# per-game figures a summary holds under their own names
+GAME_MEANS = (
+    "plies_mean",
+    "decisions_mean",
+    "branching",
+    "exchanges_mean",
+    "two_eyed_mean",
+    "one_eyed_mean",
+    "jacks_mean",
+    "reshuffles_mean",
+    "passes_mean",
+    "corner_win_rate",
+)
+
 CSV_FIELDS = (
     "variant",
     "players",
@@ -846,16 +860,7 @@ CSV_FIELDS = (
     "turns_p10",
     "turns_median",
     "turns_p90",
-    "plies_mean",
-    "decisions_mean",
-    "branching",
-    "exchanges_mean",
-    "two_eyed_mean",
-    "one_eyed_mean",
-    "jacks_mean",
-    "reshuffles_mean",
-    "passes_mean",
-    "corner_win_rate",
+    *GAME_MEANS,
     "ludii_advantage_p1",
     "ludii_balance",
     "ludii_completion",
@@ -887,18 +892,7 @@ def to_csv(summaries: list[dict]) -> str:
                 row[f"end_{k}"] = s["terminations"].get(k, 0)
             for k in ("mean", "std", "p10", "median", "p90"):
                 row[f"turns_{k}"] = s["turns"][k]
-            for k in (
-                "plies_mean",
-                "decisions_mean",
-                "branching",
-                "exchanges_mean",
-                "two_eyed_mean",
-                "one_eyed_mean",
-                "jacks_mean",
-                "reshuffles_mean",
-                "passes_mean",
-                "corner_win_rate",
-            ):
+            for k in GAME_MEANS:
                 row[k] = s[k]
             for k in ("advantage_p1", "balance", "completion", "drawishness", "duration"):
                 row[f"ludii_{k}"] = s["ludii"][k]

@@ -121,6 +121,27 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def search_options(iters: str, seconds: str, jobs: str):
+    """The search budget and seed options analyze and annotate share; ``iters``,
+    ``seconds`` and ``jobs`` say what each means for the command."""
+    options = [
+        click.option("--iters", type=click.IntRange(min=1), default=None, help=iters),
+        click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, help=seconds),
+        click.option(
+            "--bot", default="mcts", show_default=True, help="Search parameters as an mcts spec, e.g. mcts:c=0.5,depth=8."
+        ),
+        click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search (hidden cards, playouts)."),
+        click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help=jobs),
+    ]
+
+    def apply(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
+
+
 ANALYZE_EPILOG = """\b
 Examples:
   seqsolve analyze game.sqn                      rank every turn of the side to move
@@ -140,35 +161,10 @@ Examples:
     show_default=True,
     help="List only the best K turns (0: all).",
 )
-@click.option(
-    "--iters",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Search iterations in all (default 50000, or the bot spec's).",
-)
-@click.option(
-    "--time",
-    "seconds",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Search seconds (wall clock, per tree).",
-)
-@click.option(
-    "--bot",
-    default="mcts",
-    show_default=True,
-    help="Search parameters as an mcts spec, e.g. mcts:c=0.5,depth=8.",
-)
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Seed of the search (hidden cards, playouts)."
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Root-parallel trees, one thread each.",
+@search_options(
+    iters="Search iterations in all (default 50000, or the bot spec's).",
+    seconds="Search seconds (wall clock, per tree).",
+    jobs="Root-parallel trees, one thread each.",
 )
 @click.option(
     "--open",
@@ -229,25 +225,10 @@ Examples:
     multiple=True,
     help="Analyse only this seat's moves (repeatable; default all).",
 )
-@click.option(
-    "--iters", type=click.IntRange(min=1), default=None, help="Iterations per decision (default 4000)."
-)
-@click.option(
-    "--time",
-    "seconds",
-    type=click.FloatRange(min=0, min_open=True),
-    default=None,
-    help="Seconds per decision.",
-)
-@click.option("--bot", default="mcts", show_default=True, help="Search parameters as an mcts spec.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the searches.")
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Decisions analysed side by side (threads).",
+@search_options(
+    iters="Iterations per decision (default 4000).",
+    seconds="Seconds per decision.",
+    jobs="Decisions analysed side by side (threads).",
 )
 @click.option(
     "--mistake",

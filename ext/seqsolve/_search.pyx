@@ -1060,6 +1060,25 @@ def _check_playable(CoreGame game):
         raise ValueError("the game is over: there is no action to choose")
 
 
+ctypedef int32_t (*Chooser)(const Ctx*, const Game*, bitgen_t*, int32_t*) noexcept nogil
+
+
+cdef int32_t choose(Chooser chooser, CoreGame game, object bit_generator, object weights) except? -2:
+    """Run one of the C choosers on the mover's view, with the generator's lock held."""
+    cdef Ctx ctx
+    cdef int32_t buf[MAX_MOVES]
+    cdef int32_t choice
+    cdef bitgen_t* rng = bitgen_of(bit_generator)
+    _check_playable(game)
+    load_ctx(&ctx, game, weights)
+    with bit_generator.lock:
+        with nogil:
+            choice = chooser(&ctx, &game.g, rng, buf)
+    if choice < 0:
+        raise ValueError("no legal action is known for the side to move")
+    return choice
+
+
 def greedy_action(CoreGame game, bit_generator, weights=None):
     """The legal action with the best :func:`score_action`; ties broken at random.
 
@@ -1070,18 +1089,7 @@ def greedy_action(CoreGame game, bit_generator, weights=None):
     Raises:
         ValueError: the game is over, or the mover has no known legal action.
     """
-    cdef Ctx ctx
-    cdef int32_t buf[MAX_MOVES]
-    cdef int32_t choice
-    cdef bitgen_t* rng = bitgen_of(bit_generator)
-    _check_playable(game)
-    load_ctx(&ctx, game, weights)
-    with bit_generator.lock:
-        with nogil:
-            choice = greedy_choice(&ctx, &game.g, rng, buf)
-    if choice < 0:
-        raise ValueError("no legal action is known for the side to move")
-    return choice
+    return choose(greedy_choice, game, bit_generator, weights)
 
 
 def heuristic_action(CoreGame game, bit_generator, weights=None):
@@ -1097,18 +1105,7 @@ def heuristic_action(CoreGame game, bit_generator, weights=None):
     not visible to the mover (discards, draft, own hand).  The mover's drawn card
     is unknown in the copies: it is simply not counted.
     """
-    cdef Ctx ctx
-    cdef int32_t buf[MAX_MOVES]
-    cdef int32_t choice
-    cdef bitgen_t* rng = bitgen_of(bit_generator)
-    _check_playable(game)
-    load_ctx(&ctx, game, weights)
-    with bit_generator.lock:
-        with nogil:
-            choice = heuristic_choice(&ctx, &game.g, rng, buf)
-    if choice < 0:
-        raise ValueError("no legal action is known for the side to move")
-    return choice
+    return choose(heuristic_choice, game, bit_generator, weights)
 
 
 # ---------------------------------------------------------------- ISMCTS
