@@ -174,7 +174,8 @@ class RefGame:
 
         The deck is shuffled with ``rng.shuffle``; the shuffled list is the
         pile top first.  Cards are dealt one at a time round-robin, seat 0
-        first, until every seat holds ``hand_size``; in the draft variant the
+        first, until every seat holds ``hand_size``, then seat 0 takes
+        ``bonus_cards`` more (an analysis option); in the draft variant the
         next ``draft_size`` cards are turned face up; the rest is the draw
         pile.  ``rules.first_seat`` moves first.  ``seats`` defaults to the
         colours ``'bgr'[:teams]`` repeated (C-7).
@@ -188,6 +189,8 @@ class RefGame:
         for _ in range(rules.hand_size):
             for seat in range(rules.players):
                 game.hands[seat].append(pile.pop(0))
+        for _ in range(min(rules.bonus_cards, len(pile))):  # analysis option: seat 0's extra cards
+            game.hands[0].append(pile.pop(0))
         if game.draft is not None:
             for _ in range(rules.draft_size):
                 if pile:

@@ -252,6 +252,7 @@ OPTION_VARIANTS = [
     ("draft", 4, {"deck_exhaustion": "draw_game", "draft_size": 2}),
     ("draft", 2, {"draft_size": 1, "heart_rule": "off"}),
     ("classic", 2, {"draw_mode": "draft", "draft_size": 3}),
+    ("classic", 2, {"bonus_cards": 3}),
 ]
 
 

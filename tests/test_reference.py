@@ -143,6 +143,17 @@ def test_new_deal_d1_draft_is_dealt_after_hands():
     assert len(g.draft) == 5 and len(g.draw_pile) == 104 - 12 - 5
 
 
+def test_new_deal_bonus_cards_go_to_seat_zero_after_the_hands():
+    """The analysis option bonus_cards: seat 0 takes the extra cards after the ordinary deal, as the core deals them."""
+    plain = RefGame.new(rules_for("classic", 2), rng=random.Random(5))
+    rules = rules_for("classic", 2, bonus_cards=3)
+    g = RefGame.new(rules, rng=random.Random(5))
+    assert [len(h) for h in g.hands] == [10, 7]
+    assert len(g.draw_pile) == 104 - 17
+    assert sorted(g.hands[1]) == sorted(plain.hands[1])
+    assert sorted(g._all_cards()) == sorted(rules.deck_cards.cards())
+
+
 def test_first_seat_option_c8():
     """C-8 / first_seat: the given seat moves first."""
     g = RefGame.new(rules_for("classic", 3, first_seat=2), rng=random.Random(1))
