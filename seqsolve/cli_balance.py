@@ -12,14 +12,13 @@ import json
 import os
 import secrets
 import shlex
-import sys
 import time
 
 import click
 
 from . import balance as bal
 from .bots.restricted import RESTRICTIONS
-from .cli_match import _dask_backend, _progress_enabled
+from .cli_match import _dask_backend, _progress_enabled, interrupted
 
 
 class _Progress:
@@ -289,14 +288,7 @@ def balance(
             on_records=bar.update,
         )
     except KeyboardInterrupt:
-        bar.close()
-        where = (
-            f"; rerun the same command to resume from {out}"
-            if out
-            else " (use --out DIR to keep and resume games)"
-        )
-        click.echo(f"seqsolve: interrupted{where}", err=True)
-        sys.exit(130)
+        interrupted(bar, out, "DIR")
     finally:
         if client is not None:
             client.close()

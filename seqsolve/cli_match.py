@@ -13,11 +13,13 @@ import re
 import secrets
 import sys
 import time
+from dataclasses import replace
+from typing import NoReturn
 
 import click
 
 from .bots import bot_classes, make_bot
-from .match import MatchConfig, check_config, deal_seed, read_records, run_games
+from .match import MatchConfig, check_config, deal_seed, read_records, recorded_seed, run_games
 from .report import format_match, summarize_match
 from .rules import Variant
 
@@ -137,11 +139,12 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     side.  Every deal is played once per side with the bots rotated over the seats
     (paired games), so the luck of the cards cancels out.  See 'seqsolve bots'.
     """
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    config = MatchConfig(bots=tuple(bots), variant=variant, players=players, teams=teams, seed=seed,
+    config = MatchConfig(bots=tuple(bots), variant=variant, players=players, teams=teams, seed=seed or 0,
                          move_timeout=move_timeout)
     rules = check_config(config)
+    if seed is None:
+        seed = _fresh_or_recorded_seed(out, config)
+        config = replace(config, seed=seed)
     games = -(-games // rules.teams) * rules.teams
     test, tracker = _sprt_tracker(sprt, rules.teams)
     bar = Progress(games, bots[0], _progress_enabled(progress))
@@ -156,10 +159,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     try:
         records = run_games(config, games, jobs=jobs, out=out, on_records=on_records, backend=backend)
     except KeyboardInterrupt:
-        bar.close()
-        where = f"; rerun the same command to resume from {out}" if out else " (use --out FILE to keep and resume games)"
-        click.echo(f"seqsolve: interrupted after {bar.done} games{where}", err=True)
-        sys.exit(130)
+        interrupted(bar, out, "FILE", f" after {bar.done} games")
     finally:
         if client is not None:
             client.close()
@@ -182,6 +182,25 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     else:
         click.echo(f"match {' vs '.join(bots)} — {rules.variant}, {rules.players} players, {rules.teams} sides, seed {seed}")
         click.echo(format_match(summary, _colours(rules.teams)))
+
+
+def interrupted(bar, out: str | None, kind: str, progress: str = "") -> NoReturn:
+    """Ctrl-C during a run: what is written stays; one line on how to resume, and
+    SIGINT's exit code."""
+    bar.close()
+    where = f"; rerun the same command to resume from {out}" if out else f" (use --out {kind} to keep and resume games)"
+    click.echo(f"seqsolve: interrupted{progress}{where}", err=True)
+    sys.exit(130)
+
+
+def _fresh_or_recorded_seed(out: str | None, config: MatchConfig) -> int:
+    """No --seed: the seed of the same match in ``out`` (so the same command
+    resumes it, and says so on stderr), else a fresh one."""
+    found = recorded_seed(out, config) if out else None
+    if found is None:
+        return secrets.randbelow(2**31)
+    click.echo(f"seed {found} (from {out})", err=True)
+    return found
 
 
 def _colours(sides: int) -> str:
@@ -213,24 +232,31 @@ def tournament(bots, games, jobs, seed, variant, players, teams, out, as_json, p
         raise click.UsageError("a tournament needs at least two bots")
     if len(set(bots)) != len(bots):
         raise click.UsageError("each bot may appear once in a tournament")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
     for spec in bots:
         make_bot(spec).close()
+    pairings = [(bots[i], bots[j]) for i in range(len(bots)) for j in range(i + 1, len(bots))]
+
+    def pairing(k: int, base: int) -> tuple[MatchConfig, str | None]:
+        a, b = pairings[k]
+        config = MatchConfig(bots=(a, b), variant=variant, players=players, teams=teams, seed=base + 1000003 * k)
+        return config, os.path.join(out, f"{_slug(a)}-vs-{_slug(b)}.jsonl") if out else None
+
+    if seed is None:  # the first pairing's records, when there are some, hold the seed
+        seed = _fresh_or_recorded_seed(pairing(0, 0)[1], pairing(0, 0)[0])
     if out:
         os.makedirs(out, exist_ok=True)
     results: dict[tuple[str, str], tuple[int, int, int]] = {}
     matrix: dict[str, dict[str, float]] = {a: {} for a in bots}
     started = time.perf_counter()
-    pairings = [(i, j) for i in range(len(bots)) for j in range(i + 1, len(bots))]
-    for k, (i, j) in enumerate(pairings):
-        a, b = bots[i], bots[j]
-        config = MatchConfig(bots=(a, b), variant=variant, players=players, teams=teams, seed=seed + 1000003 * k)
+    for k, (a, b) in enumerate(pairings):
+        config, path = pairing(k, seed)
         rules = check_config(config)
         n = -(-games // rules.teams) * rules.teams
-        path = os.path.join(out, f"{_slug(a)}-vs-{_slug(b)}.jsonl") if out else None
         bar = Progress(n, f"{a} vs {b}", _progress_enabled(progress))
-        records = run_games(config, n, jobs=jobs, out=path, on_records=bar.update)
+        try:
+            records = run_games(config, n, jobs=jobs, out=path, on_records=bar.update)
+        except KeyboardInterrupt:
+            interrupted(bar, out, "DIR", f" in {a} vs {b}")
         bar.close()
         s = summarize_match(records, (a, b))
         results[(a, b)] = (s["wins"][a], s["draws"], s["wins"][b])  # specs are unique here

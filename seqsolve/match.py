@@ -296,8 +296,7 @@ class RecordFile:
     done: dict[int, dict] = field(default_factory=dict)
 
     def open(self) -> None:
-        # through JSON and back, so it compares equal to what a file holds (tuples become lists)
-        header = json.loads(json.dumps({"seqsolve": "match", "format": RECORD_FORMAT, "config": self.config.to_json()}))
+        header = _header(self.config)
         if not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
             parent = os.path.dirname(os.path.abspath(self.path))
             if not os.path.isdir(parent):
@@ -343,6 +342,32 @@ class RecordFile:
             os.fsync(fh.fileno())
         for r in records:
             self.done[r["game"]] = r
+
+
+def _header(config: MatchConfig) -> dict:
+    # through JSON and back, so it compares equal to what a file holds (tuples become lists)
+    return json.loads(json.dumps({"seqsolve": "match", "format": RECORD_FORMAT, "config": config.to_json()}))
+
+
+def recorded_seed(path: str, config: MatchConfig) -> int | None:
+    """The seed of the match the record file ``path`` holds, when that match is
+    ``config`` in all but its seed; else None (no file, another match, not ours).
+
+    A command run without ``--seed`` draws a fresh one, so rerunning it after an
+    interruption would meet its own records as "a different match"; taking the
+    seed from the file is what lets the same command resume."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            first = json.loads(fh.readline())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(first, dict) or first.get("seqsolve") != "match" or not isinstance(first.get("config"), dict):
+        return None
+    held = dict(first["config"])
+    seed = held.pop("seed", None)
+    mine = _header(config)["config"]
+    del mine["seed"]
+    return seed if held == mine and isinstance(seed, int) else None
 
 
 def _describe(config) -> str:

@@ -122,6 +122,75 @@ def test_killed_cli_run_resumes_to_identical_numbers(tmp_path):
     assert [r["game"] for r in records] == list(range(400))
 
 
+def _cut_to(path: Path, games: int) -> None:
+    """What an interruption leaves: the header and the first ``games`` records."""
+    lines = path.read_text().split("\n")
+    path.write_text("\n".join(lines[: 1 + games]) + "\n")
+
+
+def test_match_without_seed_resumes_from_its_own_records(tmp_path):
+    """No --seed: a rerun takes the seed from the record file, so the same command resumes."""
+    out = tmp_path / "games.jsonl"
+    args = ("match", "random", "random", "--games", "8", "--out", str(out), "--json", "--no-progress")
+    code, first, _ = run_cli(*args)
+    assert code == 0
+    whole = out.read_text()
+    _cut_to(out, 3)
+    code, again, stderr = run_cli(*args)
+    assert code == 0, stderr
+    a, b = json.loads(first), json.loads(again)
+    assert f"seed {a['seed']} (from {out})" in stderr
+    for key in ("seed", "games", "wins", "draws", "score", "turns"):
+        assert a[key] == b[key], key
+    before = sorted((json.loads(x) for x in whole.split("\n")[1:] if x), key=lambda r: r["game"])
+    assert _stable(read_records(str(out))[1]) == _stable(before)
+    # another match in that file is still refused, with or without a seed
+    code, _, stderr = run_cli("match", "random", "greedy", "--games", "8", "--out", str(out), "--no-progress")
+    assert code != 0 and "holds a different match" in stderr
+
+
+def test_tournament_without_seed_resumes_from_its_own_records(tmp_path):
+    folder = tmp_path / "t"
+    args = ("tournament", "random", "greedy", "heuristic", "--games", "4", "--out", str(folder), "--json",
+            "--no-progress")
+    code, first, _ = run_cli(*args)
+    assert code == 0
+    for path in sorted(folder.glob("*.jsonl"))[:2]:
+        _cut_to(path, 1)
+    code, again, stderr = run_cli(*args)
+    assert code == 0, stderr
+    a, b = json.loads(first), json.loads(again)
+    assert "from" in stderr and str(a["seed"]) in stderr
+    for key in ("seed", "ratings", "scores", "results"):
+        assert a[key] == b[key], key
+
+
+def test_interrupted_tournament_says_how_to_resume(tmp_path):
+    """SIGINT during a pairing: records kept, one line naming the folder, SIGINT's exit code."""
+    folder = tmp_path / "t"
+    args = [sys.executable, "-m", "seqsolve", "tournament", "random", "greedy", "--games", "4000", "--seed", "3",
+            "--jobs", "1", "--out", str(folder), "--json", "--no-progress"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    records = folder / "random-vs-greedy.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if records.exists() and records.read_text().count("\n") > 30:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    kept = records.read_text().count("\n") - 1
+    if proc.returncode != 0:  # it may finish before the signal lands on a fast machine
+        assert proc.returncode == 130
+        assert err.strip().splitlines()[-1].startswith(
+            f"seqsolve: interrupted in random vs greedy; rerun the same command to resume from {folder}"
+        )
+        assert 30 <= kept < 4000
+    again = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert [r["game"] for r in read_records(str(records))[1]] == list(range(4000))
+
+
 def test_foreign_out_file_is_refused_and_left_alone(tmp_path):
     out = tmp_path / "notes.jsonl"
     out.write_text("hello\n")
