@@ -155,8 +155,12 @@ def play_game(
     started = time.perf_counter()
     try:
         for seat in range(rules.players):
-            _start(bots[seat_bot[seat]], rules, state.seats, seat)
-        while not state.is_terminal():
+            try:
+                _start(bots[seat_bot[seat]], rules, state.seats, seat)
+            except BotFailure as exc:  # a program that does not start loses like one that crashes
+                forfeit = {"seat": seat, "bot": config.bots[seat_bot[seat]], "reason": str(exc)}
+                break
+        while forfeit is None and not state.is_terminal():
             seat = state.current_player
             bot = bots[seat_bot[seat]]
             try:

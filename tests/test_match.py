@@ -305,6 +305,34 @@ def test_failing_external_bot_loses_with_reason(tmp_path, script, reason):
         assert r["side_bot"][r["winner_side"]] == 1  # the other bot wins
 
 
+def test_external_bot_that_dies_before_the_handshake_loses_every_game(tmp_path):
+    prog = tmp_path / "bot.py"
+    prog.write_text("import sys\nsys.exit(2)\n")
+    config = MatchConfig(bots=(f"ext:{sys.executable} {prog}", "random"), seed=1, move_timeout=2)
+    records = run_games(config, 2, jobs=1)
+    assert [r["termination"] for r in records] == ["forfeit", "forfeit"]
+    for r in records:
+        assert r["plies"] == 0 and "exited" in r["forfeit"]["reason"]
+        assert r["side_bot"][r["winner_side"]] == 1
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("ext:/nonexistent/bot", "bot ext: cannot find the program '/nonexistent/bot'"),
+        ("ext:'python", "bot ext: cannot read the command"),
+        ("ext:", "bot ext: give the program to run"),
+        ("ext:   ", "bot ext: give the program to run"),
+    ],
+)
+def test_external_bot_that_cannot_run_is_one_line_before_any_game(tmp_path, spec, message):
+    out = tmp_path / "games.jsonl"
+    code, _, stderr = run_cli("match", "random", spec, "--games", "2", "--out", str(out), "--no-progress")
+    assert code != 0
+    assert stderr.strip().splitlines() == [stderr.strip()] and message in stderr
+    assert not out.exists()
+
+
 # ---------------------------------------------------------------- Dask
 
 def _free_port() -> int:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import selectors
 import shlex
+import shutil
 import subprocess
 import time
 
@@ -46,9 +47,15 @@ class ExternalBot(Bot):
 
     def __init__(self, **values):
         super().__init__(**values)
-        if not self.options["command"]:
+        try:
+            self._argv = shlex.split(self.options["command"])
+        except ValueError as exc:  # an unclosed quote
+            raise BotError(f"bot ext: cannot read the command {self.options['command']!r}: {exc}") from None
+        if not self._argv:
             raise BotError("bot ext: give the program to run, e.g. ext:python examples/random_bot.py")
-        self._argv = shlex.split(self.options["command"])
+        if shutil.which(self._argv[0]) is None:
+            # found now, one line before any game; a program that starts and then fails loses its games
+            raise BotError(f"bot ext: cannot find the program {self._argv[0]!r} (not a path to an executable, nor on PATH)")
         self._proc: subprocess.Popen | None = None
         self._buffer = b""
 
