@@ -241,8 +241,10 @@ def tournament(bots, games, jobs, seed, variant, players, teams, out, as_json, p
         config = MatchConfig(bots=(a, b), variant=variant, players=players, teams=teams, seed=base + 1000003 * k)
         return config, os.path.join(out, f"{_slug(a)}-vs-{_slug(b)}.jsonl") if out else None
 
+    first, first_path = pairing(0, 0)
+    check_config(first)  # every pairing shares the rules: refuse them before a folder is made
     if seed is None:  # the first pairing's records, when there are some, hold the seed
-        seed = _fresh_or_recorded_seed(pairing(0, 0)[1], pairing(0, 0)[0])
+        seed = _fresh_or_recorded_seed(first_path, first)
     if out:
         os.makedirs(out, exist_ok=True)
     results: dict[tuple[str, str], tuple[int, int, int]] = {}

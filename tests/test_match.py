@@ -165,6 +165,13 @@ def test_tournament_without_seed_resumes_from_its_own_records(tmp_path):
         assert a[key] == b[key], key
 
 
+def test_tournament_that_cannot_be_seated_makes_no_folder(tmp_path):
+    folder = tmp_path / "t"
+    code, _, stderr = run_cli("tournament", "random", "greedy", "--players", "5", "--out", str(folder))
+    assert code != 0 and "5 players cannot be seated" in stderr
+    assert not folder.exists()
+
+
 def test_interrupted_tournament_says_how_to_resume(tmp_path):
     """SIGINT during a pairing: records kept, one line naming the folder, SIGINT's exit code."""
     folder = tmp_path / "t"
