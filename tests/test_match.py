@@ -95,19 +95,25 @@ def test_records_keep_their_moves_only_when_written(tmp_path):
     assert _stable([{k: v for k, v in r.items() if k != "moves"} for r in written]) == _stable(kept)
 
 
+def _interrupt_once_written(args: list[str], records: Path) -> tuple[subprocess.Popen, str]:
+    """Run the command, SIGINT it once ``records`` holds 30 games; the process and its stderr."""
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if records.exists() and records.read_text().count("\n") > 30:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    return proc, err
+
+
 def test_killed_cli_run_resumes_to_identical_numbers(tmp_path):
     """A real interruption: SIGINT a running match, rerun the same command."""
     out = tmp_path / "games.jsonl"
     args = [sys.executable, "-m", "seqsolve", "match", "random", "random", "--games", "400",
             "--seed", "8", "--jobs", "1", "--out", str(out), "--json", "--no-progress"]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if out.exists() and out.read_text().count("\n") > 30:
-            break
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    proc, err = _interrupt_once_written(args, out)
     done_before = out.read_text().count("\n") - 1
     assert 0 < done_before
     if proc.returncode != 0:  # finished before the signal landed on a slow machine: still fine
@@ -177,15 +183,8 @@ def test_interrupted_tournament_says_how_to_resume(tmp_path):
     folder = tmp_path / "t"
     args = [sys.executable, "-m", "seqsolve", "tournament", "random", "greedy", "--games", "4000", "--seed", "3",
             "--jobs", "1", "--out", str(folder), "--json", "--no-progress"]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     records = folder / "random-vs-greedy.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if records.exists() and records.read_text().count("\n") > 30:
-            break
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    proc, err = _interrupt_once_written(args, records)
     kept = records.read_text().count("\n") - 1
     if proc.returncode != 0:  # it may finish before the signal lands on a fast machine
         assert proc.returncode == 130
