@@ -328,9 +328,11 @@ class Rules:
     def deck_cards(self) -> Deck:
         return make_deck(self.deck, self.jack_identity)
 
-    @property
+    @cached_property
     def variant(self) -> Variant:
-        """The shortest variant that gives these rules for this seating (P-1, P-15)."""
+        """The shortest variant that gives these rules for this seating (P-1, P-15).
+
+        Cached: it re-resolves the preset twice, and every game record names it."""
         base = Variant(self.preset).resolve(self.players, self.teams) if self._preset_fits() else None
         changed = {}
         for name in OPTIONS:
