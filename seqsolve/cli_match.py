@@ -31,6 +31,28 @@ def _jobs(value: int) -> int:
     raise click.BadParameter(f"{value} is not a number of workers (use 1, 2, ... or -1 for all cores)")
 
 
+def game_options(where: str):
+    """The options match and tournament share: workers, seed and the rules;
+    ``where`` names the records a run without --seed takes its seed from."""
+    options = [
+        click.option("--jobs", "-j", type=int, default=-1, show_default=True, callback=lambda c, p, v: _jobs(v),
+                     help="Worker processes; -1 = all cores."),
+        click.option("--seed", type=int, default=None,
+                     help=f"Root seed; the same seed gives the same games at any --jobs (default: {where}'s, when it holds these games, else fresh)."),
+        click.option("--variant", default="classic", show_default=True,
+                     help="Preset with overrides, e.g. 'classic[sequences_to_win=3]'."),
+        click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
+        click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),
+    ]
+
+    def apply(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
+
+
 def _progress_enabled(flag: bool | None) -> bool:
     return sys.stderr.isatty() if flag is None else flag
 
@@ -119,12 +141,7 @@ Examples:
 @click.argument("bots", nargs=-1, required=True)
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
               help="Games to play (rounded up to whole deals).")
-@click.option("--jobs", "-j", type=int, default=-1, show_default=True, callback=lambda c, p, v: _jobs(v),
-              help="Worker processes; -1 = all cores.")
-@click.option("--seed", type=int, default=None, help="Root seed; the same seed gives the same games at any --jobs.")
-@click.option("--variant", default="classic", show_default=True, help="Preset with overrides, e.g. 'classic[sequences_to_win=3]'.")
-@click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12.")
-@click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players.")
+@game_options(where="the --out file")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Record every game as a JSON line; rerunning resumes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05", help="Stop as soon as the sequential test decides.")
@@ -214,15 +231,10 @@ Examples:
 """)
 @click.argument("bots", nargs=-1, required=True)
 @click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Games per pairing.")
-@click.option("--jobs", "-j", type=int, default=-1, show_default=True, callback=lambda c, p, v: _jobs(v),
-              help="Worker processes; -1 = all cores.")
-@click.option("--seed", type=int, default=None)
-@click.option("--variant", default="classic", show_default=True)
-@click.option("--players", type=int, default=2, show_default=True)
-@click.option("--teams", type=int, default=None)
+@game_options(where="the --out folder")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Folder for one record file per pairing (resumable).")
-@click.option("--json", "as_json", is_flag=True)
-@click.option("--progress/--no-progress", default=None)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: ratings, scores, results.")
+@click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal).")
 def tournament(bots, games, jobs, seed, variant, players, teams, out, as_json, progress):
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
