@@ -13,6 +13,7 @@ import sys
 import click
 
 from .analysis import Analysis, SideThreats, analyze_position, annotate_record
+from .cli_match import option_group
 
 _NAMES = {"b": "blue", "g": "green", "r": "red"}
 
@@ -133,13 +134,7 @@ def search_options(iters: str, seconds: str, jobs: str):
         click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search (hidden cards, playouts)."),
         click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help=jobs),
     ]
-
-    def apply(command):
-        for option in reversed(options):
-            command = option(command)
-        return command
-
-    return apply
+    return option_group(options)
 
 
 ANALYZE_EPILOG = """\b

@@ -44,6 +44,11 @@ def game_options(where: str):
         click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
         click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),
     ]
+    return option_group(options)
+
+
+def option_group(options: list):
+    """One decorator applying ``options`` in the order given (as if stacked above the command)."""
 
     def apply(command):
         for option in reversed(options):
