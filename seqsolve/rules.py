@@ -332,8 +332,11 @@ class Rules:
     def variant(self) -> Variant:
         """The shortest variant that gives these rules for this seating (P-1, P-15).
 
-        Cached: it re-resolves the preset twice, and every game record names it."""
-        base = Variant(self.preset).resolve(self.players, self.teams) if self._preset_fits() else None
+        Cached: it resolves the preset, and every game record names it."""
+        try:
+            base: Rules | None = Variant(self.preset).resolve(self.players, self.teams)
+        except RulesError:  # the preset does not seat these players: every option is spelled out
+            base = None
         changed = {}
         for name in OPTIONS:
             if name in ("players", "teams"):
@@ -342,13 +345,6 @@ class Rules:
             if base is None or getattr(base, name) != mine:
                 changed[name] = mine
         return Variant(self.preset).with_overrides(changed)
-
-    def _preset_fits(self) -> bool:
-        try:
-            Variant(self.preset).resolve(self.players, self.teams)
-        except RulesError:
-            return False
-        return True
 
     def replace(self, **changes: object) -> Rules:
         opts = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "preset"}
