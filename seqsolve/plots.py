@@ -26,7 +26,7 @@ def _figure(width: float, height: float):
         from matplotlib.figure import Figure
     except ImportError:
         raise ImportError(
-            "plots need matplotlib: pip install 'seqsolve[plots]' (or pass --no-plots)"
+            "plots need matplotlib, a dependency of seqsolve: pip install matplotlib (or pass --no-plots)"
         ) from None
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 

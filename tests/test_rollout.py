@@ -191,3 +191,33 @@ def test_bad_new_parameters_are_one_line_errors(spec, message):
 
     text = fails("match", spec, "greedy", "--games", "2")
     assert message in text and len(text.strip().splitlines()) == 1
+
+
+def test_rollout_time_budget_deals_worlds_in_batches():
+    """time= stops after the batch that spends it: a budget too small for one
+    batch plays exactly one (the same worlds as worlds=8, so the same choice);
+    a budget never reached plays every world."""
+    state = position(**MUST_BLOCK)
+
+    class Counting:
+        def __init__(self):
+            self.searcher, self.worlds = _search.Searcher(), []
+
+        def rollout_values(self, *args):
+            self.worlds.append(args[4])
+            return self.searcher.rollout_values(*args)
+
+    for seed in range(4):
+        chosen = []
+        for spec in ("rollout:worlds=8,k=6", "rollout:worlds=4000,k=6,time=1e-9"):
+            bot = make_bot(spec)
+            bot.start(state.rules, state.seats, 0)
+            bot._searcher = Counting()
+            chosen.append(bot.choose(state.observation(0), np.random.default_rng(seed)))
+            assert bot._searcher.worlds == [8]
+        assert chosen[0] == chosen[1]
+    bot = make_bot("rollout:worlds=20,k=6,time=1000")
+    bot.start(state.rules, state.seats, 0)
+    bot._searcher = Counting()
+    bot.choose(state.observation(0), np.random.default_rng(0))
+    assert bot._searcher.worlds == [8, 8, 4]

@@ -11,6 +11,7 @@ runs in C without the GIL.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -194,6 +195,7 @@ class MCTSBot(_Evidence, Bot):
 
 
 _SEE = {"none": 0, "all": 1, "hands": 2}
+_TIME_BATCH = 8  # worlds per call under a time budget: a few ms of playouts between clock reads
 _POLICY = {"greedy": 0, "heuristic": 1}
 
 
@@ -201,7 +203,9 @@ class RolloutBot(_Evidence, Bot):
     name = "rollout"
     summary = "flat Monte Carlo: the k best moves by the greedy score, each played to the end in the same worlds"
     params = {
-        "worlds": Param(int, 1600, "deals of the unseen cards per move; every candidate is played out in each", minimum=1),
+        "worlds": Param(int, 1600, "deals of the unseen cards per move; every candidate is played out in each "
+                        "(with time: the most)", minimum=1),
+        "time": Param(float, 0.0, "seconds per move (0: play every world): worlds are dealt in batches until it is spent"),
         "k": Param(int, 8, "candidate moves: the best by the greedy score", minimum=1),
         "policy": Param(str, "greedy", "who plays the playouts, for every side: greedy or heuristic"),
         "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
@@ -236,16 +240,29 @@ class RolloutBot(_Evidence, Bot):
         if len(scored) == 1 or scored[0][1] >= self._sure:
             return scored[0][0]
         candidates = [action for action, _ in scored[: self.options["k"]]]
-        values = self._searcher.rollout_values(
-            observation.core,
-            observation.current_player,
-            rng.bit_generator,
-            candidates,
-            self.options["worlds"],
-            _SEE[self.options["see"]],
-            _POLICY[self.options["policy"]],
-        )
-        return candidates[int(np.argmax(values))]
+        worlds, budget = self.options["worlds"], self.options["time"]
+        # with a time budget the worlds come in batches, each batch shared by every
+        # candidate (common random numbers hold within and across batches)
+        batch = worlds if budget <= 0 else min(worlds, _TIME_BATCH)
+        started = time.perf_counter()
+        sums = np.zeros(len(candidates))
+        dealt = 0
+        while dealt < worlds:
+            n = min(batch, worlds - dealt)
+            values = self._searcher.rollout_values(
+                observation.core,
+                observation.current_player,
+                rng.bit_generator,
+                candidates,
+                n,
+                _SEE[self.options["see"]],
+                _POLICY[self.options["policy"]],
+            )
+            sums += np.asarray(values) * n
+            dealt += n
+            if budget > 0 and time.perf_counter() - started >= budget:
+                break
+        return candidates[int(np.argmax(sums))]
 
     def close(self) -> None:
         self._searcher = None

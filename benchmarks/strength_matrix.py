@@ -1,0 +1,253 @@
+"""The strength matrix: every built-in bot against greedy and against heuristic,
+on every preset and every seating class the preset allows.
+
+A claim about a bot holds only for the presets and seatings it was measured on
+(a bot that was better on ``classic`` once lost 90% of its games on ``draft``),
+so this covers them all: for each preset, 2 players, 3 players, 4 players in 2
+teams and 6 players in 3 teams where the rules allow them.  Games are paired
+deals (every shuffle played once per side with the bots rotated), played
+through the same code as ``seqsolve match``; each cell gives the first bot's
+score with its 95% interval, the fair share (1/sides), and the bot's mean and
+worst thinking time per move, in CPU seconds of the thread that thought (so a
+busy machine does not inflate it; wall time is kept in the JSON).
+
+Usage::
+
+    python benchmarks/strength_matrix.py                       # everything, then prints the table
+    python benchmarks/strength_matrix.py --write               # ... and puts it into RESULTS.md
+    python benchmarks/strength_matrix.py --quick --presets draft --bots heuristic,mcts
+
+Cells already in ``--cache`` (JSON lines, default benchmarks/strength_matrix.jsonl)
+are not played again, so an interrupted run resumes; ``--fresh`` starts over.
+Every cell is seeded (``--seed``); bots with an iteration budget give the same
+games on every machine, a bot with a time budget (``time=``) does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from dataclasses import dataclass
+
+from joblib import Parallel, delayed
+
+from seqsolve.bots import make_bot
+from seqsolve.match import MatchConfig, check_config, play_game
+from seqsolve.report import summarize_match
+from seqsolve.rules import Variant
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(HERE, "RESULTS.md")
+START, END = "<!-- strength-matrix:start -->", "<!-- strength-matrix:end -->"
+
+PRESETS = ("classic", "seed000", "seed002-literal", "numbers", "numbers-seed001-literal", "draft")
+SEATINGS = ((2, None), (3, None), (4, 2), (6, 3))
+OPPONENTS = ("greedy", "heuristic")
+#: the bots and the games per cell for 2 sides (3 sides: the same number of deals)
+BOTS = {
+    "random": 200,
+    "greedy": 600,
+    "heuristic": 600,
+    "mcts": 120,
+    "rollout:time=0.1": 60,
+}
+
+
+def seatings(preset: str) -> list[tuple[int, int | None]]:
+    """The seating classes the preset's rules accept."""
+    out = []
+    for players, teams in SEATINGS:
+        try:
+            Variant.parse(preset).resolve(players, teams)
+        except ValueError:
+            continue
+        out.append((players, teams))
+    return out
+
+
+class TimedBot:
+    """A bot whose ``choose`` is timed (CPU time of the calling thread, and wall time)."""
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.cpu = self.wall = self.worst = 0.0
+        self.moves = 0
+
+    def __getattr__(self, name):
+        return getattr(self.bot, name)
+
+    def choose(self, observation, rng):
+        cpu, wall = time.thread_time(), time.perf_counter()
+        action = self.bot.choose(observation, rng)
+        spent = time.thread_time() - cpu
+        self.cpu += spent
+        self.wall += time.perf_counter() - wall
+        self.worst = max(self.worst, spent)
+        self.moves += 1
+        return action
+
+
+def _play(config: MatchConfig, games: list[int]) -> tuple[list[dict], dict]:
+    bots = [TimedBot(make_bot(spec)) for spec in config.bots]
+    try:
+        records = [play_game(config, g, bots, moves=False) for g in games]
+    finally:
+        for bot in bots:
+            bot.close()
+    a = bots[0]
+    return records, {"cpu": a.cpu, "wall": a.wall, "worst": a.worst, "moves": a.moves}
+
+
+@dataclass(frozen=True)
+class Cell:
+    bot: str
+    opponent: str
+    preset: str
+    players: int
+    teams: int | None
+
+    @property
+    def key(self) -> str:
+        return f"{self.bot} vs {self.opponent} | {self.preset} | {self.players}p{self.teams or ''}"
+
+
+def play_cell(cell: Cell, games: int, seed: int, jobs: int) -> dict:
+    config = MatchConfig(bots=(cell.bot, cell.opponent), variant=cell.preset,
+                         players=cell.players, teams=cell.teams, seed=seed)
+    rules = check_config(config)
+    per = config.games_per_deal
+    games = max(per, -(-games // per) * per)
+    n_jobs = max(1, min(jobs if jobs > 0 else (os.cpu_count() or 1), games // per))
+    deals = list(range(games // per))
+    parts = [deals[i::n_jobs * 4] for i in range(min(len(deals), n_jobs * 4))]
+    started = time.perf_counter()
+    done = Parallel(n_jobs=n_jobs)(
+        delayed(_play)(config, [d * per + k for d in part for k in range(per)]) for part in parts
+    )
+    seconds = time.perf_counter() - started
+    records = sorted((r for rs, _ in done for r in rs), key=lambda r: r["game"])
+    summary = summarize_match(records, config.bots, seconds)
+    moves = sum(t["moves"] for _, t in done)
+    row = {
+        "key": cell.key, "bot": cell.bot, "opponent": cell.opponent, "preset": cell.preset,
+        "players": cell.players, "teams": cell.teams, "sides": rules.teams, "fair": 1 / rules.teams,
+        "games": summary["games"], "score": summary["score"], "score_ci": summary["score_ci"],
+        "draws": summary["draws"], "seed": seed,
+        "cpu_per_move": sum(t["cpu"] for _, t in done) / max(1, moves),
+        "wall_per_move": sum(t["wall"] for _, t in done) / max(1, moves),
+        "worst_cpu_per_move": max(t["worst"] for _, t in done),
+        "seconds": seconds,
+    }
+    return row
+
+
+def verdict(row: dict) -> str:
+    """'above', 'below' or 'even': where the 95% interval lies against the fair share."""
+    low, high = row["score_ci"]
+    if low > row["fair"]:
+        return "above"
+    if high < row["fair"]:
+        return "below"
+    return "even"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}" if seconds < 0.01 else f"{seconds * 1000:.0f}"
+
+
+def table(rows: list[dict]) -> str:
+    lines = [
+        "| preset | seating | bot | vs | games | score | 95% CI | fair | verdict | ms/move (mean, worst) |",
+        "|---|---|---|---|---:|---:|---|---:|---|---|",
+    ]
+    order = {p: i for i, p in enumerate(PRESETS)}
+    for r in sorted(rows, key=lambda r: (order.get(r["preset"], 99), r["players"], r["opponent"], r["bot"])):
+        seating = f"{r['players']}p" + (f" ({r['teams']} teams)" if r["teams"] else "")
+        low, high = r["score_ci"]
+        lines.append(
+            f"| {r['preset']} | {seating} | `{r['bot']}` | `{r['opponent']}` | {r['games']} | "
+            f"{r['score']:.1%} | [{low:.1%}, {high:.1%}] | {r['fair']:.1%} | {verdict(r)} | "
+            f"{_ms(r['cpu_per_move'])}, {_ms(r['worst_cpu_per_move'])} |"
+        )
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def write_results(rows: list[dict], command: str) -> None:
+    with open(RESULTS, encoding="utf-8") as fh:
+        text = fh.read()
+    body = (
+        f"{START}\n"
+        f"Regenerate: `{command}` ({time.strftime('%Y-%m-%d')}, {machine()}). "
+        "Score of the first bot with the 95% paired-deal interval; verdict: the interval above, "
+        "below or around the fair share 1/sides; time per move in CPU milliseconds of the bot's thread.\n\n"
+        f"{table(rows)}\n{END}"
+    )
+    if START in text and END in text:
+        head, rest = text.split(START, 1)
+        text = head + body + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n## Strength matrix (every bot, every preset, every seating)\n\n" + body + "\n"
+    with open(RESULTS, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bots", help="comma-separated bot specs (default: " + ", ".join(BOTS) + ")")
+    ap.add_argument("--opponents", default=",".join(OPPONENTS))
+    ap.add_argument("--presets", default=",".join(PRESETS))
+    ap.add_argument("--games", type=int, help="games per cell for 2 sides (default: per bot)")
+    ap.add_argument("--quick", action="store_true", help="a quarter of the games")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--jobs", type=int, default=-1)
+    ap.add_argument("--cache", default=os.path.join(HERE, "strength_matrix.jsonl"))
+    ap.add_argument("--fresh", action="store_true", help="ignore the cache")
+    ap.add_argument("--write", action="store_true", help="put the table into RESULTS.md")
+    args = ap.parse_args()
+    bots = args.bots.split(",") if args.bots else list(BOTS)
+    cached: dict[str, dict] = {}
+    if os.path.exists(args.cache) and not args.fresh:
+        with open(args.cache, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    row = json.loads(line)
+                    cached[row["key"]] = row
+    rows = []
+    cells = [
+        Cell(bot, opp, preset, players, teams)
+        for preset in args.presets.split(",")
+        for players, teams in seatings(preset)
+        for opp in args.opponents.split(",")
+        for bot in bots
+        if bot != opp
+    ]
+    for i, cell in enumerate(cells, 1):
+        games = args.games or BOTS.get(cell.bot, 120)
+        if args.quick:
+            games = max(12, games // 4)
+        if cell.key in cached and cached[cell.key]["seed"] == args.seed and cached[cell.key]["games"] >= games:
+            rows.append(cached[cell.key])
+            continue
+        row = play_cell(cell, games, args.seed, args.jobs)
+        rows.append(row)
+        with open(args.cache, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row) + "\n")
+        low, high = row["score_ci"]
+        print(f"[{i}/{len(cells)}] {cell.key}: {row['score']:.1%} [{low:.1%}, {high:.1%}] "
+              f"({verdict(row)}, {row['games']} games, {_ms(row['cpu_per_move'])} ms/move, "
+              f"{row['seconds']:.0f} s)", file=sys.stderr, flush=True)
+    print(table(rows))
+    if args.write:
+        write_results(rows, "python benchmarks/strength_matrix.py --write" + (" --quick" if args.quick else ""))
+
+
+if __name__ == "__main__":
+    main()
