@@ -17,8 +17,10 @@ Usage::
     python benchmarks/strength_matrix.py --write               # ... and puts it into RESULTS.md
     python benchmarks/strength_matrix.py --quick --presets draft --bots heuristic,mcts
 
-Cells already in ``--cache`` (JSON lines, default benchmarks/strength_matrix.jsonl)
-are not played again, so an interrupted run resumes; ``--fresh`` starts over.
+Every finished cell is appended to ``--cache`` (JSON lines, default
+benchmarks/strength_matrix.jsonl, not committed); ``--resume`` reuses the cells
+already there (same seed, at least as many games), so an interrupted run goes on
+where it stopped.  Without it the cache starts empty.
 Every cell is seeded (``--seed``); bots with an iteration budget give the same
 games on every machine, a bot with a time budget (``time=``) does not.
 """
@@ -209,12 +211,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=-1)
     ap.add_argument("--cache", default=os.path.join(HERE, "strength_matrix.jsonl"))
-    ap.add_argument("--fresh", action="store_true", help="ignore the cache")
+    ap.add_argument("--resume", action="store_true", help="reuse the cells already in the cache")
     ap.add_argument("--write", action="store_true", help="put the table into RESULTS.md")
     args = ap.parse_args()
     bots = args.bots.split(",") if args.bots else list(BOTS)
     cached: dict[str, dict] = {}
-    if os.path.exists(args.cache) and not args.fresh:
+    if not args.resume:
+        open(args.cache, "w").close()
+    elif os.path.exists(args.cache):
         with open(args.cache, encoding="utf-8") as fh:
             for line in fh:
                 if line.strip():
