@@ -362,7 +362,7 @@ def replay(records, game, ply, fmt):
         f"{seat} ({colour_name(c)}, {bot})" for seat, (c, bot) in enumerate(zip(seats, r["seats"]))))
     for number, (seat, moves) in enumerate(turns, 1):
         click.echo(f"{number:>4}. seat {seat} ({colour_name(seats[seat])}): {join_turns(moves)[0]}")
-    click.echo(f"result: {result_text(r, seats)} after {len(turns)} turns")
+    click.echo(f"result: {result_text(r, seats)} after {len(turns)} turn{'' if len(turns) == 1 else 's'}")
 
 
 @click.command(name="bots")

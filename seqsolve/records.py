@@ -62,7 +62,7 @@ GAME_FIELDS = {
     "variant": ("a variant name", lambda v: isinstance(v, str)),
     "players": ("a number of players", _int),
     "teams": ("a number of sides", _int),
-    "seed": ("an integer seed", _int),
+    "seed": ("a seed (0, 1, ...)", lambda v: _int(v) and v >= 0),
     "seats": ("a list of bot specs", _strings),
     "side_bot": ("a list of bot numbers", _ints),
     "moves": ("a list of moves", _strings),
@@ -105,6 +105,8 @@ def check_game(record) -> str | None:
     side = record["winner_side"]
     if side is not None and not 0 <= side < rules.teams:
         return f"'winner_side' must be a side from 0 to {rules.teams - 1} or null, not {side}"
+    if len(record["side_bot"]) != rules.teams:
+        return f"'side_bot' names {len(record['side_bot'])} bots for {rules.teams} sides"
     if len(record["moves"]) != record["plies"]:
         return f"'plies' says {record['plies']} actions but 'moves' lists {len(record['moves'])}"
     return None
@@ -119,8 +121,11 @@ def check_header(header, path: str) -> dict:
             f"{path}:1: record format {json.dumps(header.get('format'))[:20]} is not one this seqsolve reads"
             f" (format {RECORD_FORMAT}); use the seqsolve that wrote it"
         )
-    if not _int(header["config"].get("seed")):
-        raise RecordError(f"{path}:1: the header's config has no integer 'seed'")
+    config = header["config"]
+    if not _int(config.get("seed")) or config["seed"] < 0:
+        raise RecordError(f"{path}:1: the header's config has no seed (0, 1, ...)")
+    if not _strings(config.get("bots")) or not config["bots"]:
+        raise RecordError(f"{path}:1: the header's config has no list of bots")
     return header
 
 
@@ -174,7 +179,7 @@ def scan(path: str, fd: int | None = None) -> Scan:
     lines = data.split(b"\n")
     out = Scan(path, _header_of(path, lines[0]), keep=len(lines[0]) + 1)
     last = len(lines)  # the number of the segment after the last newline
-    seed = out.header["config"]["seed"]
+    seed, bots = out.header["config"]["seed"], out.header["config"]["bots"]
     for number, raw in enumerate(lines[1:], start=2):
         size = len(raw) + (number < last)
         if not raw.strip():
@@ -193,6 +198,8 @@ def scan(path: str, fd: int | None = None) -> Scan:
             raise RecordError(f"{path}:{number}: {problem}")
         if record["seed"] != seed:
             raise RecordError(f"{path}:{number}: a game of seed {record['seed']} among the games of seed {seed}")
+        if not all(0 <= b < len(bots) for b in record["side_bot"]):
+            raise RecordError(f"{path}:{number}: 'side_bot' must number the header's {len(bots)} bots from 0")
         out.games.append((number, record))
         out.keep += size
     out.keep = min(out.keep, len(data))
@@ -234,7 +241,7 @@ def recorded_seed(path: str, config: dict) -> int | None:
     seed from the file is what lets the same command resume."""
     try:
         with open(path, "rb") as fh:
-            header = _header_of(path, fh.readline().rstrip(b"\n"))
+            header = _header_of(path, fh.readline(1 << 20).rstrip(b"\n"))
     except (OSError, ValueError):
         return None
     held = dict(header["config"])
