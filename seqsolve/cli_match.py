@@ -21,7 +21,7 @@ import click
 from .bots import bot_classes, make_bot
 from .match import MatchConfig, check_config, run_games
 from .records import (
-    FolderLock, RecordError, RecordFile, Replay, colour_name, find_game, make_output_folder, recorded_seed, result_text,
+    FolderLock, RecordFile, Replay, colour_name, find_game, make_output_folder, recorded_seed, result_text,
 )
 from .report import format_match, summarize_match
 
@@ -348,9 +348,6 @@ def replay(records, game, ply, fmt):
         if not turns or turns[-1][1][-1].is_play:
             turns.append((step.seat, []))
         turns[-1][1].append(move)
-    else:
-        if ply is None and not state.is_terminal() and r["termination"] != "forfeit":
-            raise RecordError(f"{where}: the moves stop before the game is over")
     if ply is not None:
         pos = state.to_position()
         text = {"sqn": lambda: to_sqn(pos), "readable": lambda: to_readable(pos).rstrip("\n"),

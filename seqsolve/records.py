@@ -456,7 +456,8 @@ class Replay:
     final position afterwards.
 
     Raises (while iterating):
-        RecordError: a move that is not legal there, naming ``where`` (``file:line``).
+        RecordError: a move that is not legal there, or moves that stop before the
+        end of a game that was not forfeited, naming ``where`` (``file:line``).
     """
 
     def __init__(self, record: dict, where: str = "game record"):
@@ -486,6 +487,8 @@ class Replay:
                     raise RecordError(f"{self.where}: move {number} {text!r} cannot be replayed: {exc}") from None
                 yield Step(ply, number, text, state.current_player, action, move)
                 state.apply(action)
+        if not state.is_terminal() and self.record["termination"] != "forfeit":
+            raise RecordError(f"{self.where}: the moves stop before the game is over")
 
 
 def result_text(record: dict, seats: str) -> str:

@@ -271,10 +271,14 @@ def test_annotate_says_who_won_a_forfeit_and_that_there_are_no_moves(forfeited):
     assert replayed[-1].endswith(f" after {plies} turn{'' if plies == 1 else 's'}")
 
 
-def test_replay_refuses_moves_that_are_not_legal(recorded, tmp_path):
+@pytest.mark.parametrize("command", ["replay", "annotate"])
+def test_moves_that_cannot_be_replayed_name_file_and_line(recorded, tmp_path, command):
     record = json.loads(recorded.read_text().split("\n")[1])
-    record["moves"][0] = "AH@a1"
-    path = _with_line(recorded, tmp_path, 2, json.dumps(record))
-    line = fails("replay", str(path), "--game", "0")
+    illegal = dict(record, moves=["AH@a1", *record["moves"][1:]])
+    path = _with_line(recorded, tmp_path, 2, json.dumps(illegal))
+    line = fails(*COMMANDS[command](path))
     assert line.startswith(f"seqsolve: {path}:2: move 1 'AH@a1' cannot be replayed: ")
+    short = dict(record, moves=record["moves"][:5], plies=5)
+    path = _with_line(recorded, tmp_path, 2, json.dumps(short))
+    assert fails(*COMMANDS[command](path)) == f"seqsolve: {path}:2: the moves stop before the game is over"
 
