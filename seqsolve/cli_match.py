@@ -344,10 +344,9 @@ def replay(records, game, ply, fmt):
     for step in played:
         if ply is not None and step.ply > ply:
             break
-        move = state.action_to_move(step.action)
         if not turns or turns[-1][1][-1].is_play:
             turns.append((step.seat, []))
-        turns[-1][1].append(move)
+        turns[-1][1].append(step.move)
     if ply is not None:
         pos = state.to_position()
         text = {"sqn": lambda: to_sqn(pos), "readable": lambda: to_readable(pos).rstrip("\n"),
