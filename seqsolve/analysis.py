@@ -81,7 +81,7 @@ from .moves import MoveKind, join_turns
 from .notation import to_sqn
 from .position import CORNER, EMPTY, Position
 from .reference import HEART_CELLS, eligible_windows, maximum_declarations, overlap_allows
-from .rules import Variant
+from .records import Replay, result_text
 from .stats import rate_interval
 from .state import decode_action
 
@@ -947,17 +947,6 @@ def _wins(view, turn: Iterable[int], side: int) -> bool:
 # annotation of recorded games
 
 
-def _replay_start(record: dict):
-    from .match import deal_seed
-    from .state import State
-
-    try:
-        rules = Variant.parse(record["variant"]).resolve(record["players"], record["teams"])
-        return State.new(rules, seed=deal_seed(record["seed"], record["deal"]))
-    except KeyError as exc:
-        raise AnalysisError(f"game record without {exc.args[0]!r}: not a seqsolve match record") from None
-
-
 def annotate_record(
     record: dict,
     *,
@@ -971,6 +960,7 @@ def annotate_record(
     blunder: float = 0.25,
     open_information: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    where: str = "game record",
 ) -> dict:
     """Analyse every decision of ``seats`` (default all) in a recorded game.
 
@@ -986,49 +976,35 @@ def annotate_record(
 
     Returns:
         ``{"game", "variant", "players", "teams", "seats", "result", "termination",
-        "iterations", "seed", "thresholds", "decisions": [...], "summary": [...]}``;
+        "iterations", "seed", "thresholds", "decisions": [...], "summary": [...]}``
+        (``result`` as recorded, ``result_text`` in words, ``turns`` the turns played);
         each decision holds ``ply`` (1-based index into the record's moves),
         ``turn``, ``seat``, ``side``, ``played``, ``win_played``, ``best``,
         ``win_best``, ``drop``, ``mark`` (None, "mistake" or "blunder"),
         ``visits_played`` and ``exact`` (the best turn's exact tag).
 
     Raises:
-        AnalysisError: a record that cannot be replayed, or bad thresholds.
+        RecordError: a record that cannot be replayed (the message starts with ``where``).
+        AnalysisError: bad seats or thresholds.
     """
     if not 0 <= mistake <= blunder:
         raise AnalysisError(f"thresholds must satisfy 0 <= mistake <= blunder (got {mistake} and {blunder})")
-    from .state import IllegalMoveError
-
     settings = search_settings(bot, iterations, seconds, DEFAULT_ANNOTATE_ITERATIONS)
     open_information = open_information or settings.open_information
-    state = _replay_start(record)
+    game = Replay(record, where)
+    state = game.state
     players = state.rules.players
     chosen = set(range(players)) if seats is None else set(seats)
     bad = sorted(s for s in chosen if not 0 <= s < players)
     if bad:
         raise AnalysisError(f"seat {bad[0]} does not exist in this game (seats 0..{players - 1})")
     jobs_list = []
-    from .moves import parse_turn
-
-    ply = 0
-    for number, text in enumerate(record.get("moves", []), 1):
-        try:
-            actions = parse_turn(text)  # one action per entry in match records; whole turns also do
-        except ValueError as exc:
-            raise AnalysisError(f"move {number} {text!r} cannot be replayed: {exc}") from None
-        for move in actions:
-            ply += 1
-            if state.is_terminal():
-                raise AnalysisError(f"move {number} {text!r}: the recorded game is already over")
-            seat = state.current_player
-            try:
-                action = state.move_to_action(move)
-            except (IllegalMoveError, ValueError) as exc:
-                raise AnalysisError(f"move {number} {text!r} cannot be replayed: {exc}") from None
-            if seat in chosen and len(state.legal_actions()) > 1:
-                view = state.clone() if open_information else state.observation(seat)
-                jobs_list.append((ply, state.turn, seat, view, action))
-            state.apply(action)
+    played_moves = []
+    for step in game:
+        played_moves.append(step.move)
+        if step.seat in chosen and len(state.legal_actions()) > 1:
+            view = state.clone() if open_information else state.observation(step.seat)
+            jobs_list.append((step.ply, state.turn, step.seat, view, step.action))
 
     def one(job):
         ply, turn, seat, view, action = job
@@ -1095,23 +1071,23 @@ def annotate_record(
             {
                 "seat": seat,
                 "side": state.seats[seat],
-                "bot": (record.get("seats") or [None] * players)[seat],
+                "bot": record["seats"][seat],
                 "decisions": len(mine),
                 "mistakes": sum(1 for d in mine if d["mark"] == "mistake"),
                 "blunders": sum(1 for d in mine if d["mark"] == "blunder"),
                 "mean_drop": sum(drops) / len(drops) if drops else None,
             }
         )
-    outcome = state.outcome()
     return {
-        "game": record.get("game"),
+        "game": record["game"],
         "variant": str(state.rules.variant),
         "players": players,
         "teams": state.rules.teams,
-        "seats": record.get("seats"),
-        "result": outcome.result if outcome else None,
-        "termination": record.get("termination"),
-        "turns": state.turn,
+        "seats": record["seats"],
+        "result": record["result"],
+        "result_text": result_text(record, state.seats),
+        "termination": record["termination"],
+        "turns": len(join_turns(played_moves)),
         "iterations": settings.iterations,
         "seconds_budget": settings.seconds,
         "open": open_information,

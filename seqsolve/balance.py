@@ -26,6 +26,7 @@ Everything reported is computed from the records by :func:`summarize_point`
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import itertools
@@ -35,7 +36,7 @@ import os
 import re
 import zlib
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,6 +46,7 @@ from .board import CORNERS, windows
 from .bots import make_bot
 from .bots.restricted import RESTRICTIONS
 from .match import MatchConfig, MatchError, check_config, run_games
+from .records import FolderLock, make_output_folder, write_text
 from .report import summarize_match
 from .rules import OPTIONS, PLAYER_COUNTS, PRESETS, RulesError, Variant, default_teams, parse_value
 
@@ -370,8 +372,26 @@ def _manifest(config: BalanceConfig) -> dict:
         "bots": list(config.bots),
         "strong": config.strong,
         "weak": config.weak,
-        "points": [],
+        "restrict": list(config.restrict),
+        "points": [{**point.to_json(), "dir": point.slug} for point in config.points],
     }
+
+
+#: What a manifest must hold the same for a rerun to resume it (rather than mix two runs
+#: in one folder and replace the first one's report).
+RUN_KEYS = {"seed": "seed", "bots": "bots", "points": "variants", "restrict": "restrict", "weak": "weak",
+            "strong": "strong"}
+
+
+def _run_value(manifest: dict, key: str) -> str:
+    value = manifest.get(key, [] if key == "restrict" else None)
+    if key == "points" and isinstance(value, list):
+        try:
+            return ", ".join(VariantPoint(*(e[k] for k in ("variant", "players", "teams", "replica"))).label
+                             for e in value)
+        except (KeyError, TypeError):
+            pass
+    return json.dumps(value)
 
 
 def read_manifest(out: str) -> dict | None:
@@ -386,44 +406,42 @@ def read_manifest(out: str) -> dict | None:
         raise BalanceError(f"{path}: not a seqsolve balance manifest; choose another --out") from None
     if not isinstance(data, dict) or data.get("seqsolve") != "balance":
         raise BalanceError(f"{path}: not a seqsolve balance manifest; choose another --out")
+    if data.get("format") != MANIFEST_FORMAT:
+        raise BalanceError(f"{path}: manifest format {json.dumps(data.get('format'))} is not one this seqsolve reads")
+    if not isinstance(data.get("seed"), int) or isinstance(data.get("seed"), bool):
+        raise BalanceError(f"{path}: the manifest has no integer 'seed'")
     return data
 
 
-def open_output(config: BalanceConfig, out: str) -> None:
-    """Create the output folder and its manifest, or check that it holds this run.
-
-    The manifest keeps the root seed and bots (what decides the games) and every point
-    ever run there; a different seed or bot list is an error, new points are added.
+@contextlib.contextmanager
+def open_output(config: BalanceConfig, out: str) -> Iterator[None]:
+    """Create (when its parent exists) and lock the output folder for the run, and
+    check that it holds this run or nothing: its manifest keeps what decides the games
+    and the report (:data:`RUN_KEYS`), and a rerun with any of them changed is refused
+    rather than mixing two runs.  The lock is held until the ``with`` block ends.
     """
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise BalanceError(f"--out {out}: not a folder")
-    found = read_manifest(out) if os.path.isdir(out) else None
-    mine = _manifest(config)
-    if found is not None:
-        for key in ("seed", "bots"):
-            if found.get(key) != mine[key]:
-                raise BalanceError(
-                    f"{out} holds a balance run with {key}={found.get(key)!r}, not {mine[key]!r}; "
-                    "use the same options to resume, or choose another --out"
-                )
-        mine["points"] = found.get("points", [])
-        mine["strong"], mine["weak"] = (
-            mine["strong"] or found.get("strong"),
-            mine["weak"] or found.get("weak"),
-        )
-    elif os.path.isdir(out) and os.listdir(out):
-        raise BalanceError(f"--out {out}: the folder is not empty and holds no balance run; choose another")
-    for point in config.points:
-        entry = {**point.to_json(), "dir": point.slug}
-        if entry not in mine["points"]:
-            mine["points"].append(entry)
-    os.makedirs(out, exist_ok=True)
-    for point in config.points:
-        os.makedirs(os.path.join(out, point.slug), exist_ok=True)
-    tmp = os.path.join(out, MANIFEST + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(mine, fh, indent=2)
-    os.replace(tmp, os.path.join(out, MANIFEST))
+    created = make_output_folder(out)
+    try:
+        with FolderLock(out):
+            found = read_manifest(out)
+            mine = _manifest(config)
+            if found is not None:
+                for key, name in RUN_KEYS.items():
+                    if _run_value(found, key) != _run_value(mine, key):
+                        raise BalanceError(
+                            f"{out} holds a balance run with {name}={_run_value(found, key)}, not "
+                            f"{_run_value(mine, key)}; use the same options to resume, or choose another --out"
+                        )
+            elif os.listdir(out):
+                raise BalanceError(f"--out {out}: the folder is not empty and holds no balance run; choose another")
+            for point in config.points:
+                os.makedirs(os.path.join(out, point.slug), exist_ok=True)
+            write_text(os.path.join(out, MANIFEST), json.dumps(mine, indent=2))
+            yield
+    except BaseException:
+        if created and not os.listdir(out):
+            os.rmdir(out)  # refused before anything was written: leave no empty folder behind
+        raise
 
 
 def run_balance(
@@ -441,11 +459,10 @@ def run_balance(
     ``games`` self-play games per point; ``games_per_match`` (default ``games``) per
     restricted-play or skill match, rounded up to whole deals.  ``on_start`` is called
     before each job with the number of games it needs; ``on_records`` with every
-    finished chunk (progress).
+    finished chunk (progress).  An ``out`` folder must be held open by
+    :func:`open_output` around the call.
     """
     check_balance(config)
-    if out:
-        open_output(config, out)
     per_match = games if games_per_match is None else games_per_match
     results = []
     for point in config.points:
@@ -1028,12 +1045,3 @@ def markdown_report(
         lines += [f"* [{label}]({link(path)})" for label, path in plots["heatmaps"].items()]
         lines.append("")
     return "\n".join(lines)
-
-
-def write_text(path: str, text: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)

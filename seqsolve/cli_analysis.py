@@ -269,12 +269,11 @@ def annotate(
     at the time; the drop is the best turn's estimated win probability minus
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
     """
-    from .match import read_records
+    from .records import find_game
 
-    _, games = read_records(records)
-    found = [r for r in games if r.get("game") == game]
-    if not found:
-        raise click.UsageError(f"{records} has no game {game} (it holds {len(games)} games)")
+    record, where = find_game(records, game)
+    if record is None:
+        raise click.UsageError(f"{records} has no game {game} (it holds {where} games)")
     show = sys.stderr.isatty() if progress is None else progress
 
     def report(done: int, total: int) -> None:
@@ -282,7 +281,7 @@ def annotate(
             click.echo(f"\rannotating: {done}/{total} decisions", err=True, nl=done == total)
 
     result = annotate_record(
-        found[0],
+        record,
         seats=seats or None,
         bot=bot,
         iterations=iters,
@@ -293,6 +292,7 @@ def annotate(
         blunder=blunder,
         open_information=open_information,
         progress=report,
+        where=where,
     )
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -307,10 +307,15 @@ def format_annotation(result: dict, show_all: bool = False) -> str:
     lines = [
         (
             f"game {result['game']}: {result['variant']}, {result['players']} players;"
-            f" result {result['result']} ({result['termination']}) after {result['turns']} turns"
+            f" {result['result_text']} after {_count(result['turns'], 'turn')}"
         ),
+    ]
+    if not result["turns"]:
+        lines.append("the record has no moves: there is nothing to analyse")
+        return "\n".join(lines) + "\n"
+    lines += [
         (
-            f"analysed {len(result['decisions'])} decisions at {budget} each, seed {result['seed']};"
+            f"analysed {_count(len(result['decisions']), 'decision')} at {budget} each, seed {result['seed']};"
             f" mistake > {result['thresholds']['mistake']}, blunder > {result['thresholds']['blunder']}"
         ),
         "",

@@ -19,6 +19,7 @@ import click
 from . import balance as bal
 from .bots.restricted import RESTRICTIONS
 from .cli_match import _dask_backend, _progress_enabled, interrupted
+from .records import check_output_file, write_text
 
 
 class _Progress:
@@ -263,8 +264,9 @@ def balance(
         move_timeout=move_timeout,
     )
     bal.check_balance(config)
-    if given_seed is None:
-        click.echo(f"seed {seed}" + (f" (from {out})" if found else ""), err=True)
+    for path, option in ((report, "--report"), (csv_path, "--csv")):
+        if path:
+            check_output_file(path, option)
     if plots and (out or report):
         from .plots import _figure
 
@@ -272,6 +274,10 @@ def balance(
             _figure(1, 1)  # fail now, in one line, before any game is played
         except ImportError as exc:
             raise click.ClickException(str(exc)) from None
+    if out:  # created, checked and locked until the command ends
+        ctx.with_resource(bal.open_output(config, out))
+    if given_seed is None:
+        click.echo(f"seed {seed}" + (f" (from {out})" if found else ""), err=True)
     n_jobs = len(points) * (1 + len(config.restrict) + bool(weak))
     bar = _Progress(n_jobs, _progress_enabled(progress))
     client = _dask_backend(scheduler) if backend == "dask" else None
@@ -300,10 +306,10 @@ def balance(
     data["command"] = command
     if out:
         data["out"] = out
-        bal.write_text(os.path.join(out, "balance.json"), json.dumps(data, indent=2) + "\n")
+        write_text(os.path.join(out, "balance.json"), json.dumps(data, indent=2) + "\n")
     csv_path = csv_path or (os.path.join(out, "balance.csv") if out else None)
     if csv_path:
-        bal.write_text(csv_path, bal.to_csv(summaries))
+        write_text(csv_path, bal.to_csv(summaries))
     report = report or (os.path.join(out, "balance.md") if out else None)
     if report:
         drawn = None
@@ -311,7 +317,7 @@ def balance(
             from .plots import write_plots
 
             drawn = write_plots(summaries, bal.plots_folder(report))
-        bal.write_text(report, bal.markdown_report(summaries, data, command, drawn, report))
+        write_text(report, bal.markdown_report(summaries, data, command, drawn, report))
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return

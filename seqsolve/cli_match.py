@@ -19,9 +19,11 @@ from typing import NoReturn
 import click
 
 from .bots import bot_classes, make_bot
-from .match import MatchConfig, check_config, deal_seed, read_records, recorded_seed, run_games
+from .match import MatchConfig, check_config, run_games
+from .records import (
+    FolderLock, RecordFile, Replay, colour_name, find_game, make_output_folder, recorded_seed, result_text,
+)
 from .report import format_match, summarize_match
-from .rules import Variant
 
 
 def _jobs(value: int) -> int:
@@ -164,11 +166,15 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     config = MatchConfig(bots=tuple(bots), variant=variant, players=players, teams=teams, seed=seed or 0,
                          move_timeout=move_timeout)
     rules = check_config(config)
+    recorded = _recorded_seed(out, config) if seed is None else None
     if seed is None:
-        seed = _fresh_or_recorded_seed(out, config)
+        seed = secrets.randbelow(2**31) if recorded is None else recorded
         config = replace(config, seed=seed)
     games = -(-games // rules.teams) * rules.teams
     test, tracker = _sprt_tracker(sprt, rules.teams)
+    store = click.get_current_context().with_resource(RecordFile(out, config.to_json())) if out else None
+    if recorded is not None:
+        click.echo(f"seed {seed} (from {out})", err=True)
     bar = Progress(games, bots[0], _progress_enabled(progress))
     feed = tracker[1] if tracker else None
 
@@ -179,7 +185,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     client = _dask_backend(scheduler) if backend == "dask" else None
     started = time.perf_counter()
     try:
-        records = run_games(config, games, jobs=jobs, out=out, on_records=on_records, backend=backend)
+        records = run_games(config, games, jobs=jobs, out=store, on_records=on_records, backend=backend)
     except KeyboardInterrupt:
         interrupted(bar, out, "FILE", f" after {bar.done} games")
     finally:
@@ -215,14 +221,10 @@ def interrupted(bar, out: str | None, kind: str, progress: str = "") -> NoReturn
     sys.exit(130)
 
 
-def _fresh_or_recorded_seed(out: str | None, config: MatchConfig) -> int:
-    """No --seed: the seed of the same match in ``out`` (so the same command
-    resumes it, and says so on stderr), else a fresh one."""
-    found = recorded_seed(out, config) if out else None
-    if found is None:
-        return secrets.randbelow(2**31)
-    click.echo(f"seed {found} (from {out})", err=True)
-    return found
+def _recorded_seed(out: str | None, config: MatchConfig) -> int | None:
+    """No --seed: the seed of the same match in ``out``, so the same command resumes
+    it (the caller says so on stderr once the file is open), else None."""
+    return recorded_seed(out, config.to_json()) if out else None
 
 
 def _colours(sides: int) -> str:
@@ -260,10 +262,14 @@ def tournament(bots, games, jobs, seed, variant, players, teams, out, as_json, p
 
     first, first_path = pairing(0, 0)
     check_config(first)  # every pairing shares the rules: refuse them before a folder is made
+    recorded = _recorded_seed(first_path, first) if seed is None else None
     if seed is None:  # the first pairing's records, when there are some, hold the seed
-        seed = _fresh_or_recorded_seed(first_path, first)
-    if out:
-        os.makedirs(out, exist_ok=True)
+        seed = secrets.randbelow(2**31) if recorded is None else recorded
+    if out:  # locked until the command ends: a second run on the folder is refused
+        make_output_folder(out)
+        click.get_current_context().with_resource(FolderLock(out))
+    if recorded is not None:
+        click.echo(f"seed {seed} (from {first_path})", err=True)
     results: dict[tuple[str, str], tuple[int, int, int]] = {}
     matrix: dict[str, dict[str, float]] = {a: {} for a in bots}
     started = time.perf_counter()
@@ -319,36 +325,40 @@ Examples:
 """)
 @click.argument("records", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", type=int, required=True, help="Game number (as in the records).")
-@click.option("--ply", "-p", type=int, default=None, help="Write the position after this many actions.")
+@click.option("--ply", "-p", type=int, default=None,
+              help="Write the position after this many actions (an exchange and the play after it are two).")
 @click.option("--to", "fmt", type=click.Choice(["sqn", "readable", "json"]), default="sqn", show_default=True)
 def replay(records, game, ply, fmt):
-    """Print a recorded game move by move, or the position at a given ply."""
+    """Print a recorded game turn by turn, or the position after a given number of actions."""
+    from .moves import Move, join_turns
     from .notation import position_to_dict, to_readable, to_sqn
-    from .state import State
 
-    header, games = read_records(records)
-    found = [r for r in games if r["game"] == game]
-    if not found:
-        raise click.UsageError(f"{records} has no game {game} (it holds {len(games)} games)")
-    r = found[0]
-    rules = Variant.parse(r["variant"]).resolve(r["players"], r["teams"])
-    state = State.new(rules, seed=deal_seed(r["seed"], r["deal"]))
-    if ply is not None and not 0 <= ply <= len(r["moves"]):
-        raise click.UsageError(f"--ply must be 0..{len(r['moves'])} for game {game}")
-    lines = []
-    for k, move in enumerate(r["moves"][: ply if ply is not None else None]):
-        seat = state.current_player
-        state.apply(move)
-        lines.append(f"{k + 1:>4}. seat {seat} ({r['seats'][seat]}): {move}")
+    r, where = find_game(records, game)
+    if r is None:
+        raise click.UsageError(f"{records} has no game {game} (it holds {where} games)")
+    if ply is not None and not 0 <= ply <= r["plies"]:
+        raise click.UsageError(f"--ply must be 0..{r['plies']} for game {game}")
+    played = Replay(r, where)
+    state = played.state
+    turns: list[tuple[int, list[Move]]] = []  # (seat, its actions) per turn
+    for step in played:
+        if ply is not None and step.ply > ply:
+            break
+        if not turns or turns[-1][1][-1].is_play:
+            turns.append((step.seat, []))
+        turns[-1][1].append(step.move)
     if ply is not None:
         pos = state.to_position()
         text = {"sqn": lambda: to_sqn(pos), "readable": lambda: to_readable(pos).rstrip("\n"),
                 "json": lambda: json.dumps(position_to_dict(pos), indent=2)}[fmt]()
         click.echo(text)
         return
-    click.echo(f"game {game}: {r['variant']}, seats {' '.join(r['seats'])}")
-    click.echo("\n".join(lines))
-    click.echo(f"result: {r['result']} ({r['termination']}) after {r['turns']} turns")
+    seats = state.seats
+    click.echo(f"game {game}: {r['variant']}, seats " + ", ".join(
+        f"{seat} ({colour_name(c)}, {bot})" for seat, (c, bot) in enumerate(zip(seats, r["seats"]))))
+    for number, (seat, moves) in enumerate(turns, 1):
+        click.echo(f"{number:>4}. seat {seat} ({colour_name(seats[seat])}): {join_turns(moves)[0]}")
+    click.echo(f"result: {result_text(r, seats)} after {len(turns)} turn{'' if len(turns) == 1 else 's'}")
 
 
 @click.command(name="bots")

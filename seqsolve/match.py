@@ -17,11 +17,11 @@ jacks, reshuffles, the final chips and sequences) in a ``detail`` field.
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -29,14 +29,12 @@ import numpy as np
 from .bots import BotFailure, make_bot
 from .bots.base import Bot
 from .cards import CardKind
+from .records import RecordFile
 from .rules import Rules, RulesError, Variant
 from .state import State, decode_action
 
-RECORD_FORMAT = 1
-
-
 class MatchError(ValueError):
-    """A match that cannot run: bad config, or an --out file that belongs to another match."""
+    """A match that cannot run: bad bots, variant or seating."""
 
 
 @dataclass(frozen=True)
@@ -285,125 +283,6 @@ def _play_chunk(config: MatchConfig, games: list[int], detail: bool = False, mov
             bot.close()
 
 
-# ---------------------------------------------------------------- records
-
-@dataclass
-class RecordFile:
-    """A JSON-lines file: a header naming the match, then one line per finished game.
-
-    A rerun with the same ``--out`` reads what is there, drops a line cut short by
-    an interruption, and plays only the games that are missing.
-    """
-
-    path: str
-    config: MatchConfig
-    done: dict[int, dict] = field(default_factory=dict)
-
-    def open(self) -> None:
-        header = _header(self.config)
-        if not os.path.exists(self.path) or os.path.getsize(self.path) == 0:
-            parent = os.path.dirname(os.path.abspath(self.path))
-            if not os.path.isdir(parent):
-                raise MatchError(f"{self.path}: folder {parent} does not exist")
-            with open(self.path, "w", encoding="utf-8") as fh:
-                fh.write(json.dumps(header) + "\n")
-            return
-        try:
-            with open(self.path, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            raise MatchError(f"{self.path}: cannot read ({exc.strerror})") from None
-        lines = data.split(b"\n")
-        try:
-            first = json.loads(lines[0])
-        except (ValueError, UnicodeDecodeError):
-            raise MatchError(f"{self.path}:1: not a seqsolve match record file; choose another --out") from None
-        if not isinstance(first, dict) or first.get("seqsolve") != "match":
-            raise MatchError(f"{self.path}:1: not a seqsolve match record file; choose another --out")
-        if first.get("config") != header["config"]:
-            raise MatchError(
-                f"{self.path}:1: holds a different match ({_describe(first.get('config'))}); "
-                "use the same options to resume, or choose another --out"
-            )
-        keep = len(lines[0]) + 1
-        for number, raw in enumerate(lines[1:], start=2):
-            if not raw.endswith(b"}"):
-                break  # the last line was cut short by an interruption
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                break
-            self.done.setdefault(record["game"], record)
-            keep += len(raw) + 1
-        if keep < len(data):
-            with open(self.path, "r+b") as fh:
-                fh.truncate(keep)
-
-    def append(self, records: list[dict]) -> None:
-        with open(self.path, "a", encoding="utf-8") as fh:
-            fh.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records))
-            fh.flush()
-            os.fsync(fh.fileno())
-        for r in records:
-            self.done[r["game"]] = r
-
-
-def _header(config: MatchConfig) -> dict:
-    # through JSON and back, so it compares equal to what a file holds (tuples become lists)
-    return json.loads(json.dumps({"seqsolve": "match", "format": RECORD_FORMAT, "config": config.to_json()}))
-
-
-def recorded_seed(path: str, config: MatchConfig) -> int | None:
-    """The seed of the match the record file ``path`` holds, when that match is
-    ``config`` in all but its seed; else None (no file, another match, not ours).
-
-    A command run without ``--seed`` draws a fresh one, so rerunning it after an
-    interruption would meet its own records as "a different match"; taking the
-    seed from the file is what lets the same command resume."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            first = json.loads(fh.readline())
-    except (OSError, ValueError):
-        return None
-    if not isinstance(first, dict) or first.get("seqsolve") != "match" or not isinstance(first.get("config"), dict):
-        return None
-    held = dict(first["config"])
-    seed = held.pop("seed", None)
-    mine = _header(config)["config"]
-    del mine["seed"]
-    return seed if held == mine and isinstance(seed, int) else None
-
-
-def _describe(config) -> str:
-    if not isinstance(config, dict):
-        return "unknown"
-    return ", ".join(f"{k}={config.get(k)}" for k in ("bots", "variant", "players", "seed"))
-
-
-def read_records(path: str) -> tuple[dict, list[dict]]:
-    """The header and the game records of a record file, ordered by game number."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            lines = fh.read().split("\n")
-    except OSError as exc:
-        raise MatchError(f"{path}: cannot read ({exc.strerror})") from None
-    try:
-        header = json.loads(lines[0])
-    except ValueError:
-        raise MatchError(f"{path}:1: not a seqsolve record file") from None
-    records = []
-    for number, line in enumerate(lines[1:], start=2):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            if number == len(lines) or (number == len(lines) - 1 and not lines[-1]):
-                break  # an interrupted last line
-            raise MatchError(f"{path}:{number}: not a JSON record") from None
-    return header, sorted(records, key=lambda r: r["game"])
-
-
 # ---------------------------------------------------------------- running
 
 def chunks(indices: list[int], size: int) -> Iterator[list[int]]:
@@ -415,7 +294,7 @@ def run_games(
     config: MatchConfig,
     games: int,
     jobs: int = -1,
-    out: str | None = None,
+    out: str | RecordFile | None = None,
     on_records: Callable[[list[dict]], bool | None] | None = None,
     backend: str | None = None,
     chunk: int | None = None,
@@ -426,14 +305,22 @@ def run_games(
     ``on_records`` sees every finished chunk (in completion order); returning True
     stops the run early (SPRT).  ``detail`` adds the ``detail`` field of
     :class:`GameDetail` to new records.  Returns every record, ordered by game number.
+    The record file ``out`` (a path, or a :class:`~seqsolve.records.RecordFile` the
+    caller holds open) is checked whole before any game is played, and locked until
+    the run ends.
     """
+    check_config(config)
+    if not isinstance(out, str):  # a RecordFile the caller opened, or None
+        return _run(config, games, jobs, out, on_records, backend, chunk, detail)
+    with RecordFile(out, config.to_json()) as store:
+        return _run(config, games, jobs, store, on_records, backend, chunk, detail)
+
+
+def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list[dict]:
     from joblib import Parallel, delayed, parallel_backend
 
-    check_config(config)
-    store = RecordFile(out, config) if out else None
     done: dict[int, dict] = {}
     if store:
-        store.open()
         done = {g: r for g, r in store.done.items() if g < games}
     todo = [g for g in range(games) if g not in done]
     if on_records and done:
@@ -449,8 +336,6 @@ def run_games(
         if backend is not None:
             context = parallel_backend(backend, n_jobs=n_jobs)
         else:
-            import contextlib
-
             context = contextlib.nullcontext()
         with context:
             runner = Parallel(n_jobs=n_jobs if backend is None else None, return_as="generator_unordered")

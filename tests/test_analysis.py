@@ -26,6 +26,7 @@ from cli_helpers import fails, ok
 from seqsolve.cli import load_position
 from seqsolve.match import MatchConfig, run_games
 from seqsolve.notation import parse_position, read_position
+from seqsolve.records import RecordError
 from seqsolve.rules import parse_rules
 from seqsolve.state import State
 
@@ -264,7 +265,7 @@ def recorded(tmp_path_factory) -> Path:
 
 
 def test_annotate_marks_blunders_of_the_random_player(recorded):
-    from seqsolve.match import read_records
+    from seqsolve.records import read_records
 
     _, games = read_records(str(recorded))
     record = games[0]
@@ -286,7 +287,8 @@ def test_annotate_marks_blunders_of_the_random_player(recorded):
 
 def test_annotate_cli(recorded):
     out = ok("annotate", str(recorded), "--game", "0", "--iters", "800", "--seat", "0")
-    assert out.startswith("game 0: classic, 2 players; result")
+    first = out.splitlines()[0]
+    assert first.startswith("game 0: classic, 2 players; ") and " won after " in first
     assert "seat 0 (blue, random):" in out
     data = json.loads(ok("annotate", str(recorded), "--game", "1", "--iters", "500", "--json"))
     assert {"decisions", "summary", "thresholds", "result"} <= set(data)
@@ -301,11 +303,11 @@ def test_annotate_cli(recorded):
 
 
 def test_annotate_refuses_a_record_that_cannot_be_replayed(recorded):
-    from seqsolve.match import read_records
+    from seqsolve.records import read_records
 
     _, games = read_records(str(recorded))
     record = dict(games[0], moves=["AH@a1", *games[0]["moves"][1:]])
-    with pytest.raises(AnalysisError, match="move 1 'AH@a1' cannot be replayed"):
-        annotate_record(record, iterations=100)
-    with pytest.raises(AnalysisError, match="not a seqsolve match record"):
+    with pytest.raises(RecordError, match="games.jsonl:2: move 1 'AH@a1' cannot be replayed"):
+        annotate_record(record, iterations=100, where="games.jsonl:2")
+    with pytest.raises(RecordError, match="game record: the game record has no 'game'"):
         annotate_record({"moves": []}, iterations=100)

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from seqsolve import balance as bal
 from seqsolve.bots import BotError, make_bot
-from seqsolve.match import MatchConfig, play_game, read_records, run_games
+from seqsolve.match import MatchConfig, play_game, run_games
+from seqsolve.records import read_records
 from seqsolve.notation import PositionError, parse_position, to_sqn
 from seqsolve.rules import RulesError, parse_rules
 from seqsolve.state import State

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from seqsolve.bots import BotError, make_bot
 from seqsolve.cli import main
-from seqsolve.match import MatchConfig, play_game, read_records, run_games
+from seqsolve.match import MatchConfig, play_game, run_games
+from seqsolve.records import read_records
 from seqsolve.notation import parse_position
 from seqsolve.state import State
 
