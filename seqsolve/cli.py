@@ -25,7 +25,15 @@ import click
 
 from . import __version__
 from .moves import MoveSyntaxError, join_turns, parse_turn
-from .notation import PositionError, parse_position, position_to_dict, read_position, to_readable, to_sqn
+from .notation import (
+    PositionError,
+    parse_position,
+    position_to_dict,
+    read_position,
+    read_position_stream,
+    to_readable,
+    to_sqn,
+)
 from .position import Position
 from .rules import Variant
 
@@ -115,7 +123,7 @@ def load_position(source: str) -> Position:
         CliError: an unknown example name.
     """
     if source == "-":
-        return parse_position(sys.stdin.read(), "<stdin>")
+        return read_position_stream(sys.stdin, "<stdin>")
     if source.startswith("example:"):
         return _example(source.split(":", 1)[1])
     return read_position(source)
@@ -185,6 +193,9 @@ def play_to_end(state) -> list[str]:
     played = []
     while not state.is_terminal():
         action = state.core.random_action()
+        past = state.counter_past_limit(action)
+        if past:
+            raise CliError(f"random play stopped at turn {state.turn}: {past}")
         played.append(state.action_to_move(action))
         state.apply(action)
     return join_turns(played)

@@ -20,7 +20,7 @@ import numpy as np
 from .board import CORNERS, cell_name, windows
 from .cards import UNKNOWN, CardKind
 from .moves import Move, MoveKind, parse_turn
-from .position import COLOURS, CORNER, EMPTY, Hand, Position
+from .position import COLOURS, CORNER, COUNTER_MAX, EMPTY, Hand, Position
 from .rules import UNLIMITED, Rules
 
 try:
@@ -34,6 +34,7 @@ except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tr
 _UNKNOWN_CODE = 255
 _NO_CELL = 127
 _UNLIMITED_EXCHANGES = 32767
+_ACTION_KIND = {MoveKind.PLACE: 0, MoveKind.REMOVE: 1, MoveKind.EXCHANGE: 2, MoveKind.PASS: 3}
 _EXHAUSTION = {"reshuffle": 0, "draw_game": 1, "draft_end": 2}
 
 
@@ -476,6 +477,9 @@ class State:
         if self.is_terminal():
             raise IllegalMoveError(f"{move}: the game is over")
         rules, deck, core = self.rules, self.rules.deck_cards, self._core
+        past = self.counter_past_limit(encode_action(_ACTION_KIND[move.kind]))
+        if past:  # whatever the move, this position cannot end a turn
+            raise IllegalMoveError(f"{move}: {past}")
         seat = core.to_move
         side = self.side_of(seat)
         legal = core.legal_actions()
@@ -537,6 +541,21 @@ class State:
         if action not in legal:  # pragma: no cover - the checks above mirror the core
             raise IllegalMoveError(f"{move}: not legal here")
         return action
+
+    def counter_past_limit(self, action: int) -> str | None:
+        """Why ending the turn with ``action`` would take a counter past COUNTER_MAX, or None.
+
+        The core's counters are 32-bit and would wrap round; only a hand-written
+        position gets near the limit, so the turn that would pass it is refused
+        (even one that would end the game, RULES-NOTES "Counters").
+        """
+        kind = decode_action(action)[0]
+        if kind == 2:  # an exchange does not end the turn
+            return None
+        for name, value, counts in (("turn", self._core.turn, True), ("stall", self._core.stall, kind == 3)):
+            if counts and value >= COUNTER_MAX:
+                return f"the {name} counter is at its largest value, {COUNTER_MAX}, and may not pass it (P-9)"
+        return None
 
     def _check_pick(self, move: Move) -> int:
         """Index of the draft card a move takes (D-1), -1 outside the draft variant."""

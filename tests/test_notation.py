@@ -6,7 +6,9 @@ copied verbatim; each rejection test asserts the exact line and column.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import pickle
 from pathlib import Path
 
@@ -14,14 +16,16 @@ import pytest
 
 from seqsolve.board import parse_cell, parse_window
 from seqsolve.notation import (
+    MAX_FILE_BYTES,
     PositionError,
     parse_position,
     position_to_dict,
     read_position,
+    read_position_stream,
     to_readable,
     to_sqn,
 )
-from seqsolve.position import Hand
+from seqsolve.position import COUNTER_MAX, Hand
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = (1, 2, 3)
@@ -438,6 +442,92 @@ def test_p11_1_bad_to_move_and_counters():
     text = sqn(turn="-3")
     err = rejects(text)
     assert (err.line, err.column) == (1, column_of(text, " -3 ") + 1) and "turn" in err.message
+
+
+@pytest.mark.parametrize("field", ["turn", "stall"])
+def test_p9_counters_up_to_the_documented_largest_value(field):
+    """P-9 (RULES-NOTES "Counters"): 2^31 - 1 is read and written back; one more is refused
+    at its column, in the SQN form and the readable form, however many digits it has."""
+    top = str(COUNTER_MAX)
+    assert getattr(parse_position(sqn(**{field: top})), field) == COUNTER_MAX
+    assert to_sqn(parse_position(sqn(**{field: top}))) == sqn(**{field: top})
+    for value in (str(COUNTER_MAX + 1), "9" * 5000, "0" * 30 + str(2**64)):
+        text = sqn(**{field: value})
+        err = rejects(text)
+        start = text.rindex(value) if field == "stall" else text.index(f" {value} ") + 1
+        assert (err.line, err.column) == (1, start + 1), value
+        assert f"{field} {value[:20]}" in err.message and f"at most {COUNTER_MAX} (P-9)" in err.message
+        assert len(err.message) < 100
+    assert parse_position(sqn(**{field: "000" + top})).turn >= 0  # leading zeros are still the number
+    readable = to_readable(parse_position(sqn(turn="5", stall="3")))
+    line = f"{field}: {COUNTER_MAX + 1}"
+    text = readable.replace(f"{field}: {5 if field == 'turn' else 3}", line)
+    err = rejects(text)
+    assert err.line == text.splitlines().index(line) + 1 and err.column == len(field) + 3
+    assert "out of range" in err.message
+
+
+def test_huge_numbers_elsewhere_are_position_errors():
+    """Runs of empty cells, ?N, seat keys and row numbers with thousands of digits are refused
+    with a PositionError, never int()'s own digit-limit ValueError."""
+    many = "9" * 5000
+    for text in (
+        sqn(board=f"*8*/{many}/10/10/10/10/10/10/10/*8*"),
+        sqn(hands=f"3S,JS,7H,JH,6D,TD,6C/?{many}"),
+        sqn(draw=many),
+        sqn(to_move=many),
+        READABLE_FRESH.replace("hand 1:", f"hand {many}:"),
+        READABLE_FRESH.replace("\n   1 ", f"\n{many} "),
+    ):
+        rejects(text)
+
+
+def test_read_position_refuses_what_is_not_a_small_text_file(tmp_path):
+    """A position file is small UTF-8 text: more than 1 MB, a NUL byte or other bytes are
+    refused as a whole (line 0), naming the file and echoing none of it."""
+    cases = {
+        "big.sqn": sqn().encode() + b" " * MAX_FILE_BYTES,
+        "nul.sqn": b"\0" * 10,
+        "latin1.sqn": sqn().replace("classic", "classic\xe9").encode("latin-1"),
+        "binary.sqn": bytes(range(256)),
+    }
+    for name, data in cases.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(PositionError) as info:
+            read_position(path)
+        err = info.value
+        assert (err.source, err.line, err.column) == (str(path), 0, 0), name
+        assert "\n" not in str(err) and "codec" not in str(err) and len(str(err)) < len(str(path)) + 80
+    assert "larger than 1 MB" in _message(tmp_path / "big.sqn")
+    assert "NUL byte at offset 0" in _message(tmp_path / "nul.sqn")
+    assert "not UTF-8 text (byte 0xe9 at offset 7)" in _message(tmp_path / "latin1.sqn")
+    exact = tmp_path / "exact.sqn"
+    exact.write_bytes(b"\xef\xbb\xbf" + sqn().encode().ljust(MAX_FILE_BYTES - 3, b"\n"))
+    assert read_position(exact).draw_count == 90  # 1 MB itself is still read, byte-order mark and all
+
+
+def _message(path) -> str:
+    with pytest.raises(PositionError) as info:
+        read_position(path)
+    return info.value.message
+
+
+def test_read_position_directory_and_fifo_without_writer(tmp_path):
+    """A directory is unreadable; a FIFO nobody writes to is read at once as empty, not waited for."""
+    assert "Is a directory" in _message(tmp_path)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert "empty position" in _message(fifo)
+
+
+def test_read_position_stream_reads_at_most_1_mb():
+    """Standard input has the limits of a file, whether it is binary or text."""
+    assert read_position_stream(io.BytesIO(sqn().encode())).draw_count == 90
+    assert read_position_stream(io.StringIO(sqn())).draw_count == 90
+    with pytest.raises(PositionError) as info:
+        read_position_stream(io.BytesIO(b"x" * (3 * MAX_FILE_BYTES)))
+    assert str(info.value) == "<stdin>:0:0: larger than 1 MB: not a position file"
 
 
 def test_p11_1_readable_unknown_and_duplicate_keys():
