@@ -413,9 +413,19 @@ class State:
         nothing in it can reveal a hidden card or a future shuffle.  ``observation(p).to_position()`` is the position file that seat
         may be shown; ``observation(p).resample(p, rng)`` is one world it may be in.
         """
-        seen = State(self.rules, self.seats, self._core.clone(None))
+        seen = self.without_shuffles()
         seen._core.mask_hidden(player)
         return seen
+
+    def without_shuffles(self) -> State:
+        """A copy with no bit generator: a reshuffle in it makes the new draw pile, and
+        every card then drawn, unknown (P-17), instead of inventing an order nobody knows.
+
+        What a position file's reader can know after playing on from it: the card
+        drawn after a reshuffle is ``?`` even in its holder's hand, as a card drawn
+        from a pile given by its count alone is.
+        """
+        return State(self.rules, self.seats, self._core.clone(None))
 
     def resample(self, player: int, rng) -> State:
         """A full-information world consistent with what ``player`` has seen.

@@ -236,6 +236,45 @@ def test_apply_several_turns_in_order(full_info):
     assert ok("apply", str(full_info), *turns) == to_sqn(state.to_position()) + "\n"
 
 
+def reshuffle_due(hidden: bool) -> str:
+    """A 4-player classic position (RULES.md P-17) whose draw pile is empty while 84 cards lie
+    on the discard piles: seat 0's 5H@e5 draws from a reshuffle.  ``hidden``: seats 1-3's
+    hands are ``?6`` (the file of seat 0); otherwise every hand is listed and the pile is
+    known to be empty (``0:``)."""
+    deck = parse_rules("classic", players=4).deck_cards.cards()
+    hands = [["5H", "4H", "9C", "2D", "QS", "7C"]]
+    for card in hands[0]:
+        deck.remove(card)
+    hands += [deck[-6:], deck[-12:-6], deck[-18:-12]]
+    piles = [deck[:20], deck[20:40], deck[40:60], deck[60:-18]]
+    listed = [",".join(h) for h in hands]
+    if hidden:
+        listed[1:] = ["?6"] * 3
+    board = "*8*/10/10/10/10/10/10/10/10/*8*"
+    discards = "/".join(",".join(p) for p in piles)
+    return f"classic {board} bgbg 0 {'/'.join(listed)} {discards} - {'0' if hidden else '0:'} 40 0"
+
+
+@pytest.mark.parametrize("hidden", [True, False], ids=["seat-0-file", "every-card-file"])
+def test_p17_apply_never_shows_a_card_drawn_after_a_reshuffle(hidden):
+    """P-17, §1.14: the reshuffled pile's order is unknown to everyone, so apply writes the
+    card seat 0 draws from it as ``?`` and the new pile by its count alone, in every form."""
+    text = reshuffle_due(hidden)
+    before = parse_position(text)
+    after = parse_position(ok("apply", "-", "5H@e5", input=text))
+    assert after.hands[0].known == ("QS", "4H", "2D", "7C", "9C") and after.hands[0].unknown == 1
+    assert after.draw_count == 80 and after.draw_cards is None  # 80 discards + 5H, one drawn
+    assert after.discards == ((),) * 4 and after.hands[1:] == before.hands[1:]
+    readable = ok("apply", "-", "5H@e5", "--to", "readable", input=text)
+    assert "hand 0: QS 4H 2D 7C 9C ?1\n" in readable and "draw: 80\n" in readable
+    data = json.loads(ok("apply", "-", "5H@e5", "--to", "json", input=text))
+    assert data["hands"][0] == ["QS", "4H", "2D", "7C", "9C", "?"] and data["draw_cards"] is None
+    if not hidden:  # the next seat draws from the same unknown pile
+        play = json.loads(ok("show", "-", "--json", input=to_sqn(after)))["legal_moves"][0]
+        later = parse_position(ok("apply", "-", "5H@e5", play, input=text))
+        assert later.hands[1].unknown == 1 and len(later.hands[1].known) == 5
+
+
 def test_apply_illegal_move_names_number_move_and_reason():
     line = fails("apply", "example:2", "AH@f2", "AH@f3")
     assert line.startswith("seqsolve: move 2 'AH@f3' is illegal:")
