@@ -10,9 +10,13 @@ import io
 import json
 import os
 import pickle
+import re
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from seqsolve.board import parse_cell, parse_window
 from seqsolve.notation import (
@@ -26,6 +30,7 @@ from seqsolve.notation import (
     to_sqn,
 )
 from seqsolve.position import COUNTER_MAX, Hand
+from seqsolve.rules import OPTIONS
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = (1, 2, 3)
@@ -825,3 +830,121 @@ def test_p11_8_finished_game_has_no_player_to_move():
     text = READABLE_FRESH.replace("to-move: 0\n", "to-move: 0\nresult: draw\n")
     err = rejects(text)
     assert (err.line, err.column) == (4, 10) and "nobody is to move" in err.message
+
+
+# ---------------------------------------------------------------------------
+# Fuzzing: mutated position files are read or refused, never crash
+
+
+def _seed_texts() -> list[str]:
+    """Valid files in both forms: the worked examples, example 4, a draft position and a
+    Numbers position (read back in canonical form so that every seed is valid)."""
+    texts = [example_sqn(n) for n in EXAMPLES] + [example_readable(n) for n in EXAMPLES]
+    more = [(Path(__file__).parent.parent / "seqsolve" / "data" / "example4.sqn").read_text()]
+    more.append(to_sqn(_state_of("draft")) + "\n")
+    more.append(to_readable(_state_of("numbers")))
+    return texts + more
+
+
+def _state_of(variant: str):
+    from seqsolve.rules import parse_rules
+    from seqsolve.state import State
+
+    return State.new(parse_rules(variant, players=2), seed=3).to_position()
+
+
+SEEDS = _seed_texts()
+ODD = [
+    "0", "9", "99999999999999999999", "-1", "?", "?0", "x", ":", "/", ",", "-", "!", "#", "=", "[", "]", "*",
+    ".", "B", "g", "J", "10", "é", "ß", "٣", "²", "\u2028", "\x0b", "\x1c", "\r", "\t", "\n", "\n\n", " ",
+    "\ufeff", "\x00", "\x1b[31m", "💥", "seqsolve-position 1", "board:", "hand 9:", "draw: 5 :", "x-key: 1",
+]
+
+
+@st.composite
+def mutated_position(draw) -> str:
+    """A valid file with one to four edits: a character changed, text inserted, a span
+    deleted, two fields swapped, a number made huge, an option overridden, a line doubled
+    or blanked."""
+    text = draw(st.sampled_from(SEEDS))
+    for _ in range(draw(st.sampled_from([1, 1, 1, 2, 2, 3, 4]))):
+        kind = draw(st.sampled_from(["flip", "insert", "delete", "swap", "huge", "huge", "option", "line"]))
+        i = draw(st.integers(0, len(text)))
+        piece = draw(st.one_of(st.sampled_from(ODD), st.text(max_size=3)))
+        if kind == "flip":
+            text = text[:i] + piece[:1] + text[i + 1 :]
+        elif kind == "insert":
+            text = text[:i] + piece + text[i:]
+        elif kind == "delete":
+            text = text[:i] + text[i + draw(st.integers(1, 12)) :]
+        elif kind == "swap":
+            words = text.split(" ")
+            a, b = draw(st.integers(0, len(words) - 1)), draw(st.integers(0, len(words) - 1))
+            words[a], words[b] = words[b], words[a]
+            text = " ".join(words)
+        elif kind == "option":  # the first preset name gets an override (SQN and readable alike)
+            name = draw(st.sampled_from(sorted(OPTIONS)))
+            value = draw(st.sampled_from(["0", "1", "3", "17", "40", "2147483648", "9" * 25, "unlimited", "true", "-1"]))
+            text = re.sub(r"\b(classic|draft|numbers|seed000)\b", rf"\1[{name}={value}]", text, count=1)
+        elif kind == "huge":
+            numbers = list(re.finditer(r"[0-9]+", text))
+            if numbers:
+                m = numbers[draw(st.integers(0, len(numbers) - 1))]
+                big = draw(st.sampled_from([str(2**31), str(2**63), "9" * 30, "0" * 12 + "7"]))
+                text = text[: m.start()] + big + text[m.end() :]
+        else:
+            lines = text.split("\n")
+            k = draw(st.integers(0, len(lines) - 1))
+            lines[k : k + 1] = draw(st.sampled_from([[lines[k], lines[k]], [""], ["", lines[k]], []]))
+            text = "\n".join(lines)
+    return text
+
+
+FUZZ = settings(
+    max_examples=300, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+)
+# What earlier fuzzing found (an option past the core's C int was an OverflowError), kept as
+# explicit examples so that every run tries them.
+FOUND = [
+    example_sqn(3).replace("overlap_reuse_limit=1", "overlap_reuse_limit=2147483648"),
+    READABLE_FRESH.replace("variant: classic", "variant: classic[sequences_to_win=" + "9" * 25 + "]"),
+    READABLE_FRESH.replace("variant: classic", "variant: classic[stall_limit=" + "9" * 5000 + "]"),
+]
+
+
+def found_examples(test):
+    for text in FOUND:
+        test = example(text)(test)
+    return test
+
+
+@FUZZ
+@found_examples
+@given(mutated_position())
+def test_fuzz_reading_succeeds_or_raises_a_position_error(text):
+    """Whatever the edits, reading gives a position (that both writers round-trip) or a
+    PositionError with a line and column inside the text; never another exception."""
+    try:
+        pos = parse_position(text, "fuzz.sqn")
+    except PositionError as err:
+        assert err.source == "fuzz.sqn" and err.line >= 1 and err.column >= 1
+        assert "\n" not in err.message and "\r" not in err.message
+        return
+    assert to_sqn(parse_position(to_readable(pos))) == to_sqn(pos)
+    assert to_sqn(parse_position(to_sqn(pos))) == to_sqn(pos)
+
+
+@FUZZ
+@found_examples
+@given(mutated_position())
+def test_fuzz_show_exits_0_or_1_with_at_most_one_line(text):
+    """``seqsolve show -`` on any mutated file: exit 0, or exit 1 with one ``seqsolve:`` line;
+    no traceback, nothing else on stderr."""
+    result = run("show", "-", "--no-color", input=text)
+    assert result.exit_code in (0, 1), (result.exit_code, result.stderr, result.exception)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    if result.exit_code == 0:
+        assert lines == [] and "sqn " in result.stdout
+    else:
+        assert len(lines) == 1 and lines[0].startswith("seqsolve: ") and result.stdout == "", result.stderr
