@@ -44,6 +44,7 @@ HEADER = "seqsolve-position 1"
 # A position file is a few hundred bytes; readers stop here so that /dev/zero or a
 # huge file is refused at once instead of filling the memory.
 MAX_FILE_BYTES = 1 << 20
+MAX_MESSAGE = 300  # characters of a rejection's message; the line and column say where the rest is
 BOARD_TOKENS = "*.bgrBGR"
 COLOUR_NAMES = {"b": "blue", "g": "green", "r": "red"}
 SQN_FIELDS = ("variant", "board", "seats", "to-move", "hands", "discards", "sequences", "draw", "turn", "stall")
@@ -199,7 +200,10 @@ def parse_position(text: str, source: str = "<string>") -> Position:
     try:
         return _build(_parse_fields(text))
     except _Bad as bad:
-        raise PositionError(source, bad.at.line, bad.at.col, bad.message) from None
+        message = bad.message
+        if len(message) > MAX_MESSAGE:  # a huge token quoted whole would make one huge line
+            message = message[:MAX_MESSAGE] + "..."
+        raise PositionError(source, bad.at.line, bad.at.col, message) from None
 
 
 def read_position(path: str | os.PathLike[str]) -> Position:

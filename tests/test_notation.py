@@ -487,6 +487,14 @@ def test_huge_numbers_elsewhere_are_position_errors():
         rejects(text)
 
 
+def test_a_huge_bad_token_gives_a_short_message():
+    """A rejection quotes the bad text, but never more than a few hundred characters of it."""
+    for text in (sqn(hands="Q" * 100_000 + "/?7"), sqn(variant="classic" + "x" * 100_000)):
+        err = rejects(text)
+        assert (err.line, err.column) == (1, column_of(text, "Q" if "QQ" in text else "classic"))
+        assert len(err.message) <= 303 and err.message.endswith("...")
+
+
 def test_read_position_refuses_what_is_not_a_small_text_file(tmp_path):
     """A position file is small UTF-8 text: more than 1 MB, a NUL byte or other bytes are
     refused as a whole (line 0), naming the file and echoing none of it."""
