@@ -101,7 +101,7 @@ def core_rules(rules: Rules) -> _core.CoreRules:
         "seq_to_win": rules.sequences_to_win,
         "max_shared": rules.overlap_max_shared,
         "reuse_limit": rules.overlap_reuse_limit,
-        "ex_limit": rules.dead_card_exchanges_per_turn,
+        "ex_limit": _exchanges_per_turn(rules),
         "exhaustion": _EXHAUSTION[rules.deck_exhaustion],
         "first_seat": rules.first_seat,
         "vpass": int(rules.allow_voluntary_pass),
@@ -121,6 +121,16 @@ def core_rules(rules: Rules) -> _core.CoreRules:
         [list(w) for w in windows()],
         [s % rules.teams for s in range(rules.players)],
     )
+
+
+def _exchanges_per_turn(rules: Rules) -> int:
+    """Dead-card exchanges a turn allows, as the core's 16-bit count holds them.
+
+    ``unlimited`` and any limit past 32767 are 32767: no turn comes near it (each
+    exchange discards a dead card, and the deck has 96 cards that can die).
+    """
+    limit = rules.dead_card_exchanges_per_turn
+    return _UNLIMITED_EXCHANGES if limit == UNLIMITED or limit > _UNLIMITED_EXCHANGES else limit
 
 
 def _bit_generator(seed) -> np.random.BitGenerator:
@@ -186,7 +196,6 @@ class State:
             if pos.draw_cards is not None
             else [_UNKNOWN_CODE] * pos.draw_count
         )
-        limit = rules.dead_card_exchanges_per_turn
         result, termination = -1, 0
         if pos.result is not None:
             result = 3 if pos.result == "draw" else sides.index(pos.result)
@@ -201,9 +210,7 @@ class State:
                 "to_move": pos.to_move if pos.to_move is not None else 0,
                 "result": result,
                 "termination": termination,
-                "exchanges_left": 0
-                if pos.exchange_used
-                else (_UNLIMITED_EXCHANGES if limit == UNLIMITED else limit),
+                "exchanges_left": 0 if pos.exchange_used else _exchanges_per_turn(rules),
                 # a pile given by its count alone is not known, even when empty (P-8)
                 "draw_known": int(pos.draw_cards is not None),
                 "hands": [

@@ -892,7 +892,7 @@ def mutated_position(draw) -> str:
             text = " ".join(words)
         elif kind == "option":  # the first preset name gets an override (SQN and readable alike)
             name = draw(st.sampled_from(sorted(OPTIONS)))
-            value = draw(st.sampled_from(["0", "1", "3", "17", "40", "2147483648", "9" * 25, "unlimited", "true", "-1"]))
+            value = draw(st.sampled_from(["0", "1", "3", "17", "40", "65536", "2147483648", "9" * 25, "unlimited", "true", "-1"]))
             text = re.sub(r"\b(classic|draft|numbers|seed000)\b", rf"\1[{name}={value}]", text, count=1)
         elif kind == "huge":
             numbers = list(re.finditer(r"[0-9]+", text))
@@ -917,6 +917,7 @@ FOUND = [
     example_sqn(3).replace("overlap_reuse_limit=1", "overlap_reuse_limit=2147483648"),
     READABLE_FRESH.replace("variant: classic", "variant: classic[sequences_to_win=" + "9" * 25 + "]"),
     READABLE_FRESH.replace("variant: classic", "variant: classic[stall_limit=" + "9" * 5000 + "]"),
+    example_sqn(2).replace("classic", "classic[dead_card_exchanges_per_turn=65536]", 1),
 ]
 
 
