@@ -25,7 +25,15 @@ import click
 
 from . import __version__
 from .moves import MoveSyntaxError, join_turns, parse_turn
-from .notation import PositionError, parse_position, position_to_dict, read_position, to_readable, to_sqn
+from .notation import (
+    PositionError,
+    parse_position,
+    position_to_dict,
+    read_position,
+    read_position_stream,
+    to_readable,
+    to_sqn,
+)
 from .position import Position
 from .rules import Variant
 
@@ -115,7 +123,7 @@ def load_position(source: str) -> Position:
         CliError: an unknown example name.
     """
     if source == "-":
-        return parse_position(sys.stdin.read(), "<stdin>")
+        return read_position_stream(sys.stdin, "<stdin>")
     if source.startswith("example:"):
         return _example(source.split(":", 1)[1])
     return read_position(source)
@@ -185,6 +193,9 @@ def play_to_end(state) -> list[str]:
     played = []
     while not state.is_terminal():
         action = state.core.random_action()
+        past = state.counter_past_limit(action)
+        if past:
+            raise CliError(f"random play stopped at turn {state.turn}: {past}")
         played.append(state.action_to_move(action))
         state.apply(action)
     return join_turns(played)
@@ -337,18 +348,18 @@ Examples:
 @click.argument("file")
 @click.argument("moves", nargs=-1, required=True)
 @click.option("--to", type=click.Choice(FORMATS), default="sqn", show_default=True, help="Output format.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of any reshuffle of the discards.")
-def apply(file, moves, to, seed) -> None:
+def apply(file, moves, to) -> None:
     """Play whole turns (P-12 notation) on the position in FILE and print the result.
 
     Each MOVE argument is one whole turn: an optional dead-card exchange and
     then the play, e.g. "~5S 9H@i3" (quote it), 5H@e5, JSxe5 or pass.  An
     illegal move stops everything: one line names the move number, the move and
-    the reason, and nothing is printed on stdout.
+    the reason, and nothing is printed on stdout.  A draw from reshuffled discards
+    is unknown, '?' (RULES.md P-17): nobody knows the new order of the pile.
     """
     from .state import IllegalMoveError
 
-    state = _state(load_position(file), seed=seed)
+    state = _state(load_position(file)).without_shuffles()
     for number, text in enumerate(moves, 1):
         try:
             actions = parse_turn(text)

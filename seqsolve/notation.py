@@ -25,20 +25,26 @@ from typing import NamedTuple
 
 from .board import CELLS, COLUMNS, CORNERS, SIZE, cell_name, parse_window, window_name, windows
 from .cards import Deck, normalize_card
-from .position import COLOURS, CORNER, EMPTY, Hand, Position
+from .position import COLOURS, CORNER, COUNTER_MAX, EMPTY, Hand, Position
 from .reference import overlap_allows
 from .rules import PLAYER_COUNTS, UNLIMITED, Rules, RulesError, Variant, format_value, parse_value
 
 __all__ = [
     "PositionError",
     "parse_position",
+    "parse_position_bytes",
     "position_to_dict",
     "read_position",
+    "read_position_stream",
     "to_readable",
     "to_sqn",
 ]
 
 HEADER = "seqsolve-position 1"
+# A position file is a few hundred bytes; readers stop here so that /dev/zero or a
+# huge file is refused at once instead of filling the memory.
+MAX_FILE_BYTES = 1 << 20
+MAX_MESSAGE = 300  # characters of a rejection's message; the line and column say where the rest is
 BOARD_TOKENS = "*.bgrBGR"
 COLOUR_NAMES = {"b": "blue", "g": "green", "r": "red"}
 SQN_FIELDS = ("variant", "board", "seats", "to-move", "hands", "discards", "sequences", "draw", "turn", "stall")
@@ -194,19 +200,54 @@ def parse_position(text: str, source: str = "<string>") -> Position:
     try:
         return _build(_parse_fields(text))
     except _Bad as bad:
-        raise PositionError(source, bad.at.line, bad.at.col, bad.message) from None
+        message = bad.message
+        if len(message) > MAX_MESSAGE:  # a huge token quoted whole would make one huge line
+            message = message[:MAX_MESSAGE] + "..."
+        raise PositionError(source, bad.at.line, bad.at.col, message) from None
 
 
 def read_position(path: str | os.PathLike[str]) -> Position:
-    """Read a position file; an unreadable file is a PositionError at line 0, column 0."""
+    """Read a position file; an unreadable file is a PositionError at line 0, column 0.
+
+    A FIFO is opened without waiting for a writer (one with none reads as empty), and
+    at most :data:`MAX_FILE_BYTES` are read, so no file can make this hang or fill memory.
+    """
     source = os.fspath(path)
     try:
-        with open(path, encoding="utf-8-sig") as fh:
-            text = fh.read()
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            os.set_blocking(fd, True)  # a pipe with a writer is then read to its end
+            data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise PositionError(source, 0, 0, f"cannot read position file: {exc.strerror or exc}") from None
+    return parse_position_bytes(data, source)
+
+
+def read_position_stream(stream, source: str = "<stdin>") -> Position:
+    """Read a position from an open stream (standard input), with the limits of :func:`read_position`."""
+    data = getattr(stream, "buffer", stream).read(MAX_FILE_BYTES + 1)
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    return parse_position_bytes(data, source)
+
+
+def parse_position_bytes(data: bytes, source: str) -> Position:
+    """A position file's bytes: UTF-8 text (a byte-order mark allowed) of at most 1 MB.
+
+    What is not such text is refused as a whole, at line 0, column 0, without
+    echoing any of it.
+    """
+    if len(data) > MAX_FILE_BYTES:
+        raise PositionError(source, 0, 0, f"larger than {MAX_FILE_BYTES >> 20} MB: not a position file")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise PositionError(source, 0, 0, f"binary data (a NUL byte at offset {nul}): not a position file")
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise PositionError(source, 0, 0, f"not UTF-8 text (byte {exc.start}: {exc.reason})") from None
+        raise PositionError(
+            source, 0, 0, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
     return parse_position(text, source)
 
 
@@ -285,7 +326,7 @@ def _sqn_row(row: _Tok, number: int) -> list[_Tok]:
         at = _after(row, i)
         run = _NUMBER.match(row.text, i)
         if run:  # digits are read greedily: "10" is ten empty cells
-            if run.group().startswith("0") or int(run.group()) > SIZE:
+            if run.group().startswith("0") or _value(run.group()) > SIZE:
                 raise _Bad(at, f"bad run of empty cells {run.group()!r}: write 1 to 10 (P-2)")
             cells += [_Tok(EMPTY, at.line, at.col)] * int(run.group())
             i = run.end()
@@ -381,7 +422,7 @@ def _readable_key(f: _Fields, key: _Tok, value: _Tok) -> None:
         raise _Bad(value, f"'{name}:' needs a value{hint}")
     if seat_key:
         entries = f.hands if seat_key.group(1) == "hand" else f.discards
-        entries[int(seat_key.group(2))] = _List(value, _items(value))
+        entries[_value(seat_key.group(2))] = _List(value, _items(value))
     elif name == "variant":
         f.variant = value
     elif name == "options":
@@ -471,7 +512,7 @@ def _readable_board(lines: list[tuple[int, str]], i: int, key: _Tok) -> tuple[li
 
 def _readable_row(words: list[_Tok], row: int, line: _Tok) -> list[_Tok]:
     if _NUMBER.fullmatch(words[0].text):  # optional row number; cells are never digits
-        if int(words[0].text) != row:
+        if _value(words[0].text) != row:
             raise _Bad(words[0], f"row number {words[0].text} where row {row} was expected")
         words = words[1:]
     if len(words) != SIZE:
@@ -616,12 +657,33 @@ def _read_turn_state(f: _Fields, seats: str, rules: Rules) -> tuple[int | None, 
 
 
 def _read_counter(tok: _Tok | None, name: str) -> int:
-    """P-9: a non-negative whole number; a missing readable counter is 0."""
+    """P-9: a whole number 0..COUNTER_MAX (the core's 32-bit counters, RULES-NOTES);
+    a missing readable counter is 0."""
     if tok is None:
         return 0
     if not _NUMBER.fullmatch(tok.text):
-        raise _Bad(tok, f"{name} must be a whole number >= 0, not {tok.text!r} (P-9)")
-    return int(tok.text)
+        raise _Bad(tok, f"{name} must be a whole number >= 0, not {_shown(tok.text)} (P-9)")
+    value = _value(tok.text)
+    if value > COUNTER_MAX:
+        digits = tok.text if len(tok.text) <= 20 else tok.text[:20] + "..."
+        raise _Bad(tok, f"{name} {digits} is out of range: at most {COUNTER_MAX} (P-9)")
+    return value
+
+
+def _value(digits: str) -> int:
+    """The value of an ASCII digit string, saturated just past COUNTER_MAX.
+
+    Every number in a position is small, so anything longer is out of range
+    anyway; saturating keeps ``int()`` away from its digit limit (a ValueError
+    that is not a PositionError) on a line of thousands of digits.
+    """
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= len(str(COUNTER_MAX)) else COUNTER_MAX + 1
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut short so that one bad token stays one short line."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
 
 
 def _seat_entries(entries: dict[int, _List], sqn_field: _Tok | None, f: _Fields, what: str) -> list[_List]:
@@ -687,9 +749,9 @@ def _unknown_count(tok: _Tok) -> int:
     if tok.text == "?":
         return 1
     digits = tok.text[1:]
-    if not _NUMBER.fullmatch(digits) or int(digits) < 1:
+    if not _NUMBER.fullmatch(digits) or _value(digits) < 1:
         raise _Bad(tok, f"bad unknown cards {tok.text!r}: write ? or ?N with N >= 1 (P-5)")
-    return int(digits)
+    return _value(digits)
 
 
 def _card(tok: _Tok, deck: Deck, where: str) -> _Tok:

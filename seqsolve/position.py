@@ -16,6 +16,9 @@ from .rules import Rules
 COLOURS = "bgr"
 EMPTY = "."
 CORNER = "*"
+# The largest turn or stall counter (P-9): the core keeps both in 32 bits, so readers
+# refuse more and no turn may end that would pass it (RULES-NOTES, "Counters").
+COUNTER_MAX = 2**31 - 1
 
 
 @dataclass(frozen=True)

@@ -64,8 +64,8 @@ def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float |
         "deals": len(deal_scores),
     }
     if sides == 2 and two_bots and games:
-        summary["elo"] = _finite(stats.elo_from_score(score))
-        summary["elo_ci"] = [_finite(x) for x in stats.elo_interval(score, low, high)[1:]]
+        summary["elo"] = _json_elo(stats.elo_from_score(score))
+        summary["elo_ci"] = [_json_elo(x) for x in stats.elo_interval(score, low, high)[1:]]
         summary["los"] = stats.likelihood_of_superiority(a_wins, a_losses)
     else:
         summary["elo"] = None
@@ -87,8 +87,13 @@ def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float |
     return summary
 
 
-def _finite(x: float) -> float | None:
-    return x if math.isfinite(x) else None
+def _json_elo(x: float) -> float | str | None:
+    """An Elo difference as JSON can hold it: a number, or ``"inf"`` / ``"-inf"`` for a
+    score of 100% / 0% (JSON has no infinity, and null would lose the sign; Python's
+    ``float()`` reads both strings back); None when there is no estimate (NaN)."""
+    if math.isnan(x):
+        return None
+    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
 
 
 def _by_side(records: list[dict], sides: int) -> list[dict]:
@@ -120,8 +125,23 @@ def _pct(x: float | None) -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
 
 
-def _elo(x: float | None) -> str:
-    return "inf" if x is None else f"{x:+.0f}"
+def _elo(x: float | str | None) -> str:
+    """A summary's Elo value (see :func:`_json_elo`) for the terminal: ``+120``, ``-inf``."""
+    if x is None:
+        return "-"
+    x = float(x)
+    return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
+def _sprt_line(s: dict) -> str:
+    """The SPRT's state: which hypothesis it accepted and why, or its bounds while undecided."""
+    test = stats.SPRT.parse(s["spec"])
+    llr = f"LLR {s['llr']:.2f}"
+    if s["decision"] == "H0":
+        return f"{llr} ≤ {s['lower']:.2f}: H0 accepted (elo ≤ {test.elo0:g})"
+    if s["decision"] == "H1":
+        return f"{llr} ≥ {s['upper']:.2f}: H1 accepted (elo ≥ {test.elo1:g})"
+    return f"{llr} in [{s['lower']:.2f}, {s['upper']:.2f}]: undecided"
 
 
 def format_match(summary: dict, colours: str = "bgr") -> str:
@@ -163,5 +183,5 @@ def format_match(summary: dict, colours: str = "bgr") -> str:
         lines.append(f"  {summary['games_per_s']:.1f} games/s")
     if summary.get("sprt"):
         s = summary["sprt"]
-        lines.append(f"  SPRT {s['spec']}: LLR {s['llr']:.2f} in [{s['lower']:.2f}, {s['upper']:.2f}] → {s['decision']}")
+        lines.append(f"  SPRT {s['spec']}: {_sprt_line(s)}")
     return "\n".join(lines)

@@ -118,6 +118,9 @@ class RulesError(ValueError):
     """An unknown preset or option, a bad value, or an impossible seating."""
 
 
+OPTION_MAX = 2**31 - 1  # the largest whole-number option (a C int in the core)
+
+
 def parse_value(name: str, text: str) -> object:
     """Convert an option's text to its value, with a message naming what is allowed."""
     if name not in OPTIONS:
@@ -146,14 +149,17 @@ def parse_value(name: str, text: str) -> object:
         if t not in tables:
             raise RulesError(f"option {name} takes a number or one of {', '.join(tables)}, not {t!r}")
         return t
-    try:
-        value = int(t)
-    except ValueError:
+    shown = repr(t) if len(t) <= 20 else repr(t[:20]) + "..."
+    if not re.fullmatch(r"-?[0-9]+", t):
         extra = " or unlimited" if kind == "int_or_unlimited" else ""
-        raise RulesError(f"option {name} takes a whole number{extra}, not {t!r}") from None
-    if value < 0:
-        raise RulesError(f"option {name} must not be negative ({value})")
-    return value
+        raise RulesError(f"option {name} takes a whole number{extra}, not {shown}")
+    digits = t.lstrip("-").lstrip("0") or "0"
+    if t.startswith("-") and digits != "0":
+        raise RulesError(f"option {name} must not be negative ({shown})")
+    if len(digits) > len(str(OPTION_MAX)) or int(digits) > OPTION_MAX:
+        # the compiled core holds every option in a C int; int() is never asked for huge text
+        raise RulesError(f"option {name} must be at most {OPTION_MAX}, not {shown}")
+    return int(digits)
 
 
 def format_value(value: object) -> str:

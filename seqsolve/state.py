@@ -20,7 +20,7 @@ import numpy as np
 from .board import CORNERS, cell_name, windows
 from .cards import UNKNOWN, CardKind
 from .moves import Move, MoveKind, parse_turn
-from .position import COLOURS, CORNER, EMPTY, Hand, Position
+from .position import COLOURS, CORNER, COUNTER_MAX, EMPTY, Hand, Position
 from .rules import UNLIMITED, Rules
 
 try:
@@ -34,6 +34,7 @@ except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tr
 _UNKNOWN_CODE = 255
 _NO_CELL = 127
 _UNLIMITED_EXCHANGES = 32767
+_ACTION_KIND = {MoveKind.PLACE: 0, MoveKind.REMOVE: 1, MoveKind.EXCHANGE: 2, MoveKind.PASS: 3}
 _EXHAUSTION = {"reshuffle": 0, "draw_game": 1, "draft_end": 2}
 
 
@@ -100,7 +101,7 @@ def core_rules(rules: Rules) -> _core.CoreRules:
         "seq_to_win": rules.sequences_to_win,
         "max_shared": rules.overlap_max_shared,
         "reuse_limit": rules.overlap_reuse_limit,
-        "ex_limit": rules.dead_card_exchanges_per_turn,
+        "ex_limit": _exchanges_per_turn(rules),
         "exhaustion": _EXHAUSTION[rules.deck_exhaustion],
         "first_seat": rules.first_seat,
         "vpass": int(rules.allow_voluntary_pass),
@@ -120,6 +121,16 @@ def core_rules(rules: Rules) -> _core.CoreRules:
         [list(w) for w in windows()],
         [s % rules.teams for s in range(rules.players)],
     )
+
+
+def _exchanges_per_turn(rules: Rules) -> int:
+    """Dead-card exchanges a turn allows, as the core's 16-bit count holds them.
+
+    ``unlimited`` and any limit past 32767 are 32767: no turn comes near it (each
+    exchange discards a dead card, and the deck has 96 cards that can die).
+    """
+    limit = rules.dead_card_exchanges_per_turn
+    return _UNLIMITED_EXCHANGES if limit == UNLIMITED or limit > _UNLIMITED_EXCHANGES else limit
 
 
 def _bit_generator(seed) -> np.random.BitGenerator:
@@ -185,7 +196,6 @@ class State:
             if pos.draw_cards is not None
             else [_UNKNOWN_CODE] * pos.draw_count
         )
-        limit = rules.dead_card_exchanges_per_turn
         result, termination = -1, 0
         if pos.result is not None:
             result = 3 if pos.result == "draw" else sides.index(pos.result)
@@ -200,9 +210,7 @@ class State:
                 "to_move": pos.to_move if pos.to_move is not None else 0,
                 "result": result,
                 "termination": termination,
-                "exchanges_left": 0
-                if pos.exchange_used
-                else (_UNLIMITED_EXCHANGES if limit == UNLIMITED else limit),
+                "exchanges_left": 0 if pos.exchange_used else _exchanges_per_turn(rules),
                 # a pile given by its count alone is not known, even when empty (P-8)
                 "draw_known": int(pos.draw_cards is not None),
                 "hands": [
@@ -412,9 +420,19 @@ class State:
         nothing in it can reveal a hidden card or a future shuffle.  ``observation(p).to_position()`` is the position file that seat
         may be shown; ``observation(p).resample(p, rng)`` is one world it may be in.
         """
-        seen = State(self.rules, self.seats, self._core.clone(None))
+        seen = self.without_shuffles()
         seen._core.mask_hidden(player)
         return seen
+
+    def without_shuffles(self) -> State:
+        """A copy with no bit generator: a reshuffle in it makes the new draw pile, and
+        every card then drawn, unknown (P-17), instead of inventing an order nobody knows.
+
+        What a position file's reader can know after playing on from it: the card
+        drawn after a reshuffle is ``?`` even in its holder's hand, as a card drawn
+        from a pile given by its count alone is.
+        """
+        return State(self.rules, self.seats, self._core.clone(None))
 
     def resample(self, player: int, rng) -> State:
         """A full-information world consistent with what ``player`` has seen.
@@ -476,6 +494,9 @@ class State:
         if self.is_terminal():
             raise IllegalMoveError(f"{move}: the game is over")
         rules, deck, core = self.rules, self.rules.deck_cards, self._core
+        past = self.counter_past_limit(encode_action(_ACTION_KIND[move.kind]))
+        if past:  # whatever the move, this position cannot end a turn
+            raise IllegalMoveError(f"{move}: {past}")
         seat = core.to_move
         side = self.side_of(seat)
         legal = core.legal_actions()
@@ -537,6 +558,21 @@ class State:
         if action not in legal:  # pragma: no cover - the checks above mirror the core
             raise IllegalMoveError(f"{move}: not legal here")
         return action
+
+    def counter_past_limit(self, action: int) -> str | None:
+        """Why ending the turn with ``action`` would take a counter past COUNTER_MAX, or None.
+
+        The core's counters are 32-bit and would wrap round; only a hand-written
+        position gets near the limit, so the turn that would pass it is refused
+        (even one that would end the game, RULES-NOTES "Counters").
+        """
+        kind = decode_action(action)[0]
+        if kind == 2:  # an exchange does not end the turn
+            return None
+        for name, value, counts in (("turn", self._core.turn, True), ("stall", self._core.stall, kind == 3)):
+            if counts and value >= COUNTER_MAX:
+                return f"the {name} counter is at its largest value, {COUNTER_MAX}, and may not pass it (P-9)"
+        return None
 
     def _check_pick(self, move: Move) -> int:
         """Index of the draft card a move takes (D-1), -1 outside the draft variant."""

@@ -8,6 +8,7 @@ P-12/P-13/P-16 (move notation, legal-move strings, exchanges in positions) are c
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,7 @@ from seqsolve import __version__
 from cli_helpers import fails, ok, run
 from seqsolve.cli import EXAMPLES, load_position, main
 from seqsolve.notation import parse_position, read_position, to_sqn
+from seqsolve.position import COUNTER_MAX
 from seqsolve.rules import parse_rules
 from seqsolve.state import State
 
@@ -234,6 +236,45 @@ def test_apply_several_turns_in_order(full_info):
     assert ok("apply", str(full_info), *turns) == to_sqn(state.to_position()) + "\n"
 
 
+def reshuffle_due(hidden: bool) -> str:
+    """A 4-player classic position (RULES.md P-17) whose draw pile is empty while 84 cards lie
+    on the discard piles: seat 0's 5H@e5 draws from a reshuffle.  ``hidden``: seats 1-3's
+    hands are ``?6`` (the file of seat 0); otherwise every hand is listed and the pile is
+    known to be empty (``0:``)."""
+    deck = parse_rules("classic", players=4).deck_cards.cards()
+    hands = [["5H", "4H", "9C", "2D", "QS", "7C"]]
+    for card in hands[0]:
+        deck.remove(card)
+    hands += [deck[-6:], deck[-12:-6], deck[-18:-12]]
+    piles = [deck[:20], deck[20:40], deck[40:60], deck[60:-18]]
+    listed = [",".join(h) for h in hands]
+    if hidden:
+        listed[1:] = ["?6"] * 3
+    board = "*8*/10/10/10/10/10/10/10/10/*8*"
+    discards = "/".join(",".join(p) for p in piles)
+    return f"classic {board} bgbg 0 {'/'.join(listed)} {discards} - {'0' if hidden else '0:'} 40 0"
+
+
+@pytest.mark.parametrize("hidden", [True, False], ids=["seat-0-file", "every-card-file"])
+def test_p17_apply_never_shows_a_card_drawn_after_a_reshuffle(hidden):
+    """P-17, §1.14: the reshuffled pile's order is unknown to everyone, so apply writes the
+    card seat 0 draws from it as ``?`` and the new pile by its count alone, in every form."""
+    text = reshuffle_due(hidden)
+    before = parse_position(text)
+    after = parse_position(ok("apply", "-", "5H@e5", input=text))
+    assert after.hands[0].known == ("QS", "4H", "2D", "7C", "9C") and after.hands[0].unknown == 1
+    assert after.draw_count == 80 and after.draw_cards is None  # 80 discards + 5H, one drawn
+    assert after.discards == ((),) * 4 and after.hands[1:] == before.hands[1:]
+    readable = ok("apply", "-", "5H@e5", "--to", "readable", input=text)
+    assert "hand 0: QS 4H 2D 7C 9C ?1\n" in readable and "draw: 80\n" in readable
+    data = json.loads(ok("apply", "-", "5H@e5", "--to", "json", input=text))
+    assert data["hands"][0] == ["QS", "4H", "2D", "7C", "9C", "?"] and data["draw_cards"] is None
+    if not hidden:  # the next seat draws from the same unknown pile
+        play = json.loads(ok("show", "-", "--json", input=to_sqn(after)))["legal_moves"][0]
+        later = parse_position(ok("apply", "-", "5H@e5", play, input=text))
+        assert later.hands[1].unknown == 1 and len(later.hands[1].known) == 5
+
+
 def test_apply_illegal_move_names_number_move_and_reason():
     line = fails("apply", "example:2", "AH@f2", "AH@f3")
     assert line.startswith("seqsolve: move 2 'AH@f3' is illegal:")
@@ -364,6 +405,95 @@ def test_bad_seating_and_options():
     assert "exactly one of" in fails("show", "--example", "1", "--new", code=2)
     assert "--viewer" in fails("show", "--new", "--viewer", "7", code=2)
     assert "unknown example" in fails("show", "example:9")
+
+
+@pytest.mark.parametrize("field, at", [("turn", -2), ("stall", -1)])
+def test_counters_past_their_range_are_one_line_in_every_form(field, at, tmp_path):
+    """P-9 (RULES-NOTES "Counters"): 2^31 in either counter is a file:line:col line from
+    show, apply and convert, whichever form the file is in (it used to be an OverflowError)."""
+    fields = example_sqn(2).split()
+    fields[at] = str(COUNTER_MAX + 1)
+    text = " ".join(fields)
+    column = len(" ".join(fields[:at])) + 2
+    for command in ("show", "convert"):
+        line = fails(command, "-", input=text + "\n")
+        assert line.startswith(f"seqsolve: <stdin>:1:{column}: {field} 2147483648 is out of range"), line
+    path = tmp_path / "big.txt"
+    fields[at] = str(COUNTER_MAX)
+    path.write_text(ok("convert", "-", "--to", "readable", input=" ".join(fields)))
+    path.write_text(path.read_text().replace(f"{field}: {COUNTER_MAX}", f"{field}: {COUNTER_MAX + 1}"))
+    assert "out of range: at most 2147483647 (P-9)" in fails("apply", str(path), "AH@f2")
+
+
+def test_apply_refuses_a_turn_that_would_pass_the_turn_counter():
+    """P-9: green's turn at turn 2^31 - 2 makes it 2^31 - 1 (every form prints it); from
+    2^31 - 1 the next turn is refused in one line instead of wrapping to -2^31."""
+    fields = example_sqn(2).split()
+    fields[0], fields[-2] = "classic[max_turns=0]", str(COUNTER_MAX - 1)
+    out = ok("apply", "-", "AH@f2", input=" ".join(fields))
+    assert out.split()[-2:] == [str(COUNTER_MAX), "0"]
+    data = json.loads(ok("apply", "-", "AH@f2", "--to", "json", input=" ".join(fields)))
+    assert data["turn"] == COUNTER_MAX and parse_position(data["sqn"]).turn == COUNTER_MAX
+    line = fails("apply", "-", "8S@b8", input=out)
+    assert line.startswith(
+        "seqsolve: move 1 '8S@b8' is illegal: the turn counter is at its largest value,"
+        " 2147483647, and may not pass it (P-9)"
+    )
+
+
+def test_a_pass_may_not_pass_the_stall_counter():
+    """P-9, P-18: a pass adds one to the stall counter, so at 2^31 - 1 it is refused; a
+    placement sets it to 0 and is still allowed."""
+    board = "*8*/10/10/10/10/10/10/10/10/*8*"
+    text = f"classic[allow_voluntary_pass=true] {board} bg 0 5H/?7 -/- - 96 7 {COUNTER_MAX}"
+    assert "stall counter is at its largest" in fails("apply", "-", "pass", input=text)
+    assert ok("apply", "-", "5H@e5", input=text).split()[-2:] == ["8", "0"]
+
+
+def test_random_play_stops_at_the_counter_limit():
+    """P-9: --play-random from a position at the limit is one line, not a wrapped counter."""
+    board = "*8*/10/10/10/10/10/10/10/10/*8*"
+    text = f"classic[max_turns=0,stall_limit=0] {board} bg 0 ?7/?7 -/- - 90 {COUNTER_MAX - 3} 0"
+    line = fails("show", "-", "--play-random", "--seed", "1", input=text)
+    assert line.startswith(f"seqsolve: random play stopped at turn {COUNTER_MAX}: the turn counter")
+
+
+def test_an_exchange_limit_past_the_cores_16_bits_plays_as_unlimited():
+    """C-14 option dead_card_exchanges_per_turn=65536 was an OverflowError on loading a file;
+    no turn comes near 32767 exchanges, so it plays exactly as unlimited."""
+    board = "*8*/10/10/10/10/10/10/10/10/*8*"
+    games = []
+    for limit in ("65536", "unlimited"):
+        text = f"classic[dead_card_exchanges_per_turn={limit}] {board} bg 0 ?7/?7 -/- - 90 0 0"
+        games.append(json.loads(ok("show", "-", "--play-random", "--seed", "4", "--json", input=text))["played"])
+    assert games[0] == games[1] and any(t.startswith("~") for t in games[0])
+
+
+@pytest.mark.parametrize(
+    "make, expected",
+    [
+        (lambda d: Path("/dev/zero"), "/dev/zero: larger than 1 MB: not a position file"),
+        (lambda d: d, "cannot read position file: Is a directory"),
+        (lambda d: d / "missing.sqn", "cannot read position file: No such file or directory"),
+        (lambda d: (os.mkfifo(d / "fifo"), d / "fifo")[1], "fifo:1:1: empty position"),
+        (lambda d: (d / "bin").write_bytes(bytes(range(128, 256))) and d / "bin", "bin: not UTF-8 text"),
+        (lambda d: (d / "z").write_bytes(b"\0" * 100) and d / "z", "z: binary data (a NUL byte at offset 0)"),
+    ],
+    ids=["dev-zero", "directory", "missing", "fifo-without-writer", "binary", "nul"],
+)
+def test_files_that_are_not_positions_are_one_line(make, expected, tmp_path):
+    """Whatever the path names, show ends at once with one line naming it (no MemoryError,
+    no hang, no codec message)."""
+    path = make(tmp_path)
+    line = fails("show", str(path))
+    assert line.startswith(f"seqsolve: {path}") and expected in line, line
+
+
+def test_stdin_that_is_not_a_position_is_one_line():
+    """Standard input has the 1 MB limit and the UTF-8 check of a file."""
+    assert fails("show", "-", input=b"\xff\xfe") == "seqsolve: <stdin>: not UTF-8 text (byte 0xff at offset 0)"
+    line = fails("show", "-", input=b"1" * (2 << 20))
+    assert line == "seqsolve: <stdin>: larger than 1 MB: not a position file"
 
 
 def test_subprocess_exit_codes_and_streams(tmp_path):

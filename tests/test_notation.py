@@ -6,22 +6,31 @@ copied verbatim; each rejection test asserts the exact line and column.
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import pickle
+import re
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from seqsolve.board import parse_cell, parse_window
 from seqsolve.notation import (
+    MAX_FILE_BYTES,
     PositionError,
     parse_position,
     position_to_dict,
     read_position,
+    read_position_stream,
     to_readable,
     to_sqn,
 )
-from seqsolve.position import Hand
+from seqsolve.position import COUNTER_MAX, Hand
+from seqsolve.rules import OPTIONS
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = (1, 2, 3)
@@ -440,6 +449,100 @@ def test_p11_1_bad_to_move_and_counters():
     assert (err.line, err.column) == (1, column_of(text, " -3 ") + 1) and "turn" in err.message
 
 
+@pytest.mark.parametrize("field", ["turn", "stall"])
+def test_p9_counters_up_to_the_documented_largest_value(field):
+    """P-9 (RULES-NOTES "Counters"): 2^31 - 1 is read and written back; one more is refused
+    at its column, in the SQN form and the readable form, however many digits it has."""
+    top = str(COUNTER_MAX)
+    assert getattr(parse_position(sqn(**{field: top})), field) == COUNTER_MAX
+    assert to_sqn(parse_position(sqn(**{field: top}))) == sqn(**{field: top})
+    for value in (str(COUNTER_MAX + 1), "9" * 5000, "0" * 30 + str(2**64)):
+        text = sqn(**{field: value})
+        err = rejects(text)
+        start = text.rindex(value) if field == "stall" else text.index(f" {value} ") + 1
+        assert (err.line, err.column) == (1, start + 1), value
+        assert f"{field} {value[:20]}" in err.message and f"at most {COUNTER_MAX} (P-9)" in err.message
+        assert len(err.message) < 100
+    assert parse_position(sqn(**{field: "000" + top})).turn >= 0  # leading zeros are still the number
+    readable = to_readable(parse_position(sqn(turn="5", stall="3")))
+    line = f"{field}: {COUNTER_MAX + 1}"
+    text = readable.replace(f"{field}: {5 if field == 'turn' else 3}", line)
+    err = rejects(text)
+    assert err.line == text.splitlines().index(line) + 1 and err.column == len(field) + 3
+    assert "out of range" in err.message
+
+
+def test_huge_numbers_elsewhere_are_position_errors():
+    """Runs of empty cells, ?N, seat keys and row numbers with thousands of digits are refused
+    with a PositionError, never int()'s own digit-limit ValueError."""
+    many = "9" * 5000
+    for text in (
+        sqn(board=f"*8*/{many}/10/10/10/10/10/10/10/*8*"),
+        sqn(hands=f"3S,JS,7H,JH,6D,TD,6C/?{many}"),
+        sqn(draw=many),
+        sqn(to_move=many),
+        READABLE_FRESH.replace("hand 1:", f"hand {many}:"),
+        READABLE_FRESH.replace("\n   1 ", f"\n{many} "),
+    ):
+        rejects(text)
+
+
+def test_a_huge_bad_token_gives_a_short_message():
+    """A rejection quotes the bad text, but never more than a few hundred characters of it."""
+    for text in (sqn(hands="Q" * 100_000 + "/?7"), sqn(variant="classic" + "x" * 100_000)):
+        err = rejects(text)
+        assert (err.line, err.column) == (1, column_of(text, "Q" if "QQ" in text else "classic"))
+        assert len(err.message) <= 303 and err.message.endswith("...")
+
+
+def test_read_position_refuses_what_is_not_a_small_text_file(tmp_path):
+    """A position file is small UTF-8 text: more than 1 MB, a NUL byte or other bytes are
+    refused as a whole (line 0), naming the file and echoing none of it."""
+    cases = {
+        "big.sqn": sqn().encode() + b" " * MAX_FILE_BYTES,
+        "nul.sqn": b"\0" * 10,
+        "latin1.sqn": sqn().replace("classic", "classic\xe9").encode("latin-1"),
+        "binary.sqn": bytes(range(256)),
+    }
+    for name, data in cases.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(PositionError) as info:
+            read_position(path)
+        err = info.value
+        assert (err.source, err.line, err.column) == (str(path), 0, 0), name
+        assert "\n" not in str(err) and "codec" not in str(err) and len(str(err)) < len(str(path)) + 80
+    assert "larger than 1 MB" in _message(tmp_path / "big.sqn")
+    assert "NUL byte at offset 0" in _message(tmp_path / "nul.sqn")
+    assert "not UTF-8 text (byte 0xe9 at offset 7)" in _message(tmp_path / "latin1.sqn")
+    exact = tmp_path / "exact.sqn"
+    exact.write_bytes(b"\xef\xbb\xbf" + sqn().encode().ljust(MAX_FILE_BYTES - 3, b"\n"))
+    assert read_position(exact).draw_count == 90  # 1 MB itself is still read, byte-order mark and all
+
+
+def _message(path) -> str:
+    with pytest.raises(PositionError) as info:
+        read_position(path)
+    return info.value.message
+
+
+def test_read_position_directory_and_fifo_without_writer(tmp_path):
+    """A directory is unreadable; a FIFO nobody writes to is read at once as empty, not waited for."""
+    assert "Is a directory" in _message(tmp_path)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert "empty position" in _message(fifo)
+
+
+def test_read_position_stream_reads_at_most_1_mb():
+    """Standard input has the limits of a file, whether it is binary or text."""
+    assert read_position_stream(io.BytesIO(sqn().encode())).draw_count == 90
+    assert read_position_stream(io.StringIO(sqn())).draw_count == 90
+    with pytest.raises(PositionError) as info:
+        read_position_stream(io.BytesIO(b"x" * (3 * MAX_FILE_BYTES)))
+    assert str(info.value) == "<stdin>:0:0: larger than 1 MB: not a position file"
+
+
 def test_p11_1_readable_unknown_and_duplicate_keys():
     """P-10: unknown keys are errors (x- keys are not), and a key appears once."""
     err = rejects(READABLE_FRESH.replace("seats: b g\n", "seats: b g\n  colour: b\n"))
@@ -735,3 +838,122 @@ def test_p11_8_finished_game_has_no_player_to_move():
     text = READABLE_FRESH.replace("to-move: 0\n", "to-move: 0\nresult: draw\n")
     err = rejects(text)
     assert (err.line, err.column) == (4, 10) and "nobody is to move" in err.message
+
+
+# ---------------------------------------------------------------------------
+# Fuzzing: mutated position files are read or refused, never crash
+
+
+def _seed_texts() -> list[str]:
+    """Valid files in both forms: the worked examples, example 4, a draft position and a
+    Numbers position (read back in canonical form so that every seed is valid)."""
+    texts = [example_sqn(n) for n in EXAMPLES] + [example_readable(n) for n in EXAMPLES]
+    more = [(Path(__file__).parent.parent / "seqsolve" / "data" / "example4.sqn").read_text()]
+    more.append(to_sqn(_state_of("draft")) + "\n")
+    more.append(to_readable(_state_of("numbers")))
+    return texts + more
+
+
+def _state_of(variant: str):
+    from seqsolve.rules import parse_rules
+    from seqsolve.state import State
+
+    return State.new(parse_rules(variant, players=2), seed=3).to_position()
+
+
+SEEDS = _seed_texts()
+ODD = [
+    "0", "9", "99999999999999999999", "-1", "?", "?0", "x", ":", "/", ",", "-", "!", "#", "=", "[", "]", "*",
+    ".", "B", "g", "J", "10", "é", "ß", "٣", "²", "\u2028", "\x0b", "\x1c", "\r", "\t", "\n", "\n\n", " ",
+    "\ufeff", "\x00", "\x1b[31m", "💥", "seqsolve-position 1", "board:", "hand 9:", "draw: 5 :", "x-key: 1",
+]
+
+
+@st.composite
+def mutated_position(draw) -> str:
+    """A valid file with one to four edits: a character changed, text inserted, a span
+    deleted, two fields swapped, a number made huge, an option overridden, a line doubled
+    or blanked."""
+    text = draw(st.sampled_from(SEEDS))
+    for _ in range(draw(st.sampled_from([1, 1, 1, 2, 2, 3, 4]))):
+        kind = draw(st.sampled_from(["flip", "insert", "delete", "swap", "huge", "huge", "option", "line"]))
+        i = draw(st.integers(0, len(text)))
+        piece = draw(st.one_of(st.sampled_from(ODD), st.text(max_size=3)))
+        if kind == "flip":
+            text = text[:i] + piece[:1] + text[i + 1 :]
+        elif kind == "insert":
+            text = text[:i] + piece + text[i:]
+        elif kind == "delete":
+            text = text[:i] + text[i + draw(st.integers(1, 12)) :]
+        elif kind == "swap":
+            words = text.split(" ")
+            a, b = draw(st.integers(0, len(words) - 1)), draw(st.integers(0, len(words) - 1))
+            words[a], words[b] = words[b], words[a]
+            text = " ".join(words)
+        elif kind == "option":  # the first preset name gets an override (SQN and readable alike)
+            name = draw(st.sampled_from(sorted(OPTIONS)))
+            value = draw(st.sampled_from(["0", "1", "3", "17", "40", "65536", "2147483648", "9" * 25, "unlimited", "true", "-1"]))
+            text = re.sub(r"\b(classic|draft|numbers|seed000)\b", rf"\1[{name}={value}]", text, count=1)
+        elif kind == "huge":
+            numbers = list(re.finditer(r"[0-9]+", text))
+            if numbers:
+                m = numbers[draw(st.integers(0, len(numbers) - 1))]
+                big = draw(st.sampled_from([str(2**31), str(2**63), "9" * 30, "0" * 12 + "7"]))
+                text = text[: m.start()] + big + text[m.end() :]
+        else:
+            lines = text.split("\n")
+            k = draw(st.integers(0, len(lines) - 1))
+            lines[k : k + 1] = draw(st.sampled_from([[lines[k], lines[k]], [""], ["", lines[k]], []]))
+            text = "\n".join(lines)
+    return text
+
+
+FUZZ = settings(
+    max_examples=300, derandomize=True, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+)
+# What earlier fuzzing found (an option past the core's C int was an OverflowError), kept as
+# explicit examples so that every run tries them.
+FOUND = [
+    example_sqn(3).replace("overlap_reuse_limit=1", "overlap_reuse_limit=2147483648"),
+    READABLE_FRESH.replace("variant: classic", "variant: classic[sequences_to_win=" + "9" * 25 + "]"),
+    READABLE_FRESH.replace("variant: classic", "variant: classic[stall_limit=" + "9" * 5000 + "]"),
+    example_sqn(2).replace("classic", "classic[dead_card_exchanges_per_turn=65536]", 1),
+]
+
+
+def found_examples(test):
+    for text in FOUND:
+        test = example(text)(test)
+    return test
+
+
+@FUZZ
+@found_examples
+@given(mutated_position())
+def test_fuzz_reading_succeeds_or_raises_a_position_error(text):
+    """Whatever the edits, reading gives a position (that both writers round-trip) or a
+    PositionError with a line and column inside the text; never another exception."""
+    try:
+        pos = parse_position(text, "fuzz.sqn")
+    except PositionError as err:
+        assert err.source == "fuzz.sqn" and err.line >= 1 and err.column >= 1
+        assert "\n" not in err.message and "\r" not in err.message
+        return
+    assert to_sqn(parse_position(to_readable(pos))) == to_sqn(pos)
+    assert to_sqn(parse_position(to_sqn(pos))) == to_sqn(pos)
+
+
+@FUZZ
+@found_examples
+@given(mutated_position())
+def test_fuzz_show_exits_0_or_1_with_at_most_one_line(text):
+    """``seqsolve show -`` on any mutated file: exit 0, or exit 1 with one ``seqsolve:`` line;
+    no traceback, nothing else on stderr."""
+    result = run("show", "-", "--no-color", input=text)
+    assert result.exit_code in (0, 1), (result.exit_code, result.stderr, result.exception)
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    if result.exit_code == 0:
+        assert lines == [] and "sqn " in result.stdout
+    else:
+        assert len(lines) == 1 and lines[0].startswith("seqsolve: ") and result.stdout == "", result.stderr

@@ -443,3 +443,71 @@ def test_bradley_terry_merges_both_orders_and_validates() -> None:
         bradley_terry({("a", "b"): (1, 0, 0)}, anchor="c")
     with pytest.raises(ValueError, match="negative"):
         bradley_terry({("a", "b"): (1, -1, 0)})
+
+
+# --------------------------------------------------------------------------
+# match summaries: infinite Elo and the SPRT line (seqsolve.report)
+
+
+def fake_records(results: list[float]) -> list[dict]:
+    """Paired games of bots 0 and 1 (seats swapped each deal) with the first bot's scores."""
+    records = []
+    for game, score in enumerate(results):
+        side_bot = [0, 1] if game % 2 == 0 else [1, 0]
+        winner = None if score == 0.5 else side_bot.index(0 if score == 1.0 else 1)
+        records.append({
+            "game": game, "deal": game // 2, "teams": 2, "side_bot": side_bot, "winner_side": winner,
+            "score": score, "turns": 30, "termination": "win" if winner is not None else "stall",
+            "forfeit": None,
+        })
+    return records
+
+
+@pytest.mark.parametrize(
+    "results, elo, low, high",
+    [
+        ([0.0] * 10, "-inf", "-inf", None),  # 0%: minus infinity, interval [-inf, finite]
+        ([1.0] * 10, "inf", None, "inf"),  # 100%
+        ([1.0, 0.0] * 5, 0.0, None, None),  # 50%: finite and symmetric
+    ],
+    ids=["0%", "100%", "50%"],
+)
+def test_match_summary_keeps_the_sign_of_an_infinite_elo(results, elo, low, high):
+    """A score of 0% is -inf Elo (not "inf"); JSON, which has no infinity, gets "-inf"/"inf"
+    strings that float() reads back, and the text shows an ordered interval."""
+    import json
+
+    from seqsolve.report import format_match, summarize_match
+
+    summary = summarize_match(fake_records(results), ("a", "b"), 1.0)
+    data = json.loads(json.dumps(summary, allow_nan=False))  # strict JSON
+    assert data["elo"] == elo
+    ci = [float(x) for x in data["elo_ci"]]
+    assert ci[0] < ci[1] and (low is None or data["elo_ci"][0] == low) and (high is None or data["elo_ci"][1] == high)
+    line = next(x for x in format_match(summary).splitlines() if "Elo difference" in x)
+    shown = line.split("Elo difference: ")[1].split("   LOS")[0]
+    if elo == "-inf":
+        assert shown.startswith("-inf  95% CI [-inf, -") and math.isfinite(ci[1]) and ci[1] < 0
+    elif elo == "inf":
+        assert shown.startswith("+inf  95% CI [+") and shown.endswith(", +inf]") and ci[0] > 0
+    else:
+        assert shown == f"+0  95% CI [{ci[0]:+.0f}, {ci[1]:+.0f}]" and ci[0] == pytest.approx(-ci[1])
+
+
+@pytest.mark.parametrize(
+    "decision, llr, expected",
+    [
+        ("H0", -2.951, "SPRT elo0=0,elo1=20: LLR -2.95 ≤ -2.94: H0 accepted (elo ≤ 0)"),
+        ("H1", 3.02, "SPRT elo0=0,elo1=20: LLR 3.02 ≥ 2.94: H1 accepted (elo ≥ 20)"),
+        ("undecided", 1.5, "SPRT elo0=0,elo1=20: LLR 1.50 in [-2.94, 2.94]: undecided"),
+    ],
+)
+def test_sprt_line_says_which_hypothesis_was_accepted(decision, llr, expected):
+    """A stopped SPRT names the accepted hypothesis and the bound crossed; "in [a, b]" only
+    while undecided."""
+    from seqsolve.report import format_match, summarize_match
+
+    lower, upper = SPRT(0, 20).bounds
+    summary = summarize_match(fake_records([1.0, 0.0] * 3), ("a", "b"), 1.0)
+    summary["sprt"] = {"spec": "elo0=0,elo1=20", "llr": llr, "lower": lower, "upper": upper, "decision": decision}
+    assert format_match(summary).splitlines()[-1] == "  " + expected
