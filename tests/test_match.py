@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from cli_helpers import fails
 
 from seqsolve.bots import BotError, make_bot
 from seqsolve.cli import main
@@ -292,19 +294,28 @@ def test_external_bot_plays_a_match():
     assert all(r["termination"] != "forfeit" for r in records)
 
 
+def _bot(tmp_path: Path, script: str) -> str:
+    """The ext spec of a Python program whose body is ``script``."""
+    prog = tmp_path / "bot.py"
+    prog.write_text("import sys\n" + script)
+    return f"ext:{sys.executable} {prog}"
+
+
+ANSWERS_GO = "print('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n"
+
+
 @pytest.mark.parametrize(
-    "script, reason",
+    "script, timeout, reason",
     [
-        ("import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        print('move 2S@a1', flush=True)\n", "illegal answer"),
-        ("import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        sys.exit(3)\n", "exited"),
-        ("import sys, time\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        time.sleep(30)\n", "time limit"),
+        (ANSWERS_GO + "        print('move 2S@a1', flush=True)\n", 30, "illegal answer '2S@a1'"),
+        (ANSWERS_GO + "        sys.exit(3)\n", 30, "the program exited with code 3"),
+        # the one test of the limit itself: a program that sleeps far beyond it
+        (ANSWERS_GO + "        import time; time.sleep(60)\n", 0.5, "no answer within the time limit"),
     ],
 )
-def test_failing_external_bot_loses_with_reason(tmp_path, script, reason):
-    prog = tmp_path / "bot.py"
-    prog.write_text(script)
-    config = MatchConfig(bots=(f"ext:{sys.executable} {prog}", "random"), seed=1, move_timeout=0.5)
-    records = run_games(config, 2, jobs=1)
+def test_failing_external_bot_loses_with_reason(tmp_path, script, timeout, reason):
+    spec = _bot(tmp_path, script)
+    records = run_games(MatchConfig(bots=(spec, "random"), seed=1, move_timeout=timeout), 2, jobs=1)
     for r in records:
         assert r["termination"] == "forfeit"
         assert reason in r["forfeit"]["reason"]
@@ -312,14 +323,84 @@ def test_failing_external_bot_loses_with_reason(tmp_path, script, reason):
 
 
 def test_external_bot_that_dies_before_the_handshake_loses_every_game(tmp_path):
-    prog = tmp_path / "bot.py"
-    prog.write_text("import sys\nsys.exit(2)\n")
-    config = MatchConfig(bots=(f"ext:{sys.executable} {prog}", "random"), seed=1, move_timeout=2)
-    records = run_games(config, 2, jobs=1)
-    assert [r["termination"] for r in records] == ["forfeit", "forfeit"]
+    spec = _bot(tmp_path, "sys.exit(2)\n")
+    records = run_games(MatchConfig(bots=(spec, "random"), seed=1), 4, jobs=1)
+    assert [r["termination"] for r in records] == ["forfeit"] * 4
     for r in records:
-        assert r["plies"] == 0 and "exited" in r["forfeit"]["reason"]
+        assert r["plies"] == 0 and r["forfeit"]["reason"] == "no handshake: the program exited with code 2"
         assert r["side_bot"][r["winner_side"]] == 1
+
+
+def _without_seconds(path: Path) -> str:
+    """A record file's text without the timing of each game, the one thing that may differ between runs."""
+    return re.sub(r',"seconds":[0-9.e-]+', "", path.read_text())
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "sys.exit(0)\n",  # before the handshake
+        "print('ready', flush=True)\nsys.exit(0)\n",  # after it, before reading its first game
+        "print('ready', flush=True)\nn = 0\n"  # in the middle of a game, on its third move
+        "for line in sys.stdin:\n    words = line.split()\n    if words[0] == 'legal':\n        legal = words[1:]\n"
+        "    if words[0] == 'go':\n        n += 1\n        if n == 3:\n            sys.exit(4)\n"
+        "        print('move', legal[0], flush=True)\n",
+    ],
+    ids=["before-handshake", "before-first-game", "mid-game"],
+)
+def test_external_bot_forfeits_at_the_same_point_every_run(tmp_path, script):
+    """A dying program is noticed at a point fixed by the games, not by how fast it died:
+    five runs of the same command write the same records."""
+    spec = _bot(tmp_path, script)
+    runs = []
+    for k in range(5):
+        out = tmp_path / f"run{k}.jsonl"
+        code, _, stderr = run_cli("match", spec, "random", "--games", "4", "--seed", "1", "--jobs", "1",
+                                  "--out", str(out), "--no-progress")
+        assert code == 0, stderr
+        runs.append(_without_seconds(out))
+    assert runs == [runs[0]] * 5
+    _, records = read_records(str(tmp_path / "run0.jsonl"))
+    assert [r["termination"] for r in records] == ["forfeit"] * 4
+    assert all(r["forfeit"]["bot"] == spec for r in records)
+
+
+def test_move_timeout_reaches_the_program(tmp_path):
+    """--move-timeout is the limit the program is told (go <ms>) in match and tournament."""
+    spec = _bot(tmp_path, ANSWERS_GO + "        print('move', 'ms=' + line.split()[1], flush=True)\n")
+    code, stdout, stderr = run_cli("match", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1",
+                                   "--move-timeout", "2.5", "--json", "--no-progress")
+    assert code == 0, stderr
+    assert "illegal answer 'ms=2500'" in json.loads(stdout)["forfeits"][0]["reason"]
+    folder = tmp_path / "t"
+    code, _, stderr = run_cli("tournament", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1",
+                              "--move-timeout", "0.75", "--out", str(folder), "--no-progress")
+    assert code == 0, stderr
+    _, records = read_records(str(next(folder.glob("*.jsonl"))))
+    assert all("illegal answer 'ms=750'" in r["forfeit"]["reason"] for r in records)
+
+
+@pytest.mark.parametrize("command", ["match", "tournament", "balance"])
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_move_timeout_must_be_seconds_above_zero(command, value):
+    bots = [] if command == "balance" else ["random", "greedy"]
+    line = fails(command, *bots, "--move-timeout", value, code=2)
+    assert "--move-timeout" in line and "not a time limit" in line
+
+
+def test_forfeit_reason_is_short_and_quotes_the_programs_stderr(tmp_path):
+    """A huge answer is quoted by its start; a crash shows the end of the program's stderr."""
+    spec = _bot(tmp_path, ANSWERS_GO + "        print('move ' + 'x' * 100000, flush=True)\n")
+    code, stdout, _ = run_cli("match", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1", "--no-progress")
+    assert code == 0
+    line = next(x for x in stdout.splitlines() if "forfeits:" in x)
+    assert "x" * 80 + "…" in line and len(line) < 400
+    crash = _bot(tmp_path, "print('loading', file=sys.stderr)\n" + ANSWERS_GO + "        1 / 0\n")
+    records = run_games(MatchConfig(bots=(crash, "random"), seed=1), 2, jobs=1)
+    for r in records:
+        reason = r["forfeit"]["reason"]
+        assert reason.startswith("the program exited with code 1; its stderr: ")
+        assert reason.endswith("ZeroDivisionError: division by zero") and len(reason) < 250
 
 
 @pytest.mark.parametrize(
@@ -329,6 +410,7 @@ def test_external_bot_that_dies_before_the_handshake_loses_every_game(tmp_path):
         ("ext:'python", "bot ext: cannot read the command"),
         ("ext:", "bot ext: give the program to run"),
         ("ext:   ", "bot ext: give the program to run"),
+        ("ext:python bot.py,timeout=1", "',timeout=1' in 'python bot.py,timeout=1' reads like a bot parameter"),
     ],
 )
 def test_external_bot_that_cannot_run_is_one_line_before_any_game(tmp_path, spec, message):
