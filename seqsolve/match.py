@@ -251,6 +251,15 @@ def _start(bot: Bot, rules: Rules, seats: str, seat: int) -> None:
         raise BotFailure(str(exc)) from None
 
 
+def _forfeit_winner(seat_bot: list[int], seat: int, teams: int) -> int:
+    """The side credited with a game forfeited from ``seat``: the first other side
+    played by another bot or, in self-play (no such side), the side after the
+    forfeiting one in turn order."""
+    side = seat % teams
+    others = [s for s in range(teams) if s != side and seat_bot[s] != seat_bot[seat]]
+    return others[0] if others else (side + 1) % teams
+
+
 def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> dict:
     rules = state.rules
     if forfeit is None:
@@ -258,8 +267,7 @@ def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> di
         result, termination = outcome.result, outcome.termination.name.lower()
         winner_side = None if outcome.winner is None else state.sides.index(outcome.winner)
     else:
-        loser = seat_bot[forfeit["seat"]]
-        winner_side = next(s for s in range(rules.teams) if seat_bot[s] != loser)
+        winner_side = _forfeit_winner(seat_bot, forfeit["seat"], rules.teams)
         result, termination = state.sides[winner_side], "forfeit"
     side_bot = [seat_bot[s] for s in range(rules.teams)]
     score = 0.5 if winner_side is None else float(side_bot[winner_side] == 0)

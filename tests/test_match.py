@@ -403,6 +403,18 @@ def test_forfeit_reason_is_short_and_quotes_the_programs_stderr(tmp_path):
         assert reason.endswith("ZeroDivisionError: division by zero") and len(reason) < 250
 
 
+def test_external_bot_outside_the_repository_says_why_it_failed(tmp_path, monkeypatch):
+    """A relative script path that does not exist where seqsolve runs: the program's own
+    complaint (its stderr) is the reason, and self-play records the forfeit like any result."""
+    monkeypatch.chdir(tmp_path)
+    config = MatchConfig(bots=("ext:python examples/random_bot.py",), fixed_seats=True, seed=3)
+    records = run_games(config, 2, jobs=1, detail=True)
+    for r in records:
+        assert r["termination"] == "forfeit" and r["plies"] == 0
+        assert "examples/random_bot.py" in r["forfeit"]["reason"] and "No such file" in r["forfeit"]["reason"]
+        assert r["winner_side"] == 1  # seat 0 forfeits; in self-play the next side is credited
+
+
 @pytest.mark.parametrize(
     "spec, message",
     [
