@@ -98,15 +98,18 @@ def test_records_keep_their_moves_only_when_written(tmp_path):
 
 
 def _interrupt_once_written(args: list[str], records: Path) -> tuple[subprocess.Popen, str]:
-    """Run the command, SIGINT it once ``records`` holds 30 games; the process and its stderr."""
+    """Run the command, SIGINT it once ``records`` holds 30 games; the process and its stderr.
+
+    It waits for the records, however long they take; the bound only stops a hung run."""
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if records.exists() and records.read_text().count("\n") > 30:
-            break
+    deadline = time.monotonic() + 600
+    while not (records.exists() and records.read_text().count("\n") > 30):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"the run wrote fewer than 30 games (exit {proc.poll()}): {proc.communicate()[1]}")
         time.sleep(0.02)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=600)
     return proc, err
 
 
@@ -120,9 +123,9 @@ def test_killed_cli_run_resumes_to_identical_numbers(tmp_path):
     assert 0 < done_before
     if proc.returncode != 0:  # finished before the signal landed on a slow machine: still fine
         assert "rerun the same command" in err
-    again = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    again = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
-    fresh = subprocess.run(args[:-4] + ["--json", "--no-progress"], capture_output=True, text=True, timeout=300)
+    fresh = subprocess.run(args[:-4] + ["--json", "--no-progress"], capture_output=True, text=True, timeout=600)
     a, b = json.loads(again.stdout), json.loads(fresh.stdout)
     for key in ("games", "wins", "draws", "score", "score_ci", "elo", "turns", "by_side"):
         assert a[key] == b[key], key
@@ -194,7 +197,7 @@ def test_interrupted_tournament_says_how_to_resume(tmp_path):
             f"seqsolve: interrupted in random vs greedy; rerun the same command to resume from {folder}"
         )
         assert 30 <= kept < 4000
-    again = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    again = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert [r["game"] for r in read_records(str(records))[1]] == list(range(4000))
 
@@ -369,15 +372,15 @@ def test_move_timeout_reaches_the_program(tmp_path):
     """--move-timeout is the limit the program is told (go <ms>) in match and tournament."""
     spec = _bot(tmp_path, ANSWERS_GO + "        print('move', 'ms=' + line.split()[1], flush=True)\n")
     code, stdout, stderr = run_cli("match", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1",
-                                   "--move-timeout", "2.5", "--json", "--no-progress")
+                                   "--move-timeout", "25", "--json", "--no-progress")
     assert code == 0, stderr
-    assert "illegal answer 'ms=2500'" in json.loads(stdout)["forfeits"][0]["reason"]
+    assert "illegal answer 'ms=25000'" in json.loads(stdout)["forfeits"][0]["reason"]
     folder = tmp_path / "t"
     code, _, stderr = run_cli("tournament", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1",
-                              "--move-timeout", "0.75", "--out", str(folder), "--no-progress")
+                              "--move-timeout", "7.5", "--out", str(folder), "--no-progress")
     assert code == 0, stderr
     _, records = read_records(str(next(folder.glob("*.jsonl"))))
-    assert all("illegal answer 'ms=750'" in r["forfeit"]["reason"] for r in records)
+    assert all("illegal answer 'ms=7500'" in r["forfeit"]["reason"] for r in records)
 
 
 @pytest.mark.parametrize("command", ["match", "tournament", "balance"])
@@ -441,6 +444,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _wait_for_port(port: int, proc: subprocess.Popen) -> None:
+    """Until something listens on ``port`` (the scheduler is up), however long it takes to start;
+    the bound only stops a hung start."""
+    deadline = time.monotonic() + 600
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        if proc.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"the Dask scheduler did not start (exit {proc.poll()})")
+        time.sleep(0.1)
+
+
 def test_dask_backend_gives_identical_results():
     """A real scheduler and worker on loopback run the same games as joblib's processes."""
     import distributed  # noqa: F401  (installed by the test extra: a missing one must fail, not skip)
@@ -452,7 +468,7 @@ def test_dask_backend_gives_identical_results():
     procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)]
     try:
-        time.sleep(2)
+        _wait_for_port(port, procs[0])
         procs.append(subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1",
                                        "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                       env=env))

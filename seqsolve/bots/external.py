@@ -51,8 +51,11 @@ MAX_LINE = 1 << 20
 #: seconds a program may take to start and answer ``ready``: starting is not thinking,
 #: and a loaded machine may take a while to start an interpreter
 HANDSHAKE_SECONDS = 30.0
-#: seconds a program that closed its output is given to finish exiting
-EXIT_GRACE = 5.0
+#: seconds a program that closed its output is given to finish exiting (generous: its
+#: exit code and stderr go into the reason, which must not depend on the machine's load)
+EXIT_GRACE = 30.0
+#: seconds a program told to quit is given before it is killed
+QUIT_GRACE = 5.0
 
 
 def clip(text: str, limit: int = 80, tail: bool = False) -> str:
@@ -227,7 +230,7 @@ class ExternalBot(Bot):
             self._send("quit")
             proc.stdin.close()  # type: ignore[union-attr]  # a program reading to the end of its input ends too
             try:
-                proc.wait(timeout=1)
+                proc.wait(timeout=QUIT_GRACE)
             except subprocess.TimeoutExpired:
                 pass
         if proc.poll() is None:
