@@ -787,7 +787,7 @@ def table_rows(summaries: list[dict]) -> list[list[str]]:
                 ", ".join(f"{_ENDS[k]} {v}" for k, v in s["terminations"].items() if k != "win") or "-",
                 f"{t['mean']:.1f} ({t['p10']:.0f}-{t['p90']:.0f})",
                 f"{s['decisions_mean']:.1f}",
-                f"{s['branching']:.1f}",
+                "-" if s["branching"] is None else f"{s['branching']:.1f}",  # no action played: all forfeits
                 f"{s['jacks_mean']:.2f}",
                 f"{s['exchanges_mean']:.2f}",
                 f"{s['reshuffles_mean']:.2f}",

@@ -18,7 +18,7 @@ import click
 
 from . import balance as bal
 from .bots.restricted import RESTRICTIONS
-from .cli_match import _dask_backend, _progress_enabled, interrupted
+from .cli_match import _dask_backend, _progress_enabled, interrupted, move_timeout_option
 from .records import check_output_file, write_text
 
 
@@ -201,13 +201,7 @@ Rerunning the same command with the same --out resumes an interrupted run
 @click.option(
     "--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler address for --backend dask."
 )
-@click.option(
-    "--move-timeout",
-    type=float,
-    default=10.0,
-    show_default=True,
-    help="Seconds an external bot may think per move.",
-)
+@move_timeout_option
 @click.option(
     "--progress/--no-progress",
     default=None,

@@ -8,6 +8,7 @@ stderr; stdout gets the summary (or one JSON object with ``--json``).
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import secrets
@@ -33,6 +34,19 @@ def _jobs(value: int) -> int:
     raise click.BadParameter(f"{value} is not a number of workers (use 1, 2, ... or -1 for all cores)")
 
 
+def _move_timeout(value: float) -> float:
+    """--move-timeout: a finite number of seconds above 0."""
+    if math.isfinite(value) and value > 0:
+        return value
+    raise click.BadParameter(f"{value} is not a time limit (a number of seconds above 0, e.g. 0.5)")
+
+
+#: the time an external program may think per move (match, tournament, balance)
+move_timeout_option = click.option(
+    "--move-timeout", type=float, default=10.0, show_default=True, callback=lambda c, p, v: _move_timeout(v),
+    help="Seconds an external bot (ext:...) may think per move; past it, it loses the game.")
+
+
 def game_options(where: str):
     """The options match and tournament share: workers, seed and the rules;
     ``where`` names the records a run without --seed takes its seed from."""
@@ -45,6 +59,7 @@ def game_options(where: str):
                      help="Preset with overrides, e.g. 'classic[sequences_to_win=3]'."),
         click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
         click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),
+        move_timeout_option,
     ]
     return option_group(options)
 
@@ -154,9 +169,8 @@ Examples:
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05", help="Stop as soon as the sequential test decides.")
 @click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None, help="joblib backend (default loky: processes on this machine).")
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler address for --backend dask.")
-@click.option("--move-timeout", type=float, default=10.0, show_default=True, help="Seconds an external bot may think per move.")
 @click.option("--progress/--no-progress", default=None, help="Progress line on stderr (default: when stderr is a terminal).")
-def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, backend, scheduler, move_timeout, progress):
+def match(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, sprt, backend, scheduler, progress):
     """Play BOTS against each other and report who is stronger, with error bars.
 
     Give two bot specs (the first is the one whose score is reported), or one per
@@ -242,7 +256,7 @@ Examples:
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Folder for one record file per pairing (resumable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: ratings, scores, results.")
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal).")
-def tournament(bots, games, jobs, seed, variant, players, teams, out, as_json, progress):
+def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, progress):
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
     from .stats import bradley_terry
@@ -257,7 +271,8 @@ def tournament(bots, games, jobs, seed, variant, players, teams, out, as_json, p
 
     def pairing(k: int, base: int) -> tuple[MatchConfig, str | None]:
         a, b = pairings[k]
-        config = MatchConfig(bots=(a, b), variant=variant, players=players, teams=teams, seed=base + 1000003 * k)
+        config = MatchConfig(bots=(a, b), variant=variant, players=players, teams=teams, seed=base + 1000003 * k,
+                             move_timeout=move_timeout)
         return config, os.path.join(out, f"{_slug(a)}-vs-{_slug(b)}.jsonl") if out else None
 
     first, first_path = pairing(0, 0)

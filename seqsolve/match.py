@@ -18,6 +18,8 @@ jacks, reshuffles, the final chips and sequences) in a ``detail`` field.
 from __future__ import annotations
 
 import contextlib
+import json
+import math
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -122,6 +124,8 @@ def check_config(config: MatchConfig) -> Rules:
             )
     elif len(config.bots) not in (2, rules.teams):
         raise MatchError(f"give two bots or one per side ({rules.teams}), not {len(config.bots)}")
+    if not (math.isfinite(config.move_timeout) and config.move_timeout > 0):
+        raise MatchError(f"the time limit per move must be a number of seconds above 0, not {config.move_timeout}")
     for spec in config.bots:
         make_bot(spec).close()  # raises BotError with the list of what exists
     return rules
@@ -143,7 +147,7 @@ def play_game(
     seat_bot = config.seat_bots(game)
     owned = bots is None
     if bots is None:
-        bots = [make_bot(spec) for spec in config.bots]
+        bots = _make_bots(config)
     state = State.new(rules, seed=config.deal_seed(game))
     rngs = [np.random.default_rng(config.bot_seed(game, s)) for s in range(rules.players)]
     played: list[str] | None = [] if moves else None
@@ -229,6 +233,14 @@ class GameDetail:
         return out
 
 
+def _make_bots(config: MatchConfig) -> list[Bot]:
+    """The config's bots, held to its time limit per move."""
+    bots = [make_bot(spec) for spec in config.bots]
+    for bot in bots:
+        bot.move_timeout = config.move_timeout
+    return bots
+
+
 def _start(bot: Bot, rules: Rules, seats: str, seat: int) -> None:
     try:
         bot.start(rules, seats, seat)
@@ -238,6 +250,15 @@ def _start(bot: Bot, rules: Rules, seats: str, seat: int) -> None:
         raise BotFailure(str(exc)) from None
 
 
+def _forfeit_winner(seat_bot: list[int], seat: int, teams: int) -> int:
+    """The side credited with a game forfeited from ``seat``: the first other side
+    played by another bot or, in self-play (no such side), the side after the
+    forfeiting one in turn order."""
+    side = seat % teams
+    others = [s for s in range(teams) if s != side and seat_bot[s] != seat_bot[seat]]
+    return others[0] if others else (side + 1) % teams
+
+
 def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> dict:
     rules = state.rules
     if forfeit is None:
@@ -245,8 +266,7 @@ def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> di
         result, termination = outcome.result, outcome.termination.name.lower()
         winner_side = None if outcome.winner is None else state.sides.index(outcome.winner)
     else:
-        loser = seat_bot[forfeit["seat"]]
-        winner_side = next(s for s in range(rules.teams) if seat_bot[s] != loser)
+        winner_side = _forfeit_winner(seat_bot, forfeit["seat"], rules.teams)
         result, termination = state.sides[winner_side], "forfeit"
     side_bot = [seat_bot[s] for s in range(rules.teams)]
     score = 0.5 if winner_side is None else float(side_bot[winner_side] == 0)
@@ -275,7 +295,7 @@ def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> di
 
 def _play_chunk(config: MatchConfig, games: list[int], detail: bool = False, moves: bool = True) -> list[dict]:
     """One joblib task: a few games sharing bot instances (and their warm memory)."""
-    bots = [make_bot(spec) for spec in config.bots]
+    bots = _make_bots(config)
     try:
         return [play_game(config, g, bots, detail, moves) for g in games]
     finally:

@@ -379,3 +379,13 @@ def test_restricted_play_finds_the_jacks_matter():
 
     summary = summarize_match(records, config.bots)
     assert summary["score_ci"][0] > 0.55
+
+
+def test_self_play_forfeit_is_a_result_like_any_other(tmp_path, monkeypatch):
+    """A bot that forfeits in single-bot self-play (here: a script path that does not
+    exist where balance runs) is counted as a forfeit, not a crash of the run."""
+    monkeypatch.chdir(tmp_path)
+    code, stdout, stderr = run_cli("--bot", "ext:python examples/random_bot.py", "--games", "2", "--jobs", "1",
+                                   "--no-plots", "--no-progress", "--seed", "1")
+    assert code == 0, stderr
+    assert "forfeit 2" in stdout

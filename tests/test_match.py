@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from cli_helpers import fails
 
 from seqsolve.bots import BotError, make_bot
 from seqsolve.cli import main
@@ -97,15 +99,18 @@ def test_records_keep_their_moves_only_when_written(tmp_path):
 
 
 def _interrupt_once_written(args: list[str], records: Path) -> tuple[subprocess.Popen, str]:
-    """Run the command, SIGINT it once ``records`` holds 30 games; the process and its stderr."""
+    """Run the command, SIGINT it once ``records`` holds 30 games; the process and its stderr.
+
+    It waits for the records, however long they take; the bound only stops a hung run."""
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if records.exists() and records.read_text().count("\n") > 30:
-            break
+    deadline = time.monotonic() + 600
+    while not (records.exists() and records.read_text().count("\n") > 30):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"the run wrote fewer than 30 games (exit {proc.poll()}): {proc.communicate()[1]}")
         time.sleep(0.02)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=600)
     return proc, err
 
 
@@ -119,9 +124,9 @@ def test_killed_cli_run_resumes_to_identical_numbers(tmp_path):
     assert 0 < done_before
     if proc.returncode != 0:  # finished before the signal landed on a slow machine: still fine
         assert "rerun the same command" in err
-    again = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    again = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
-    fresh = subprocess.run(args[:-4] + ["--json", "--no-progress"], capture_output=True, text=True, timeout=300)
+    fresh = subprocess.run(args[:-4] + ["--json", "--no-progress"], capture_output=True, text=True, timeout=600)
     a, b = json.loads(again.stdout), json.loads(fresh.stdout)
     for key in ("games", "wins", "draws", "score", "score_ci", "elo", "turns", "by_side"):
         assert a[key] == b[key], key
@@ -193,7 +198,7 @@ def test_interrupted_tournament_says_how_to_resume(tmp_path):
             f"seqsolve: interrupted in random vs greedy; rerun the same command to resume from {folder}"
         )
         assert 30 <= kept < 4000
-    again = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    again = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
     assert [r["game"] for r in read_records(str(records))[1]] == list(range(4000))
 
@@ -293,19 +298,28 @@ def test_external_bot_plays_a_match():
     assert all(r["termination"] != "forfeit" for r in records)
 
 
+def _bot(tmp_path: Path, script: str) -> str:
+    """The ext spec of a Python program whose body is ``script``."""
+    prog = tmp_path / "bot.py"
+    prog.write_text("import sys\n" + script)
+    return f"ext:{sys.executable} {prog}"
+
+
+ANSWERS_GO = "print('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n"
+
+
 @pytest.mark.parametrize(
-    "script, reason",
+    "script, timeout, reason",
     [
-        ("import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        print('move 2S@a1', flush=True)\n", "illegal answer"),
-        ("import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        sys.exit(3)\n", "exited"),
-        ("import sys, time\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        time.sleep(30)\n", "time limit"),
+        (ANSWERS_GO + "        print('move 2S@a1', flush=True)\n", 30, "illegal answer '2S@a1'"),
+        (ANSWERS_GO + "        sys.exit(3)\n", 30, "the program exited with code 3"),
+        # the one test of the limit itself: a program that sleeps far beyond it
+        (ANSWERS_GO + "        import time; time.sleep(60)\n", 0.5, "no answer within the time limit"),
     ],
 )
-def test_failing_external_bot_loses_with_reason(tmp_path, script, reason):
-    prog = tmp_path / "bot.py"
-    prog.write_text(script)
-    config = MatchConfig(bots=(f"ext:{sys.executable} {prog}", "random"), seed=1, move_timeout=0.5)
-    records = run_games(config, 2, jobs=1)
+def test_failing_external_bot_loses_with_reason(tmp_path, script, timeout, reason):
+    spec = _bot(tmp_path, script)
+    records = run_games(MatchConfig(bots=(spec, "random"), seed=1, move_timeout=timeout), 2, jobs=1)
     for r in records:
         assert r["termination"] == "forfeit"
         assert reason in r["forfeit"]["reason"]
@@ -313,14 +327,96 @@ def test_failing_external_bot_loses_with_reason(tmp_path, script, reason):
 
 
 def test_external_bot_that_dies_before_the_handshake_loses_every_game(tmp_path):
-    prog = tmp_path / "bot.py"
-    prog.write_text("import sys\nsys.exit(2)\n")
-    config = MatchConfig(bots=(f"ext:{sys.executable} {prog}", "random"), seed=1, move_timeout=2)
-    records = run_games(config, 2, jobs=1)
-    assert [r["termination"] for r in records] == ["forfeit", "forfeit"]
+    spec = _bot(tmp_path, "sys.exit(2)\n")
+    records = run_games(MatchConfig(bots=(spec, "random"), seed=1), 4, jobs=1)
+    assert [r["termination"] for r in records] == ["forfeit"] * 4
     for r in records:
-        assert r["plies"] == 0 and "exited" in r["forfeit"]["reason"]
+        assert r["plies"] == 0 and r["forfeit"]["reason"] == "no handshake: the program exited with code 2"
         assert r["side_bot"][r["winner_side"]] == 1
+
+
+def _without_seconds(path: Path) -> str:
+    """A record file's text without the timing of each game, the one thing that may differ between runs."""
+    return re.sub(r',"seconds":[0-9.e-]+', "", path.read_text())
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "sys.exit(0)\n",  # before the handshake
+        "print('ready', flush=True)\nsys.exit(0)\n",  # after it, before reading its first game
+        "print('ready', flush=True)\nn = 0\n"  # in the middle of a game, on its third move
+        "for line in sys.stdin:\n    words = line.split()\n    if words[0] == 'legal':\n        legal = words[1:]\n"
+        "    if words[0] == 'go':\n        n += 1\n        if n == 3:\n            sys.exit(4)\n"
+        "        print('move', legal[0], flush=True)\n",
+    ],
+    ids=["before-handshake", "before-first-game", "mid-game"],
+)
+def test_external_bot_forfeits_at_the_same_point_every_run(tmp_path, script):
+    """A dying program is noticed at a point fixed by the games, not by how fast it died:
+    five runs of the same command write the same records."""
+    spec = _bot(tmp_path, script)
+    runs = []
+    for k in range(5):
+        out = tmp_path / f"run{k}.jsonl"
+        code, _, stderr = run_cli("match", spec, "random", "--games", "4", "--seed", "1", "--jobs", "1",
+                                  "--out", str(out), "--no-progress")
+        assert code == 0, stderr
+        runs.append(_without_seconds(out))
+    assert runs == [runs[0]] * 5
+    _, records = read_records(str(tmp_path / "run0.jsonl"))
+    assert [r["termination"] for r in records] == ["forfeit"] * 4
+    assert all(r["forfeit"]["bot"] == spec for r in records)
+
+
+def test_move_timeout_reaches_the_program(tmp_path):
+    """--move-timeout is the limit the program is told (go <ms>) in match and tournament."""
+    spec = _bot(tmp_path, ANSWERS_GO + "        print('move', 'ms=' + line.split()[1], flush=True)\n")
+    code, stdout, stderr = run_cli("match", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1",
+                                   "--move-timeout", "25", "--json", "--no-progress")
+    assert code == 0, stderr
+    assert "illegal answer 'ms=25000'" in json.loads(stdout)["forfeits"][0]["reason"]
+    folder = tmp_path / "t"
+    code, _, stderr = run_cli("tournament", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1",
+                              "--move-timeout", "7.5", "--out", str(folder), "--no-progress")
+    assert code == 0, stderr
+    _, records = read_records(str(next(folder.glob("*.jsonl"))))
+    assert all("illegal answer 'ms=7500'" in r["forfeit"]["reason"] for r in records)
+
+
+@pytest.mark.parametrize("command", ["match", "tournament", "balance"])
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf"])
+def test_move_timeout_must_be_seconds_above_zero(command, value):
+    bots = [] if command == "balance" else ["random", "greedy"]
+    line = fails(command, *bots, "--move-timeout", value, code=2)
+    assert "--move-timeout" in line and "not a time limit" in line
+
+
+def test_forfeit_reason_is_short_and_quotes_the_programs_stderr(tmp_path):
+    """A huge answer is quoted by its start; a crash shows the end of the program's stderr."""
+    spec = _bot(tmp_path, ANSWERS_GO + "        print('move ' + 'x' * 100000, flush=True)\n")
+    code, stdout, _ = run_cli("match", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1", "--no-progress")
+    assert code == 0
+    line = next(x for x in stdout.splitlines() if "forfeits:" in x)
+    assert "x" * 80 + "…" in line and len(line) < 400
+    crash = _bot(tmp_path, "print('loading', file=sys.stderr)\n" + ANSWERS_GO + "        1 / 0\n")
+    records = run_games(MatchConfig(bots=(crash, "random"), seed=1), 2, jobs=1)
+    for r in records:
+        reason = r["forfeit"]["reason"]
+        assert reason.startswith("the program exited with code 1; its stderr: ")
+        assert reason.endswith("ZeroDivisionError: division by zero") and len(reason) < 250
+
+
+def test_external_bot_outside_the_repository_says_why_it_failed(tmp_path, monkeypatch):
+    """A relative script path that does not exist where seqsolve runs: the program's own
+    complaint (its stderr) is the reason, and self-play records the forfeit like any result."""
+    monkeypatch.chdir(tmp_path)
+    config = MatchConfig(bots=("ext:python examples/random_bot.py",), fixed_seats=True, seed=3)
+    records = run_games(config, 2, jobs=1, detail=True)
+    for r in records:
+        assert r["termination"] == "forfeit" and r["plies"] == 0
+        assert "examples/random_bot.py" in r["forfeit"]["reason"] and "No such file" in r["forfeit"]["reason"]
+        assert r["winner_side"] == 1  # seat 0 forfeits; in self-play the next side is credited
 
 
 @pytest.mark.parametrize(
@@ -330,6 +426,7 @@ def test_external_bot_that_dies_before_the_handshake_loses_every_game(tmp_path):
         ("ext:'python", "bot ext: cannot read the command"),
         ("ext:", "bot ext: give the program to run"),
         ("ext:   ", "bot ext: give the program to run"),
+        ("ext:python bot.py,timeout=1", "',timeout=1' in 'python bot.py,timeout=1' reads like a bot parameter"),
     ],
 )
 def test_external_bot_that_cannot_run_is_one_line_before_any_game(tmp_path, spec, message):
@@ -348,6 +445,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _wait_for_port(port: int, proc: subprocess.Popen) -> None:
+    """Until something listens on ``port`` (the scheduler is up), however long it takes to start;
+    the bound only stops a hung start."""
+    deadline = time.monotonic() + 600
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        if proc.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"the Dask scheduler did not start (exit {proc.poll()})")
+        time.sleep(0.1)
+
+
 def test_dask_backend_gives_identical_results():
     """A real scheduler and worker on loopback run the same games as joblib's processes."""
     import distributed  # noqa: F401  (installed by the test extra: a missing one must fail, not skip)
@@ -359,7 +469,7 @@ def test_dask_backend_gives_identical_results():
     procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)]
     try:
-        time.sleep(2)
+        _wait_for_port(port, procs[0])
         procs.append(subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1",
                                        "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                       env=env))

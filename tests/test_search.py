@@ -273,7 +273,9 @@ def test_mcts_root_stats_and_budget():
     assert all(1 <= len(s["pv"]) <= 4 and s["pv"][0] == s["action"] for s in stats)
     assert all(s["availability"] >= s["visits"] for s in stats)
     timed = searcher.search(state.observation(0).core, 0, np.random.PCG64(1), seconds=0.05)
-    assert timed["iterations"] > 0 and timed["seconds"] < 0.5
+    # the time budget, not an iteration count, ended it (the clock is read every 64
+    # iterations); how many fitted in depends on the machine's load, so it is not asserted
+    assert timed["seconds"] >= 0.05 and timed["iterations"] % 64 == 0
 
 
 def test_mcts_edge_cases():

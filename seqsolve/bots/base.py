@@ -59,6 +59,9 @@ class Bot:
     params: ClassVar[dict[str, Param]] = {}
     #: True when the bot must be given the full state (perfect-information analysis only).
     open_information: bool = False
+    #: seconds the runner allows per move (``--move-timeout``); only an external
+    #: program, whose thinking seqsolve cannot see, is held to it
+    move_timeout: float = 10.0
 
     def __init__(self, **values: Any):
         self.options = {k: p.default for k, p in self.params.items()}
