@@ -18,7 +18,6 @@ jacks, reshuffles, the final chips and sequences) in a ``detail`` field.
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import time
