@@ -18,33 +18,43 @@ from typing import NoReturn
 
 import click
 
-from .bots import bot_classes, make_bot
-from .match import MatchConfig, check_config, deal_seed, read_records, recorded_seed, run_games
-from .report import format_match, summarize_match
-from .rules import Variant
+from .cli_options import PROCESS_JOBS_HELP, SECONDS, games_option, jobs_option, seed_option, variant_option
 
-
-def _jobs(value: int) -> int:
-    """--jobs: a number of worker processes, or -1 for every core."""
-    if value == -1 or value >= 1:
-        return value
-    raise click.BadParameter(f"{value} is not a number of workers (use 1, 2, ... or -1 for all cores)")
+# The heavy modules (numpy, joblib, the compiled core) are imported inside the
+# commands, so that --help and every usage error answer at once.
 
 
 def game_options(where: str):
     """The options match and tournament share: workers, seed and the rules;
     ``where`` names the records a run without --seed takes its seed from."""
     options = [
-        click.option("--jobs", "-j", type=int, default=-1, show_default=True, callback=lambda c, p, v: _jobs(v),
-                     help="Worker processes; -1 = all cores."),
-        click.option("--seed", type=int, default=None,
-                     help=f"Root seed; the same seed gives the same games at any --jobs (default: {where}'s, when it holds these games, else fresh)."),
-        click.option("--variant", default="classic", show_default=True,
-                     help="Preset with overrides, e.g. 'classic[sequences_to_win=3]'."),
+        jobs_option(PROCESS_JOBS_HELP),
+        seed_option(f"Root seed; the same seed gives the same games at any --jobs (default: {where}'s, when it holds these games, else fresh)."),
+        variant_option("Preset with overrides, e.g. 'classic[sequences_to_win=3]'.", default="classic"),
         click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
         click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),
     ]
     return option_group(options)
+
+
+def backend_options():
+    """--backend and --scheduler (match and balance); see :func:`check_backend`."""
+    return option_group([
+        click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
+                     help="joblib backend (default loky: processes on this machine)."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Dask scheduler address for --backend dask."),
+    ])
+
+
+def check_backend(backend: str | None, scheduler: str | None) -> None:
+    """A scheduler address means nothing without the Dask backend: refused, not ignored."""
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler goes with --backend dask")
+
+
+MOVE_TIMEOUT = click.option("--move-timeout", type=SECONDS, default=10.0, show_default=True,
+                            help="Seconds an external bot may think per move (0 < s <= 86400).")
 
 
 def option_group(options: list):
@@ -144,15 +154,13 @@ Examples:
   seqsolve match heuristic greedy --sprt elo0=0,elo1=20,alpha=0.05,beta=0.05 --games 20000
 """)
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games to play (rounded up to whole deals).")
+@games_option("Games to play (rounded up to whole deals).", default=100)
 @game_options(where="the --out file")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Record every game as a JSON line; rerunning resumes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05", help="Stop as soon as the sequential test decides.")
-@click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None, help="joblib backend (default loky: processes on this machine).")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler address for --backend dask.")
-@click.option("--move-timeout", type=float, default=10.0, show_default=True, help="Seconds an external bot may think per move.")
+@backend_options()
+@MOVE_TIMEOUT
 @click.option("--progress/--no-progress", default=None, help="Progress line on stderr (default: when stderr is a terminal).")
 def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, backend, scheduler, move_timeout, progress):
     """Play BOTS against each other and report who is stronger, with error bars.
@@ -161,6 +169,10 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     side.  Every deal is played once per side with the bots rotated over the seats
     (paired games), so the luck of the cards cancels out.  See 'seqsolve bots'.
     """
+    from .match import MatchConfig, check_config, run_games
+    from .report import format_match, summarize_match
+
+    check_backend(backend, scheduler)
     config = MatchConfig(bots=tuple(bots), variant=variant, players=players, teams=teams, seed=seed or 0,
                          move_timeout=move_timeout)
     rules = check_config(config)
@@ -215,9 +227,11 @@ def interrupted(bar, out: str | None, kind: str, progress: str = "") -> NoReturn
     sys.exit(130)
 
 
-def _fresh_or_recorded_seed(out: str | None, config: MatchConfig) -> int:
+def _fresh_or_recorded_seed(out: str | None, config) -> int:
     """No --seed: the seed of the same match in ``out`` (so the same command
     resumes it, and says so on stderr), else a fresh one."""
+    from .match import recorded_seed
+
     found = recorded_seed(out, config) if out else None
     if found is None:
         return secrets.randbelow(2**31)
@@ -235,7 +249,7 @@ Examples:
   seqsolve tournament greedy heuristic mcts:iters=1000 --games 100 --out results/ --json
 """)
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Games per pairing.")
+@games_option("Games per pairing.", default=100)
 @game_options(where="the --out folder")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Folder for one record file per pairing (resumable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: ratings, scores, results.")
@@ -243,6 +257,9 @@ Examples:
 def tournament(bots, games, jobs, seed, variant, players, teams, out, as_json, progress):
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
+    from .bots import make_bot
+    from .match import MatchConfig, check_config, run_games
+    from .report import summarize_match
     from .stats import bradley_terry
 
     if len(bots) < 2:
@@ -323,7 +340,9 @@ Examples:
 @click.option("--to", "fmt", type=click.Choice(["sqn", "readable", "json"]), default="sqn", show_default=True)
 def replay(records, game, ply, fmt):
     """Print a recorded game move by move, or the position at a given ply."""
+    from .match import deal_seed, read_records
     from .notation import position_to_dict, to_readable, to_sqn
+    from .rules import Variant
     from .state import State
 
     header, games = read_records(records)
@@ -355,6 +374,8 @@ def replay(records, game, ply, fmt):
 @click.option("--json", "as_json", is_flag=True)
 def bots_command(as_json):
     """List the bots and their parameters (use them as 'name:key=value,...')."""
+    from .bots import bot_classes
+
     classes = bot_classes()
     if as_json:
         click.echo(json.dumps({name: {"summary": cls.summary, "params": {
