@@ -42,7 +42,7 @@ class ExternalBot(Bot):
     summary = "an external program speaking the line protocol (ext:COMMAND)"
     params = {
         "command": Param(str, "", "the program to run, with its arguments"),
-        "timeout": Param(float, 10.0, "seconds allowed per move"),
+        "timeout": Param(float, 10.0, "seconds allowed per move", minimum=0.001, maximum=86_400.0),
     }
 
     def __init__(self, **values):
