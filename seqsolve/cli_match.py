@@ -373,21 +373,25 @@ def replay(records, game, ply, fmt):
 @click.command(name="bots")
 @click.option("--json", "as_json", is_flag=True)
 def bots_command(as_json):
-    """List the bots and their parameters (use them as 'name:key=value,...')."""
+    """List the bots and their parameters (use them as 'name:key=value,...'),
+    each with its default and, for numbers, its range."""
     from .bots import bot_classes
 
     classes = bot_classes()
     if as_json:
         click.echo(json.dumps({name: {"summary": cls.summary, "params": {
-            k: {"type": p.kind.__name__, "default": p.default, "help": p.help} for k, p in cls.params.items()}}
+            k: {"type": p.kind.__name__, "default": p.default, "help": p.help, "range": p.range}
+            for k, p in cls.params.items()}}
             for name, cls in classes.items()}, indent=2))
         return
     for name, cls in classes.items():
         click.echo(f"{name:<10} {cls.summary}")
         settings = [f"{key}={p.default!s}" for key, p in cls.params.items()]
         width = max(map(len, settings), default=0)
-        for setting, p in zip(settings, cls.params.values()):
-            click.echo(f"    {setting:<{width}}  {p.help}")
+        ranges = [f"[{p.range}]" if p.range else "" for p in cls.params.values()]
+        span = max(map(len, ranges), default=0)
+        for setting, bounds, p in zip(settings, ranges, cls.params.values()):
+            click.echo(f"    {setting:<{width}}  {bounds:<{span}}  {p.help}")
 
 
 COMMANDS = [match, tournament, replay, bots_command]

@@ -72,6 +72,14 @@ def test_every_numeric_bot_parameter_has_a_finite_range():
                 assert param.minimum <= param.default <= param.maximum, f"{name}:{key}"
 
 
+def test_bots_lists_every_range():
+    listing = ok("bots")
+    assert any(line.split()[:2] == ["eps=0.5", "[0..1]"] for line in listing.splitlines())
+    data = json.loads(ok("bots", "--json"))
+    assert data["mcts"]["params"]["eps"]["range"] == "0..1"
+    assert data["random"]["params"] == {} or all("range" in p for p in data["random"]["params"].values())
+
+
 # ---------------------------------------------------------------- variants (RULES.md §2)
 
 

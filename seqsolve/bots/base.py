@@ -58,6 +58,13 @@ class Param:
             )
         return value
 
+    @property
+    def range(self) -> str | None:
+        """The allowed values as people write them (``0..1``); None for text and flags."""
+        if self.kind not in (int, float):
+            return None
+        return f"{_number(self.minimum)}..{_number(self.maximum)}"
+
 
 def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
