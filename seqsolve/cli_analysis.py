@@ -132,12 +132,12 @@ def search_options(iters: str, seconds: str, jobs: str):
     ``seconds`` and ``jobs`` say what each means for the command."""
     options = [
         click.option("--iters", type=click.IntRange(1, 10**9), default=None, help=iters),
-        click.option("--time", "seconds", type=SECONDS, default=None, help=f"{seconds} (0 < s <= 86400)"),
+        click.option("--time", "seconds", type=SECONDS, default=None, help=f"{seconds.rstrip('.')} (0 < s <= 86400)."),
         click.option(
             "--bot", default="mcts", show_default=True, help="Search parameters as an mcts spec, e.g. mcts:c=0.5,depth=8."
         ),
         seed_option("Seed of the search (hidden cards, playouts).", default=0),
-        jobs_option(f"{jobs}; -1 = one per core.", default=1),
+        jobs_option(f"{jobs.rstrip('.')}; -1 = one per core.", default=1),
     ]
     return option_group(options)
 

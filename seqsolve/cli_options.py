@@ -77,13 +77,11 @@ JOBS = Jobs()
 SECONDS = FiniteFloat(0, 86_400, low_open=True)  # a positive time budget, at most a day
 PROBABILITY = FiniteFloat(0, 1)
 
-SEED_HELP = f"0 <= seed < 2^63 ({SEED_LIMIT - 1})"
-
 
 def seed_option(help: str, default: int | None = None):
-    """``--seed``: the root of every random draw of the command."""
+    """``--seed``: the root of every random draw of the command (Click's help shows the range)."""
     shown = {"show_default": True} if default is not None else {}
-    return click.option("--seed", type=SEED, default=default, help=f"{help} [{SEED_HELP}]", **shown)
+    return click.option("--seed", type=SEED, default=default, help=help, **shown)
 
 
 def games_option(help: str, default: int, minimum: int = 1):
