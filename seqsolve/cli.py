@@ -24,6 +24,7 @@ from importlib import resources
 import click
 
 from . import __version__
+from .cli_options import GAMES, MAX_GAMES, seed_option, variant_option
 from .moves import MoveSyntaxError, join_turns, parse_turn
 from .notation import (
     PositionError,
@@ -40,6 +41,8 @@ from .rules import Variant
 __all__ = ["main"]
 
 FORMATS = ("sqn", "readable", "json")
+#: perft deeper than this would not finish (the tree grows ~100x per action)
+MAX_DEPTH = 12
 
 
 def _example_names() -> list[str]:
@@ -249,10 +252,10 @@ Examples:
     "--example", type=click.Choice(EXAMPLES), help="Show a bundled example position instead of FILE."
 )
 @click.option("--new", "new", is_flag=True, help="Deal a new game instead of reading FILE.")
-@click.option("--variant", help="With --new: preset and overrides, e.g. 'classic[sequences_to_win=3]'.")
+@variant_option("With --new: preset and overrides, e.g. 'classic[sequences_to_win=3]'.")
 @click.option("--players", type=int, help="With --new: number of players (default 2).")
 @click.option("--teams", type=int, help="With --new: number of sides when it is not implied.")
-@click.option("--seed", type=int, help="Seed of the deal, the random play and hidden cards (default: fresh).")
+@seed_option("Seed of the deal, the random play and hidden cards (default: fresh).")
 @click.option("--play-random", is_flag=True, help="Play uniformly random moves to the end of the game.")
 @click.option("--viewer", type=int, help="Show only what this seat may see (other hands hidden).")
 @click.option("--json", "as_json", is_flag=True, help="Print the position as JSON (with legal_moves).")
@@ -410,10 +413,10 @@ An exchange is an action of its own; an action that ends the game is one leaf.
 
 @main.command(epilog=PERFT_EPILOG)
 @click.argument("file")
-@click.option("--depth", type=click.IntRange(min=0), required=True, help="Actions deep.")
+@click.option("--depth", type=click.IntRange(0, MAX_DEPTH), required=True, help=f"Actions deep (at most {MAX_DEPTH}).")
 @click.option("--divide", is_flag=True, help="List the count below each legal first action.")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of any reshuffle inside the tree.")
+@seed_option("Seed of any reshuffle inside the tree.", default=0)
 def perft(file, depth, divide, as_json, seed) -> None:
     """Count the leaves of the action tree of the position in FILE (as chess perft)."""
     import time
@@ -463,13 +466,11 @@ benchmarks/bench.py compares these figures with the plain-Python reference.
 
 @main.command(epilog=BENCH_EPILOG)
 @click.option(
-    "--games", type=click.IntRange(min=1), default=None, help="Random games to play [default: 100000]."
+    "--games", type=GAMES, default=None, help=f"Random games to play (1..{MAX_GAMES}) [default: 100000]."
 )
+@seed_option("Seed of the deals and the scan position.", default=0)
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="Seed of the deals and the scan position."
-)
-@click.option(
-    "--scans", type=click.IntRange(min=1), default=None, help="Repeats of the scan loop [default: 2 x games]."
+    "--scans", type=click.IntRange(1, 2 * MAX_GAMES), default=None, help="Repeats of the scan loop [default: 2 x games]."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def bench(games, seed, scans, as_json) -> None:

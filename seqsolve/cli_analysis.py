@@ -8,12 +8,17 @@ group's one-line error handling.  Progress goes to stderr.
 from __future__ import annotations
 
 import json
+import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
-from .analysis import Analysis, SideThreats, analyze_position, annotate_record
 from .cli_match import option_group
+from .cli_options import PROBABILITY, SECONDS, jobs_option, seed_option
+
+if TYPE_CHECKING:  # the analysis (numpy, the compiled core) is imported by the commands
+    from .analysis import Analysis, SideThreats
 
 _NAMES = {"b": "blue", "g": "green", "r": "red"}
 
@@ -126,15 +131,20 @@ def search_options(iters: str, seconds: str, jobs: str):
     """The search budget and seed options analyze and annotate share; ``iters``,
     ``seconds`` and ``jobs`` say what each means for the command."""
     options = [
-        click.option("--iters", type=click.IntRange(min=1), default=None, help=iters),
-        click.option("--time", "seconds", type=click.FloatRange(min=0, min_open=True), default=None, help=seconds),
+        click.option("--iters", type=click.IntRange(1, 10**9), default=None, help=iters),
+        click.option("--time", "seconds", type=SECONDS, default=None, help=f"{seconds.rstrip('.')} (0 < s <= 86400)."),
         click.option(
             "--bot", default="mcts", show_default=True, help="Search parameters as an mcts spec, e.g. mcts:c=0.5,depth=8."
         ),
-        click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search (hidden cards, playouts)."),
-        click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help=jobs),
+        seed_option("Seed of the search (hidden cards, playouts).", default=0),
+        jobs_option(f"{jobs.rstrip('.')}; -1 = one per core.", default=1),
     ]
     return option_group(options)
+
+
+def _threads(jobs: int) -> int:
+    """--jobs of analyze and annotate counts threads: -1 is one per core."""
+    return (os.cpu_count() or 1) if jobs == -1 else jobs
 
 
 ANALYZE_EPILOG = """\b
@@ -183,6 +193,7 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
     them, unless --open.  With the same --seed and --jobs (and an iteration
     budget) the result is the same on every run.
     """
+    from .analysis import analyze_position
     from .cli import load_position
 
     pos = load_position(file)
@@ -192,7 +203,7 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
         iterations=iters,
         seconds=seconds,
         seed=seed,
-        jobs=jobs,
+        jobs=_threads(jobs),
         open_information=open_information,
     )
     if as_json:
@@ -227,14 +238,14 @@ Examples:
 )
 @click.option(
     "--mistake",
-    type=click.FloatRange(0, 1),
+    type=PROBABILITY,
     default=0.1,
     show_default=True,
     help="Win-probability drop that makes a mistake.",
 )
 @click.option(
     "--blunder",
-    type=click.FloatRange(0, 1),
+    type=PROBABILITY,
     default=0.25,
     show_default=True,
     help="Drop that makes a blunder.",
@@ -269,6 +280,7 @@ def annotate(
     at the time; the drop is the best turn's estimated win probability minus
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
     """
+    from .analysis import annotate_record
     from .records import find_game
 
     record, where = find_game(records, game)
@@ -287,7 +299,7 @@ def annotate(
         iterations=iters,
         seconds=seconds,
         seed=seed,
-        jobs=jobs,
+        jobs=_threads(jobs),
         mistake=mistake,
         blunder=blunder,
         open_information=open_information,

@@ -16,10 +16,12 @@ import time
 
 import click
 
-from . import balance as bal
-from .bots.restricted import RESTRICTIONS
-from .cli_match import _dask_backend, _progress_enabled, interrupted, move_timeout_option
+from .cli_match import MOVE_TIMEOUT, _dask_backend, _progress_enabled, backend_options, check_backend, interrupted
+from .cli_options import MAX_GAMES, PROCESS_JOBS_HELP, games_option, jobs_option, seed_option, variant_option
 from .records import check_output_file, write_text
+
+# balance (numpy, scipy, joblib, the compiled core) is imported by the command,
+# so that --help and every usage error answer at once.
 
 
 class _Progress:
@@ -81,6 +83,9 @@ def _command_line(ctx: click.Context) -> str:
 
 
 def _restrictions(text: str | None) -> tuple[str, ...]:
+    from . import balance as bal
+    from .bots.restricted import RESTRICTIONS
+
     if not text:
         return ()
     if text.strip() == "all":
@@ -106,12 +111,10 @@ Rerunning the same command with the same --out resumes an interrupted run
 (the seed is read back from the folder when --seed is not given).
 """
 )
-@click.option(
-    "--variant",
-    "variants",
+@variant_option(
+    "A variant to measure (repeatable; default classic). The same one twice is measured twice.",
     multiple=True,
-    metavar="PRESET[opt=v,...]",
-    help="A variant to measure (repeatable; default classic). The same one twice is measured twice.",
+    name="variants",
 )
 @click.option(
     "--vary",
@@ -137,14 +140,7 @@ Rerunning the same command with the same --out resumes an interrupted run
     metavar="SPEC",
     help="The bot of every seat [default: heuristic]; give one per side or one per seat to seat different bots.",
 )
-@click.option(
-    "--games",
-    "-n",
-    type=click.IntRange(min=0),
-    default=1000,
-    show_default=True,
-    help="Self-play games per variant.",
-)
+@games_option("Self-play games per variant (0: only the --restrict and --weak matches).", default=1000, minimum=0)
 @click.option(
     "--restrict",
     default=None,
@@ -162,14 +158,12 @@ Rerunning the same command with the same --out resumes an interrupted run
 )
 @click.option(
     "--match-games",
-    type=click.IntRange(min=0),
+    type=click.IntRange(1, MAX_GAMES),
     default=None,
     help="Games per restricted-play or skill match [default: --games], rounded up to whole deals.",
 )
-@click.option("--jobs", "-j", default=-1, show_default=True, help="Worker processes; -1 = all cores.")
-@click.option(
-    "--seed", type=int, default=None, help="Root seed; the same seed gives the same games at any --jobs."
-)
+@jobs_option(PROCESS_JOBS_HELP)
+@seed_option("Root seed; the same seed gives the same games at any --jobs.")
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
@@ -192,16 +186,8 @@ Rerunning the same command with the same --out resumes an interrupted run
 )
 @click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the PNG plots of the report.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-@click.option(
-    "--backend",
-    type=click.Choice(["loky", "threading", "dask"]),
-    default=None,
-    help="joblib backend (default loky: processes on this machine).",
-)
-@click.option(
-    "--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler address for --backend dask."
-)
-@move_timeout_option
+@backend_options()
+@MOVE_TIMEOUT
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -242,6 +228,10 @@ def balance(
     and branching, exchanges, jacks and reshuffles per game, and how often the
     winner used a corner.  See the README, "Balance metrics".
     """
+    _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games)
+    check_backend(backend, scheduler)
+    from . import balance as bal
+
     points = bal.expand_grid(variants or ("classic",), vary, players, teams, all_presets)
     found = bal.read_manifest(out) if out and os.path.isdir(out) else None
     given_seed = seed
@@ -325,6 +315,21 @@ def balance(
             f"written: {', '.join(written)}"
             + (f" (plots in {bal.plots_folder(report)}/)" if report and plots else "")
         )
+
+
+def _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games) -> None:
+    """Options that mean nothing together are refused (a usage error), not ignored."""
+    matches = bool(restrict) or weak is not None
+    if variants and all_presets:
+        raise click.UsageError("--variant and --all-presets exclude each other (--all-presets measures every preset)")
+    if strong is not None and weak is None:
+        raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
+    if match_games is not None and not matches:
+        raise click.UsageError("--match-games goes with --restrict or --weak (it counts their games)")
+    if games == 0 and not matches:
+        raise click.UsageError("--games 0 plays no self-play games: give --restrict or --weak, or more games")
+    if games == 0 and match_games is None:
+        raise click.UsageError("--games 0 leaves the matches no games: give --match-games N")
 
 
 COMMANDS = [balance]

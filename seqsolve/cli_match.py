@@ -8,7 +8,6 @@ stderr; stdout gets the summary (or one JSON object with ``--json``).
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import secrets
@@ -19,49 +18,48 @@ from typing import NoReturn
 
 import click
 
-from .bots import bot_classes, make_bot
-from .match import MatchConfig, check_config, run_games
-from .records import (
-    FolderLock, RecordFile, Replay, colour_name, find_game, make_output_folder, recorded_seed, result_text,
-)
-from .report import format_match, summarize_match
+from .cli_options import PROCESS_JOBS_HELP, SECONDS, games_option, jobs_option, seed_option, variant_option
 
-
-def _jobs(value: int) -> int:
-    """--jobs: a number of worker processes, or -1 for every core."""
-    if value == -1 or value >= 1:
-        return value
-    raise click.BadParameter(f"{value} is not a number of workers (use 1, 2, ... or -1 for all cores)")
-
-
-def _move_timeout(value: float) -> float:
-    """--move-timeout: a finite number of seconds above 0."""
-    if math.isfinite(value) and value > 0:
-        return value
-    raise click.BadParameter(f"{value} is not a time limit (a number of seconds above 0, e.g. 0.5)")
+# The heavy modules (numpy, joblib, the compiled core) are imported inside the
+# commands, so that --help and every usage error answer at once.
 
 
 #: the time an external program may think per move (match, tournament, balance)
-move_timeout_option = click.option(
-    "--move-timeout", type=float, default=10.0, show_default=True, callback=lambda c, p, v: _move_timeout(v),
-    help="Seconds an external bot (ext:...) may think per move; past it, it loses the game.")
+MOVE_TIMEOUT = click.option("--move-timeout", type=SECONDS, default=10.0, show_default=True,
+                            help="Seconds an external bot (ext:...) may think per move (0 < s <= 86400); "
+                                 "past it, it loses the game.")
 
 
 def game_options(where: str):
     """The options match and tournament share: workers, seed and the rules;
     ``where`` names the records a run without --seed takes its seed from."""
     options = [
-        click.option("--jobs", "-j", type=int, default=-1, show_default=True, callback=lambda c, p, v: _jobs(v),
-                     help="Worker processes; -1 = all cores."),
-        click.option("--seed", type=int, default=None,
-                     help=f"Root seed; the same seed gives the same games at any --jobs (default: {where}'s, when it holds these games, else fresh)."),
-        click.option("--variant", default="classic", show_default=True,
-                     help="Preset with overrides, e.g. 'classic[sequences_to_win=3]'."),
+        jobs_option(PROCESS_JOBS_HELP),
+        seed_option(f"Root seed; the same seed gives the same games at any --jobs (default: {where}'s, when it holds these games, else fresh)."),
+        variant_option("Preset with overrides, e.g. 'classic[sequences_to_win=3]'.", default="classic"),
         click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
         click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),
-        move_timeout_option,
+        MOVE_TIMEOUT,
     ]
     return option_group(options)
+
+
+def backend_options():
+    """--backend and --scheduler (match and balance); see :func:`check_backend`."""
+    return option_group([
+        click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
+                     help="joblib backend (default loky: processes on this machine)."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Dask scheduler address for --backend dask."),
+    ])
+
+
+def check_backend(backend: str | None, scheduler: str | None) -> None:
+    """A scheduler address means nothing without the Dask backend: refused, not ignored."""
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler goes with --backend dask")
+
+
 
 
 def option_group(options: list):
@@ -161,22 +159,25 @@ Examples:
   seqsolve match heuristic greedy --sprt elo0=0,elo1=20,alpha=0.05,beta=0.05 --games 20000
 """)
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games to play (rounded up to whole deals).")
+@games_option("Games to play (rounded up to whole deals).", default=100)
 @game_options(where="the --out file")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Record every game as a JSON line; rerunning resumes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05", help="Stop as soon as the sequential test decides.")
-@click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None, help="joblib backend (default loky: processes on this machine).")
-@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT", help="Dask scheduler address for --backend dask.")
+@backend_options()
 @click.option("--progress/--no-progress", default=None, help="Progress line on stderr (default: when stderr is a terminal).")
-def match(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, sprt, backend, scheduler, progress):
+def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, backend, scheduler, move_timeout, progress):
     """Play BOTS against each other and report who is stronger, with error bars.
 
     Give two bot specs (the first is the one whose score is reported), or one per
     side.  Every deal is played once per side with the bots rotated over the seats
     (paired games), so the luck of the cards cancels out.  See 'seqsolve bots'.
     """
+    from .match import MatchConfig, check_config, run_games
+    from .records import RecordFile
+    from .report import format_match, summarize_match
+
+    check_backend(backend, scheduler)
     config = MatchConfig(bots=tuple(bots), variant=variant, players=players, teams=teams, seed=seed or 0,
                          move_timeout=move_timeout)
     rules = check_config(config)
@@ -235,9 +236,11 @@ def interrupted(bar, out: str | None, kind: str, progress: str = "") -> NoReturn
     sys.exit(130)
 
 
-def _recorded_seed(out: str | None, config: MatchConfig) -> int | None:
+def _recorded_seed(out: str | None, config) -> int | None:
     """No --seed: the seed of the same match in ``out``, so the same command resumes
     it (the caller says so on stderr once the file is open), else None."""
+    from .records import recorded_seed
+
     return recorded_seed(out, config.to_json()) if out else None
 
 
@@ -251,7 +254,7 @@ Examples:
   seqsolve tournament greedy heuristic mcts:iters=1000 --games 100 --out results/ --json
 """)
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--games", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Games per pairing.")
+@games_option("Games per pairing.", default=100)
 @game_options(where="the --out folder")
 @click.option("--out", type=click.Path(file_okay=False), default=None, help="Folder for one record file per pairing (resumable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: ratings, scores, results.")
@@ -259,6 +262,10 @@ Examples:
 def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, progress):
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
+    from .bots import make_bot
+    from .match import MatchConfig, check_config, run_games
+    from .records import FolderLock, make_output_folder
+    from .report import summarize_match
     from .stats import bradley_terry
 
     if len(bots) < 2:
@@ -347,6 +354,7 @@ def replay(records, game, ply, fmt):
     """Print a recorded game turn by turn, or the position after a given number of actions."""
     from .moves import Move, join_turns
     from .notation import position_to_dict, to_readable, to_sqn
+    from .records import Replay, colour_name, find_game, result_text
 
     r, where = find_game(records, game)
     if r is None:
@@ -379,19 +387,25 @@ def replay(records, game, ply, fmt):
 @click.command(name="bots")
 @click.option("--json", "as_json", is_flag=True)
 def bots_command(as_json):
-    """List the bots and their parameters (use them as 'name:key=value,...')."""
+    """List the bots and their parameters (use them as 'name:key=value,...'),
+    each with its default and, for numbers, its range."""
+    from .bots import bot_classes
+
     classes = bot_classes()
     if as_json:
         click.echo(json.dumps({name: {"summary": cls.summary, "params": {
-            k: {"type": p.kind.__name__, "default": p.default, "help": p.help} for k, p in cls.params.items()}}
+            k: {"type": p.kind.__name__, "default": p.default, "help": p.help, "range": p.range}
+            for k, p in cls.params.items()}}
             for name, cls in classes.items()}, indent=2))
         return
     for name, cls in classes.items():
         click.echo(f"{name:<10} {cls.summary}")
         settings = [f"{key}={p.default!s}" for key, p in cls.params.items()]
         width = max(map(len, settings), default=0)
-        for setting, p in zip(settings, cls.params.values()):
-            click.echo(f"    {setting:<{width}}  {p.help}")
+        ranges = [f"[{p.range}]" if p.range else "" for p in cls.params.values()]
+        span = max(map(len, ranges), default=0)
+        for setting, bounds, p in zip(settings, ranges, cls.params.values()):
+            click.echo(f"    {setting:<{width}}  {bounds:<{span}}  {p.help}")
 
 
 COMMANDS = [match, tournament, replay, bots_command]

@@ -21,7 +21,7 @@ import contextlib
 import math
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
@@ -304,9 +304,36 @@ def _play_chunk(config: MatchConfig, games: list[int], detail: bool = False, mov
 
 # ---------------------------------------------------------------- running
 
-def chunks(indices: list[int], size: int) -> Iterator[list[int]]:
-    for i in range(0, len(indices), size):
-        yield indices[i : i + size]
+def chunks(games: Iterable[int], size: int) -> Iterator[list[int]]:
+    """``games`` in lists of ``size``, each made only when it is asked for: a match
+    of a billion games never holds a billion game numbers."""
+    part: list[int] = []
+    for game in games:
+        part.append(game)
+        if len(part) == size:
+            yield part
+            part = []
+    if part:
+        yield part
+
+
+def workers(jobs: int, n_chunks: int, backend: str | None = None) -> int:
+    """How many workers to start for ``n_chunks`` chunks of games at ``--jobs jobs``.
+
+    -1 is every core.  Never more workers than chunks (an idle worker still costs a
+    process, and a thousand of them exhaust the machine's semaphores), nor, for the
+    local process backends, more than the machine's cores.
+
+    >>> workers(1000, 2, None) <= 2
+    True
+    """
+    if jobs != -1 and jobs < 1:
+        raise MatchError(f"{jobs} is not a number of workers (use 1, 2, ... or -1 for every core)")
+    cores = os.cpu_count() or 1
+    wanted = cores if jobs == -1 else jobs
+    if backend in (None, "loky", "multiprocessing"):
+        wanted = min(wanted, cores)
+    return max(1, min(wanted, n_chunks))
 
 
 def run_games(
@@ -341,16 +368,16 @@ def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list
     done: dict[int, dict] = {}
     if store:
         done = {g: r for g, r in store.done.items() if g < games}
-    todo = [g for g in range(games) if g not in done]
-    if on_records and done:
-        if on_records(sorted(done.values(), key=lambda r: r["game"])):
-            todo = []
-    if todo:
-        n_jobs = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
-        size = chunk or max(1, min(64, len(todo) // (n_jobs * 8) or 1))
+    todo = (g for g in range(games) if g not in done)
+    stopped = bool(on_records and done and on_records(sorted(done.values(), key=lambda r: r["game"])))
+    count = 0 if stopped else games - len(done)
+    if count > 0:
+        n_jobs = workers(jobs, count, backend)
+        size = chunk or max(1, min(64, count // (n_jobs * 8) or 1))
         # keep pairs of a deal in one chunk so an early stop never splits a deal
         per = config.games_per_deal
         size = max(per, size - size % per)
+        n_jobs = workers(jobs, -(-count // size), backend)
         tasks = (delayed(_play_chunk)(config, part, detail, store is not None) for part in chunks(todo, size))
         if backend is not None:
             context = parallel_backend(backend, n_jobs=n_jobs)

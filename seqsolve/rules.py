@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from .board import Layout, get_layout
+from .board import SIZE, Layout, get_layout
 from .cards import Deck, make_deck
 
 PLAYER_COUNTS = (2, 3, 4, 6, 8, 9, 10, 12)
@@ -45,6 +45,28 @@ OPTIONS: dict[str, str] = {
     "heart_rule": "choice:off,on",
     # analysis only, not a rule of any printed game (RULES-NOTES): seat 0 is dealt extra cards
     "bonus_cards": "int",
+}
+
+#: The range of every whole-number option (RULES.md §2; RULES-NOTES "Option ranges"),
+#: checked when a variant is read and again when it is resolved for a seating.
+#: The upper bounds are what the rules can mean: 40 cards in a hand and 16 in the
+#: draft are the core's limits, 12 seats the most C-6 allows, a million turns far
+#: beyond any game (the longest seen last a few hundred), 192 the five-cell windows
+#: of the board.  ``unlimited`` is apart from these.
+RANGES: dict[str, tuple[int, int]] = {
+    "players": (2, 12),
+    "teams": (2, 3),
+    "max_players": (2, 12),
+    "hand_size": (1, 40),
+    "sequences_to_win": (1, 192),  # and at most max_sequences(overlap_max_shared)
+    "overlap_max_shared": (0, 4),
+    "overlap_reuse_limit": (1, 192),
+    "dead_card_exchanges_per_turn": (0, 40),
+    "first_seat": (0, 11),  # and a seat of the game
+    "stall_limit": (0, 1_000_000),
+    "max_turns": (0, 1_000_000),
+    "draft_size": (1, 16),
+    "bonus_cards": (0, 39),
 }
 
 HAND_SIZE_TABLES: dict[str, dict] = {
@@ -154,12 +176,43 @@ def parse_value(name: str, text: str) -> object:
         extra = " or unlimited" if kind == "int_or_unlimited" else ""
         raise RulesError(f"option {name} takes a whole number{extra}, not {shown}")
     digits = t.lstrip("-").lstrip("0") or "0"
-    if t.startswith("-") and digits != "0":
-        raise RulesError(f"option {name} must not be negative ({shown})")
-    if len(digits) > len(str(OPTION_MAX)) or int(digits) > OPTION_MAX:
-        # the compiled core holds every option in a C int; int() is never asked for huge text
-        raise RulesError(f"option {name} must be at most {OPTION_MAX}, not {shown}")
-    return int(digits)
+    if len(digits) > len(str(OPTION_MAX)):
+        # int() is never asked for huge text: a number this long is past every range
+        low, top = RANGES[name]
+        unlimited = " or unlimited" if kind == "int_or_unlimited" else ""
+        raise RulesError(f"option {name} must be {low}..{top}{unlimited}, not {shown}")
+    value = int(t)
+    check_range(name, value)
+    return value
+
+
+def check_range(name: str, value: int, high: int | None = None, why: str = "") -> None:
+    """Refuse ``value`` outside :data:`RANGES` (or below ``high`` when the seating or
+    another option narrows it), naming the option and its range in one line."""
+    low, top = RANGES[name]
+    top = top if high is None else min(top, high)
+    if not low <= value <= top:
+        unlimited = " or unlimited" if OPTIONS[name] == "int_or_unlimited" else ""
+        raise RulesError(f"option {name} must be {low}..{top}{unlimited}{why}, not {value}")
+
+
+def max_sequences(overlap_max_shared: int, size: int = SIZE) -> int:
+    """The most sequences a board of ``size`` × ``size`` cells can hold when two
+    sequences may share ``overlap_max_shared`` cells (C-25).
+
+    On one line, two sequences sharing at most ``s`` cells start at least ``5 - s``
+    cells apart, so a line of ``L`` cells holds at most ``(L - 5) // (5 - s) + 1``;
+    sequences on different lines are different windows.  Summed over the rows,
+    columns and both diagonal directions this bounds what any game can reach
+    (with ``s = 0`` no cell is shared either: 100 cells hold 20).
+
+    >>> max_sequences(0), max_sequences(1), max_sequences(4)
+    (20, 68, 192)
+    """
+    gap = 5 - overlap_max_shared
+    lengths = [size] * (2 * size) + [size - abs(d) for d in range(1 - size, size)] * 2
+    fit = sum((length - 5) // gap + 1 for length in lengths if length >= 5)
+    return min(fit, size * size // 5) if overlap_max_shared == 0 else fit
 
 
 def format_value(value: object) -> str:
@@ -204,6 +257,8 @@ class Variant:
             if "=" not in item:
                 raise RulesError(f"bad override {item.strip()!r} in {text!r} (expected opt=value)")
             name, value = item.split("=", 1)
+            if any(name.strip() == seen for seen, _ in overrides):
+                raise RulesError(f"option {name.strip()} is given twice in {text!r}")
             overrides.append((name.strip(), parse_value(name.strip(), value)))
         return cls(preset, tuple(overrides)).with_overrides({})
 
@@ -294,16 +349,15 @@ class Rules:
         values["players"], values["teams"] = players, teams
         values["hand_size"] = _resolve_hand_size(opts["hand_size"], players, teams)
         values["sequences_to_win"] = _resolve_sequences(opts["sequences_to_win"], players, teams)
-        if not 0 <= int(values["overlap_max_shared"]) <= 4:  # type: ignore[arg-type]
-            raise RulesError("overlap_max_shared must be 0..4")
-        if values["overlap_reuse_limit"] == 0:
-            raise RulesError("overlap_reuse_limit must be at least 1 or unlimited")
-        if int(values["sequences_to_win"]) < 1:  # type: ignore[arg-type]
-            raise RulesError("sequences_to_win must be at least 1")
-        if int(values["first_seat"]) >= players:  # type: ignore[arg-type]
-            raise RulesError(f"first_seat must be a seat 0..{players - 1}")
-        if int(values["draft_size"]) < 1:  # type: ignore[arg-type]
-            raise RulesError("draft_size must be at least 1")
+        for name in RANGES:
+            if name not in ("players", "teams") and values[name] != UNLIMITED:
+                check_range(name, int(values[name]))  # type: ignore[call-overload]
+        shared = int(values["overlap_max_shared"])  # type: ignore[call-overload]
+        check_range(
+            "sequences_to_win", int(values["sequences_to_win"]), max_sequences(shared),  # type: ignore[call-overload]
+            f" with overlap_max_shared={shared} (no more fit on the board)",
+        )
+        check_range("first_seat", int(values["first_seat"]), players - 1, f" (a seat of {players} players)")  # type: ignore[call-overload]
         rules = cls(preset=preset, **{f.name: values[f.name] for f in dataclasses.fields(cls) if f.name != "preset"})
         rules._check_cards()
         return rules
@@ -325,6 +379,10 @@ class Rules:
             )
         if self.hand_size + self.bonus_cards > 40:
             raise RulesError(f"a hand of {self.hand_size} + {self.bonus_cards} bonus cards is more than 40 cards")
+        if self.draw_mode == "draft" and self.hand_size * self.players + self.bonus_cards + self.draft_size > deck.size:
+            raise RulesError(
+                f"{self.players} hands of {self.hand_size} and a draft of {self.draft_size} need more than {deck.size} cards"
+            )
 
     @cached_property
     def layout(self) -> Layout:

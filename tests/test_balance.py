@@ -297,8 +297,10 @@ def test_bonus_cards_deal_seat_zero_extra_cards_and_it_keeps_them():
     assert parse_position(text).hands[0].known == tuple(state.hand(0))
     with pytest.raises(PositionError, match="hand size is 7"):
         parse_position(text.replace("classic[bonus_cards=3]", "classic"))
-    with pytest.raises(RulesError, match="bonus cards"):
+    with pytest.raises(RulesError, match=r"bonus_cards must be 0\.\.39, not 95"):
         parse_rules("classic[bonus_cards=95]", players=2)
+    with pytest.raises(RulesError, match="bonus cards"):  # a hand of 7 + 34 is more than 40
+        parse_rules("classic[bonus_cards=34]", players=2)
 
 
 def test_match_headers_and_seating_unchanged_without_fixed_seats():

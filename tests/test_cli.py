@@ -458,12 +458,15 @@ def test_random_play_stops_at_the_counter_limit():
     assert line.startswith(f"seqsolve: random play stopped at turn {COUNTER_MAX}: the turn counter")
 
 
-def test_an_exchange_limit_past_the_cores_16_bits_plays_as_unlimited():
+def test_an_exchange_limit_is_refused_past_its_range_and_plays_as_unlimited_at_its_top():
     """C-14 option dead_card_exchanges_per_turn=65536 was an OverflowError on loading a file;
-    no turn comes near 32767 exchanges, so it plays exactly as unlimited."""
+    now it is past the option's range (one line), and the top of the range, more
+    exchanges than a hand holds, plays exactly as unlimited."""
     board = "*8*/10/10/10/10/10/10/10/10/*8*"
+    text = f"classic[dead_card_exchanges_per_turn=65536] {board} bg 0 ?7/?7 -/- - 90 0 0"
+    assert "must be 0..40 or unlimited, not 65536" in fails("show", "-", input=text)
     games = []
-    for limit in ("65536", "unlimited"):
+    for limit in ("40", "unlimited"):
         text = f"classic[dead_card_exchanges_per_turn={limit}] {board} bg 0 ?7/?7 -/- - 90 0 0"
         games.append(json.loads(ok("show", "-", "--play-random", "--seed", "4", "--json", input=text))["played"])
     assert games[0] == games[1] and any(t.startswith("~") for t in games[0])

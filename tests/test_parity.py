@@ -34,7 +34,7 @@ from seqsolve.moves import Move, MoveKind
 from seqsolve.notation import to_sqn
 from seqsolve.position import Hand, Position
 from seqsolve.reference import RefGame
-from seqsolve.rules import PRESETS, UNLIMITED, parse_rules
+from seqsolve.rules import PRESETS, UNLIMITED, max_sequences, parse_rules
 from seqsolve.state import State, Termination
 from state_helpers import SEATINGS, preset_configs
 
@@ -276,8 +276,9 @@ LONG_GAMES = [
     ("numbers", 4, None, {"max_turns": 400}, 4),
     ("seed002-literal", 12, 2, {}, 4),
     ("draft", 2, None, {"deck_exhaustion": "reshuffle", "max_turns": 500}, 4),
-    ("classic", 2, None, {"sequences_to_win": 99, "stall_limit": 40}, 2),
-    ("numbers-seed001-literal", 3, None, {"sequences_to_win": 99, "max_turns": 1500}, 1),
+    # max_sequences(s): more sequences than that never fit on the board, so nobody wins
+    ("classic", 2, None, {"sequences_to_win": max_sequences(1), "stall_limit": 40}, 2),
+    ("numbers-seed001-literal", 3, None, {"sequences_to_win": max_sequences(4), "max_turns": 1500}, 1),
 ]
 
 
@@ -294,14 +295,14 @@ def test_parity_through_reshuffles(index):
             rules, seed=ROOT_SEED + 31 * index + game, rng=rng, budget=100_000, through_reshuffles=True
         )
     assert total["finished"] == games
-    if rules.sequences_to_win == 99:  # nobody wins: the pile runs out again and again
+    if rules.sequences_to_win == max_sequences(rules.overlap_max_shared):  # nobody wins: the pile runs out again and again
         assert total["reshuffles"] >= 3
         assert total["end:win"] == 0
 
 
 def test_frozen_board_parity():
     """C-31.2: a placement that locks the last unlocked chip on a full board freezes it (a draw)."""
-    rules = parse_rules("classic", players=2).replace(sequences_to_win=99)
+    rules = parse_rules("classic", players=2).replace(sequences_to_win=max_sequences(1))
     board = []
     for row in range(10):
         colour = "BG"[row % 2]
@@ -455,7 +456,8 @@ def test_dense_boards_declarations_parity(index):
         players = (2, 3, 4)[board % 3]
         rules = parse_rules(preset, players=players)
         # mostly a game that never ends, so lines get long; sometimes the real target, so wins happen
-        target = rules.sequences_to_win if board % 3 == 2 else 99
+        shared = changes.get("overlap_max_shared", rules.overlap_max_shared)
+        target = rules.sequences_to_win if board % 3 == 2 else max_sequences(shared)
         rules = rules.replace(stall_limit=0, max_turns=0, sequences_to_win=target, **changes)
         dense_game(rules, rng, steps=int(rng.integers(60, 90)), stats=stats)
     assert stats["positions"] >= 200
@@ -470,9 +472,9 @@ def test_dense_boards_exercise_choices():
     for index in (0, 2):
         preset, changes = OVERLAP_VARIANTS[index]
         rng = np.random.default_rng([ROOT_SEED, 400 + index])
-        rules = parse_rules(preset, players=2).replace(
-            stall_limit=0, max_turns=0, sequences_to_win=99, **changes
-        )
+        rules = parse_rules(preset, players=2)
+        shared = changes.get("overlap_max_shared", rules.overlap_max_shared)
+        rules = rules.replace(stall_limit=0, max_turns=0, sequences_to_win=max_sequences(shared), **changes)
         for _ in range(3):
             dense_game(rules, rng, steps=80, stats=stats)
     assert stats["multiple_choices"] > 0
@@ -493,7 +495,8 @@ def test_declarations_with_many_maximum_choices(preset, changes, centre, choices
     """C-26 steps 2-3: every line through one empty cell is full of blue chips, so a chip there
     completes windows in four directions with many maximum choices (more than any fixed-size
     buffer of 64); the engines list the same ones in the same order, and accept the last."""
-    rules = parse_rules(preset, players=2).replace(sequences_to_win=99, **changes)
+    shared = changes.get("overlap_max_shared", parse_rules(preset, players=2).overlap_max_shared)
+    rules = parse_rules(preset, players=2).replace(sequences_to_win=max_sequences(shared), **changes)
     cell = parse_cell(centre)
     board = ["*" if c in CORNERS else "." for c in range(100)]
     for line in LINES:

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 from seqsolve.board import CORNERS, windows
 from seqsolve.notation import parse_position, to_readable, to_sqn
-from seqsolve.rules import parse_rules
+from seqsolve.rules import max_sequences, parse_rules
 from seqsolve.state import State, Termination
 from state_helpers import preset_configs
 
@@ -54,16 +54,18 @@ limits = st.sampled_from(
 )
 
 #: The preset's target, or one nobody reaches (long games: full boards, reshuffles, limits).
-targets = st.sampled_from([None, None, 99])
+targets = st.sampled_from([None, None, "unreachable"])
 
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def rules_of(config, target=None, **changes):
-    """Rules of a configuration; ``target=99`` makes a long game (capped at 600 turns unless
-    ``changes`` set the limits)."""
+    """Rules of a configuration; ``target="unreachable"`` makes a long game (the most
+    sequences the board holds; capped at 600 turns unless ``changes`` set the limits)."""
     preset, players, teams = config
     rules = parse_rules(preset, players=players, teams=teams)
+    if target == "unreachable":
+        target = max_sequences(rules.overlap_max_shared)
     if target is not None:
         changes = {"sequences_to_win": target, "max_turns": 600, **changes}
     return rules.replace(**changes) if changes else rules
@@ -352,7 +354,7 @@ def test_from_position_keeps_an_unlisted_empty_pile_unlisted():
 def test_observation_never_lists_the_draw_pile():
     """§1.14: nobody sees the draw pile, so an observation never lists it, even when it is
     empty and its (empty) order is known to the full state."""
-    rules = parse_rules("classic", players=2).replace(deck_exhaustion="draw_game", sequences_to_win=99)
+    rules = parse_rules("classic", players=2).replace(deck_exhaustion="draw_game", sequences_to_win=max_sequences(1))
     state = State.new(rules, seed=3)
     rng = np.random.default_rng(3)
     while state.draw_pile_size() > 0:

@@ -259,7 +259,7 @@ def test_annotate_says_who_won_a_forfeit_and_that_there_are_no_moves(forfeited):
     lines = ok("annotate", str(forfeited), "--game", "0").splitlines()
     assert lines[0] == (
         f"game 0: classic, 2 players; green won: seat 0 (ext:{sys.executable} {forfeited.parent / 'dies.py'})"
-        " forfeited (the program exited) after 0 turns"
+        " forfeited (no handshake: the program exited with code 2) after 0 turns"
     )
     assert lines[1:] == ["the record has no moves: there is nothing to analyse"]
     data = json.loads(ok("annotate", str(forfeited), "--game", "0", "--json"))

@@ -14,7 +14,7 @@ import pytest
 from seqsolve.board import CORNERS, parse_cell, parse_window, window_name, windows
 from seqsolve.position import Hand, Position
 from seqsolve.reference import RefGame, overlap_allows
-from seqsolve.rules import UNLIMITED, parse_rules
+from seqsolve.rules import UNLIMITED, max_sequences, parse_rules
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -797,7 +797,7 @@ def full_locked_board(empty: str) -> list[str]:
 
 def test_c31_frozen_board():
     """C-31.2: after a turn with no empty non-corner cell and no unlocked chip, the game is a draw."""
-    rules = rules_for(sequences_to_win=99, overlap_max_shared=4)
+    rules = rules_for(sequences_to_win=max_sequences(4), overlap_max_shared=4)
     # row 5 (index 4) is blue: filling e5 completes blue windows of row 5, locking the last chip
     g = game_from(rules, board=full_locked_board("e5"), hands=[["5H"], []])
     g.apply("5H@e5")
@@ -809,7 +809,7 @@ def test_c31_not_frozen_with_an_unlocked_chip():
     """C-31.2: a full board with an unlocked chip is not frozen (a one-eyed jack could still play)."""
     board = full_locked_board("e5")
     board[parse_cell("e5")] = "g"
-    rules = rules_for(sequences_to_win=99)
+    rules = rules_for(sequences_to_win=max_sequences(1))
     g = game_from(rules, board=board, hands=[[], []])
     g.apply("pass")
     assert not g.is_over
@@ -817,7 +817,7 @@ def test_c31_not_frozen_with_an_unlocked_chip():
 
 def test_c31_frozen_checked_before_stall():
     """C-31: the checks run in order frozen, stall, turn cap."""
-    rules = rules_for(sequences_to_win=99, stall_limit=1, max_turns=1)
+    rules = rules_for(sequences_to_win=max_sequences(1), stall_limit=1, max_turns=1)
     g = game_from(
         rules, board=full_locked_board("e5")[:44] + ["B"] + full_locked_board("e5")[45:], hands=[[], []]
     )

@@ -177,8 +177,10 @@ def test_option_hand_size_number_and_tables():
         parse_rules("classic[hand_size=seed000]", players=8)
     with pytest.raises(RulesError):
         parse_rules("classic[hand_size=huge]", players=2)
-    with pytest.raises(RulesError, match="more than"):
+    with pytest.raises(RulesError, match=r"hand_size must be 1\.\.40, not 60"):
         parse_rules("classic[hand_size=60]", players=2)
+    with pytest.raises(RulesError, match="more than"):  # 12 hands of 9 need 108 cards
+        parse_rules("classic[hand_size=9]", players=12, teams=2)
 
 
 def test_option_sequences_to_win_number_and_tables():

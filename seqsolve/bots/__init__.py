@@ -37,6 +37,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     ('mcts', {'iters': '4000', 'c': '0.7'})
     >>> parse_spec("ext:python bot.py --fast")
     ('ext', {'command': 'python bot.py --fast'})
+
+    A key given twice is refused: which of the two values was meant is a guess.
     """
     name, _, rest = spec.strip().partition(":")
     if name == "ext":
@@ -46,6 +48,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise BotError(f"bot {spec!r}: parameters are key=value, not {item!r}")
+        if key.strip() in values:
+            raise BotError(f"bot {spec!r}: parameter {key.strip()} is given twice")
         values[key.strip()] = value.strip()
     return name, values
 

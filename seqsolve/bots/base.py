@@ -9,13 +9,15 @@ gives the full state on purpose.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
+if TYPE_CHECKING:  # spec parsing needs neither numpy nor the compiled core
+    import numpy as np
 
-from ..rules import Rules
-from ..state import State
+    from ..rules import Rules
+    from ..state import State
 
 
 class BotError(ValueError):
@@ -28,12 +30,15 @@ class BotFailure(RuntimeError):
 
 @dataclass(frozen=True)
 class Param:
-    """One tunable parameter of a bot: its type, default and meaning."""
+    """One tunable parameter of a bot: its type, default, meaning and, for numbers,
+    the range ``minimum .. maximum`` outside which the bot would be meaningless
+    (a probability above 1) or would never answer (a billion-second budget)."""
 
     kind: type
     default: Any
     help: str
     minimum: float = 0
+    maximum: float = math.inf  # every built-in numeric parameter gives its own
 
     def parse(self, bot: str, name: str, text: str) -> Any:
         try:
@@ -46,9 +51,23 @@ class Param:
             value = self.kind(text)
         except ValueError:
             raise BotError(f"bot {bot}: parameter {name} takes a {self.kind.__name__}, not {text!r}") from None
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < self.minimum:
-            raise BotError(f"bot {bot}: parameter {name} must be at least {self.minimum:g} ({text})")
+        if self.kind in (int, float) and not (math.isfinite(value) and self.minimum <= value <= self.maximum):
+            raise BotError(
+                f"bot {bot}: parameter {name} must be at least {_number(self.minimum)}"
+                f" and at most {_number(self.maximum)} (not {text})"
+            )
         return value
+
+    @property
+    def range(self) -> str | None:
+        """The allowed values as people write them (``0..1``); None for text and flags."""
+        if self.kind not in (int, float):
+            return None
+        return f"{_number(self.minimum)}..{_number(self.maximum)}"
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
 class Bot:

@@ -51,9 +51,14 @@ _WEIGHT_HELP = {
 }
 
 
+#: weights are multiplied by at most this: a thousand times any default already
+#: swamps every other term of the score
+WEIGHT_FACTOR_MAX = 1000.0
+
+
 def _weight_params() -> dict[str, Param]:
     return {
-        name: Param(float, 1.0, f"× default weight: {_WEIGHT_HELP.get(name, name)}")
+        name: Param(float, 1.0, f"× default weight: {_WEIGHT_HELP.get(name, name)}", maximum=WEIGHT_FACTOR_MAX)
         for name in _search.default_weights()
     }
 
@@ -72,7 +77,9 @@ def _scaled_weights(options: dict[str, Any]) -> dict[str, Any]:
     return weights
 
 
-_INFER = Param(float, 0.0, "temperature of the opponent model weighing worlds by the last play (0: off)")
+_INFER = Param(
+    float, 0.0, "temperature of the opponent model weighing worlds by the last play (0: off)", maximum=100.0
+)
 
 
 class _Evidence:
@@ -135,19 +142,22 @@ class MCTSBot(_Evidence, Bot):
     summary = "information-set MCTS in C: a fresh world of hidden cards every iteration"
     _search_defaults = _search.default_params()
     params = {
-        "iters": Param(int, 2000, "iterations per move (0: use time only)"),
-        "time": Param(float, 0.0, "seconds per move (0: use iterations only)"),
-        "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])"),
+        "iters": Param(int, 2000, "iterations per move (0: use time only)", maximum=10**9),
+        "time": Param(float, 0.0, "seconds per move (0: use iterations only)", maximum=86_400.0),
+        "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0),
         "depth": Param(
             int,
             _search_defaults["playout_depth"],
             "playout actions before the evaluation scores the position (0: score the new leaf; -1: play to the end)",
             minimum=-1,
+            maximum=1000,
         ),
-        "eps": Param(float, _search_defaults["policy_eps"], "chance that a playout move is the best of k by the greedy score"),
-        "k": Param(int, _search_defaults["policy_k"], "sampled moves the guided playout chooses among", minimum=1),
+        "eps": Param(
+            float, _search_defaults["policy_eps"], "chance that a playout move is the best of k by the greedy score", maximum=1.0
+        ),
+        "k": Param(int, _search_defaults["policy_k"], "sampled moves the guided playout chooses among", minimum=1, maximum=1000),
         "greedy": Param(bool, bool(_search_defaults["playout_greedy"]), "playouts play greedy's move (every action scored)"),
-        "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16),
+        "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**9),
         "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
         "infer": _INFER,
         **_weight_params(),
@@ -203,10 +213,15 @@ class RolloutBot(_Evidence, Bot):
     name = "rollout"
     summary = "flat Monte Carlo: the k best moves by the greedy score, each played to the end in the same worlds"
     params = {
-        "worlds": Param(int, 1600, "deals of the unseen cards per move; every candidate is played out in each "
-                        "(with time: the most)", minimum=1),
-        "time": Param(float, 0.0, "seconds per move (0: play every world): worlds are dealt in batches until it is spent"),
-        "k": Param(int, 8, "candidate moves: the best by the greedy score", minimum=1),
+        "worlds": Param(
+            int, 1600, "deals of the unseen cards per move; every candidate is played out in each (with time: the most)",
+            minimum=1, maximum=10**7,
+        ),
+        "time": Param(
+            float, 0.0, "seconds per move (0: play every world): worlds are dealt in batches until it is spent",
+            maximum=86_400.0,
+        ),
+        "k": Param(int, 8, "candidate moves: the best by the greedy score", minimum=1, maximum=1000),
         "policy": Param(str, "greedy", "who plays the playouts, for every side: greedy or heuristic"),
         "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
         "infer": _INFER,
