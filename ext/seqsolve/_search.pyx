@@ -177,7 +177,17 @@ cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil:
 # ---------------------------------------------------------------- one-ply scores
 
 cdef double score_place(const Ctx* ctx, const Game* g, int me, int cell, int wild) noexcept nogil:
-    """Value of a chip of side ``me`` on the empty ``cell`` (C-15 placement)."""
+    """Value of a chip of side ``me`` on the empty ``cell`` (C-15 placement); a
+    two-eyed jack (``wild``) costs w_jack_cost unless the chip wins the game."""
+    cdef bint won
+    cdef double score = place_value(ctx, g, me, cell, &won)
+    if wild and not won:
+        score -= ctx.w.jack_cost
+    return score
+
+
+cdef double place_value(const Ctx* ctx, const Game* g, int me, int cell, bint* won) noexcept nogil:
+    """score_place without the jack's cost; ``won``: the chip wins the game."""
     cdef const Tables* t = ctx.t
     cdef const Weights* w = &ctx.w
     cdef u128 b = bit(cell)
@@ -239,13 +249,13 @@ cdef double score_place(const Ctx* ctx, const Game* g, int me, int cell, int wil
                     break
     if n_cand:
         n_new += max_compatible(t, cand, n_cand, 0, chosen, 0)
+    won[0] = 0
     if n_new:
         total = side_total(t, g, me) + n_new
         if total >= t.seq_to_win:
+            won[0] = 1
             return w.win + score
         score += w.complete * n_new
-    if wild:
-        score -= w.jack_cost
     return score
 
 
@@ -734,14 +744,75 @@ cdef int32_t urgent_action(const Ctx* ctx, const Game* g, Threats* th, bitgen_t*
 
 # ---------------------------------------------------------------- greedy / heuristic
 
+ctypedef struct ScoreMemo:
+    # the parts of action_score that one decision shares between its actions:
+    # a cell's placement value (plain card or two-eyed jack), a removal, a draft pick
+    uint8_t have_place[N_CELLS]
+    uint8_t won[N_CELLS]
+    double place[N_CELLS]
+    uint8_t have_remove[N_CELLS]
+    double remove[N_CELLS]
+    uint8_t have_pick[MAX_CODES + 1]
+    double pick[MAX_CODES + 1]
+
+
+cdef inline void memo_clear(ScoreMemo* mm) noexcept nogil:
+    memset(mm.have_place, 0, sizeof(mm.have_place))
+    memset(mm.have_remove, 0, sizeof(mm.have_remove))
+    memset(mm.have_pick, 0, sizeof(mm.have_pick))
+
+
+cdef double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int32_t action) noexcept nogil:
+    """action_score, with what the actions of one decision share computed once
+    (the same arithmetic, so the same value to the last bit).  It matters in the
+    draft variant, where every play comes with each of the draft's cards, and
+    whenever a two-eyed jack and a plain card reach the same cell."""
+    cdef const Tables* t = ctx.t
+    cdef int me = t.seat_side[g.to_move]
+    cdef int kind = act_kind(action), card = act_card(action), cell, pick
+    cdef bint won
+    cdef double s
+    if kind == ACT_PASS:
+        return 0.0
+    if kind == ACT_EXCHANGE:
+        s = ctx.w.exchange
+    elif kind == ACT_REMOVE:
+        cell = act_cell(action)
+        if not mm.have_remove[cell]:
+            mm.remove[cell] = score_remove(ctx, g, me, cell)
+            mm.have_remove[cell] = 1
+        s = mm.remove[cell]
+    else:
+        cell = act_cell(action)
+        if not mm.have_place[cell]:
+            mm.place[cell] = place_value(ctx, g, me, cell, &won)
+            mm.won[cell] = won
+            mm.have_place[cell] = 1
+        s = mm.place[cell]
+        if card < MAX_CODES and t.card_kind[card] == CARD_WILD and not mm.won[cell]:
+            s -= ctx.w.jack_cost
+    if t.draft_mode:
+        pick = act_pick(action)
+        if pick < 0 or pick >= t.n_codes:
+            s += pick_value(ctx, g, me, pick)
+        else:
+            if not mm.have_pick[pick]:
+                mm.pick[pick] = pick_value(ctx, g, me, pick)
+                mm.have_pick[pick] = 1
+            s += mm.pick[pick]
+    return s
+
+
 cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
     """The best action by score_action; ties drawn from ``rng``, or, without one
     (NULL), the first in P-13 order, so a playout depends on its world alone."""
     cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0
     cdef double best = -INFINITY, s
     cdef int32_t choice = -1
+    cdef ScoreMemo mm
+    memo_clear(&mm)
     for i in range(n):
-        s = action_score(ctx, g, buf[i])
+        s = memo_score(ctx, g, &mm, buf[i])
         if s > best:
             best, choice, ties = s, buf[i], 1
         elif s == best and rng != NULL:
