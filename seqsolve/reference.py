@@ -552,6 +552,9 @@ class RefGame:
         if self.draw_pile:
             self.draft.append(self.draw_pile.pop(0))  # type: ignore[union-attr]
         self._sort_cards()
+        if not self.draft and self.rules.deck_exhaustion == "draft_end":
+            self._finish_by_count()  # D-4: at once, before any further action
+            return False
         return True
 
     def _reshuffle(self) -> None:

@@ -282,6 +282,18 @@ LONG_GAMES = [
 ]
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_parity_to_the_draft_end(players):
+    """D-4: draft games nobody can win end the moment a take empties the draft, in both engines
+    at the same action (an exchange included) and with the same count of sequences."""
+    rules = parse_rules("draft", players=players).replace(sequences_to_win=99)
+    rng = np.random.default_rng([ROOT_SEED, 300 + players])
+    total = Counter()
+    for game in range(3):
+        total += play_in_parity(rules, seed=ROOT_SEED + 53 * players + game, rng=rng, budget=100_000)
+    assert total["finished"] == total["end:deck_exhausted"] == 3
+
+
 @pytest.mark.parametrize("index", range(len(LONG_GAMES)))
 def test_parity_through_reshuffles(index):
     """C-29, C-31: whole games; at each reshuffle the engines agree on all but the new order,

@@ -715,8 +715,33 @@ def test_d4_draft_end_refill_never_reshuffles():
     assert g.draft == ["2C"] and g.draw_pile == [] and g.discards[0] == ["KH", "5H"] and not g.is_over
 
 
+def test_d4_play_taking_the_last_draft_card_ends_the_game_at_once():
+    """D-4: a play that takes the last draft card with nothing to refill it ends the game before
+    the next player acts; more sequences wins."""
+    rules = rules_for("draft", 2)
+    g = game_from(
+        rules,
+        chips={"G": "a5 b5 c5 d5 e5"},
+        sequences=("g a5-e5",),
+        hands=[["5H"], ["2S"]],
+        draft=["QD"],
+        draw=[],
+    )
+    g.apply("5H@i7+QD")
+    assert g.is_over and g.result == "g" and g.termination == "deck_exhausted" and g.draft == []
+
+
+def test_d4_exchange_taking_the_last_draft_card_ends_before_the_play():
+    """D-4: the replacement of a dead-card exchange empties the draft: no play follows."""
+    rules = rules_for("draft", 2)
+    g = game_from(rules, chips={"g": "a5 c7"}, hands=[["9C", "5H"], []], draft=["AS"], draw=[])
+    g.apply("~9C+AS")
+    assert g.is_over and g.result == "draw" and g.termination == "deck_exhausted"
+    assert g.hands[0] == ["AS", "5H"] and g.legal_moves() == []
+
+
 def test_d4_draft_end_winner_by_sequences():
-    """D-4: when a card must be taken from an empty draft the game ends; more sequences wins; P-14."""
+    """D-4: a take from an empty draft (a hand-built position) ends the game; more sequences wins; P-14."""
     rules = rules_for("draft", 2)
     g = game_from(
         rules,

@@ -546,9 +546,25 @@ def test_d3_heart_plus_one_sequence_with_a_higher_target():
     assert s.sequence_count(0) == 3 and s.outcome().winner == "b"
 
 
-def test_d4_draft_end_never_reshuffles_and_ends_on_an_empty_draft():
-    """D-4: with the draw pile empty the draft shrinks; a take from an empty draft ends the game,
-    the side with more sequences winning."""
+def test_d4_draft_end_never_reshuffles_the_draft_shrinks():
+    """D-4: with the draw pile empty the draft is not refilled and the discards are never
+    reshuffled; while a card is left in the draft the game goes on."""
+    s = make(
+        rules_for("draft"),
+        hands=["5H 4H", "9C 7C"],
+        draft="QD 2C",
+        draw=[],
+        discards=["KS", "QS"],
+    )
+    s.apply("4H@f5+QD")
+    assert s.to_position().draft == ("2C",) and s.draw_pile_size() == 0 and not s.is_terminal()
+    assert s.to_position().discards == (("KS", "4H"), ("QS",))
+    assert moves(s) == ["7C@a3+2C", "7C@c5+2C", "9C@a5+2C", "9C@c7+2C"]
+
+
+def test_d4_play_taking_the_last_draft_card_ends_before_the_next_player():
+    """D-4: a play that takes the last draft card (nothing refills it) ends the game at once:
+    the next player does not act; the side with more sequences wins."""
     s = make(
         rules_for("draft"),
         chips={"G": "a5 b5 c5 d5 e5"},
@@ -556,14 +572,34 @@ def test_d4_draft_end_never_reshuffles_and_ends_on_an_empty_draft():
         hands=["5H 4H", "9C 7C"],
         draft="QD",
         draw=[],
-        discards=["KS", "QS"],
+        turn=20,
     )
-    s.apply("4H@f5+QD")  # takes the last draft card; nothing to refill with, no reshuffle
-    assert s.to_position().draft == () and s.draw_pile_size() == 0 and not s.is_terminal()
-    assert s.to_position().discards == (("KS", "4H"), ("QS",))
-    assert moves(s) == ["7C@a3", "9C@c7"]  # no pick to name
-    s.apply("9C@c7")
+    s.apply("4H@f5+QD")
     assert s.outcome().termination is Termination.DRAFT_END and s.outcome().winner == "g"
+    assert s.to_position().draft == () and s.legal_actions() == [] and s.turn == 20
+
+
+def test_d4_refilled_draft_goes_on():
+    """D-4: taking the last draft card does not end the game when the draw pile refills it."""
+    s = make(rules_for("draft"), hands=["4H", "9C"], draft="QD", draw=["KS"])
+    s.apply("4H@f5+QD")
+    assert not s.is_terminal() and s.to_position().draft == ("KS",)
+
+
+def test_d4_exchange_taking_the_last_draft_card_ends_before_the_play():
+    """D-4: an exchange whose replacement is the last draft card ends the game before the play
+    that would follow it in the same turn, here a play that would have won (8D on h4)."""
+    s = make(
+        rules_for("draft"),
+        chips={"B": "b1 c1 d1 e1", "b": "d4 e4 f4 g4", "G": "a5 b5 c5 d5 e5", "g": "c7"},
+        sequences=["b a1-e1", "g a5-e5"],
+        hands=["9C 2S", "7C"],
+        draft="8D",
+        draw=[],
+    )
+    s.apply("~9C+8D")  # 9C is dead: a5 and c7 are taken
+    assert s.outcome().termination is Termination.DRAFT_END and s.outcome().winner is None
+    assert s.legal_actions() == [] and s.to_position().hands[0].known == ("2S", "8D")
 
 
 def test_d4_equal_counts_are_a_draw():

@@ -100,7 +100,11 @@ cdef void end_by_count(const Tables* t, Game* g) noexcept nogil:
 
 
 cdef int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t* rng) noexcept nogil:
-    """The draw step (C-17, C-29, D-1).  Returns 1 when it ended the game."""
+    """The draw step (C-17, C-29, D-1).  Returns 1 when it ended the game.
+
+    Under draft_end the game ends the moment a take leaves the draft empty (D-4),
+    before any further action, even the play after an exchange; an empty draft met
+    at a take (only in a hand-built position) ends it too."""
     cdef int i, card
     if t.draft_mode:
         if g.draft_n == 0 and t.exhaustion == EXH_DRAFT_END:
@@ -124,6 +128,9 @@ cdef int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t* rng) 
         if card >= 0 and g.draft_n < MAX_DRAFT:
             g.draft[g.draft_n] = card
             g.draft_n += 1
+        if g.draft_n == 0 and t.exhaustion == EXH_DRAFT_END:
+            end_by_count(t, g)
+            return 1
         return 0
     if g.draw_n == 0:
         if t.exhaustion == EXH_DRAW_GAME:
