@@ -286,7 +286,7 @@ LONG_GAMES = [
 def test_parity_to_the_draft_end(players):
     """D-4: draft games nobody can win end the moment a take empties the draft, in both engines
     at the same action (an exchange included) and with the same count of sequences."""
-    rules = parse_rules("draft", players=players).replace(sequences_to_win=99)
+    rules = parse_rules("draft", players=players).replace(sequences_to_win=max_sequences(1))
     rng = np.random.default_rng([ROOT_SEED, 300 + players])
     total = Counter()
     for game in range(3):
