@@ -51,7 +51,7 @@ def parse_cell(text: str) -> int:
     (44, 99)
     """
     t = text.strip().lower()
-    if len(t) < 2 or t[0] not in COLUMNS or not t[1:].isdigit():
+    if len(t) < 2 or t[0] not in COLUMNS or not (t[1:].isascii() and t[1:].isdigit() and len(t) <= 4):
         raise ValueError(f"bad cell name {text!r} (expected a1..j10)")
     row = int(t[1:])
     if not 1 <= row <= SIZE or t[1] == "0":

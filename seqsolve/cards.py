@@ -103,6 +103,6 @@ def normalize_card(text: str) -> str:
     t = text.strip().upper()
     if t.startswith("10") and len(t) == 3:
         t = "T" + t[2:]
-    if len(t) >= 2 and t[0] == "N" and t[1:].isdigit():
+    if 2 <= len(t) <= 4 and t[0] == "N" and t[1:].isascii() and t[1:].isdigit():
         t = f"N{int(t[1:]):02d}"
     return t

@@ -918,6 +918,9 @@ FOUND = [
     READABLE_FRESH.replace("variant: classic", "variant: classic[sequences_to_win=" + "9" * 25 + "]"),
     READABLE_FRESH.replace("variant: classic", "variant: classic[stall_limit=" + "9" * 5000 + "]"),
     example_sqn(2).replace("classic", "classic[dead_card_exchanges_per_turn=65536]", 1),
+    # digits that str.isdigit() accepts and int() does not: a card and a cell
+    "seqsolve-position 1\nvariant: numbers\nseats: b g\nto-move: 0\nboard: -\nhand 0: N²1 PL\nhand 1: ?2\n",
+    "classic *8*/10/10/10/10/10/10/10/10/*8* bg 0 ?7/?7 -/- b:a²-a6 90 0 0",
 ]
 
 
