@@ -222,6 +222,8 @@ class RolloutBot(_Evidence, Bot):
             maximum=86_400.0,
         ),
         "k": Param(int, 8, "candidate moves: the best by the greedy score", minimum=1, maximum=1000),
+        "halve": Param(bool, False, "sequential halving: the budget in rounds, the worse half of the candidates "
+                                    "dropped after each (the same playouts, more of them on the best)"),
         "policy": Param(str, "greedy", "who plays the playouts, for every side: greedy or heuristic"),
         "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
         "infer": _INFER,
@@ -256,10 +258,29 @@ class RolloutBot(_Evidence, Bot):
             return scored[0][0]
         candidates = [action for action, _ in scored[: self.options["k"]]]
         worlds, budget = self.options["worlds"], self.options["time"]
-        # with a time budget the worlds come in batches, each batch shared by every
-        # candidate (common random numbers hold within and across batches)
-        batch = worlds if budget <= 0 else min(worlds, _TIME_BATCH)
         started = time.perf_counter()
+        if not self.options["halve"] or len(candidates) <= 2:
+            sums = self._play(observation, rng, candidates, worlds, budget, started)
+            return candidates[int(np.argmax(sums))]
+        # Sequential halving (Karnin, Koren & Somekh 2013): every round gets the
+        # same share of the k x worlds playouts; the survivors have met the same
+        # worlds, so their sums compare under common random numbers.
+        alive = list(range(len(candidates)))
+        rounds = int(np.ceil(np.log2(len(candidates))))
+        sums = np.zeros(len(candidates))
+        for r in range(rounds):
+            share = max(1, worlds * len(candidates) // (rounds * len(alive)))
+            deadline = budget * (r + 1) / rounds
+            sums[alive] += self._play(observation, rng, [candidates[a] for a in alive], share, deadline, started)
+            if r < rounds - 1:
+                alive = sorted(alive, key=lambda a: -sums[a])[: (len(alive) + 1) // 2]
+        return candidates[max(alive, key=lambda a: sums[a])]
+
+    def _play(self, observation: State, rng, candidates: list[int], worlds: int, budget: float, started: float):
+        """Sum over ``worlds`` dealt worlds of each candidate's playout result; with a
+        time ``budget`` (seconds since ``started``) the worlds come in batches, each
+        shared by every candidate, until it is spent."""
+        batch = worlds if budget <= 0 else min(worlds, _TIME_BATCH)
         sums = np.zeros(len(candidates))
         dealt = 0
         while dealt < worlds:
@@ -277,7 +298,7 @@ class RolloutBot(_Evidence, Bot):
             dealt += n
             if budget > 0 and time.perf_counter() - started >= budget:
                 break
-        return candidates[int(np.argmax(sums))]
+        return sums
 
     def close(self) -> None:
         self._searcher = None
