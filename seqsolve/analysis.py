@@ -70,7 +70,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -615,6 +615,43 @@ def _group_turns(view, actions: list[int]) -> list[str]:
     return join_turns(view.action_to_move(a) for a in actions)
 
 
+class SearchThreads:
+    """Searches side by side on threads, which Ctrl-C stops within a second.
+
+    The signal reaches only the main thread, and only while it runs Python: it
+    waits for each result in short steps, and when it leaves the ``with`` block by
+    an exception, :func:`seqsolve._search.halt` ends the running searches (instead
+    of the pool waiting for them to use up their budgets) and queued ones never
+    start.
+    """
+
+    POLL = 0.1  # seconds the main thread waits at a time
+
+    def __init__(self, workers: int):
+        self.pool = ThreadPoolExecutor(max_workers=workers)
+
+    def __enter__(self) -> SearchThreads:
+        return self
+
+    def map(self, fn: Callable, items: Iterable) -> Iterable:
+        """``fn`` of each item, in order (as ``ThreadPoolExecutor.map``)."""
+        futures = [self.pool.submit(fn, item) for item in items]
+        for future in futures:
+            while not wait([future], timeout=self.POLL).done:
+                pass
+            yield future.result()
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if kind is None:
+            self.pool.shutdown(wait=True)
+            return
+        from . import _search
+
+        _search.halt()
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        _search.halt(False)  # not reached if a second Ctrl-C cut the wait: they stay halted
+
+
 def _search_tree(
     view, viewer: int, settings: SearchSettings, seed, iterations: int, open_information: bool, pv_length: int
 ):
@@ -652,8 +689,8 @@ def _run_search(view, viewer, settings, seed, jobs, open_information, pv_length)
     if jobs == 1:
         results = [_search_tree(*args[0])]
     else:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(lambda a: _search_tree(*a), args))
+        with SearchThreads(jobs) as threads:
+            results = list(threads.map(lambda a: _search_tree(*a), args))
     merged: dict[int, dict] = {}
     iterations, seconds, value_sum, value_n = 0, 0.0, 0.0, 0
     for result, stats in results:
@@ -1041,6 +1078,8 @@ def annotate_record(
         )
         return ply, turn, seat, view, action, analysis
 
+    if progress:
+        progress(0, len(jobs_list))
     done = 0
     results = []
     if jobs <= 1:
@@ -1050,8 +1089,8 @@ def annotate_record(
             if progress:
                 progress(done, len(jobs_list))
     else:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for item in pool.map(one, jobs_list):
+        with SearchThreads(jobs) as threads:
+            for item in threads.map(one, jobs_list):
                 results.append(item)
                 done += 1
                 if progress:

@@ -8,12 +8,11 @@ group's one-line error handling.  Progress goes to stderr.
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
 from .analysis import Analysis, SideThreats, analyze_position, annotate_record
-from .cli_match import option_group
+from .cli_match import _progress_enabled, option_group
 
 _NAMES = {"b": "blue", "g": "green", "r": "red"}
 
@@ -168,7 +167,10 @@ Examples:
     help="Perfect information: every hand and the draw order must be listed.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json):
+@click.option(
+    "--progress/--no-progress", default=None, help="Say on stderr when the search starts (default: on a terminal)."
+)
+def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, progress):
     """Rank every legal turn of the side to move in the position FILE.
 
     For each turn (a dead-card exchange counts as part of the turn: '~5S 9H@i3'):
@@ -186,6 +188,8 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
     from .cli import load_position
 
     pos = load_position(file)
+    if _progress_enabled(progress):
+        click.echo(f"analyzing {file}: searching (Ctrl-C stops) ...", err=True)
     result = analyze_position(
         pos,
         bot=bot,
@@ -275,25 +279,34 @@ def annotate(
     found = [r for r in games if r.get("game") == game]
     if not found:
         raise click.UsageError(f"{records} has no game {game} (it holds {len(games)} games)")
-    show = sys.stderr.isatty() if progress is None else progress
+    show = _progress_enabled(progress)
+    counts = [0, 0]  # decisions analysed, in all
 
     def report(done: int, total: int) -> None:
+        counts[:] = done, total
         if show:
             click.echo(f"\rannotating: {done}/{total} decisions", err=True, nl=done == total)
 
-    result = annotate_record(
-        found[0],
-        seats=seats or None,
-        bot=bot,
-        iterations=iters,
-        seconds=seconds,
-        seed=seed,
-        jobs=jobs,
-        mistake=mistake,
-        blunder=blunder,
-        open_information=open_information,
-        progress=report,
-    )
+    try:
+        result = annotate_record(
+            found[0],
+            seats=seats or None,
+            bot=bot,
+            iterations=iters,
+            seconds=seconds,
+            seed=seed,
+            jobs=jobs,
+            mistake=mistake,
+            blunder=blunder,
+            open_information=open_information,
+            progress=report,
+        )
+    except KeyboardInterrupt:
+        from .cli import Interrupted
+
+        if show and counts[0] < counts[1]:
+            click.echo("", err=True)  # end the progress line
+        raise Interrupted(f"interrupted after {counts[0]} of {counts[1]} decisions") from None
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
