@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -427,7 +429,7 @@ def run_games(
     stops the run early (SPRT).  ``detail`` adds the ``detail`` field of
     :class:`GameDetail` to new records.  Returns every record, ordered by game number.
     """
-    from joblib import Parallel, delayed, parallel_backend
+    from joblib import Parallel, delayed, parallel_backend, parallel_config
 
     check_config(config)
     store = RecordFile(out, config) if out else None
@@ -446,12 +448,10 @@ def run_games(
         per = config.games_per_deal
         size = max(per, size - size % per)
         tasks = (delayed(_play_chunk)(config, part, detail, store is not None) for part in chunks(todo, size))
-        if backend is not None:
+        if backend not in (None, "loky"):
             context = parallel_backend(backend, n_jobs=n_jobs)
-        else:
-            import contextlib
-
-            context = contextlib.nullcontext()
+        else:  # worker processes on this machine
+            context = parallel_config(backend="loky", n_jobs=n_jobs, initializer=_leave_ctrl_c_to_the_runner)
         with context:
             runner = Parallel(n_jobs=n_jobs if backend is None else None, return_as="generator_unordered")
             results = runner(tasks)
@@ -466,5 +466,14 @@ def run_games(
             finally:
                 close = getattr(results, "close", None)
                 if close:
-                    close()
+                    with warnings.catch_warnings():  # stopped early on purpose: unused results are expected
+                        warnings.filterwarnings("ignore", "[0-9]+ tasks have been successfully executed")
+                        close()
     return [done[g] for g in sorted(done)]
+
+
+def _leave_ctrl_c_to_the_runner() -> None:
+    """Worker processes ignore SIGINT: a terminal's Ctrl-C reaches every process of
+    the group, and the runner, which keeps what is done and stops the workers,
+    is the one to answer it (a worker would print its traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
