@@ -68,9 +68,10 @@ the one played.
 from __future__ import annotations
 
 import math
+import queue
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -621,35 +622,66 @@ class SearchThreads:
     The signal reaches only the main thread, and only while it runs Python: it
     waits for each result in short steps, and when it leaves the ``with`` block by
     an exception, :func:`seqsolve._search.halt` ends the running searches (instead
-    of the pool waiting for them to use up their budgets) and queued ones never
-    start.
+    of waiting for them to use up their budgets), items not yet begun are dropped,
+    and the threads are waited for before searches may run again.  The threads
+    are daemons, so even one whose start the signal cut short never holds up
+    the exit.
     """
 
     POLL = 0.1  # seconds the main thread waits at a time
 
     def __init__(self, workers: int):
-        self.pool = ThreadPoolExecutor(max_workers=workers)
+        self.workers = workers
+        self.threads: list[threading.Thread] = []
+        self.stopping = False
 
     def __enter__(self) -> SearchThreads:
         return self
 
     def map(self, fn: Callable, items: Iterable) -> Iterable:
         """``fn`` of each item, in order (as ``ThreadPoolExecutor.map``)."""
-        futures = [self.pool.submit(fn, item) for item in items]
-        for future in futures:
-            while not wait([future], timeout=self.POLL).done:
+        items = list(items)
+        todo = queue.SimpleQueue()
+        for i in range(len(items)):
+            todo.put(i)
+        results: list = [None] * len(items)
+        finished = [threading.Event() for _ in items]
+
+        def work() -> None:
+            while not self.stopping:
+                try:
+                    i = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    results[i] = (True, fn(items[i]))
+                except BaseException as exc:  # handed to the main thread
+                    results[i] = (False, exc)
+                finished[i].set()
+
+        for _ in range(min(self.workers, len(items))):
+            thread = threading.Thread(target=work, daemon=True)
+            self.threads.append(thread)
+            thread.start()
+        for i in range(len(items)):
+            while not finished[i].wait(self.POLL):
                 pass
-            yield future.result()
+            ok, value = results[i]
+            if not ok:
+                raise value
+            yield value
 
     def __exit__(self, kind, exc, tb) -> None:
-        if kind is None:
-            self.pool.shutdown(wait=True)
-            return
         from . import _search
 
-        _search.halt()
-        self.pool.shutdown(wait=True, cancel_futures=True)
-        _search.halt(False)  # not reached if a second Ctrl-C cut the wait: they stay halted
+        if kind is not None:
+            self.stopping = True
+            _search.halt()
+        for thread in self.threads:
+            while thread.is_alive():
+                thread.join(self.POLL)
+        if kind is not None:
+            _search.halt(False)  # not reached if a second Ctrl-C cut the wait: they stay halted
 
 
 def _search_tree(
