@@ -2,14 +2,28 @@
 
 The compiled core (``seqsolve._core``) is loaded on first use of the engine,
 so the pure-Python parts (rules, notation) import even in an unbuilt tree.
+Every name below is imported on first use, so that the ``seqsolve`` program
+(:mod:`seqsolve.__main__`) runs its own code before any import that Ctrl-C
+could cut short.
 """
 
 from __future__ import annotations
 
-from .moves import Move, MoveKind, parse_turn
-from .rules import Rules, RulesError, Variant, parse_rules
-
 __version__ = "0.1.0"
+
+_HOMES = {
+    "Move": "moves",
+    "MoveKind": "moves",
+    "parse_turn": "moves",
+    "Rules": "rules",
+    "RulesError": "rules",
+    "Variant": "rules",
+    "parse_rules": "rules",
+    "State": "state",
+    "Outcome": "state",
+    "Termination": "state",
+    "IllegalMoveError": "state",
+}
 
 __all__ = [
     "Move",
@@ -25,8 +39,8 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    if name in ("State", "Outcome", "Termination", "IllegalMoveError"):
-        from . import state
+    if name in _HOMES:
+        from importlib import import_module
 
-        return getattr(state, name)
+        return getattr(import_module(f".{_HOMES[name]}", __name__), name)
     raise AttributeError(f"module 'seqsolve' has no attribute {name!r}")

@@ -68,9 +68,10 @@ the one played.
 from __future__ import annotations
 
 import math
+import queue
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -615,6 +616,74 @@ def _group_turns(view, actions: list[int]) -> list[str]:
     return join_turns(view.action_to_move(a) for a in actions)
 
 
+class SearchThreads:
+    """Searches side by side on threads, which Ctrl-C stops within a second.
+
+    The signal reaches only the main thread, and only while it runs Python: it
+    waits for each result in short steps, and when it leaves the ``with`` block by
+    an exception, :func:`seqsolve._search.halt` ends the running searches (instead
+    of waiting for them to use up their budgets), items not yet begun are dropped,
+    and the threads are waited for before searches may run again.  The threads
+    are daemons, so even one whose start the signal cut short never holds up
+    the exit.
+    """
+
+    POLL = 0.1  # seconds the main thread waits at a time
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.threads: list[threading.Thread] = []
+        self.stopping = False
+
+    def __enter__(self) -> SearchThreads:
+        return self
+
+    def map(self, fn: Callable, items: Iterable) -> Iterable:
+        """``fn`` of each item, in order (as ``ThreadPoolExecutor.map``)."""
+        items = list(items)
+        todo = queue.SimpleQueue()
+        for i in range(len(items)):
+            todo.put(i)
+        results: list = [None] * len(items)
+        finished = [threading.Event() for _ in items]
+
+        def work() -> None:
+            while not self.stopping:
+                try:
+                    i = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    results[i] = (True, fn(items[i]))
+                except BaseException as exc:  # handed to the main thread
+                    results[i] = (False, exc)
+                finished[i].set()
+
+        for _ in range(min(self.workers, len(items))):
+            thread = threading.Thread(target=work, daemon=True)
+            self.threads.append(thread)
+            thread.start()
+        for i in range(len(items)):
+            while not finished[i].wait(self.POLL):
+                pass
+            ok, value = results[i]
+            if not ok:
+                raise value
+            yield value
+
+    def __exit__(self, kind, exc, tb) -> None:
+        from . import _search
+
+        if kind is not None:
+            self.stopping = True
+            _search.halt()
+        for thread in self.threads:
+            while thread.is_alive():
+                thread.join(self.POLL)
+        if kind is not None:
+            _search.halt(False)  # not reached if a second Ctrl-C cut the wait: they stay halted
+
+
 def _search_tree(
     view, viewer: int, settings: SearchSettings, seed, iterations: int, open_information: bool, pv_length: int
 ):
@@ -652,8 +721,8 @@ def _run_search(view, viewer, settings, seed, jobs, open_information, pv_length)
     if jobs == 1:
         results = [_search_tree(*args[0])]
     else:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(lambda a: _search_tree(*a), args))
+        with SearchThreads(jobs) as threads:
+            results = list(threads.map(lambda a: _search_tree(*a), args))
     merged: dict[int, dict] = {}
     iterations, seconds, value_sum, value_n = 0, 0.0, 0.0, 0
     for result, stats in results:
@@ -1017,6 +1086,8 @@ def annotate_record(
         )
         return ply, turn, seat, view, action, analysis
 
+    if progress:
+        progress(0, len(jobs_list))
     done = 0
     results = []
     if jobs <= 1:
@@ -1026,8 +1097,8 @@ def annotate_record(
             if progress:
                 progress(done, len(jobs_list))
     else:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            for item in pool.map(one, jobs_list):
+        with SearchThreads(jobs) as threads:
+            for item in threads.map(one, jobs_list):
                 results.append(item)
                 done += 1
                 if progress:

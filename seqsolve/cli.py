@@ -14,6 +14,7 @@ examples of RULES.md §5.5, 4 a mid-game position with every card known).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -60,6 +61,26 @@ class CliError(click.ClickException):
     exit_code = 1
 
 
+class Interrupted(CliError):
+    """Ctrl-C (SIGINT): one line on stderr, saying how to resume when the command
+    can, and SIGINT's exit code."""
+
+    exit_code = 130
+
+    def __init__(self, message: str = "interrupted"):
+        super().__init__(message)
+
+
+@contextlib.contextmanager
+def _interrupt_as_error():
+    """KeyboardInterrupt becomes :class:`Interrupted` before click sees it (click
+    would print a blank line and call it 'aborted', exit code 1)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise Interrupted() from None
+
+
 def _one_line(text: str) -> str:
     return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
 
@@ -84,6 +105,14 @@ _NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 class _Group(click.Group):
     """A group whose errors are one line on stderr (``seqsolve: ...``), never a traceback."""
+
+    def make_context(self, *args, **kwargs):
+        with _interrupt_as_error():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx):
+        with _interrupt_as_error():
+            return super().invoke(ctx)
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:
@@ -417,9 +446,14 @@ An exchange is an action of its own; an action that ends the game is one leaf.
 @click.option("--divide", is_flag=True, help="List the count below each legal first action.")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 @seed_option("Seed of any reshuffle inside the tree.", default=0)
-def perft(file, depth, divide, as_json, seed) -> None:
+@click.option(
+    "--progress/--no-progress", default=None, help="Say on stderr when the count starts (default: on a terminal)."
+)
+def perft(file, depth, divide, as_json, seed, progress) -> None:
     """Count the leaves of the action tree of the position in FILE (as chess perft)."""
     import time
+
+    from .cli_match import _progress_enabled
 
     pos = load_position(file)
     hidden = [f"hand {s} holds {h.unknown} unknown" for s, h in enumerate(pos.hands) if h.unknown]
@@ -429,6 +463,8 @@ def perft(file, depth, divide, as_json, seed) -> None:
         name = "<stdin>" if file == "-" else file
         raise CliError(f"{name}: perft needs every card known, but {'; '.join(hidden)}")
     state = _state(pos, seed=seed)
+    if _progress_enabled(progress):
+        click.echo(f"counting the leaves {depth} actions deep (Ctrl-C stops) ...", err=True)
     start = time.perf_counter()
     parts: dict[str, int] = {}
     if divide and depth > 0 and not state.is_terminal():

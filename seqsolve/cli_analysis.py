@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from typing import TYPE_CHECKING
 
 import click
 
-from .cli_match import option_group
+from .cli_match import _progress_enabled, option_group
 from .cli_options import PROBABILITY, SECONDS, jobs_option, seed_option
 
 if TYPE_CHECKING:  # the analysis (numpy, the compiled core) is imported by the commands
@@ -178,7 +177,10 @@ Examples:
     help="Perfect information: every hand and the draw order must be listed.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json):
+@click.option(
+    "--progress/--no-progress", default=None, help="Say on stderr when the search starts (default: on a terminal)."
+)
+def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, progress):
     """Rank every legal turn of the side to move in the position FILE.
 
     For each turn (a dead-card exchange counts as part of the turn: '~5S 9H@i3'):
@@ -197,6 +199,8 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
     from .cli import load_position
 
     pos = load_position(file)
+    if _progress_enabled(progress):
+        click.echo(f"analyzing {file}: searching (Ctrl-C stops) ...", err=True)
     result = analyze_position(
         pos,
         bot=bot,
@@ -286,26 +290,35 @@ def annotate(
     record, where = find_game(records, game)
     if record is None:
         raise click.UsageError(f"{records} has no game {game} (it holds {where} games)")
-    show = sys.stderr.isatty() if progress is None else progress
+    show = _progress_enabled(progress)
+    counts = [0, 0]  # decisions analysed, in all
 
     def report(done: int, total: int) -> None:
+        counts[:] = done, total
         if show:
             click.echo(f"\rannotating: {done}/{total} decisions", err=True, nl=done == total)
 
-    result = annotate_record(
-        record,
-        seats=seats or None,
-        bot=bot,
-        iterations=iters,
-        seconds=seconds,
-        seed=seed,
-        jobs=_threads(jobs),
-        mistake=mistake,
-        blunder=blunder,
-        open_information=open_information,
-        progress=report,
-        where=where,
-    )
+    try:
+        result = annotate_record(
+            record,
+            seats=seats or None,
+            bot=bot,
+            iterations=iters,
+            seconds=seconds,
+            seed=seed,
+            jobs=_threads(jobs),
+            mistake=mistake,
+            blunder=blunder,
+            open_information=open_information,
+            progress=report,
+            where=where,
+        )
+    except KeyboardInterrupt:
+        from .cli import Interrupted
+
+        if show and counts[0] < counts[1]:
+            click.echo("", err=True)  # end the progress line
+        raise Interrupted(f"interrupted after {counts[0]} of {counts[1]} decisions") from None
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return

@@ -228,12 +228,13 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
 
 
 def interrupted(bar, out: str | None, kind: str, progress: str = "") -> NoReturn:
-    """Ctrl-C during a run: what is written stays; one line on how to resume, and
-    SIGINT's exit code."""
+    """Ctrl-C during a run: what is written stays; the group prints one line on how
+    to resume and exits with SIGINT's code (see :class:`~seqsolve.cli.Interrupted`)."""
+    from .cli import Interrupted
+
     bar.close()
     where = f"; rerun the same command to resume from {out}" if out else f" (use --out {kind} to keep and resume games)"
-    click.echo(f"seqsolve: interrupted{progress}{where}", err=True)
-    sys.exit(130)
+    raise Interrupted(f"interrupted{progress}{where}")
 
 
 def _recorded_seed(out: str | None, config) -> int | None:

@@ -17,10 +17,11 @@ jacks, reshuffles, the final chips and sequences) in a ``detail`` field.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
+import signal
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -363,7 +364,7 @@ def run_games(
 
 
 def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list[dict]:
-    from joblib import Parallel, delayed, parallel_backend
+    from joblib import Parallel, delayed, parallel_backend, parallel_config
 
     done: dict[int, dict] = {}
     if store:
@@ -379,10 +380,10 @@ def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list
         size = max(per, size - size % per)
         n_jobs = workers(jobs, -(-count // size), backend)
         tasks = (delayed(_play_chunk)(config, part, detail, store is not None) for part in chunks(todo, size))
-        if backend is not None:
+        if backend not in (None, "loky"):
             context = parallel_backend(backend, n_jobs=n_jobs)
-        else:
-            context = contextlib.nullcontext()
+        else:  # worker processes on this machine
+            context = parallel_config(backend="loky", n_jobs=n_jobs, initializer=_leave_ctrl_c_to_the_runner)
         with context:
             runner = Parallel(n_jobs=n_jobs if backend is None else None, return_as="generator_unordered")
             results = runner(tasks)
@@ -397,5 +398,14 @@ def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list
             finally:
                 close = getattr(results, "close", None)
                 if close:
-                    close()
+                    with warnings.catch_warnings():  # stopped early on purpose: unused results are expected
+                        warnings.filterwarnings("ignore", "[0-9]+ tasks have been successfully executed")
+                        close()
     return [done[g] for g in sorted(done)]
+
+
+def _leave_ctrl_c_to_the_runner() -> None:
+    """Worker processes ignore SIGINT: a terminal's Ctrl-C reaches every process of
+    the group, and the runner, which keeps what is done and stops the workers,
+    is the one to answer it (a worker would print its traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -11,6 +11,7 @@ The Python classes at the bottom are the narrow door the package uses.
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 
@@ -791,8 +792,14 @@ cdef class CoreGame:
         return plies
 
     def perft(self, int depth):
-        """Leaf count of the action tree to ``depth`` (exchanges are actions, P-13)."""
-        return perft(&self.rules.t, &self.g, self.need_rng(), depth)
+        """Leaf count of the action tree to ``depth`` (exchanges are actions, P-13).
+
+        Ctrl-C stops it within milliseconds (KeyboardInterrupt), however deep."""
+        cdef long long total
+        cdef bitgen_t* rng = self.need_rng()
+        with nogil:
+            total = perft(&self.rules.t, &self.g, rng, depth)
+        return total
 
     # -- observation
     @property
@@ -913,7 +920,13 @@ cdef class CoreGame:
         self.g.draw_known = draw_known
 
 
-cdef long long perft(const Tables* t, const Game* g, bitgen_t* rng, int depth) noexcept nogil:
+cdef unsigned int perft_calls = 0  # inner nodes counted by perft, to space out its signal checks
+
+
+cdef long long perft(const Tables* t, const Game* g, bitgen_t* rng, int depth) except -1 nogil:
+    """Leaves below ``g``; -1 with the exception set when a signal handler raised
+    (checked every 2**16 inner nodes, a few milliseconds, so Ctrl-C is felt at once)."""
+    global perft_calls
     cdef int32_t buf[MAX_MOVES]
     cdef Game child
     cdef int n, i
@@ -923,6 +936,10 @@ cdef long long perft(const Tables* t, const Game* g, bitgen_t* rng, int depth) n
     n = gen_actions(t, g, buf)
     if depth == 1:
         return n
+    perft_calls += 1
+    if (perft_calls & 0xFFFF) == 0:
+        with gil:
+            PyErr_CheckSignals()
     for i in range(n):
         memcpy(&child, g, sizeof(Game))
         apply_action(t, &child, buf[i], rng, NULL, -1)
@@ -941,6 +958,9 @@ def random_games(CoreRules rules, bit_generator, long n_games):
     cdef long long plies = 0, draws = 0
     with nogil:
         for i in range(n_games):
+            if (i & 255) == 255:  # Ctrl-C: every few milliseconds
+                with gil:
+                    PyErr_CheckSignals()
             deal(&rules.t, &g, rng)
             plies += playout(&rules.t, &g, rng)
             if g.result == RESULT_DRAW:
@@ -958,6 +978,9 @@ def scan_counts(CoreGame game, long repeats, bint incremental):
     cdef long long found = 0, scans = 0
     with nogil:
         for r in range(repeats):
+            if (r & 4095) == 4095:  # Ctrl-C: every few milliseconds
+                with gil:
+                    PyErr_CheckSignals()
             for s in range(t.sides):
                 if incremental:
                     for c in range(N_CELLS):

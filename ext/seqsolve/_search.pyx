@@ -59,7 +59,9 @@ from libc.stdint cimport uint8_t, uint16_t, int8_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer
+import threading
 import numpy as np
 from numpy.random cimport bitgen_t
 
@@ -1365,6 +1367,30 @@ cdef inline double now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+cdef int halted = 0  # set by halt(): every running search stops at its next check
+
+
+def halt(bint stop=True):
+    """Make every search running in this process return at its next check (within
+    milliseconds) with what it has, or (``stop=False``) let searches run again.
+
+    Ctrl-C reaches only the main thread; a driver whose searches run on other
+    threads calls this so that they end instead of using up their budget."""
+    global halted
+    halted = stop
+
+
+cdef int keep_searching(bint main_thread) except -1 nogil:
+    """0 once halt() was called; raises (-1) when, on the main thread, a signal
+    handler raised (Ctrl-C's KeyboardInterrupt)."""
+    if halted:
+        return 0
+    if main_thread:
+        with gil:
+            PyErr_CheckSignals()
+    return 1
+
+
 cdef class Searcher:
     """Information-set MCTS for one observer (SO-ISMCTS), in C without the GIL.
 
@@ -1959,6 +1985,8 @@ cdef class Searcher:
             iterations: stop after this many iterations (0: no limit).
             seconds: stop after this much wall-clock time (0: no limit); the
                 clock is read every 64 iterations.  At least one budget is needed.
+                Every 64 iterations too, the search ends early after :func:`halt`,
+                and on the main thread Ctrl-C raises KeyboardInterrupt.
             open_information: search the game as given (only unknown slots dealt).
         Returns:
             ``{"iterations", "seconds", "nodes", "best", "value", "pv",
@@ -2005,6 +2033,7 @@ cdef class Searcher:
                     "pv": [self.buf[0]], "actions": [(self.buf[0], 0, float("nan"), 0)],
                 }
         self.n_root = 0
+        cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:
                 if self.root_prior > 0 and not unknown_mover and (open_information or viewer == self.root.to_move):
@@ -2013,8 +2042,11 @@ cdef class Searcher:
                 while True:
                     if iterations > 0 and it >= iterations:
                         break
-                    if seconds > 0 and (it & 63) == 0 and now() - start >= seconds:
-                        break
+                    if (it & 63) == 0:
+                        if seconds > 0 and now() - start >= seconds:
+                            break
+                        if not keep_searching(main_thread):
+                            break
                     self.iterate(rng)
                     it += 1
                 elapsed = now() - start
@@ -2089,9 +2121,13 @@ cdef class Searcher:
         self.viewer_side = t.seat_side[viewer]
         self.prepare(observation, viewer, open_information)
         side = self.viewer_side
+        cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:
                 for w in range(worlds):
+                    if not keep_searching(main_thread):
+                        worlds = max(w, 1)  # halted: the means of the worlds played
+                        break
                     memcpy(&world, &self.root, sizeof(Game))
                     if self.n_slots:
                         self.determinize(&world, rng, 1)
