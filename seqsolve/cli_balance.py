@@ -258,15 +258,16 @@ def balance(
             _figure(1, 1)  # fail now, in one line, before any game is played
         except ImportError as exc:
             raise click.ClickException(str(exc)) from None
-    if out:  # created, checked and locked until the command ends
-        ctx.with_resource(bal.open_output(config, out))
-    if given_seed is None:
-        click.echo(f"seed {seed}" + (f" (from {out})" if found else ""), err=True)
     n_jobs = len(points) * (1 + len(config.restrict) + bool(weak))
     bar = _Progress(n_jobs, _progress_enabled(progress))
-    client = _dask_backend(scheduler) if backend == "dask" else None
+    client = None
     started = time.perf_counter()
-    try:
+    try:  # from the moment the folder exists, Ctrl-C says how to resume it
+        if out:  # created, checked and locked until the command ends
+            ctx.with_resource(bal.open_output(config, out))
+        if given_seed is None:
+            click.echo(f"seed {seed}" + (f" (from {out})" if found else ""), err=True)
+        client = _dask_backend(scheduler) if backend == "dask" else None
         results = bal.run_balance(
             config,
             games,

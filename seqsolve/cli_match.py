@@ -187,9 +187,6 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
         config = replace(config, seed=seed)
     games = -(-games // rules.teams) * rules.teams
     test, tracker = _sprt_tracker(sprt, rules.teams)
-    store = click.get_current_context().with_resource(RecordFile(out, config.to_json())) if out else None
-    if recorded is not None:
-        click.echo(f"seed {seed} (from {out})", err=True)
     bar = Progress(games, bots[0], _progress_enabled(progress))
     feed = tracker[1] if tracker else None
 
@@ -197,9 +194,13 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
         bar.update(records)
         return feed(records) if feed else False
 
-    client = _dask_backend(scheduler) if backend == "dask" else None
+    client = None
     started = time.perf_counter()
-    try:
+    try:  # from the moment the record file exists, Ctrl-C says how to resume it
+        store = click.get_current_context().with_resource(RecordFile(out, config.to_json())) if out else None
+        if recorded is not None:
+            click.echo(f"seed {seed} (from {out})", err=True)
+        client = _dask_backend(scheduler) if backend == "dask" else None
         records = run_games(config, games, jobs=jobs, out=store, on_records=on_records, backend=backend)
     except KeyboardInterrupt:
         interrupted(bar, out, "FILE", f" after {bar.done} games")
@@ -296,20 +297,21 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     results: dict[tuple[str, str], tuple[int, int, int]] = {}
     matrix: dict[str, dict[str, float]] = {a: {} for a in bots}
     started = time.perf_counter()
-    for k, (a, b) in enumerate(pairings):
-        config, path = pairing(k, seed)
-        rules = check_config(config)
-        n = -(-games // rules.teams) * rules.teams
-        bar = Progress(n, f"{a} vs {b}", _progress_enabled(progress))
-        try:
+    bar = Progress(0, "", False)
+    try:  # Ctrl-C between pairings as well as inside one says how to resume
+        for k, (a, b) in enumerate(pairings):
+            config, path = pairing(k, seed)
+            rules = check_config(config)
+            n = -(-games // rules.teams) * rules.teams
+            bar = Progress(n, f"{a} vs {b}", _progress_enabled(progress))
             records = run_games(config, n, jobs=jobs, out=path, on_records=bar.update)
-        except KeyboardInterrupt:
-            interrupted(bar, out, "DIR", f" in {a} vs {b}")
-        bar.close()
-        s = summarize_match(records, (a, b))
-        results[(a, b)] = (s["wins"][a], s["draws"], s["wins"][b])  # specs are unique here
-        matrix[a][b] = s["score"]
-        matrix[b][a] = 1 - s["score"]
+            bar.close()
+            s = summarize_match(records, (a, b))
+            results[(a, b)] = (s["wins"][a], s["draws"], s["wins"][b])  # specs are unique here
+            matrix[a][b] = s["score"]
+            matrix[b][a] = 1 - s["score"]
+    except KeyboardInterrupt:
+        interrupted(bar, out, "DIR", f" in {bar.first_bot}" if bar.first_bot else "")
     ratings = bradley_terry(results)
     table = sorted(ratings.items(), key=lambda kv: -kv[1][0])
     report = {
