@@ -438,3 +438,16 @@ def test_search_leaves_the_observation_alone():
     searcher = _search.Searcher()
     searcher.search(seen.core, 0, np.random.PCG64(0), iterations=300, open_information=1)  # unknowns dealt
     assert ([seen.core.hand(s) for s in range(2)], seen.core.draw_pile(), seen.core.discards()) == before
+
+
+def test_search_hold_weight_reaches_the_searcher_and_has_a_range():
+    """Draft variant: the search adds what every known hand card is worth to hold
+    (mcts:hold, default 1; benchmarks/RESULTS.md measures it)."""
+    from seqsolve.bots import make_bot
+    from seqsolve.bots.base import BotError
+
+    assert _search.default_params()["hold"] == 1.0
+    assert make_bot("mcts:hold=0").searcher().params["hold"] == 0.0
+    assert "hold" not in make_bot("mcts").searcher().params or make_bot("mcts").searcher().params["hold"] == 1.0
+    with pytest.raises(BotError, match="hold"):
+        make_bot("mcts:hold=-1")

@@ -66,6 +66,7 @@ ctypedef struct Ctx:
     uint8_t win_corner[N_WINDOWS]  # window holds a corner
     double centre[N_CELLS]         # w_centre * windows through the cell / 20
     bint split                     # compute the dead-window and hand features (their weights matter)
+    double hold                    # draft variant, search only: × what each known hand card is worth to hold
 
 cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil
 cdef double action_score(const Ctx* ctx, const Game* g, int32_t action) noexcept nogil

@@ -171,6 +171,7 @@ cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil:
     ctx.feat_w[F_WIN_READY] = w.win_ready
     ctx.feat_w[F_TEMPO] = w.tempo
     ctx.split = 0
+    ctx.hold = 0.0
     for i in range(5):
         ctx.feat_w[F_DEAD_OPEN + i] = w.dead_open[i]
         ctx.feat_w[F_HAND + i] = w.hand[i]
@@ -499,6 +500,7 @@ cdef void side_scores(const Ctx* ctx, const Game* g, double* scores) noexcept no
     cdef double f[N_FEATURES]
     cdef int wild_left, s, k
     cdef double sc
+    cdef int seat, i, c
     unseen_counts(ctx, g, -1, left, &wild_left)
     for s in range(t.sides):
         side_features(ctx, g, s, left, wild_left, f)
@@ -506,6 +508,14 @@ cdef void side_scores(const Ctx* ctx, const Game* g, double* scores) noexcept no
         for k in range(N_FEATURES):
             sc += ctx.feat_w[k] * f[k]
         scores[s] = sc
+    if ctx.hold != 0.0 and t.draft_mode:
+        # the features read no plain card in a hand, so a search would not know
+        # one draft pick from another: add what every known card is worth to hold
+        for seat in range(t.players):
+            for i in range(g.hand_n[seat]):
+                c = g.hand[seat][i]
+                if c != UNKNOWN_CARD:
+                    scores[t.seat_side[seat]] += ctx.hold * hold_value(ctx, g, seat, c)
 
 
 cdef void terminal_values(const Tables* t, const Game* g, double* values) noexcept nogil:
@@ -1096,6 +1106,7 @@ _DEFAULT_SEARCH = {
     "policy_k": 4,
     "playout_greedy": 0,
     "max_nodes": 1_000_000,
+    "hold": 1.0,
 }
 
 
@@ -1429,6 +1440,10 @@ cdef class Searcher:
               legal action scored, ties to the first): slower, but a playout
               is then a function of its world.
             * ``max_nodes``: node-pool size at which the tree stops growing.
+            * ``hold``: in the draft variant, the evaluation adds ``hold`` times
+              what every known card of a hand is worth to hold (the heuristic's
+              ``hold_value``): its features read no plain card in a hand, so
+              without it the search cannot tell one draft pick from another.
             * any key of :func:`default_weights`.
 
     The node pool is allocated once, doubled as the tree grows (up to
@@ -1449,7 +1464,7 @@ cdef class Searcher:
     cdef Weights weights
     cdef double c, widen, widen_exp
     cdef int playout_depth, policy_k, expand_k, decisive, playout_greedy
-    cdef double policy_eps
+    cdef double policy_eps, hold
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
     cdef double root_prior
@@ -1493,6 +1508,7 @@ cdef class Searcher:
         self.policy_k = int(merged["policy_k"])
         self.playout_greedy = int(bool(merged["playout_greedy"]))
         self.max_nodes = int(merged["max_nodes"])
+        self.hold = float(merged["hold"])
         self.expand_k = int(merged["expand_k"])
         self.decisive = int(bool(merged["decisive"]))
         self.root_prior = float(merged["root_prior"])
@@ -1742,6 +1758,7 @@ cdef class Searcher:
         cdef CoreGame world = observation.clone(None)
         cdef bitgen_t* rng = bitgen_of(bit_generator)
         make_ctx(&self.ctx, &observation.rules.t, &self.weights)
+        self.ctx.hold = self.hold
         self.prepare(observation, viewer, 0)
         with bit_generator.lock:
             memcpy(&world.g, &self.root, sizeof(Game))
@@ -2012,6 +2029,7 @@ cdef class Searcher:
             raise ValueError("give a budget: iterations > 0 or seconds > 0")
         self._rules = observation.rules
         make_ctx(&self.ctx, t, &self.weights)
+        self.ctx.hold = self.hold
         self.viewer_side = t.seat_side[viewer]
         self.viewer_seat = viewer
         self.prepare(observation, viewer, open_information)
@@ -2118,6 +2136,7 @@ cdef class Searcher:
             acts[i] = actions[i]
             sums[i] = 0.0
         make_ctx(&self.ctx, t, &self.weights)
+        self.ctx.hold = self.hold
         self.viewer_side = t.seat_side[viewer]
         self.prepare(observation, viewer, open_information)
         side = self.viewer_side

@@ -158,6 +158,9 @@ class MCTSBot(_Evidence, Bot):
         "k": Param(int, _search_defaults["policy_k"], "sampled moves the guided playout chooses among", minimum=1, maximum=1000),
         "greedy": Param(bool, bool(_search_defaults["playout_greedy"]), "playouts play greedy's move (every action scored)"),
         "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**9),
+        "hold": Param(float, _search_defaults["hold"], "draft variant: × what each known hand card is worth "
+                      "to hold, added to the evaluation (0: the picks are told apart by playouts only)",
+                      maximum=100.0),
         "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
         "infer": _INFER,
         **_weight_params(),
@@ -178,7 +181,7 @@ class MCTSBot(_Evidence, Bot):
             o = self.options
             names = {
                 "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k",
-                "greedy": "playout_greedy", "nodes": "max_nodes",
+                "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold",
             }
             # only what the spec changed: the search keeps its own tuned defaults
             params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}
