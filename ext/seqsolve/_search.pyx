@@ -996,8 +996,10 @@ cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int3
     cdef int best_threats = 1 << 30, best_class = -1, cls, ties = 0, base_threats = 0
     cdef int32_t choice = -1, play, last_play = -1
     cdef bint share = t.draft_mode and not ctx.split
+    cdef ScoreMemo mm
     if n <= 1:
         return buf[0] if n == 1 else -1
+    memo_clear(&mm)
     for i in range(n):
         kind = act_kind(buf[i])
         pick = act_pick(buf[i])
@@ -1006,7 +1008,7 @@ cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int3
         apply_action(t, &child, buf[i], rng, NULL, -1)
         threats = 0
         if child.result == me:
-            cls, h = 2, action_score(ctx, g, buf[i])
+            cls, h = 2, memo_score(ctx, g, &mm, buf[i])
         elif child.result != RESULT_NONE:  # a loss or a draw: by the count of D-4, or C-31
             cls = 0
             if child.result == RESULT_DRAW:
@@ -1032,7 +1034,7 @@ cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int3
             if t.draft_mode:
                 scores[me] += hold_value(ctx, &child, seat, pick)
                 other += next_pick_value(ctx, &child, me)
-            h = (scores[me] - other) / ctx.w.eval_scale + ctx.w.tactics * action_score(ctx, g, buf[i]) / 100.0
+            h = (scores[me] - other) / ctx.w.eval_scale + ctx.w.tactics * memo_score(ctx, g, &mm, buf[i]) / 100.0
         # order: class (win > exchange > play), then fewer open win threats, then h
         if cls > best_class or (cls == best_class and (threats < best_threats or (threats == best_threats and h > best_h))):
             best_class, best_threats, best_h, choice, ties = cls, threats, h, buf[i], 1
