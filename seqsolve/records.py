@@ -311,11 +311,23 @@ class RecordFile:
                 f"{self.path}:1: holds a different match ({_describe(found.header['config'])}); "
                 "use the same options to resume, or choose another --out"
             )
+        self._check_games(found.games)
         self.done = _unique(found.games)
         if found.keep < os.fstat(self.fd).st_size:
             os.ftruncate(self.fd, found.keep)
         if found.newline_missing:
             self._write("\n")
+
+    def _check_games(self, games: list[tuple[int, dict]]) -> None:
+        """Every game kept is this match's game of its number (its moves are not
+        replayed: that would cost as much as playing random games again)."""
+        from .match import MatchConfig, not_this_match
+
+        config = MatchConfig.from_json(self.header["config"])
+        for number, record in games:
+            problem = not_this_match(config, record)
+            if problem:
+                raise RecordError(f"{self.path}:{number}: {problem}")
 
     def append(self, records: list[dict]) -> None:
         """Write finished games: whole lines or nothing (a failed write is undone)."""
