@@ -159,9 +159,49 @@ def _read_bytes(path: str, fd: int | None = None) -> bytes:
         raise RecordError(f"{path}: cannot read ({exc.strerror or exc})") from None
 
 
+#: deeper JSON is not a record: the parser's own limit ends in a RecursionError, and a
+#: parse that deep can leave "Exception ignored in sys.unraisablehook" on stderr
+MAX_JSON_DEPTH = 100
+
+
+def loads_json(raw: bytes):
+    """The JSON value of one line of a file seqsolve wrote (a record, a manifest).
+
+    Raises:
+        UnicodeDecodeError: not UTF-8 text.
+        ValueError: not JSON, or nested deeper than :data:`MAX_JSON_DEPTH`.
+    """
+    text = raw.decode("utf-8")
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(f"nested more than {MAX_JSON_DEPTH} deep")
+    return json.loads(text)
+
+
+def _depth(text: str) -> int:
+    """How deep the brackets of JSON ``text`` nest, outside its strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def _header_of(path: str, raw: bytes) -> dict:
     try:
-        header = json.loads(raw.decode("utf-8"))
+        header = loads_json(raw)
     except UnicodeDecodeError:
         raise RecordError(f"{path}:1: not a seqsolve match record file (not UTF-8 text)") from None
     except ValueError:
@@ -186,7 +226,7 @@ def scan(path: str, fd: int | None = None) -> Scan:
             out.keep += size
             continue
         try:
-            record = json.loads(raw.decode("utf-8"))
+            record = loads_json(raw)
         except UnicodeDecodeError:
             raise RecordError(f"{path}:{number}: not UTF-8 text") from None
         except ValueError:

@@ -54,6 +54,9 @@ class Source:
     def __repr__(self) -> str:  # hypothesis prints the fixture with a failing example
         return f"Source({self.name!r})"
 
+    def _repr_pretty_(self, printer, cycle) -> None:
+        printer.text(repr(self))
+
     def match_args(self, path: str, games: int) -> tuple[str, ...]:
         c = self.config
         return ("match", *c.bots, "--variant", c.variant, "--players", str(c.players), "--seed", str(c.seed),
@@ -140,7 +143,7 @@ def _edit_record(draw, record):
 
 def _mutate_lines(draw, lines: list[bytes], other: list[bytes]) -> list[bytes]:
     kind = draw(st.sampled_from(["drop", "duplicate", "swap", "edit", "edit", "edit", "cut", "junk_line",
-                                 "non_utf8", "header_only", "other_header", "empty", "digit"]))
+                                 "non_utf8", "header_only", "other_header", "empty", "digit", "deep"]))
     n = len(lines)
     at = draw(st.integers(0, max(n - 1, 0)))
     if kind == "empty":
@@ -168,13 +171,15 @@ def _mutate_lines(draw, lines: list[bytes], other: list[bytes]) -> list[bytes]:
     elif kind == "non_utf8":
         k = draw(st.integers(0, len(lines[at])))
         lines[at] = lines[at][:k] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00"])) + lines[at][k:]
+    elif kind == "deep":  # past the JSON parser's recursion limit: was a RecursionError traceback
+        lines[at] = b"[" * 100_000 + b"]" * draw(st.sampled_from([0, 100_000]))
     elif kind == "digit":
         old, new = draw(st.sampled_from(b"0123456789")), draw(st.sampled_from(b"0123456789"))
         lines[at] = lines[at].replace(bytes([old]), bytes([new]), 1)
     else:
         try:
             record = json.loads(lines[at])
-        except ValueError:
+        except (ValueError, RecursionError):
             return lines
         if isinstance(record, dict):
             _edit_record(draw, record)
@@ -257,7 +262,7 @@ def test_fuzz_resumed_match_plays_on_or_refuses_untouched(sources, work, name, d
 def _json(line: bytes):
     try:
         return json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
