@@ -145,11 +145,20 @@ class Scan:
     newline_missing: bool = False
 
 
+#: what is read from a pipe or device before it is refused (a regular file is read whole)
+MAX_STREAM_BYTES = 256 << 20
+
+
 def _read_bytes(path: str, fd: int | None = None) -> bytes:
     try:
         if fd is None:
             with open(path, "rb") as fh:
-                return fh.read()
+                if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                    return fh.read()
+                data = fh.read(MAX_STREAM_BYTES + 1)  # a pipe or a device: /dev/zero never ends
+            if len(data) > MAX_STREAM_BYTES:
+                raise RecordError(f"{path}: not a file, and more than {MAX_STREAM_BYTES >> 20} MB: not a record file")
+            return data
         os.lseek(fd, 0, os.SEEK_SET)
         chunks = []
         while chunk := os.read(fd, 1 << 20):

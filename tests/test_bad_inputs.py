@@ -90,6 +90,10 @@ for name in RECORD_FILES:
     rows(1, f"{{{name}}}", ("replay", f"{{{name}}}", "--game", "0"),
          ("annotate", f"{{{name}}}", "--game", "0", "--iters", "10"),
          ("match", "random", "random", "--games", "2", "--jobs", "1", "--seed", "1", "--out", f"{{{name}}}"))
+# a device that never ends (the record readers used to read it whole: out of memory)
+for args in (("replay", "/dev/zero", "--game", "0"), ("annotate", "/dev/zero", "--game", "0"),
+             ("show", "/dev/zero"), ("convert", "/dev/zero")):
+    rows(1, "/dev/zero: ", args)
 for name in ("missing", "dir", "empty", "header_only"):
     rows(None, None, ("replay", f"{{{name}}}", "--game", "0"), ("annotate", f"{{{name}}}", "--game", "0"))
 
@@ -289,6 +293,7 @@ SUBPROCESS = [
     (("balance", "--variant", "klassik"), 1, "unknown preset 'klassik'"),
     (("bots", "extra"), 2, "Got unexpected extra argument"),
     (("nosuchcommand",), 2, "No such command"),
+    (("replay", "/dev/zero", "--game", "0"), 1, "/dev/zero: not a file, and more than 256 MB: not a record file"),
 ]
 
 
