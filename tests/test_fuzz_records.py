@@ -23,6 +23,7 @@ from seqsolve.match import MatchConfig, not_this_match, run_games
 from seqsolve.records import Replay, read_records
 from tests.cli_helpers import fails, run
 
+
 def fuzz(examples: int):
     """Derandomized, no example database, no deadline (the machine is shared)."""
     return settings(max_examples=examples, derandomize=True, database=None, deadline=None,
