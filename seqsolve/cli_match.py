@@ -273,7 +273,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     95% intervals, and the pairwise score matrix."""
     from .bots import make_bot
     from .match import MatchConfig, check_config, run_games
-    from .records import FolderLock, make_output_folder
+    from .records import FolderLock, check_files, make_output_folder
     from .report import summarize_match
     from .stats import bradley_terry
 
@@ -299,6 +299,8 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     if out:  # locked until the command ends: a second run on the folder is refused
         make_output_folder(out)
         click.get_current_context().with_resource(FolderLock(out))
+        runs = [pairing(k, seed) for k in range(len(pairings))]
+        check_files([(path, config.to_json()) for config, path in runs])  # a damaged one: before any game
     if recorded is not None:
         click.echo(f"seed {seed} (from {first_path})", err=True)
     results: dict[tuple[str, str], tuple[int, int, int]] = {}

@@ -256,6 +256,40 @@ def scan(path: str, fd: int | None = None) -> Scan:
     return out
 
 
+def check_file(path: str, config: dict, fd: int | None = None) -> Scan:
+    """Check, reading only, that the record file ``path`` may be resumed by a run of
+    the match ``config`` (a config's JSON): every line a game record, the header's
+    match this one, and every game this match's game of its number (its moves are not
+    replayed: that would cost as much as playing random games again).
+
+    Raises:
+        RecordError: naming ``path:line``; the file is not touched.
+    """
+    from .match import MatchConfig, not_this_match
+
+    found = scan(path, fd)
+    if found.header["config"] != json.loads(json.dumps(config)):
+        raise RecordError(
+            f"{path}:1: holds a different match ({_describe(found.header['config'])}); "
+            "use the same options to resume, or choose another --out"
+        )
+    match = MatchConfig.from_json(found.header["config"])
+    for number, record in found.games:
+        problem = not_this_match(match, record)
+        if problem:
+            raise RecordError(f"{path}:{number}: {problem}")
+    return found
+
+
+def check_files(runs: list[tuple[str, dict]]) -> None:
+    """:func:`check_file` for every ``(path, config)`` whose file exists and is not
+    empty: a run writing several record files (tournament, balance) refuses a damaged
+    one before it plays any game, not after the games of the files before it."""
+    for path, config in runs:
+        if os.path.isfile(path) and os.path.getsize(path) > 0:
+            check_file(path, config)
+
+
 def read_records(path: str) -> tuple[dict, list[dict]]:
     """The header and the game records of a record file, ordered by game number
     (the first of two records of one game wins)."""
@@ -354,29 +388,12 @@ class RecordFile:
             raise
 
     def _resume(self) -> None:
-        found = scan(self.path, self.fd)
-        if found.header["config"] != self.header["config"]:
-            raise RecordError(
-                f"{self.path}:1: holds a different match ({_describe(found.header['config'])}); "
-                "use the same options to resume, or choose another --out"
-            )
-        self._check_games(found.games)
+        found = check_file(self.path, self.header["config"], self.fd)
         self.done = _unique(found.games)
         if found.keep < os.fstat(self.fd).st_size:
             os.ftruncate(self.fd, found.keep)
         if found.newline_missing:
             self._write("\n")
-
-    def _check_games(self, games: list[tuple[int, dict]]) -> None:
-        """Every game kept is this match's game of its number (its moves are not
-        replayed: that would cost as much as playing random games again)."""
-        from .match import MatchConfig, not_this_match
-
-        config = MatchConfig.from_json(self.header["config"])
-        for number, record in games:
-            problem = not_this_match(config, record)
-            if problem:
-                raise RecordError(f"{self.path}:{number}: {problem}")
 
     def append(self, records: list[dict]) -> None:
         """Write finished games: whole lines or nothing (a failed write is undone)."""

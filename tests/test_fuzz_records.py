@@ -294,3 +294,35 @@ def test_a_resumed_match_counts_only_its_own_games(sources, work, field, value, 
     expected = message.format(flipped=1 - score, score=score)
     assert fails(*source.match_args(str(work), 4)) == f"seqsolve: {work}:3: {expected}"
     assert work.read_bytes() == before
+
+
+def _damage_last(folder: Path, pattern: str) -> dict[Path, bytes]:
+    """Append a line nested too deeply to the last record file matching ``pattern``;
+    returns every record file's bytes afterwards."""
+    paths = sorted(folder.glob(pattern))
+    with paths[-1].open("ab") as fh:
+        fh.write(b"[" * 100_000 + b"\n")
+    return {p: p.read_bytes() for p in paths}
+
+
+def test_a_tournament_refuses_a_damaged_pairing_file_before_any_game(tmp_path):
+    """The last pairing's file used to be found damaged after the earlier pairings had
+    played and appended their games, below a 'seed N (from ...)' line: two lines."""
+    args = ("tournament", "random", "greedy", "heuristic", "--jobs", "1", "--no-progress", "--out", str(tmp_path))
+    run(*args, "--games", "2", "--seed", "1")
+    files = _damage_last(tmp_path, "*.jsonl")
+    damaged = max(files)
+    for seed in (("--seed", "1"), ()):
+        assert fails(*args, "--games", "4", *seed) == f"seqsolve: {damaged}:4: not a JSON line"
+        assert {p: p.read_bytes() for p in files} == files
+
+
+def test_balance_refuses_a_damaged_record_file_before_any_game(tmp_path):
+    args = ("balance", "--variant", "classic", "--variant", "draft", "--jobs", "1", "--no-plots",
+            "--no-progress", "--out", str(tmp_path))
+    assert run(*args, "--games", "2", "--seed", "1").exit_code == 0
+    files = _damage_last(tmp_path, "*/*.jsonl")
+    damaged = max(files)
+    for seed in (("--seed", "1"), ()):
+        assert fails(*args, "--games", "4", *seed) == f"seqsolve: {damaged}:4: not a JSON line"
+        assert {p: p.read_bytes() for p in files} == files
