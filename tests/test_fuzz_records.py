@@ -229,7 +229,7 @@ def test_fuzz_replay_is_a_game_or_one_line(sources, work, name, data, game, ply)
     _refused_or_ok(run("replay", str(work), "--game", str(game), "--ply", str(ply), "--to", "json"), work, blob)
 
 
-@fuzz(40)
+@fuzz(80)
 @given(name=SOURCES, data=st.data(), game=st.integers(0, 2))
 def test_fuzz_annotate_is_a_report_or_one_line(sources, work, name, data, game):
     blob = _apply(sources, name, data.draw)
