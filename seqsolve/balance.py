@@ -46,7 +46,7 @@ from .board import CORNERS, windows
 from .bots import make_bot
 from .bots.restricted import RESTRICTIONS
 from .match import MatchConfig, MatchError, check_config, run_games
-from .records import FolderLock, make_output_folder, write_text
+from .records import FolderLock, check_files, loads_json, make_output_folder, write_text
 from .report import summarize_match
 from .rules import OPTIONS, PLAYER_COUNTS, PRESETS, RulesError, Variant, default_teams, parse_value
 
@@ -400,8 +400,8 @@ def read_manifest(out: str) -> dict | None:
     if not os.path.exists(path):
         return None
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        with open(path, "rb") as fh:
+            data = loads_json(fh.read())
     except (OSError, ValueError):
         raise BalanceError(f"{path}: not a seqsolve balance manifest; choose another --out") from None
     if not isinstance(data, dict) or data.get("seqsolve") != "balance":
@@ -434,6 +434,8 @@ def open_output(config: BalanceConfig, out: str) -> Iterator[None]:
                         )
             elif os.listdir(out):
                 raise BalanceError(f"--out {out}: the folder is not empty and holds no balance run; choose another")
+            check_files([(os.path.join(out, point.slug, job.filename), job.config.to_json())
+                         for point in config.points for job in jobs_of(config, point)])
             for point in config.points:
                 os.makedirs(os.path.join(out, point.slug), exist_ok=True)
             write_text(os.path.join(out, MANIFEST), json.dumps(mine, indent=2))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .cli_match import _progress_enabled, option_group
-from .cli_options import PROBABILITY, SECONDS, jobs_option, seed_option
+from .cli_options import FILE_PATH, PROBABILITY, SECONDS, jobs_option, seed_option
 
 if TYPE_CHECKING:  # the analysis (numpy, the compiled core) is imported by the commands
     from .analysis import Analysis, SideThreats
@@ -226,7 +226,7 @@ Examples:
 
 
 @click.command(epilog=ANNOTATE_EPILOG)
-@click.argument("records", type=click.Path(dir_okay=False))
+@click.argument("records", type=FILE_PATH)
 @click.option("--game", "-g", type=int, required=True, help="Game number (as in the records).")
 @click.option(
     "--seat",

@@ -17,7 +17,16 @@ import time
 import click
 
 from .cli_match import MOVE_TIMEOUT, _dask_backend, _progress_enabled, backend_options, check_backend, interrupted
-from .cli_options import MAX_GAMES, PROCESS_JOBS_HELP, games_option, jobs_option, seed_option, variant_option
+from .cli_options import (
+    FILE_PATH,
+    FOLDER_PATH,
+    MAX_GAMES,
+    PROCESS_JOBS_HELP,
+    games_option,
+    jobs_option,
+    seed_option,
+    variant_option,
+)
 from .records import check_output_file, write_text
 
 # balance (numpy, scipy, joblib, the compiled core) is imported by the command,
@@ -166,21 +175,21 @@ Rerunning the same command with the same --out resumes an interrupted run
 @seed_option("Root seed; the same seed gives the same games at any --jobs.")
 @click.option(
     "--out",
-    type=click.Path(file_okay=False),
+    type=FOLDER_PATH,
     default=None,
     help="Folder for the records (one file per variant and match, resumable), balance.json, "
     "balance.csv, balance.md and its plots.",
 )
 @click.option(
     "--report",
-    type=click.Path(dir_okay=False),
+    type=FILE_PATH,
     default=None,
     help="Markdown report; its plots go into the folder of the same name [default: OUT/balance.md].",
 )
 @click.option(
     "--csv",
     "csv_path",
-    type=click.Path(dir_okay=False),
+    type=FILE_PATH,
     default=None,
     help="CSV file, one row per variant [default: OUT/balance.csv].",
 )

@@ -18,7 +18,16 @@ from typing import NoReturn
 
 import click
 
-from .cli_options import PROCESS_JOBS_HELP, SECONDS, games_option, jobs_option, seed_option, variant_option
+from .cli_options import (
+    FILE_PATH,
+    FOLDER_PATH,
+    PROCESS_JOBS_HELP,
+    SECONDS,
+    games_option,
+    jobs_option,
+    seed_option,
+    variant_option,
+)
 
 # The heavy modules (numpy, joblib, the compiled core) are imported inside the
 # commands, so that --help and every usage error answer at once.
@@ -161,7 +170,7 @@ Examples:
 @click.argument("bots", nargs=-1, required=True)
 @games_option("Games to play (rounded up to whole deals).", default=100)
 @game_options(where="the --out file")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Record every game as a JSON line; rerunning resumes.")
+@click.option("--out", type=FILE_PATH, default=None, help="Record every game as a JSON line; rerunning resumes.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05", help="Stop as soon as the sequential test decides.")
 @backend_options()
@@ -258,7 +267,7 @@ Examples:
 @click.argument("bots", nargs=-1, required=True)
 @games_option("Games per pairing.", default=100)
 @game_options(where="the --out folder")
-@click.option("--out", type=click.Path(file_okay=False), default=None, help="Folder for one record file per pairing (resumable).")
+@click.option("--out", type=FOLDER_PATH, default=None, help="Folder for one record file per pairing (resumable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: ratings, scores, results.")
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal).")
 def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, progress):
@@ -266,7 +275,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     95% intervals, and the pairwise score matrix."""
     from .bots import make_bot
     from .match import MatchConfig, check_config, run_games
-    from .records import FolderLock, make_output_folder
+    from .records import FolderLock, check_files, make_output_folder
     from .report import summarize_match
     from .stats import bradley_terry
 
@@ -292,6 +301,8 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     if out:  # locked until the command ends: a second run on the folder is refused
         make_output_folder(out)
         click.get_current_context().with_resource(FolderLock(out))
+        runs = [pairing(k, seed) for k in range(len(pairings))]
+        check_files([(path, config.to_json()) for config, path in runs])  # a damaged one: before any game
     if recorded is not None:
         click.echo(f"seed {seed} (from {first_path})", err=True)
     results: dict[tuple[str, str], tuple[int, int, int]] = {}
@@ -348,7 +359,7 @@ Examples:
   seqsolve replay games.jsonl --game 3
   seqsolve replay games.jsonl --game 3 --ply 40 --to readable > pos.txt
 """)
-@click.argument("records", type=click.Path(dir_okay=False))
+@click.argument("records", type=FILE_PATH)
 @click.option("--game", "-g", type=int, required=True, help="Game number (as in the records).")
 @click.option("--ply", "-p", type=int, default=None,
               help="Write the position after this many actions (an exchange and the play after it are two).")

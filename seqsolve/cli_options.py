@@ -103,6 +103,21 @@ PROCESS_JOBS_HELP = (
 
 
 
+class NonEmptyPath(click.Path):
+    """A file or folder path; an empty one is refused (``--out ""`` used to be taken
+    for no --out at all: a whole match played and nothing recorded)."""
+
+    def convert(self, value, param, ctx):
+        if value == "":
+            self.fail("an empty path names no file or folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+#: a file to read or write (record files, reports), and a folder to write into
+FILE_PATH = NonEmptyPath(dir_okay=False)
+FOLDER_PATH = NonEmptyPath(file_okay=False)
+
+
 def _check_variants(ctx, param, value):
     """Read every --variant now (a bad one is refused, exit 1, before any work);
     the command still gets the text as typed."""

@@ -17,6 +17,7 @@ jacks, reshuffles, the final chips and sequences) in a ``detail`` field.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import signal
@@ -99,6 +100,11 @@ class MatchConfig:
         if not self.fixed_seats:
             del data["fixed_seats"]  # record headers of ordinary matches stay as they were
         return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> MatchConfig:
+        """The config of :meth:`to_json` (a record file's header holds it)."""
+        return cls(**{**data, "bots": tuple(data["bots"])})
 
 
 def deal_seed(seed: int, deal: int) -> np.random.SeedSequence:
@@ -259,6 +265,46 @@ def _forfeit_winner(seat_bot: list[int], seat: int, teams: int) -> int:
     return others[0] if others else (side + 1) % teams
 
 
+def game_identity(config: MatchConfig, game: int) -> dict:
+    """The fields of game ``game``'s record that the match fixes before it is played."""
+    rules = config.rules()
+    seat_bot = config.seat_bots(game)
+    return {
+        "game": game,
+        "deal": config.deal_index(game),
+        "variant": str(rules.variant),
+        "players": rules.players,
+        "teams": rules.teams,
+        "seed": config.seed,
+        "seats": [config.bots[b] for b in seat_bot],
+        "side_bot": [seat_bot[s] for s in range(rules.teams)],
+    }
+
+
+def game_score(side_bot: list[int], winner_side: int | None) -> float:
+    """The first bot's score in one game: 1 or 0, a draw 1/2 (1/3 among three sides)."""
+    if winner_side is None:
+        return 1 / 3 if len(side_bot) == 3 else 0.5
+    return float(side_bot[winner_side] == 0)
+
+
+def not_this_match(config: MatchConfig, record: dict) -> str | None:
+    """Why a game record (one :func:`~seqsolve.records.check_game` accepts) is not
+    game ``record["game"]`` of this match as it would be played, or None.
+
+    A resumed run counts the games on file without playing them again: a record of
+    another variant, deal or seating, or with a score its result does not give,
+    would silently change the match's numbers."""
+    game = record["game"]
+    for key, value in game_identity(config, game).items():
+        if record[key] != value:
+            return f"{key!r} is {json.dumps(record[key])[:40]}, but game {game} of this match has {json.dumps(value)[:40]}"
+    score = game_score(record["side_bot"], record["winner_side"])
+    if record["score"] != score:
+        return f"'score' is {record['score']}, but its result gives {score:g}"
+    return None
+
+
 def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> dict:
     rules = state.rules
     if forfeit is None:
@@ -268,19 +314,9 @@ def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> di
     else:
         winner_side = _forfeit_winner(seat_bot, forfeit["seat"], rules.teams)
         result, termination = state.sides[winner_side], "forfeit"
-    side_bot = [seat_bot[s] for s in range(rules.teams)]
-    score = 0.5 if winner_side is None else float(side_bot[winner_side] == 0)
-    if winner_side is None and rules.teams == 3:
-        score = 1 / 3
+    identity = game_identity(config, game)
     return {
-        "game": game,
-        "deal": config.deal_index(game),
-        "variant": str(rules.variant),
-        "players": rules.players,
-        "teams": rules.teams,
-        "seed": config.seed,
-        "seats": [config.bots[b] for b in seat_bot],
-        "side_bot": side_bot,
+        **identity,
         **({} if moves is None else {"moves": moves}),
         "result": result,
         "winner_side": winner_side,
@@ -288,7 +324,7 @@ def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> di
         "forfeit": forfeit,
         "turns": state.turn,
         "plies": plies,
-        "score": score,
+        "score": game_score(identity["side_bot"], winner_side),
         "seconds": round(seconds, 6),
     }
 

@@ -145,11 +145,20 @@ class Scan:
     newline_missing: bool = False
 
 
+#: what is read from a pipe or device before it is refused (a regular file is read whole)
+MAX_STREAM_BYTES = 256 << 20
+
+
 def _read_bytes(path: str, fd: int | None = None) -> bytes:
     try:
         if fd is None:
             with open(path, "rb") as fh:
-                return fh.read()
+                if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                    return fh.read()
+                data = fh.read(MAX_STREAM_BYTES + 1)  # a pipe or a device: /dev/zero never ends
+            if len(data) > MAX_STREAM_BYTES:
+                raise RecordError(f"{path}: not a file, and more than {MAX_STREAM_BYTES >> 20} MB: not a record file")
+            return data
         os.lseek(fd, 0, os.SEEK_SET)
         chunks = []
         while chunk := os.read(fd, 1 << 20):
@@ -159,9 +168,49 @@ def _read_bytes(path: str, fd: int | None = None) -> bytes:
         raise RecordError(f"{path}: cannot read ({exc.strerror or exc})") from None
 
 
+#: deeper JSON is not a record: the parser's own limit ends in a RecursionError, and a
+#: parse that deep can leave "Exception ignored in sys.unraisablehook" on stderr
+MAX_JSON_DEPTH = 100
+
+
+def loads_json(raw: bytes):
+    """The JSON value of one line of a file seqsolve wrote (a record, a manifest).
+
+    Raises:
+        UnicodeDecodeError: not UTF-8 text.
+        ValueError: not JSON, or nested deeper than :data:`MAX_JSON_DEPTH`.
+    """
+    text = raw.decode("utf-8")
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _depth(text) > MAX_JSON_DEPTH:
+        raise ValueError(f"nested more than {MAX_JSON_DEPTH} deep")
+    return json.loads(text)
+
+
+def _depth(text: str) -> int:
+    """How deep the brackets of JSON ``text`` nest, outside its strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def _header_of(path: str, raw: bytes) -> dict:
     try:
-        header = json.loads(raw.decode("utf-8"))
+        header = loads_json(raw)
     except UnicodeDecodeError:
         raise RecordError(f"{path}:1: not a seqsolve match record file (not UTF-8 text)") from None
     except ValueError:
@@ -186,7 +235,7 @@ def scan(path: str, fd: int | None = None) -> Scan:
             out.keep += size
             continue
         try:
-            record = json.loads(raw.decode("utf-8"))
+            record = loads_json(raw)
         except UnicodeDecodeError:
             raise RecordError(f"{path}:{number}: not UTF-8 text") from None
         except ValueError:
@@ -205,6 +254,40 @@ def scan(path: str, fd: int | None = None) -> Scan:
     out.keep = min(out.keep, len(data))
     out.newline_missing = data[out.keep - 1 : out.keep] != b"\n"
     return out
+
+
+def check_file(path: str, config: dict, fd: int | None = None) -> Scan:
+    """Check, reading only, that the record file ``path`` may be resumed by a run of
+    the match ``config`` (a config's JSON): every line a game record, the header's
+    match this one, and every game this match's game of its number (its moves are not
+    replayed: that would cost as much as playing random games again).
+
+    Raises:
+        RecordError: naming ``path:line``; the file is not touched.
+    """
+    from .match import MatchConfig, not_this_match
+
+    found = scan(path, fd)
+    if found.header["config"] != json.loads(json.dumps(config)):
+        raise RecordError(
+            f"{path}:1: holds a different match ({_describe(found.header['config'])}); "
+            "use the same options to resume, or choose another --out"
+        )
+    match = MatchConfig.from_json(found.header["config"])
+    for number, record in found.games:
+        problem = not_this_match(match, record)
+        if problem:
+            raise RecordError(f"{path}:{number}: {problem}")
+    return found
+
+
+def check_files(runs: list[tuple[str, dict]]) -> None:
+    """:func:`check_file` for every ``(path, config)`` whose file exists and is not
+    empty: a run writing several record files (tournament, balance) refuses a damaged
+    one before it plays any game, not after the games of the files before it."""
+    for path, config in runs:
+        if os.path.isfile(path) and os.path.getsize(path) > 0:
+            check_file(path, config)
 
 
 def read_records(path: str) -> tuple[dict, list[dict]]:
@@ -305,12 +388,7 @@ class RecordFile:
             raise
 
     def _resume(self) -> None:
-        found = scan(self.path, self.fd)
-        if found.header["config"] != self.header["config"]:
-            raise RecordError(
-                f"{self.path}:1: holds a different match ({_describe(found.header['config'])}); "
-                "use the same options to resume, or choose another --out"
-            )
+        found = check_file(self.path, self.header["config"], self.fd)
         self.done = _unique(found.games)
         if found.keep < os.fstat(self.fd).st_size:
             os.ftruncate(self.fd, found.keep)

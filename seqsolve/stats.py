@@ -423,6 +423,11 @@ def pentanomial_counts(pair_scores: Iterable[float]) -> list[int]:
 # Sequential probability ratio test
 
 
+#: Elo hypotheses further out are scores of 0 or 1 to a double: the likelihoods overflow
+#: or take log(0) (elo1=1e300 used to end a whole match in "math domain error").
+SPRT_ELO_LIMIT = 2000
+
+
 class SPRT:
     """Generalized SPRT of ``elo = elo0`` (H0) against ``elo = elo1`` (H1), logistic Elo.
 
@@ -457,6 +462,10 @@ class SPRT:
         elo0, elo1, alpha, beta = float(elo0), float(elo1), float(alpha), float(beta)
         if not (math.isfinite(elo0) and math.isfinite(elo1) and elo0 < elo1):
             raise ValueError(f"SPRT needs finite elo0 < elo1, got elo0={elo0!r}, elo1={elo1!r}")
+        if not -SPRT_ELO_LIMIT <= elo0 < elo1 <= SPRT_ELO_LIMIT:
+            raise ValueError(
+                f"SPRT needs -{SPRT_ELO_LIMIT} <= elo0 < elo1 <= {SPRT_ELO_LIMIT}, got elo0={elo0!r}, elo1={elo1!r}"
+            )
         if not (0.0 < alpha < 1.0 and 0.0 < beta < 1.0 and alpha + beta < 1.0):
             raise ValueError(f"SPRT needs 0 < alpha, beta and alpha + beta < 1, got {alpha!r}, {beta!r}")
         self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
