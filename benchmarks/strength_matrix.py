@@ -250,7 +250,7 @@ def main() -> None:
               f"{row['seconds']:.0f} s)", file=sys.stderr, flush=True)
     print(table(rows))
     if args.write:
-        write_results(rows, "python benchmarks/strength_matrix.py --write" + (" --quick" if args.quick else ""))
+        write_results(rows, "python benchmarks/strength_matrix.py " + " ".join(sys.argv[1:]))
 
 
 if __name__ == "__main__":
