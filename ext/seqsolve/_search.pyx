@@ -334,24 +334,74 @@ cdef double pick_value(const Ctx* ctx, const Game* g, int me, int pick) noexcept
     return ctx.w.pick * best
 
 
-cdef double action_score(const Ctx* ctx, const Game* g, int32_t action) noexcept nogil:
-    """Cheap one-ply score of an action for the side to move (higher is better)."""
+ctypedef struct ScoreMemo:
+    # the parts of action_score that one decision shares between its actions:
+    # a cell's placement value (plain card or two-eyed jack), a removal, a draft pick
+    uint8_t have_place[N_CELLS]
+    uint8_t won[N_CELLS]
+    double place[N_CELLS]
+    uint8_t have_remove[N_CELLS]
+    double remove[N_CELLS]
+    uint8_t have_pick[MAX_CODES + 1]
+    double pick[MAX_CODES + 1]
+
+
+cdef inline void memo_clear(ScoreMemo* mm) noexcept nogil:
+    memset(mm.have_place, 0, sizeof(mm.have_place))
+    memset(mm.have_remove, 0, sizeof(mm.have_remove))
+    memset(mm.have_pick, 0, sizeof(mm.have_pick))
+
+
+cdef double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int32_t action) noexcept nogil:
+    """action_score, with what the actions of one decision share computed once
+    (the same arithmetic, so the same value to the last bit).  It matters in the
+    draft variant, where every play comes with each of the draft's cards, and
+    whenever a two-eyed jack and a plain card reach the same cell."""
     cdef const Tables* t = ctx.t
     cdef int me = t.seat_side[g.to_move]
-    cdef int kind = act_kind(action)
-    cdef int card = act_card(action)
+    cdef int kind = act_kind(action), card = act_card(action), cell, pick
+    cdef bint won
     cdef double s
     if kind == ACT_PASS:
         return 0.0
     if kind == ACT_EXCHANGE:
         s = ctx.w.exchange
     elif kind == ACT_REMOVE:
-        s = score_remove(ctx, g, me, act_cell(action))
+        cell = act_cell(action)
+        if not mm.have_remove[cell]:
+            mm.remove[cell] = score_remove(ctx, g, me, cell)
+            mm.have_remove[cell] = 1
+        s = mm.remove[cell]
     else:
-        s = score_place(ctx, g, me, act_cell(action), card < MAX_CODES and t.card_kind[card] == CARD_WILD)
+        cell = act_cell(action)
+        if not mm.have_place[cell]:
+            mm.place[cell] = place_value(ctx, g, me, cell, &won)
+            mm.won[cell] = won
+            mm.have_place[cell] = 1
+        s = mm.place[cell]
+        if card < MAX_CODES and t.card_kind[card] == CARD_WILD and not mm.won[cell]:
+            s -= ctx.w.jack_cost
     if t.draft_mode:
-        s += pick_value(ctx, g, me, act_pick(action))
+        pick = act_pick(action)
+        if pick < 0 or pick >= t.n_codes:
+            s += pick_value(ctx, g, me, pick)
+        else:
+            if not mm.have_pick[pick]:
+                mm.pick[pick] = pick_value(ctx, g, me, pick)
+                mm.have_pick[pick] = 1
+            s += mm.pick[pick]
     return s
+
+
+cdef double action_score(const Ctx* ctx, const Game* g, int32_t action) noexcept nogil:
+    """Cheap one-ply score of an action for the side to move (higher is better):
+    a placement's window value (a two-eyed jack costs w_jack_cost unless it wins),
+    a removal's, w_exchange for a dead-card exchange, plus in the draft variant
+    the value of the card taken.  A decision that scores many actions shares one
+    ScoreMemo between them (memo_score)."""
+    cdef ScoreMemo mm
+    memo_clear(&mm)
+    return memo_score(ctx, g, &mm, action)
 
 
 # ---------------------------------------------------------------- evaluation
@@ -757,65 +807,6 @@ cdef int32_t urgent_action(const Ctx* ctx, const Game* g, Threats* th, bitgen_t*
 
 
 # ---------------------------------------------------------------- greedy / heuristic
-
-ctypedef struct ScoreMemo:
-    # the parts of action_score that one decision shares between its actions:
-    # a cell's placement value (plain card or two-eyed jack), a removal, a draft pick
-    uint8_t have_place[N_CELLS]
-    uint8_t won[N_CELLS]
-    double place[N_CELLS]
-    uint8_t have_remove[N_CELLS]
-    double remove[N_CELLS]
-    uint8_t have_pick[MAX_CODES + 1]
-    double pick[MAX_CODES + 1]
-
-
-cdef inline void memo_clear(ScoreMemo* mm) noexcept nogil:
-    memset(mm.have_place, 0, sizeof(mm.have_place))
-    memset(mm.have_remove, 0, sizeof(mm.have_remove))
-    memset(mm.have_pick, 0, sizeof(mm.have_pick))
-
-
-cdef double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int32_t action) noexcept nogil:
-    """action_score, with what the actions of one decision share computed once
-    (the same arithmetic, so the same value to the last bit).  It matters in the
-    draft variant, where every play comes with each of the draft's cards, and
-    whenever a two-eyed jack and a plain card reach the same cell."""
-    cdef const Tables* t = ctx.t
-    cdef int me = t.seat_side[g.to_move]
-    cdef int kind = act_kind(action), card = act_card(action), cell, pick
-    cdef bint won
-    cdef double s
-    if kind == ACT_PASS:
-        return 0.0
-    if kind == ACT_EXCHANGE:
-        s = ctx.w.exchange
-    elif kind == ACT_REMOVE:
-        cell = act_cell(action)
-        if not mm.have_remove[cell]:
-            mm.remove[cell] = score_remove(ctx, g, me, cell)
-            mm.have_remove[cell] = 1
-        s = mm.remove[cell]
-    else:
-        cell = act_cell(action)
-        if not mm.have_place[cell]:
-            mm.place[cell] = place_value(ctx, g, me, cell, &won)
-            mm.won[cell] = won
-            mm.have_place[cell] = 1
-        s = mm.place[cell]
-        if card < MAX_CODES and t.card_kind[card] == CARD_WILD and not mm.won[cell]:
-            s -= ctx.w.jack_cost
-    if t.draft_mode:
-        pick = act_pick(action)
-        if pick < 0 or pick >= t.n_codes:
-            s += pick_value(ctx, g, me, pick)
-        else:
-            if not mm.have_pick[pick]:
-                mm.pick[pick] = pick_value(ctx, g, me, pick)
-                mm.have_pick[pick] = 1
-            s += mm.pick[pick]
-    return s
-
 
 cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
     """The best action by score_action; ties drawn from ``rng``, or, without one
