@@ -271,6 +271,9 @@ def balance(
     bar = _Progress(n_jobs, _progress_enabled(progress))
     client = None
     started = time.perf_counter()
+    from .match import import_runner
+
+    import_runner()  # before the folder is made
     try:  # from the moment the folder exists, Ctrl-C says how to resume it
         if out:  # created, checked and locked until the command ends
             ctx.with_resource(bal.open_output(config, out))

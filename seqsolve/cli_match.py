@@ -182,7 +182,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     side.  Every deal is played once per side with the bots rotated over the seats
     (paired games), so the luck of the cards cancels out.  See 'seqsolve bots'.
     """
-    from .match import MatchConfig, check_config, run_games
+    from .match import MatchConfig, check_config, import_runner, run_games
     from .records import RecordFile
     from .report import format_match, summarize_match
 
@@ -196,6 +196,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
         config = replace(config, seed=seed)
     games = -(-games // rules.teams) * rules.teams
     test, tracker = _sprt_tracker(sprt, rules.teams)
+    import_runner()  # before the record file exists
     bar = Progress(games, bots[0], _progress_enabled(progress))
     feed = tracker[1] if tracker else None
 
@@ -274,7 +275,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
     from .bots import make_bot
-    from .match import MatchConfig, check_config, run_games
+    from .match import MatchConfig, check_config, import_runner, run_games
     from .records import FolderLock, check_files, make_output_folder
     from .report import summarize_match
     from .stats import bradley_terry
@@ -298,6 +299,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     recorded = _recorded_seed(first_path, first) if seed is None else None
     if seed is None:  # the first pairing's records, when there are some, hold the seed
         seed = secrets.randbelow(2**31) if recorded is None else recorded
+    import_runner()  # before the folder is made
     if out:  # locked until the command ends: a second run on the folder is refused
         make_output_folder(out)
         click.get_current_context().with_resource(FolderLock(out))

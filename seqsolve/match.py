@@ -354,6 +354,15 @@ def chunks(games: Iterable[int], size: int) -> Iterator[list[int]]:
         yield part
 
 
+def import_runner() -> None:
+    """Import joblib and its process backend now.  A Ctrl-C that lands inside an
+    import can be lost, or end the process by the signal after its message, so
+    the commands import what runs the games before they write a record file:
+    from then on an interruption is theirs to answer (and to say how to resume)."""
+    import joblib  # noqa: F401
+    from joblib.externals import loky  # noqa: F401
+
+
 def workers(jobs: int, n_chunks: int, backend: str | None = None) -> int:
     """How many workers to start for ``n_chunks`` chunks of games at ``--jobs jobs``.
 
