@@ -149,10 +149,18 @@ class Scan:
 MAX_STREAM_BYTES = 256 << 20
 
 
+def _open_to_read(path: str):
+    """``open(path, "rb")`` that does not wait for a FIFO's writer: a FIFO nobody
+    writes to reads as empty instead of hanging the command."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    os.set_blocking(fd, True)  # a pipe with a writer is then read to its end
+    return os.fdopen(fd, "rb")
+
+
 def _read_bytes(path: str, fd: int | None = None) -> bytes:
     try:
         if fd is None:
-            with open(path, "rb") as fh:
+            with _open_to_read(path) as fh:
                 if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
                     return fh.read()
                 data = fh.read(MAX_STREAM_BYTES + 1)  # a pipe or a device: /dev/zero never ends
@@ -323,7 +331,7 @@ def recorded_seed(path: str, config: dict) -> int | None:
     interruption would meet its own records as "a different match"; taking the
     seed from the file is what lets the same command resume."""
     try:
-        with open(path, "rb") as fh:
+        with _open_to_read(path) as fh:
             header = _header_of(path, fh.readline(1 << 20).rstrip(b"\n"))
     except (OSError, ValueError):
         return None
@@ -379,6 +387,8 @@ class RecordFile:
         self.fd = fd
         try:
             info = os.fstat(fd)
+            if stat.S_ISFIFO(info.st_mode):  # nobody may read it: the run would hang once it is full
+                raise RecordError(f"{self.path}: a pipe, not a file: records are read back to resume")
             if not stat.S_ISREG(info.st_mode) or info.st_size == 0:  # a new file (or a device)
                 self._write(json.dumps(self.header) + "\n")
             else:

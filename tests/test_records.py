@@ -4,6 +4,7 @@ name the file, and what replay and annotate say about a recorded game."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -115,6 +116,18 @@ def test_a_binary_file_is_named_not_decoded(tmp_path):
 def test_a_full_disk_names_the_file_in_words():
     assert fails("match", *ARGS, "--games", "2", "--out", "/dev/full") == (
         "seqsolve: /dev/full: cannot write (No space left on device)"
+    )
+
+
+def test_a_fifo_without_a_writer_never_hangs(tmp_path):
+    """Reading a FIFO nobody writes to used to wait forever (replay, annotate, the seed
+    lookup of a resumed match); writing records into one would hang once it is full."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    assert fails("replay", str(fifo), "--game", "0") == f"seqsolve: {fifo}:1: not a seqsolve match record file"
+    assert fails("annotate", str(fifo), "--game", "0") == f"seqsolve: {fifo}:1: not a seqsolve match record file"
+    assert fails("match", *ARGS, "--games", "2", "--out", str(fifo)) == (
+        f"seqsolve: {fifo}: a pipe, not a file: records are read back to resume"
     )
 
 
