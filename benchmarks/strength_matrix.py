@@ -206,6 +206,7 @@ def main() -> None:
     ap.add_argument("--bots", help="comma-separated bot specs (default: " + ", ".join(BOTS) + ")")
     ap.add_argument("--opponents", default=",".join(OPPONENTS))
     ap.add_argument("--presets", default=",".join(PRESETS))
+    ap.add_argument("--players", default="2,3,4,6", help="the seating classes to play, by player count")
     ap.add_argument("--games", type=int, help="games per cell for 2 sides (default: per bot)")
     ap.add_argument("--quick", action="store_true", help="a quarter of the games")
     ap.add_argument("--seed", type=int, default=2026)
@@ -229,6 +230,7 @@ def main() -> None:
         Cell(bot, opp, preset, players, teams)
         for preset in args.presets.split(",")
         for players, teams in seatings(preset)
+        if str(players) in args.players.split(",")
         for opp in args.opponents.split(",")
         for bot in bots
         if bot != opp
