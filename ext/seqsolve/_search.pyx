@@ -356,7 +356,8 @@ cdef double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int32_t act
     """action_score, with what the actions of one decision share computed once
     (the same arithmetic, so the same value to the last bit).  It matters in the
     draft variant, where every play comes with each of the draft's cards, and
-    whenever a two-eyed jack and a plain card reach the same cell."""
+    whenever a two-eyed jack and a plain card reach the same cell.  ``mm`` NULL:
+    nothing is kept (one action scored on its own)."""
     cdef const Tables* t = ctx.t
     cdef int me = t.seat_side[g.to_move]
     cdef int kind = act_kind(action), card = act_card(action), cell, pick
@@ -368,22 +369,29 @@ cdef double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int32_t act
         s = ctx.w.exchange
     elif kind == ACT_REMOVE:
         cell = act_cell(action)
-        if not mm.have_remove[cell]:
-            mm.remove[cell] = score_remove(ctx, g, me, cell)
-            mm.have_remove[cell] = 1
-        s = mm.remove[cell]
+        if mm == NULL:
+            s = score_remove(ctx, g, me, cell)
+        else:
+            if not mm.have_remove[cell]:
+                mm.remove[cell] = score_remove(ctx, g, me, cell)
+                mm.have_remove[cell] = 1
+            s = mm.remove[cell]
     else:
         cell = act_cell(action)
-        if not mm.have_place[cell]:
-            mm.place[cell] = place_value(ctx, g, me, cell, &won)
-            mm.won[cell] = won
-            mm.have_place[cell] = 1
-        s = mm.place[cell]
-        if card < MAX_CODES and t.card_kind[card] == CARD_WILD and not mm.won[cell]:
+        if mm == NULL:
+            s = place_value(ctx, g, me, cell, &won)
+        else:
+            if not mm.have_place[cell]:
+                mm.place[cell] = place_value(ctx, g, me, cell, &won)
+                mm.won[cell] = won
+                mm.have_place[cell] = 1
+            s = mm.place[cell]
+            won = mm.won[cell]
+        if card < MAX_CODES and t.card_kind[card] == CARD_WILD and not won:
             s -= ctx.w.jack_cost
     if t.draft_mode:
         pick = act_pick(action)
-        if pick < 0 or pick >= t.n_codes:
+        if mm == NULL or pick < 0 or pick >= t.n_codes:
             s += pick_value(ctx, g, me, pick)
         else:
             if not mm.have_pick[pick]:
@@ -399,9 +407,7 @@ cdef double action_score(const Ctx* ctx, const Game* g, int32_t action) noexcept
     a removal's, w_exchange for a dead-card exchange, plus in the draft variant
     the value of the card taken.  A decision that scores many actions shares one
     ScoreMemo between them (memo_score)."""
-    cdef ScoreMemo mm
-    memo_clear(&mm)
-    return memo_score(ctx, g, &mm, action)
+    return memo_score(ctx, g, NULL, action)
 
 
 # ---------------------------------------------------------------- evaluation
