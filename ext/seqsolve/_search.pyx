@@ -2135,7 +2135,7 @@ cdef class Searcher:
             acts[i] = actions[i]
             sums[i] = 0.0
         make_ctx(&self.ctx, t, &self.weights)
-        self.ctx.hold = self.hold
+        # no hold: playouts score only finished games, and heuristic playouts add the pick's own value
         self.viewer_side = t.seat_side[viewer]
         self.prepare(observation, viewer, open_information)
         side = self.viewer_side
