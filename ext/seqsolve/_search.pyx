@@ -181,18 +181,10 @@ cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil:
 
 # ---------------------------------------------------------------- one-ply scores
 
-cdef double score_place(const Ctx* ctx, const Game* g, int me, int cell, int wild) noexcept nogil:
-    """Value of a chip of side ``me`` on the empty ``cell`` (C-15 placement); a
-    two-eyed jack (``wild``) costs w_jack_cost unless the chip wins the game."""
-    cdef bint won
-    cdef double score = place_value(ctx, g, me, cell, &won)
-    if wild and not won:
-        score -= ctx.w.jack_cost
-    return score
-
-
 cdef double place_value(const Ctx* ctx, const Game* g, int me, int cell, bint* won) noexcept nogil:
-    """score_place without the jack's cost; ``won``: the chip wins the game."""
+    """Value of a chip of side ``me`` on the empty ``cell`` (C-15 placement), before
+    any jack's cost (memo_score charges a two-eyed jack unless ``won``: the chip
+    wins the game)."""
     cdef const Tables* t = ctx.t
     cdef const Weights* w = &ctx.w
     cdef u128 b = bit(cell)
@@ -312,6 +304,7 @@ cdef double pick_value(const Ctx* ctx, const Game* g, int me, int pick) noexcept
     cdef u128 cells
     cdef int kind, cell
     cdef double v, best
+    cdef bint won
     if pick < 0 or pick >= t.n_codes:
         return 0.0
     kind = t.card_kind[pick]
@@ -326,7 +319,7 @@ cdef double pick_value(const Ctx* ctx, const Game* g, int me, int pick) noexcept
     while cells:
         cell = ctz128(cells)
         cells &= cells - 1
-        v = score_place(ctx, g, me, cell, 0)
+        v = place_value(ctx, g, me, cell, &won)
         if v > best:
             best = v
     if best > ctx.w.complete:
