@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from seqsolve.bots import make_bot
-from seqsolve.match import MatchConfig, play_game
+from seqsolve.match import MatchConfig, run_games
 from seqsolve.report import summarize_match
 
 PRESETS = ("classic", "seed000", "seed002-literal", "numbers", "numbers-seed001-literal", "draft")
@@ -28,13 +27,7 @@ BOTS = {
 
 def _match(bot: str, variant: str, deals: int, players: int = 2, teams: int | None = None) -> dict:
     config = MatchConfig(bots=(bot, "greedy"), variant=variant, players=players, teams=teams, seed=11)
-    bots = [make_bot(spec) for spec in config.bots]
-    try:
-        records = [play_game(config, g, bots, moves=False) for g in range(deals * config.games_per_deal)]
-    finally:
-        for b in bots:
-            b.close()
-    return summarize_match(records, config.bots)
+    return summarize_match(run_games(config, deals * config.games_per_deal, jobs=1), config.bots)
 
 
 @pytest.mark.parametrize("variant", PRESETS)
