@@ -24,6 +24,7 @@ import signal
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
@@ -428,8 +429,11 @@ def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list
         if backend not in (None, "loky"):
             context = parallel_backend(backend, n_jobs=n_jobs)
         else:  # worker processes on this machine
-            context = parallel_config(backend="loky", n_jobs=n_jobs, initializer=_leave_ctrl_c_to_the_runner)
+            context = parallel_config(backend="loky", n_jobs=n_jobs)
         with context:
+            if backend in (None, "loky"):
+                with _ctrl_c_held():  # the workers start here, on a first errand
+                    Parallel(n_jobs=n_jobs)(delayed(os.getpid)() for _ in range(n_jobs))
             runner = Parallel(n_jobs=n_jobs if backend is None else None, return_as="generator_unordered")
             results = runner(tasks)
             try:
@@ -445,12 +449,33 @@ def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list
                 if close:
                     with warnings.catch_warnings():  # stopped early on purpose: unused results are expected
                         warnings.filterwarnings("ignore", "[0-9]+ tasks have been successfully executed")
+                        warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being processed")
                         close()
     return [done[g] for g in sorted(done)]
 
 
-def _leave_ctrl_c_to_the_runner() -> None:
-    """Worker processes ignore SIGINT: a terminal's Ctrl-C reaches every process of
-    the group, and the runner, which keeps what is done and stops the workers,
-    is the one to answer it (a worker would print its traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold SIGINT back while the worker processes (and the executor's thread,
+    which starts any replacement worker) are created.
+
+    A terminal's Ctrl-C reaches every process of the group, and the runner, which
+    keeps what is done and stops the workers, is the one to answer it.  A worker
+    answering too would print its traceback, and a worker still importing at that
+    moment cannot yet have set a handler; a signal mask is inherited through fork
+    and exec, so the workers start with SIGINT blocked.  A Ctrl-C that arrives
+    while it is held is delivered, not lost, when the mask is restored.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups to fear
+        yield
+        return
+    # multiprocessing's resource tracker, when it first starts, unblocks SIGINT
+    # and SIGTERM for the thread that starts it (CPython <= 3.12): start it first
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

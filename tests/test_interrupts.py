@@ -143,6 +143,40 @@ def test_ctrl_c_reaches_the_workers_too(start):
     _interrupt(proc, _stderr_until(proc, "games/s"), group=True)
 
 
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:  # ended meanwhile
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _sigint_blocked(pid: int) -> bool:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("SigBlk:"):
+            return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+    raise AssertionError(f"no SigBlk in /proc/{pid}/status")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc (Linux)")
+def test_workers_are_born_with_ctrl_c_held(start):
+    """A worker still importing when Ctrl-C comes cannot have set a handler yet, and
+    would print a traceback: the workers start with SIGINT blocked (the runner
+    answers for them), and the runner itself does not keep it blocked."""
+    proc = start(["match", "random", "greedy", "--games", "1000000", "--jobs", "2", "--progress"], group=True)
+    before = _stderr_until(proc, "games/s")
+    workers = [pid for pid in _children(proc.pid) if "popen_loky" in open(f"/proc/{pid}/cmdline").read()]
+    assert len(workers) == 2, workers
+    assert all(_sigint_blocked(pid) for pid in workers)
+    assert not _sigint_blocked(proc.pid)
+    _interrupt(proc, before, group=True)
+
+
 def test_sigint_while_the_command_line_is_imported(start):
     """Ctrl-C right after start: ``-X importtime`` reports each import on stderr as it
     completes, so the signal is sent while the command line is still being imported
