@@ -56,6 +56,12 @@ def run(args=None) -> None:
     # from here on nothing is left to say: a Ctrl-C during the shutdown ends it at once
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _exit_interrupted)
+    # CPython (3.8-3.13) notes a KeyboardInterrupt that passed through code run by
+    # exec() of a string (dataclasses and namedtuple build their methods so), even
+    # when it was caught; under ``python -m`` the interpreter then kills itself with
+    # SIGINT after exiting, and the exit code 130 is lost.  Each exec() of a string
+    # forgets the note first: this one leaves it forgotten.
+    exec("")
     sys.exit(code)
 
 

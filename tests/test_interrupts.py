@@ -189,3 +189,21 @@ def test_sigint_while_the_command_line_is_imported(start):
     own = [line for line in err.splitlines() if not line.startswith("import time:")]
     assert proc.returncode == 130, err[-2000:]
     assert out == b"" and own == ["seqsolve: interrupted"], own
+
+
+def test_a_ctrl_c_caught_inside_exec_code_keeps_the_exit_code(tmp_path):
+    """CPython remembers a KeyboardInterrupt that passed through code run by exec()
+    of a string (as dataclasses build their methods), even once caught, and under
+    ``python -m`` kills itself with SIGINT at exit: the exit code must survive it."""
+    (tmp_path / "ctrl_c_in_exec.py").write_text(
+        "import os, signal\n"
+        "from seqsolve.__main__ import run\n"
+        "import seqsolve.cli\n"  # imports run exec() of strings too, which would hide the note
+        "try:\n"
+        "    exec('os.kill(os.getpid(), signal.SIGINT)\\nfor _ in range(10**6): pass')\n"
+        "except KeyboardInterrupt:\n"
+        "    pass\n"
+        "run(['--version'])\n"
+    )
+    done = subprocess.run([sys.executable, "-m", "ctrl_c_in_exec"], cwd=tmp_path, capture_output=True, timeout=120)
+    assert done.returncode == 0, (done.returncode, done.stderr[-500:])
