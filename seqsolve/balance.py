@@ -21,7 +21,7 @@ variant to a grid changes nothing for the others, and the same variant listed
 twice (a *replica*) gets its own, independent games.
 
 Everything reported is computed from the records by :func:`summarize_point`
-(the metrics are defined in the README, "Balance metrics").
+(the metrics are defined in docs/balance-metrics.md).
 """
 
 from __future__ import annotations
@@ -574,7 +574,7 @@ def _geometry() -> _Geometry:
 
 
 def summarize_point(result: PointResult) -> dict:
-    """Every balance metric of one point, from its records (README, "Balance metrics")."""
+    """Every balance metric of one point, from its records (docs/balance-metrics.md)."""
     point = result.point
     records = result.records.get("self", [])
     rules = point.rules()
@@ -657,7 +657,7 @@ def summarize_point(result: PointResult) -> dict:
         out[f"{k}_mean"] = float(np.mean(values))
     out["corner_win_rate"] = _rate(corner_wins, decisive)
     out["corner_win_ci"] = _ci(corner_wins, decisive) if decisive else None
-    # Ludii's outcome concepts (README): player 1 is the side that moves first
+    # Ludii's outcome concepts (docs/balance-metrics.md): player 1 is the side that moves first
     timeouts = terminations.get("turn_cap", 0)
     ludii_rates = [k / n for k in side_wins]
     out["ludii"] = {
@@ -966,7 +966,7 @@ _LEGEND = (
     "stall, turn cap, ...); *decisions* are actions per game with more than one choice; "
     "*branching* is the mean number of legal actions per action; "
     "*corner wins* is the share of won games in which the winner had a sequence through a corner. "
-    'The README\'s "Balance metrics" defines every column.'
+    "seqsolve's docs/balance-metrics.md defines every column."
 )
 
 

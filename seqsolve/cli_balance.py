@@ -235,7 +235,7 @@ def balance(
     rate of every seat and side, the first seat's advantage and a chi-square test
     of balanced sides, the draw rate and why games ended, game length, decisions
     and branching, exchanges, jacks and reshuffles per game, and how often the
-    winner used a corner.  See the README, "Balance metrics".
+    winner used a corner.  See docs/balance-metrics.md.
     """
     _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games)
     check_backend(backend, scheduler)
