@@ -503,7 +503,7 @@ def threat_summary(state, viewer: int | None = None) -> list[SideThreats]:
     draw pile) and ``live``; ``wild`` gives the same for the wild cards (two-eyed
     jacks, Numbers' Plus), which complete any cell.
 
-    >>> from seqsolve.cli import load_position
+    >>> from seqsolve.cli.position import load_position
     >>> from seqsolve.state import State
     >>> s = State.from_position(load_position("example:2")).observation(1)
     >>> [(t.colour, t.count, t.needed) for t in threat_summary(s)]
@@ -791,7 +791,7 @@ def analyze(
     Raises:
         AnalysisError: the game is over, or the mover's cards are unknown.
 
-    >>> from seqsolve.cli import load_position
+    >>> from seqsolve.cli.position import load_position
     >>> from seqsolve.state import State
     >>> a = analyze(State.from_position(load_position("example:2")), iterations=500, seed=1)
     >>> a.to_move, a.iterations, len(a.moves) == len(set(m.move for m in a.moves))

@@ -18,7 +18,9 @@ SIDE_COLOURS = ("#1f5fbf", "#2e8b3e", "#c0392b")  # blue, green, red chips
 SIDE_NAMES = "bgr"
 
 
-def _figure(width: float, height: float):
+def new_figure(width: float, height: float):
+    """A blank figure; the ImportError when matplotlib is missing says what to install,
+    so a command can ask for one before any game is played and fail in one line."""
     try:
         import matplotlib
 
@@ -36,7 +38,7 @@ def plot_seat_advantage(summaries: Sequence[dict], path: str) -> str:
     percentage points) and every side's win rate, each with its 95% interval."""
     rows = [s for s in summaries if s.get("games")]
     height = 1.6 + 0.34 * max(len(rows), 1)
-    fig = _figure(11, height)
+    fig = new_figure(11, height)
     left, right = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [1, 1.2]})
     ys = list(range(len(rows)))[::-1]
     labelled: set[int] = set()
@@ -78,7 +80,7 @@ def plot_seat_advantage(summaries: Sequence[dict], path: str) -> str:
 def plot_lengths(summaries: Sequence[dict], path: str) -> str:
     """Game length across variants: mean turns with the 10th–90th percentile range."""
     rows = [s for s in summaries if s.get("games")]
-    fig = _figure(8, 1.2 + 0.32 * max(len(rows), 1))
+    fig = new_figure(8, 1.2 + 0.32 * max(len(rows), 1))
     ax = fig.subplots()
     ys = list(range(len(rows)))[::-1]
     for y, s in zip(ys, rows):
@@ -98,7 +100,7 @@ def plot_heatmap(summary: dict, path: str) -> str:
     """Where chips end up and where sequences form, as the share of games per cell."""
     import numpy as np
 
-    fig = _figure(10, 4.6)
+    fig = new_figure(10, 4.6)
     axes = fig.subplots(1, 2)
     maps = summary["heatmap"]
     for ax, key, title, cmap in (

@@ -23,7 +23,7 @@ from seqsolve.analysis import (
     threat_summary,
 )
 from cli_helpers import fails, ok
-from seqsolve.cli import load_position
+from seqsolve.cli.position import load_position
 from seqsolve.match import MatchConfig, run_games
 from seqsolve.notation import parse_position, read_position
 from seqsolve.records import RecordError

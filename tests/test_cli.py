@@ -18,7 +18,8 @@ import pytest
 
 from seqsolve import __version__
 from cli_helpers import fails, ok, run
-from seqsolve.cli import EXAMPLES, load_position, main
+from seqsolve.cli import main
+from seqsolve.cli.position import EXAMPLES, load_position
 from seqsolve.notation import parse_position, read_position, to_sqn
 from seqsolve.position import COUNTER_MAX
 from seqsolve.rules import parse_rules

@@ -1,5 +1,5 @@
 """Options and specs: one meaning and one range everywhere, refused in one line
-before any work (seqsolve/cli_options.py, Param ranges, rules option ranges)."""
+before any work (seqsolve/cli/options.py, Param ranges, rules option ranges)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from cli_helpers import fails, ok, run
 from seqsolve.bots import BotError, make_bot
-from seqsolve.cli_options import MAX_GAMES, SEED_LIMIT
+from seqsolve.cli.options import MAX_GAMES, SEED_LIMIT
 from seqsolve.match import MatchConfig, chunks, run_games, workers
 from seqsolve.rules import RulesError, max_sequences, parse_rules
 

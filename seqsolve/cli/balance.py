@@ -16,18 +16,23 @@ import time
 
 import click
 
-from .cli_match import MOVE_TIMEOUT, _dask_backend, _progress_enabled, backend_options, check_backend, interrupted
-from .cli_options import (
+from ..records import check_output_file, write_text
+from .errors import interrupted
+from .options import (
     FILE_PATH,
     FOLDER_PATH,
     MAX_GAMES,
+    MOVE_TIMEOUT,
     PROCESS_JOBS_HELP,
+    backend_options,
+    check_backend,
+    dask_backend,
     games_option,
     jobs_option,
     seed_option,
     variant_option,
 )
-from .records import check_output_file, write_text
+from .progress import progress_enabled
 
 # balance (numpy, scipy, joblib, the compiled core) is imported by the command,
 # so that --help and every usage error answer at once.
@@ -92,8 +97,8 @@ def _command_line(ctx: click.Context) -> str:
 
 
 def _restrictions(text: str | None) -> tuple[str, ...]:
-    from . import balance as bal
-    from .bots.restricted import RESTRICTIONS
+    from .. import balance as bal
+    from ..bots.restricted import RESTRICTIONS
 
     if not text:
         return ()
@@ -239,7 +244,7 @@ def balance(
     """
     _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games)
     check_backend(backend, scheduler)
-    from . import balance as bal
+    from .. import balance as bal
 
     points = bal.expand_grid(variants or ("classic",), vary, players, teams, all_presets)
     found = bal.read_manifest(out) if out and os.path.isdir(out) else None
@@ -261,17 +266,17 @@ def balance(
         if path:
             check_output_file(path, option)
     if plots and (out or report):
-        from .plots import _figure
+        from ..plots import new_figure
 
         try:
-            _figure(1, 1)  # fail now, in one line, before any game is played
+            new_figure(1, 1)  # fail now, in one line, before any game is played
         except ImportError as exc:
             raise click.ClickException(str(exc)) from None
     n_jobs = len(points) * (1 + len(config.restrict) + bool(weak))
-    bar = _Progress(n_jobs, _progress_enabled(progress))
+    bar = _Progress(n_jobs, progress_enabled(progress))
     client = None
     started = time.perf_counter()
-    from .match import import_runner
+    from ..match import import_runner
 
     import_runner()  # before the folder is made
     try:  # from the moment the folder exists, Ctrl-C says how to resume it
@@ -279,7 +284,7 @@ def balance(
             ctx.with_resource(bal.open_output(config, out))
         if given_seed is None:
             click.echo(f"seed {seed}" + (f" (from {out})" if found else ""), err=True)
-        client = _dask_backend(scheduler) if backend == "dask" else None
+        client = dask_backend(scheduler) if backend == "dask" else None
         results = bal.run_balance(
             config,
             games,
@@ -311,7 +316,7 @@ def balance(
     if report:
         drawn = None
         if plots:
-            from .plots import write_plots
+            from ..plots import write_plots
 
             drawn = write_plots(summaries, bal.plots_folder(report))
         write_text(report, bal.markdown_report(summaries, data, command, drawn, report))

@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .cli_match import _progress_enabled, option_group
-from .cli_options import FILE_PATH, PROBABILITY, SECONDS, jobs_option, seed_option
+from .errors import Interrupted
+from .options import FILE_PATH, PROBABILITY, SECONDS, jobs_option, option_group, seed_option
+from .position import load_position
+from .progress import progress_enabled
 
 if TYPE_CHECKING:  # the analysis (numpy, the compiled core) is imported by the commands
-    from .analysis import Analysis, SideThreats
+    from ..analysis import Analysis, SideThreats
 
 _NAMES = {"b": "blue", "g": "green", "r": "red"}
 
@@ -195,11 +197,10 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
     them, unless --open.  With the same --seed and --jobs (and an iteration
     budget) the result is the same on every run.
     """
-    from .analysis import analyze_position
-    from .cli import load_position
+    from ..analysis import analyze_position
 
     pos = load_position(file)
-    if _progress_enabled(progress):
+    if progress_enabled(progress):
         click.echo(f"analyzing {file}: searching (Ctrl-C stops) ...", err=True)
     result = analyze_position(
         pos,
@@ -284,13 +285,13 @@ def annotate(
     at the time; the drop is the best turn's estimated win probability minus
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
     """
-    from .analysis import annotate_record
-    from .records import find_game
+    from ..analysis import annotate_record
+    from ..records import find_game
 
     record, where = find_game(records, game)
     if record is None:
         raise click.UsageError(f"{records} has no game {game} (it holds {where} games)")
-    show = _progress_enabled(progress)
+    show = progress_enabled(progress)
     counts = [0, 0]  # decisions analysed, in all
 
     def report(done: int, total: int) -> None:
@@ -314,8 +315,6 @@ def annotate(
             where=where,
         )
     except KeyboardInterrupt:
-        from .cli import Interrupted
-
         if show and counts[0] < counts[1]:
             click.echo("", err=True)  # end the progress line
         raise Interrupted(f"interrupted after {counts[0]} of {counts[1]} decisions") from None

@@ -1,11 +1,9 @@
-"""The ``seqsolve`` command line: show, apply, convert, perft, bench (and, from
-:mod:`seqsolve.cli_match`, match, tournament, replay, bots).
+"""The commands on one position: show, apply, convert, perft; and bench, which
+times the engine on positions of its own.
 
-The commands are thin: positions are read and written by :mod:`seqsolve.notation`,
-played by :class:`seqsolve.state.State`, drawn by :mod:`seqsolve.render` and timed
-by :mod:`seqsolve.benchmark`.  Every bad input ends in exactly one line on stderr,
-``seqsolve: <what is wrong>``, and a non-zero exit code (1 for bad input, 2 for a
-bad command line); stdout gets nothing unless the whole result is ready.
+Positions are read and written by :mod:`seqsolve.notation`, played by
+:class:`seqsolve.state.State`, drawn by :mod:`seqsolve.render` and timed by
+:mod:`seqsolve.benchmark`.
 
 A position argument ``FILE`` is a path, ``-`` for standard input, or
 ``example:N`` for a bundled example (``seqsolve/data/exampleN.sqn``: 1-3 are the worked
@@ -14,7 +12,6 @@ examples of RULES.md §5.5, 4 a mid-game position with every card known).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import secrets
@@ -24,11 +21,8 @@ from importlib import resources
 
 import click
 
-from . import __version__
-from .cli_options import GAMES, MAX_GAMES, seed_option, variant_option
-from .moves import MoveSyntaxError, join_turns, parse_turn
-from .notation import (
-    PositionError,
+from ..moves import MoveSyntaxError, join_turns, parse_turn
+from ..notation import (
     parse_position,
     position_to_dict,
     read_position,
@@ -36,10 +30,11 @@ from .notation import (
     to_readable,
     to_sqn,
 )
-from .position import Position
-from .rules import Variant
-
-__all__ = ["main"]
+from ..position import Position
+from ..rules import Variant
+from .errors import CliError
+from .options import GAMES, MAX_GAMES, seed_option, variant_option
+from .progress import progress_enabled
 
 FORMATS = ("sqn", "readable", "json")
 #: perft deeper than this would not finish (the tree grows ~100x per action)
@@ -53,94 +48,6 @@ def _example_names() -> list[str]:
 
 
 EXAMPLES = _example_names()
-
-
-class CliError(click.ClickException):
-    """Bad input found by a command: one line on stderr, exit code 1."""
-
-    exit_code = 1
-
-
-class Interrupted(CliError):
-    """Ctrl-C (SIGINT): one line on stderr, saying how to resume when the command
-    can, and SIGINT's exit code."""
-
-    exit_code = 130
-
-    def __init__(self, message: str = "interrupted"):
-        super().__init__(message)
-
-
-@contextlib.contextmanager
-def _interrupt_as_error():
-    """KeyboardInterrupt becomes :class:`Interrupted` before click sees it (click
-    would print a blank line and call it 'aborted', exit code 1)."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        raise Interrupted() from None
-
-
-def _one_line(text: str) -> str:
-    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
-
-
-def _describe(exc: BaseException) -> str:
-    """The message of an input error, as the one line users see (without ``seqsolve:``)."""
-    if isinstance(exc, PositionError) and exc.line == 0:
-        return f"{exc.source}: {exc.message}"  # the file itself could not be read
-    if isinstance(exc, click.UsageError) and not isinstance(exc, CliError):
-        where = exc.ctx.command_path if exc.ctx is not None else "seqsolve"
-        return f"{exc.format_message()} (see '{where} --help')"
-    if isinstance(exc, click.ClickException):
-        return exc.format_message()
-    if isinstance(exc, OSError) and exc.filename is not None:
-        return f"{exc.filename}: {exc.strerror or exc}"
-    return str(exc)
-
-
-# click >= 8.2 raises this for a bare ``seqsolve``; older versions print the help themselves.
-_NO_ARGS_IS_HELP = getattr(click.exceptions, "NoArgsIsHelpError", ())
-
-
-class _Group(click.Group):
-    """A group whose errors are one line on stderr (``seqsolve: ...``), never a traceback."""
-
-    def make_context(self, *args, **kwargs):
-        with _interrupt_as_error():
-            return super().make_context(*args, **kwargs)
-
-    def invoke(self, ctx):
-        with _interrupt_as_error():
-            return super().invoke(ctx)
-
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
-        try:
-            super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except _NO_ARGS_IS_HELP as exc:
-            click.echo(exc.ctx.get_help())
-            sys.exit(0)
-        except click.ClickException as exc:
-            self._fail(_describe(exc), exc.exit_code)
-        except click.Abort:
-            self._fail("aborted", 1)
-        except BrokenPipeError:
-            # the reader went away (``seqsolve show ... | head``): stop quietly
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            sys.exit(1)
-        except (ValueError, OSError) as exc:  # PositionError, RulesError, move errors, files
-            if os.environ.get("SEQSOLVE_DEBUG"):
-                raise
-            self._fail(_describe(exc), 1)
-        sys.exit(0)
-
-    @staticmethod
-    def _fail(message: str, code: int) -> None:
-        click.echo(f"seqsolve: {_one_line(message)}", err=True)
-        sys.exit(code)
 
 
 # ---------------------------------------------------------------------------
@@ -169,7 +76,7 @@ def _example(name: str) -> Position:
 
 
 def _state(pos: Position, seed=None):
-    from .state import State  # the compiled core, loaded only by commands that play
+    from ..state import State  # the compiled core, loaded only by commands that play
 
     return State.from_position(pos, seed=seed)
 
@@ -189,7 +96,7 @@ def position_json(pos: Position, **extra) -> str:
 
 
 def _window(w: int) -> str:
-    from .board import window_name
+    from ..board import window_name
 
     return window_name(w)
 
@@ -240,29 +147,6 @@ def _new_rules(variant: str, players: int | None, teams: int | None):
     return parsed.resolve(players, teams)
 
 
-# ---------------------------------------------------------------------------
-# the commands
-
-
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "-V", "--version", prog_name="seqsolve", message="%(prog)s %(version)s")
-def main() -> None:
-    """seqsolve: a rules engine and bots for the board game Sequence.
-
-    A position FILE is a path to an SQN or readable position file (RULES.md §5),
-    '-' for standard input, or example:N for a bundled example: 1, 2 and 3 are
-    the worked examples of RULES.md §5.5, 4 is a mid-game with every card known.
-
-    \b
-    Examples:
-      seqsolve show --example 2
-      seqsolve show --new --seed 1 --play-random
-      seqsolve apply example:2 AH@f2 --to readable
-      seqsolve perft example:4 --depth 3 --divide
-      seqsolve bench
-    """
-
-
 SHOW_EPILOG = """\b
 Examples:
   seqsolve show game.sqn                 draw a position file
@@ -275,7 +159,7 @@ Examples:
 """
 
 
-@main.command(epilog=SHOW_EPILOG)
+@click.command(epilog=SHOW_EPILOG)
 @click.argument("file", required=False)
 @click.option(
     "--example", type=click.Choice(EXAMPLES), help="Show a bundled example position instead of FILE."
@@ -309,7 +193,7 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
     if new or play_random:
         seed = _fresh_seed() if seed is None else seed
     if new:
-        from .state import State
+        from ..state import State
 
         rules = _new_rules(variant or "classic", players, teams)
         state = State.new(rules, seed=seed)
@@ -347,7 +231,7 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
             extra["termination"] = outcome.termination.name.lower()
         click.echo(position_json(pos, **extra), nl=False)
         return
-    from .render import render_position
+    from ..render import render_position
 
     text = render_position(pos, legal_strings(pos), color=_use_color(color), notes=notes)
     if played:
@@ -376,7 +260,7 @@ Examples:
 """
 
 
-@main.command(epilog=APPLY_EPILOG)
+@click.command(epilog=APPLY_EPILOG)
 @click.argument("file")
 @click.argument("moves", nargs=-1, required=True)
 @click.option("--to", type=click.Choice(FORMATS), default="sqn", show_default=True, help="Output format.")
@@ -389,7 +273,7 @@ def apply(file, moves, to) -> None:
     the reason, and nothing is printed on stdout.  A draw from reshuffled discards
     is unknown, '?' (RULES.md P-17): nobody knows the new order of the pile.
     """
-    from .state import IllegalMoveError
+    from ..state import IllegalMoveError
 
     state = _state(load_position(file)).without_shuffles()
     for number, text in enumerate(moves, 1):
@@ -419,7 +303,7 @@ Examples:
 """
 
 
-@main.command(epilog=CONVERT_EPILOG)
+@click.command(epilog=CONVERT_EPILOG)
 @click.argument("file")
 @click.option("--to", type=click.Choice(FORMATS), default="sqn", show_default=True, help="Output format.")
 def convert(file, to) -> None:
@@ -440,7 +324,7 @@ An exchange is an action of its own; an action that ends the game is one leaf.
 """
 
 
-@main.command(epilog=PERFT_EPILOG)
+@click.command(epilog=PERFT_EPILOG)
 @click.argument("file")
 @click.option("--depth", type=click.IntRange(0, MAX_DEPTH), required=True, help=f"Actions deep (at most {MAX_DEPTH}).")
 @click.option("--divide", is_flag=True, help="List the count below each legal first action.")
@@ -453,8 +337,6 @@ def perft(file, depth, divide, as_json, seed, progress) -> None:
     """Count the leaves of the action tree of the position in FILE (as chess perft)."""
     import time
 
-    from .cli_match import _progress_enabled
-
     pos = load_position(file)
     hidden = [f"hand {s} holds {h.unknown} unknown" for s, h in enumerate(pos.hands) if h.unknown]
     if pos.draw_cards is None and pos.draw_count:
@@ -463,7 +345,7 @@ def perft(file, depth, divide, as_json, seed, progress) -> None:
         name = "<stdin>" if file == "-" else file
         raise CliError(f"{name}: perft needs every card known, but {'; '.join(hidden)}")
     state = _state(pos, seed=seed)
-    if _progress_enabled(progress):
+    if progress_enabled(progress):
         click.echo(f"counting the leaves {depth} actions deep (Ctrl-C stops) ...", err=True)
     start = time.perf_counter()
     parts: dict[str, int] = {}
@@ -500,7 +382,7 @@ benchmarks/bench.py compares these figures with the plain-Python reference.
 """
 
 
-@main.command(epilog=BENCH_EPILOG)
+@click.command(epilog=BENCH_EPILOG)
 @click.option(
     "--games", type=GAMES, default=None, help=f"Random games to play (1..{MAX_GAMES}) [default: 100000]."
 )
@@ -516,7 +398,7 @@ def bench(games, seed, scans, as_json) -> None:
     games from fresh deals (games/s, plies/s), then full and through-one-cell
     sequence scans of a mid-game position (scans/s).  Progress goes to stderr.
     """
-    from .benchmark import DEFAULT_GAMES, format_table, run_benchmark
+    from ..benchmark import DEFAULT_GAMES, format_table, run_benchmark
 
     result = run_benchmark(
         games if games is not None else DEFAULT_GAMES,
@@ -530,18 +412,4 @@ def bench(games, seed, scans, as_json) -> None:
         click.echo(format_table(result), nl=False)
 
 
-def _add_play_commands() -> None:
-    """The commands that play bots (match, tournament, replay, bots) live in cli_match."""
-    from .cli_analysis import COMMANDS as ANALYSIS_COMMANDS
-    from .cli_balance import COMMANDS as BALANCE_COMMANDS
-    from .cli_match import COMMANDS
-
-    for command in COMMANDS + ANALYSIS_COMMANDS + BALANCE_COMMANDS:
-        main.add_command(command)
-
-
-_add_play_commands()
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
+COMMANDS = [show, apply, convert, perft, bench]

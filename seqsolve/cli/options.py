@@ -121,7 +121,7 @@ FOLDER_PATH = NonEmptyPath(file_okay=False)
 def _check_variants(ctx, param, value):
     """Read every --variant now (a bad one is refused, exit 1, before any work);
     the command still gets the text as typed."""
-    from .rules import Variant  # pure Python: no numpy, no compiled core
+    from ..rules import Variant  # pure Python: no numpy, no compiled core
 
     for text in value if isinstance(value, tuple) else (value,):
         if text is not None:
@@ -136,3 +136,64 @@ def variant_option(help: str, default: str | None = None, multiple: bool = False
         "--variant", name, default=default, multiple=multiple, callback=_check_variants,
         metavar="PRESET[opt=v,...]", help=help, **extra,
     )
+
+
+#: the time an external program may think per move (match, tournament, balance)
+MOVE_TIMEOUT = click.option("--move-timeout", type=SECONDS, default=10.0, show_default=True,
+                            help="Seconds an external bot (ext:...) may think per move (0 < s <= 86400); "
+                                 "past it, it loses the game.")
+
+
+def game_options(where: str):
+    """The options match and tournament share: workers, seed and the rules;
+    ``where`` names the records a run without --seed takes its seed from."""
+    options = [
+        jobs_option(PROCESS_JOBS_HELP),
+        seed_option(f"Root seed; the same seed gives the same games at any --jobs (default: {where}'s, when it holds these games, else fresh)."),
+        variant_option("Preset with overrides, e.g. 'classic[sequences_to_win=3]'.", default="classic"),
+        click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
+        click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),
+        MOVE_TIMEOUT,
+    ]
+    return option_group(options)
+
+
+def backend_options():
+    """--backend and --scheduler (match and balance); see :func:`check_backend`."""
+    return option_group([
+        click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
+                     help="joblib backend (default loky: processes on this machine)."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Dask scheduler address for --backend dask."),
+    ])
+
+
+def check_backend(backend: str | None, scheduler: str | None) -> None:
+    """A scheduler address means nothing without the Dask backend: refused, not ignored."""
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler goes with --backend dask")
+
+
+
+
+def option_group(options: list):
+    """One decorator applying ``options`` in the order given (as if stacked above the command)."""
+
+    def apply(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
+
+
+def dask_backend(scheduler: str | None):
+    """Connect joblib to a Dask cluster (``--backend dask``)."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise click.UsageError("--backend dask needs the 'distributed' package: pip install 'seqsolve[dask]'")
+    try:
+        return Client(scheduler, timeout="10s") if scheduler else Client(processes=True)
+    except OSError as exc:
+        raise click.UsageError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None

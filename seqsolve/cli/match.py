@@ -11,127 +11,29 @@ import json
 import os
 import re
 import secrets
-import sys
 import time
 from dataclasses import replace
-from typing import NoReturn
 
 import click
 
-from .cli_options import (
+from .errors import interrupted
+from .options import (
     FILE_PATH,
     FOLDER_PATH,
-    PROCESS_JOBS_HELP,
-    SECONDS,
+    backend_options,
+    check_backend,
+    dask_backend,
+    game_options,
     games_option,
-    jobs_option,
-    seed_option,
-    variant_option,
 )
-
-# The heavy modules (numpy, joblib, the compiled core) are imported inside the
-# commands, so that --help and every usage error answer at once.
-
-
-#: the time an external program may think per move (match, tournament, balance)
-MOVE_TIMEOUT = click.option("--move-timeout", type=SECONDS, default=10.0, show_default=True,
-                            help="Seconds an external bot (ext:...) may think per move (0 < s <= 86400); "
-                                 "past it, it loses the game.")
-
-
-def game_options(where: str):
-    """The options match and tournament share: workers, seed and the rules;
-    ``where`` names the records a run without --seed takes its seed from."""
-    options = [
-        jobs_option(PROCESS_JOBS_HELP),
-        seed_option(f"Root seed; the same seed gives the same games at any --jobs (default: {where}'s, when it holds these games, else fresh)."),
-        variant_option("Preset with overrides, e.g. 'classic[sequences_to_win=3]'.", default="classic"),
-        click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
-        click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),
-        MOVE_TIMEOUT,
-    ]
-    return option_group(options)
-
-
-def backend_options():
-    """--backend and --scheduler (match and balance); see :func:`check_backend`."""
-    return option_group([
-        click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
-                     help="joblib backend (default loky: processes on this machine)."),
-        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                     help="Dask scheduler address for --backend dask."),
-    ])
-
-
-def check_backend(backend: str | None, scheduler: str | None) -> None:
-    """A scheduler address means nothing without the Dask backend: refused, not ignored."""
-    if scheduler is not None and backend != "dask":
-        raise click.UsageError("--scheduler goes with --backend dask")
-
-
-
-
-def option_group(options: list):
-    """One decorator applying ``options`` in the order given (as if stacked above the command)."""
-
-    def apply(command):
-        for option in reversed(options):
-            command = option(command)
-        return command
-
-    return apply
-
-
-def _progress_enabled(flag: bool | None) -> bool:
-    return sys.stderr.isatty() if flag is None else flag
-
-
-class Progress:
-    """A one-line progress report on stderr: games done, games/s, running score."""
-
-    def __init__(self, total: int, first_bot: str, enabled: bool):
-        self.total, self.first_bot, self.enabled = total, first_bot, enabled
-        self.done, self.score, self.started = 0, 0.0, time.perf_counter()
-
-    def update(self, records: list[dict]) -> None:
-        self.done += len(records)
-        self.score += sum(r["score"] for r in records)
-        if not self.enabled:
-            return
-        rate = self.done / max(time.perf_counter() - self.started, 1e-9)
-        width = 30
-        filled = int(width * self.done / max(self.total, 1))
-        bar = "#" * filled + "-" * (width - filled)
-        mean = self.score / self.done if self.done else 0.0
-        click.echo(
-            f"\r[{bar}] {self.done}/{self.total} games  {rate:.1f} games/s  "
-            f"score of {self.first_bot}: {100 * mean:.1f}%",
-            err=True,
-            nl=False,
-        )
-
-    def close(self) -> None:
-        if self.enabled:
-            click.echo("", err=True)
-
-
-def _dask_backend(scheduler: str | None):
-    """Connect joblib to a Dask cluster (``--backend dask``)."""
-    try:
-        from dask.distributed import Client
-    except ImportError:
-        raise click.UsageError("--backend dask needs the 'distributed' package: pip install 'seqsolve[dask]'")
-    try:
-        return Client(scheduler, timeout="10s") if scheduler else Client(processes=True)
-    except OSError as exc:
-        raise click.UsageError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+from .progress import Progress, progress_enabled
 
 
 def _sprt_tracker(spec: str | None, sides: int):
     """A callback that feeds complete deals, in order, to the SPRT; None without --sprt."""
     if spec is None:
         return None, None
-    from .stats import SPRT
+    from ..stats import SPRT
 
     if sides != 2:
         raise click.UsageError("--sprt needs a two-sided game (2 players or 2 teams)")
@@ -182,9 +84,9 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     side.  Every deal is played once per side with the bots rotated over the seats
     (paired games), so the luck of the cards cancels out.  See 'seqsolve bots'.
     """
-    from .match import MatchConfig, check_config, import_runner, run_games
-    from .records import RecordFile
-    from .report import format_match, summarize_match
+    from ..match import MatchConfig, check_config, import_runner, run_games
+    from ..records import RecordFile
+    from ..report import format_match, summarize_match
 
     check_backend(backend, scheduler)
     config = MatchConfig(bots=tuple(bots), variant=variant, players=players, teams=teams, seed=seed or 0,
@@ -197,7 +99,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     games = -(-games // rules.teams) * rules.teams
     test, tracker = _sprt_tracker(sprt, rules.teams)
     import_runner()  # before the record file exists
-    bar = Progress(games, bots[0], _progress_enabled(progress))
+    bar = Progress(games, bots[0], progress_enabled(progress))
     feed = tracker[1] if tracker else None
 
     def on_records(records):
@@ -210,7 +112,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
         store = click.get_current_context().with_resource(RecordFile(out, config.to_json())) if out else None
         if recorded is not None:
             click.echo(f"seed {seed} (from {out})", err=True)
-        client = _dask_backend(scheduler) if backend == "dask" else None
+        client = dask_backend(scheduler) if backend == "dask" else None
         records = run_games(config, games, jobs=jobs, out=store, on_records=on_records, backend=backend)
     except KeyboardInterrupt:
         interrupted(bar, out, "FILE", f" after {bar.done} games")
@@ -238,20 +140,10 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
         click.echo(format_match(summary, _colours(rules.teams)))
 
 
-def interrupted(bar, out: str | None, kind: str, progress: str = "") -> NoReturn:
-    """Ctrl-C during a run: what is written stays; the group prints one line on how
-    to resume and exits with SIGINT's code (see :class:`~seqsolve.cli.Interrupted`)."""
-    from .cli import Interrupted
-
-    bar.close()
-    where = f"; rerun the same command to resume from {out}" if out else f" (use --out {kind} to keep and resume games)"
-    raise Interrupted(f"interrupted{progress}{where}")
-
-
 def _recorded_seed(out: str | None, config) -> int | None:
     """No --seed: the seed of the same match in ``out``, so the same command resumes
     it (the caller says so on stderr once the file is open), else None."""
-    from .records import recorded_seed
+    from ..records import recorded_seed
 
     return recorded_seed(out, config.to_json()) if out else None
 
@@ -274,11 +166,11 @@ Examples:
 def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, progress):
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
-    from .bots import make_bot
-    from .match import MatchConfig, check_config, import_runner, run_games
-    from .records import FolderLock, check_files, make_output_folder
-    from .report import summarize_match
-    from .stats import bradley_terry
+    from ..bots import make_bot
+    from ..match import MatchConfig, check_config, import_runner, run_games
+    from ..records import FolderLock, check_files, make_output_folder
+    from ..report import summarize_match
+    from ..stats import bradley_terry
 
     if len(bots) < 2:
         raise click.UsageError("a tournament needs at least two bots")
@@ -316,7 +208,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
             config, path = pairing(k, seed)
             rules = check_config(config)
             n = -(-games // rules.teams) * rules.teams
-            bar = Progress(n, f"{a} vs {b}", _progress_enabled(progress))
+            bar = Progress(n, f"{a} vs {b}", progress_enabled(progress))
             records = run_games(config, n, jobs=jobs, out=path, on_records=bar.update)
             bar.close()
             s = summarize_match(records, (a, b))
@@ -368,9 +260,9 @@ Examples:
 @click.option("--to", "fmt", type=click.Choice(["sqn", "readable", "json"]), default="sqn", show_default=True)
 def replay(records, game, ply, fmt):
     """Print a recorded game turn by turn, or the position after a given number of actions."""
-    from .moves import Move, join_turns
-    from .notation import position_to_dict, to_readable, to_sqn
-    from .records import Replay, colour_name, find_game, result_text
+    from ..moves import Move, join_turns
+    from ..notation import position_to_dict, to_readable, to_sqn
+    from ..records import Replay, colour_name, find_game, result_text
 
     r, where = find_game(records, game)
     if r is None:
@@ -405,7 +297,7 @@ def replay(records, game, ply, fmt):
 def bots_command(as_json):
     """List the bots and their parameters (use them as 'name:key=value,...'),
     each with its default and, for numbers, its range."""
-    from .bots import bot_classes
+    from ..bots import bot_classes
 
     classes = bot_classes()
     if as_json:
