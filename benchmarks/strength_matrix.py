@@ -40,7 +40,7 @@ from joblib import Parallel, delayed
 from seqsolve.bots import make_bot
 from seqsolve.match import MatchConfig, check_config, play_game
 from seqsolve.report import summarize_match
-from seqsolve.rules import Variant
+from seqsolve.games.sequence.rules import Variant
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "RESULTS.md")

@@ -76,15 +76,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .board import CORNERS, cell_name, window_name, windows
-from .cards import CardKind
-from .moves import MoveKind, join_turns
-from .notation import to_sqn
-from .position import CORNER, EMPTY, Position
-from .reference import HEART_CELLS, eligible_windows, maximum_declarations, overlap_allows
+from .games.sequence.board import CORNERS, cell_name, window_name, windows
+from .games.sequence.cards import CardKind
+from .games.sequence.moves import MoveKind, join_turns
+from .games.sequence.notation import to_sqn
+from .games.sequence.position import CORNER, EMPTY, Position
+from .games.sequence.sequences import HEART_CELLS, new_sequences, overlap_allows
+from .games.sequence.state import decode_action
 from .records import Replay, result_text
 from .stats import rate_interval
-from .state import decode_action
 
 __all__ = [
     "DEFAULT_ITERATIONS",
@@ -351,7 +351,7 @@ def check_analyzable(pos: Position, open_information: bool = False) -> None:
 
 def analyze_position(pos: Position, **options) -> Analysis:
     """:func:`check_analyzable`, then :func:`analyze` of the position's state."""
-    from .state import State
+    from .games.sequence.state import State
 
     settings = options.pop("settings", None) or search_settings(
         options.pop("bot", "mcts"), options.pop("iterations", None), options.pop("seconds", None)
@@ -387,8 +387,7 @@ def _gain(state, board: list[str], side: int, cell: int) -> int:
     completed = _completed(state, colour)
     after = list(board)
     after[cell] = colour
-    best = maximum_declarations(eligible_windows(after, colour, cell, completed, rules), completed, rules)[0]
-    total = state.sequence_count(side) + len(best)
+    total = state.sequence_count(side) + len(new_sequences(after, colour, cell, completed, rules))
     if rules.heart_rule == "on" and cell in HEART_CELLS:
         before = all(board[c].lower() == colour for c in HEART_CELLS)
         if not before and all(after[c].lower() == colour for c in HEART_CELLS):
@@ -504,7 +503,7 @@ def threat_summary(state, viewer: int | None = None) -> list[SideThreats]:
     jacks, Numbers' Plus), which complete any cell.
 
     >>> from seqsolve.cli.position import load_position
-    >>> from seqsolve.state import State
+    >>> from seqsolve.games.sequence.state import State
     >>> s = State.from_position(load_position("example:2")).observation(1)
     >>> [(t.colour, t.count, t.needed) for t in threat_summary(s)]
     [('b', 1, 2), ('g', 0, 2)]
@@ -549,7 +548,7 @@ def threat_summary(state, viewer: int | None = None) -> list[SideThreats]:
 
 
 def _cell_order(name: str) -> int:
-    from .board import parse_cell
+    from .games.sequence.board import parse_cell
 
     return parse_cell(name)
 
@@ -772,7 +771,7 @@ def analyze(
     """Analyse the turn of the side to move in ``state``.
 
     Args:
-        state: a :class:`~seqsolve.state.State` whose mover's hand is known; other
+        state: a :class:`~seqsolve.games.sequence.state.State` whose mover's hand is known; other
             cards may be unknown.  Unless ``open_information``, only what the mover
             may see is used (``state.observation(mover)``).
         bot: an ``mcts`` spec giving the search parameters (see ``seqsolve bots``).
@@ -792,7 +791,7 @@ def analyze(
         AnalysisError: the game is over, or the mover's cards are unknown.
 
     >>> from seqsolve.cli.position import load_position
-    >>> from seqsolve.state import State
+    >>> from seqsolve.games.sequence.state import State
     >>> a = analyze(State.from_position(load_position("example:2")), iterations=500, seed=1)
     >>> a.to_move, a.iterations, len(a.moves) == len(set(m.move for m in a.moves))
     (1, 500, True)
@@ -973,7 +972,7 @@ def _replacement_wins(view, exchange: int, side: int, open_information: bool) ->
     cells = [c["cell"] for c in immediate_wins(view, view.side_of(view.current_player))]
     if not cells:
         return 0.0
-    from .board import parse_cell
+    from .games.sequence.board import parse_cell
 
     deck = rules.deck_cards
     cards = _Cards(view)

@@ -42,13 +42,21 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import stats
-from .board import CORNERS, windows
 from .bots import make_bot
 from .bots.restricted import RESTRICTIONS
+from .games.sequence.board import CORNERS, windows
+from .games.sequence.rules import (
+    OPTIONS,
+    PLAYER_COUNTS,
+    PRESETS,
+    RulesError,
+    Variant,
+    default_teams,
+    parse_value,
+)
 from .match import MatchConfig, MatchError, check_config, run_games
 from .records import FolderLock, check_files, loads_json, make_output_folder, write_text
 from .report import summarize_match
-from .rules import OPTIONS, PLAYER_COUNTS, PRESETS, RulesError, Variant, default_teams, parse_value
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = 1

@@ -32,10 +32,11 @@ import numpy as np
 
 from .bots import BotFailure, make_bot
 from .bots.base import Bot
-from .cards import CardKind
+from .games.sequence.cards import CardKind
+from .games.sequence.rules import Rules, RulesError, Variant
+from .games.sequence.state import State, decode_action
 from .records import RecordFile
-from .rules import Rules, RulesError, Variant
-from .state import State, decode_action
+
 
 class MatchError(ValueError):
     """A match that cannot run: bad bots, variant or seating."""

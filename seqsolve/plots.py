@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from .board import CORNERS, SIZE, cell_name
+from .games.sequence.board import CORNERS, SIZE, cell_name
 
 SIDE_COLOURS = ("#1f5fbf", "#2e8b3e", "#c0392b")  # blue, green, red chips
 SIDE_NAMES = "bgr"

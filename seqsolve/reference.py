@@ -20,11 +20,11 @@ import copy
 import itertools
 import random
 
-from .board import CELLS, CORNERS, cell_name, window_name, windows, windows_through
-from .cards import CardKind
-from .moves import Move, MoveKind, parse_turn
-from .position import COLOURS, CORNER, EMPTY, Hand, Position
-from .rules import UNLIMITED, Rules
+from .games.sequence.board import CELLS, CORNERS, cell_name, window_name, windows, windows_through
+from .games.sequence.cards import CardKind
+from .games.sequence.moves import Move, MoveKind, parse_turn
+from .games.sequence.position import COLOURS, CORNER, EMPTY, Hand, Position
+from .games.sequence.rules import UNLIMITED, Rules
 
 
 def shared_cells(a: int, b: int, rules: Rules) -> int:
@@ -140,7 +140,7 @@ class RefGame:
     * ``turn``, ``stall``, ``to_move``, ``exchanges_left`` (``UNLIMITED`` = no
       limit), ``result`` (None, a colour or ``"draw"``) and ``termination``.
 
-    >>> from seqsolve.rules import parse_rules
+    >>> from seqsolve.games.sequence.rules import parse_rules
     >>> g = RefGame.new(parse_rules("classic", players=2), rng=random.Random(1))
     >>> len(g.hands[0]), len(g.draw_pile), g.current_seat
     (7, 90, 0)

@@ -25,10 +25,10 @@ from seqsolve.analysis import (
 from cli_helpers import fails, ok
 from seqsolve.cli.position import load_position
 from seqsolve.match import MatchConfig, run_games
-from seqsolve.notation import parse_position, read_position
+from seqsolve.games.sequence.notation import parse_position, read_position
 from seqsolve.records import RecordError
-from seqsolve.rules import parse_rules
-from seqsolve.state import State
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import State
 
 TACTICS = Path(__file__).parent / "data" / "tactics"
 ITERS = 20_000

@@ -13,9 +13,9 @@ from seqsolve import balance as bal
 from seqsolve.bots import BotError, make_bot
 from seqsolve.match import MatchConfig, play_game, run_games
 from seqsolve.records import read_records
-from seqsolve.notation import PositionError, parse_position, to_sqn
-from seqsolve.rules import RulesError, parse_rules
-from seqsolve.state import State
+from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
+from seqsolve.games.sequence.rules import RulesError, parse_rules
+from seqsolve.games.sequence.state import State
 
 FAST = ("--bot", "greedy", "--jobs", "1", "--no-progress")
 
@@ -328,7 +328,7 @@ def test_game_detail_counts_what_the_moves_did():
 
 @pytest.mark.parametrize("barred", ["two_eyed", "one_eyed", "exchange", "corners"])
 def test_restricted_bot_never_does_what_it_is_barred_from(barred):
-    from seqsolve.board import CORNERS, windows
+    from seqsolve.games.sequence.board import CORNERS, windows
 
     corner_windows = [set(w) for w in windows() if set(w) & set(CORNERS)]
     bot = make_bot(f"restricted:no={barred},bot=greedy")

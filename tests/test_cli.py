@@ -20,10 +20,10 @@ from seqsolve import __version__
 from cli_helpers import fails, ok, run
 from seqsolve.cli import main
 from seqsolve.cli.position import EXAMPLES, load_position
-from seqsolve.notation import parse_position, read_position, to_sqn
-from seqsolve.position import COUNTER_MAX
-from seqsolve.rules import parse_rules
-from seqsolve.state import State
+from seqsolve.games.sequence.notation import parse_position, read_position, to_sqn
+from seqsolve.games.sequence.position import COUNTER_MAX
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import State
 
 DATA = Path(__file__).parent / "data"
 COMMANDS = ("show", "apply", "convert", "perft", "bench")

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from seqsolve.notation import parse_position, to_sqn
+from seqsolve.games.sequence.notation import parse_position, to_sqn
 from seqsolve.reference import RefGame
-from seqsolve.rules import parse_rules
-from seqsolve.state import State
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import State
 
 DATA = Path(__file__).parent / "data"
 

@@ -21,8 +21,8 @@ from seqsolve.bots import BotError, make_bot
 from seqsolve.cli import main
 from seqsolve.match import MatchConfig, play_game, run_games
 from seqsolve.records import read_records
-from seqsolve.notation import parse_position
-from seqsolve.state import State
+from seqsolve.games.sequence.notation import parse_position
+from seqsolve.games.sequence.state import State
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_BOT = f"ext:{sys.executable} {ROOT / 'examples' / 'random_bot.py'}"

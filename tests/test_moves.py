@@ -1,8 +1,8 @@
 """Move notation and move listing (RULES.md §5.4, §5.4a: P-12 … P-18) on the compiled engine.
 
-P-12 is the notation itself (round trips of :class:`seqsolve.moves.Move`, whole
+P-12 is the notation itself (round trips of :class:`seqsolve.games.sequence.moves.Move`, whole
 turns); P-13 … P-18 are checked on hand-built positions through
-:class:`seqsolve.state.State`.
+:class:`seqsolve.games.sequence.state.State`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from dataclasses import replace
 import pytest
 from state_helpers import FILLER, LONG_GAME, board_token, make, moves, rules_for, seq_names
 
-from seqsolve.board import parse_window
-from seqsolve.moves import Move, MoveKind, MoveSyntaxError, parse_turn
-from seqsolve.notation import parse_position, read_position, to_sqn
-from seqsolve.rules import parse_rules
-from seqsolve.state import IllegalMoveError, State, Termination
+from seqsolve.games.sequence.board import parse_window
+from seqsolve.games.sequence.moves import Move, MoveKind, MoveSyntaxError, parse_turn
+from seqsolve.games.sequence.notation import parse_position, read_position, to_sqn
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import IllegalMoveError, State, Termination
 
 # ---------------------------------------------------------------------------
 # P-12 notation
@@ -572,7 +572,7 @@ def test_p9_turn_and_stall_counters():
 
 def test_p10_engine_positions_read_back_in_both_forms():
     """P-10/§5: a position written from a mid-game engine state reads back unchanged in both forms."""
-    from seqsolve.notation import to_readable
+    from seqsolve.games.sequence.notation import to_readable
 
     s = State.new(parse_rules("classic", players=4), seed=17)
     for _ in range(9):

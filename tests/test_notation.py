@@ -18,8 +18,8 @@ from cli_helpers import run
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from seqsolve.board import parse_cell, parse_window
-from seqsolve.notation import (
+from seqsolve.games.sequence.board import parse_cell, parse_window
+from seqsolve.games.sequence.notation import (
     MAX_FILE_BYTES,
     PositionError,
     parse_position,
@@ -29,8 +29,8 @@ from seqsolve.notation import (
     to_readable,
     to_sqn,
 )
-from seqsolve.position import COUNTER_MAX, Hand
-from seqsolve.rules import OPTIONS
+from seqsolve.games.sequence.position import COUNTER_MAX, Hand
+from seqsolve.games.sequence.rules import OPTIONS
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = (1, 2, 3)
@@ -855,8 +855,8 @@ def _seed_texts() -> list[str]:
 
 
 def _state_of(variant: str):
-    from seqsolve.rules import parse_rules
-    from seqsolve.state import State
+    from seqsolve.games.sequence.rules import parse_rules
+    from seqsolve.games.sequence.state import State
 
     return State.new(parse_rules(variant, players=2), seed=3).to_position()
 

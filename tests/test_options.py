@@ -17,7 +17,7 @@ from cli_helpers import fails, ok, run
 from seqsolve.bots import BotError, make_bot
 from seqsolve.cli.options import MAX_GAMES, SEED_LIMIT
 from seqsolve.match import MatchConfig, chunks, run_games, workers
-from seqsolve.rules import RulesError, max_sequences, parse_rules
+from seqsolve.games.sequence.rules import RulesError, max_sequences, parse_rules
 
 # ---------------------------------------------------------------- numbers
 

@@ -11,10 +11,10 @@ from collections import Counter
 
 import pytest
 
-from seqsolve.board import CORNERS, parse_cell, parse_window, window_name, windows
-from seqsolve.position import Hand, Position
+from seqsolve.games.sequence.board import CORNERS, parse_cell, parse_window, window_name, windows
+from seqsolve.games.sequence.position import Hand, Position
 from seqsolve.reference import RefGame, overlap_allows
-from seqsolve.rules import UNLIMITED, max_sequences, parse_rules
+from seqsolve.games.sequence.rules import UNLIMITED, max_sequences, parse_rules
 
 # ---------------------------------------------------------------------------
 # helpers

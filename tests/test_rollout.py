@@ -14,8 +14,8 @@ import pytest
 
 from seqsolve import _search
 from seqsolve.bots import BotError, make_bot
-from seqsolve.rules import parse_rules
-from seqsolve.state import State
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import State
 
 from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
 

@@ -1,4 +1,4 @@
-"""Classic Sequence (RULES.md §1, C-1 … C-31) on the compiled engine, :class:`seqsolve.state.State`.
+"""Classic Sequence (RULES.md §1, C-1 … C-31) on the compiled engine, :class:`seqsolve.games.sequence.state.State`.
 
 Every test names the rule it checks and plays on a small hand-built position
 (see ``state_helpers``): chips are put where the test needs them, hands hold the
@@ -26,11 +26,11 @@ from state_helpers import (
     seq_names,
 )
 
-from seqsolve.board import CORNERS, cell_name, get_layout, parse_cell, windows
-from seqsolve.cards import CardKind, make_deck, normalize_card
-from seqsolve.moves import Move, MoveSyntaxError
-from seqsolve.rules import RulesError, parse_rules
-from seqsolve.state import IllegalMoveError, State, Termination, default_seats
+from seqsolve.games.sequence.board import CORNERS, cell_name, get_layout, parse_cell, windows
+from seqsolve.games.sequence.cards import CardKind, make_deck, normalize_card
+from seqsolve.games.sequence.moves import Move, MoveSyntaxError
+from seqsolve.games.sequence.rules import RulesError, parse_rules
+from seqsolve.games.sequence.state import IllegalMoveError, State, Termination, default_seats
 
 # ---------------------------------------------------------------------------
 # 1.1 Components (C-1 … C-4)
@@ -656,7 +656,7 @@ def test_c25_overlap_max_shared_4_lets_a_6_run_count_twice():
 def test_c25_overlap_reuse_limit_1_example_3():
     """C-25 / §5.5 example 3: a5 completes a5-e5, which would be blue's third sequence, but
     e4-e8 was already crossed once (by e6-i6), so under overlap_reuse_limit=1 it does not count."""
-    from seqsolve.notation import read_position
+    from seqsolve.games.sequence.notation import read_position
 
     pos = read_position("tests/data/example3.sqn")
     assert pos.rules.overlap_reuse_limit == 1 and pos.rules.sequences_to_win == 3
@@ -1126,7 +1126,7 @@ def test_information_resample_keeps_what_the_player_saw():
 
 def test_information_resample_fills_unknown_cards_of_a_position():
     """§1.14: a position seen by seat 0 (other hand and draw unknown) resamples to a full world."""
-    from seqsolve.notation import read_position
+    from seqsolve.games.sequence.notation import read_position
 
     pos = read_position("tests/data/example1.sqn")
     s = State.from_position(pos)

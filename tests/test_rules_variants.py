@@ -23,10 +23,10 @@ from state_helpers import (
     seq_names,
 )
 
-from seqsolve.board import cell_name, get_layout
-from seqsolve.cards import CardKind, make_deck
-from seqsolve.rules import DEFAULTS, OPTIONS, UNLIMITED, RulesError, parse_rules
-from seqsolve.state import IllegalMoveError, State, Termination, default_seats
+from seqsolve.games.sequence.board import cell_name, get_layout
+from seqsolve.games.sequence.cards import CardKind, make_deck
+from seqsolve.games.sequence.rules import DEFAULTS, OPTIONS, UNLIMITED, RulesError, parse_rules
+from seqsolve.games.sequence.state import IllegalMoveError, State, Termination, default_seats
 
 # ---------------------------------------------------------------------------
 # §2.2 presets
@@ -60,7 +60,7 @@ def test_preset_seed000():
 
 def test_preset_seed000_plays_example_3():
     """§2.2 seed000 / §5.5 example 3: a third sequence is needed, and reuse is limited."""
-    from seqsolve.notation import read_position
+    from seqsolve.games.sequence.notation import read_position
 
     s = State.from_position(read_position("tests/data/example3.sqn"))
     assert s.rules.sequences_to_win == 3 and s.sequence_count(0) == 2 and not s.is_terminal()
@@ -638,7 +638,7 @@ def test_d5_draft_is_public_the_rest_hidden():
 
 def test_d5_draft_recorded_in_positions():
     """D-5: SQN appends ``draft:`` after the stall field; resample keeps the draft."""
-    from seqsolve.notation import parse_position, to_sqn
+    from seqsolve.games.sequence.notation import parse_position, to_sqn
 
     s = State.new(parse_rules("draft", players=2), seed=13)
     line = to_sqn(s.observation(0).to_position())

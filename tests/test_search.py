@@ -14,9 +14,9 @@ import pytest
 from state_helpers import make
 
 from seqsolve import _search
-from seqsolve.notation import parse_position
-from seqsolve.rules import parse_rules
-from seqsolve.state import State, Termination
+from seqsolve.games.sequence.notation import parse_position
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import State, Termination
 
 EMPTY_ROW = ".........."
 

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:  # spec parsing needs neither numpy nor the compiled core
     import numpy as np
 
-    from ..rules import Rules
-    from ..state import State
+    from ..games.sequence.rules import Rules
+    from ..games.sequence.state import State
 
 
 class BotError(ValueError):

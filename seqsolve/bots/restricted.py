@@ -32,8 +32,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..rules import Rules
-from ..state import State
+from ..games.sequence.rules import Rules
+from ..games.sequence.state import State
 from .base import Bot, BotError, Param
 
 #: What may be barred, and the core's flag for it (``RESTRICT_*`` of ``_core.pxd``).

@@ -10,7 +10,7 @@ from typing import NoReturn
 
 import click
 
-from ..notation import PositionError
+from ..games.sequence.notation import PositionError
 
 
 class CliError(click.ClickException):

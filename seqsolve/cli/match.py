@@ -260,8 +260,8 @@ Examples:
 @click.option("--to", "fmt", type=click.Choice(["sqn", "readable", "json"]), default="sqn", show_default=True)
 def replay(records, game, ply, fmt):
     """Print a recorded game turn by turn, or the position after a given number of actions."""
-    from ..moves import Move, join_turns
-    from ..notation import position_to_dict, to_readable, to_sqn
+    from ..games.sequence.moves import Move, join_turns
+    from ..games.sequence.notation import position_to_dict, to_readable, to_sqn
     from ..records import Replay, colour_name, find_game, result_text
 
     r, where = find_game(records, game)

@@ -121,7 +121,7 @@ FOLDER_PATH = NonEmptyPath(file_okay=False)
 def _check_variants(ctx, param, value):
     """Read every --variant now (a bad one is refused, exit 1, before any work);
     the command still gets the text as typed."""
-    from ..rules import Variant  # pure Python: no numpy, no compiled core
+    from ..games.sequence.rules import Variant  # pure Python: no numpy, no compiled core
 
     for text in value if isinstance(value, tuple) else (value,):
         if text is not None:

@@ -1,8 +1,8 @@
 """The commands on one position: show, apply, convert, perft; and bench, which
 times the engine on positions of its own.
 
-Positions are read and written by :mod:`seqsolve.notation`, played by
-:class:`seqsolve.state.State`, drawn by :mod:`seqsolve.render` and timed by
+Positions are read and written by :mod:`seqsolve.games.sequence.notation`, played by
+:class:`seqsolve.games.sequence.state.State`, drawn by :mod:`seqsolve.games.sequence.render` and timed by
 :mod:`seqsolve.benchmark`.
 
 A position argument ``FILE`` is a path, ``-`` for standard input, or
@@ -21,8 +21,8 @@ from importlib import resources
 
 import click
 
-from ..moves import MoveSyntaxError, join_turns, parse_turn
-from ..notation import (
+from ..games.sequence.moves import MoveSyntaxError, join_turns, parse_turn
+from ..games.sequence.notation import (
     parse_position,
     position_to_dict,
     read_position,
@@ -30,8 +30,8 @@ from ..notation import (
     to_readable,
     to_sqn,
 )
-from ..position import Position
-from ..rules import Variant
+from ..games.sequence.position import Position
+from ..games.sequence.rules import Variant
 from .errors import CliError
 from .options import GAMES, MAX_GAMES, seed_option, variant_option
 from .progress import progress_enabled
@@ -76,7 +76,7 @@ def _example(name: str) -> Position:
 
 
 def _state(pos: Position, seed=None):
-    from ..state import State  # the compiled core, loaded only by commands that play
+    from ..games.sequence.state import State  # the compiled core, loaded only by commands that play
 
     return State.from_position(pos, seed=seed)
 
@@ -96,7 +96,7 @@ def position_json(pos: Position, **extra) -> str:
 
 
 def _window(w: int) -> str:
-    from ..board import window_name
+    from ..games.sequence.board import window_name
 
     return window_name(w)
 
@@ -193,7 +193,7 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
     if new or play_random:
         seed = _fresh_seed() if seed is None else seed
     if new:
-        from ..state import State
+        from ..games.sequence.state import State
 
         rules = _new_rules(variant or "classic", players, teams)
         state = State.new(rules, seed=seed)
@@ -231,7 +231,7 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
             extra["termination"] = outcome.termination.name.lower()
         click.echo(position_json(pos, **extra), nl=False)
         return
-    from ..render import render_position
+    from ..games.sequence.render import render_position
 
     text = render_position(pos, legal_strings(pos), color=_use_color(color), notes=notes)
     if played:
@@ -273,7 +273,7 @@ def apply(file, moves, to) -> None:
     the reason, and nothing is printed on stdout.  A draw from reshuffled discards
     is unknown, '?' (RULES.md P-17): nobody knows the new order of the pile.
     """
-    from ..state import IllegalMoveError
+    from ..games.sequence.state import IllegalMoveError
 
     state = _state(load_position(file)).without_shuffles()
     for number, text in enumerate(moves, 1):

@@ -1,7 +1,7 @@
 """A position as plain data: what a position file (RULES.md §5) says.
 
 ``Position`` is the meeting point of the file readers and writers
-(``seqsolve.notation``), the engine (``State.from_position`` /
+(``seqsolve.games.sequence.notation``), the engine (``State.from_position`` /
 ``State.to_position``) and the plain-Python reference engine.  It may hold
 unknown cards (``Hand.unknown``, a draw pile given only by its count); the
 engine keeps them unknown until ``State.resample`` fills them in.
@@ -40,7 +40,7 @@ class Position:
     chips, ``B G R`` locked chips).  ``to_move`` is None when the game is over,
     and then ``result`` is a colour letter or ``"draw"``.  ``exchange_used``
     is the ``x`` of P-4/P-16.  ``sequences`` lists ``(colour, window)`` in
-    completion order (windows numbered as in ``seqsolve.board.windows``).
+    completion order (windows numbered as in ``seqsolve.games.sequence.board.windows``).
     ``draw_cards`` is the draw pile top first when it is known, else None.
     ``draft`` is the face-up draft (D-5), None outside the draft variant.
     """

@@ -26,8 +26,8 @@ from typing import NamedTuple
 from .board import CELLS, COLUMNS, CORNERS, SIZE, cell_name, parse_window, window_name, windows
 from .cards import Deck, normalize_card
 from .position import COLOURS, CORNER, COUNTER_MAX, EMPTY, Hand, Position
-from .reference import overlap_allows
 from .rules import PLAYER_COUNTS, UNLIMITED, Rules, RulesError, Variant, format_value, parse_value
+from .sequences import overlap_allows
 
 __all__ = [
     "PositionError",

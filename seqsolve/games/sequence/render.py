@@ -7,7 +7,7 @@ corner, and an empty cell shows the card that claims it (``5H``).  With
 dimmed; callers decide (``seqsolve show`` does it for a terminal unless
 ``NO_COLOR`` is set).
 
->>> from seqsolve.notation import parse_position
+>>> from seqsolve.games.sequence.notation import parse_position
 >>> pos = parse_position("classic *8*/b9/10/10/10/10/10/10/10/*8* bg 0 ?7/?7 -/- - 90 0 0")
 >>> print(draw_board(pos).splitlines()[2])
    2  (b)  5C  4C  3C  2C  AH  KH  QH  TH  TS

@@ -24,7 +24,7 @@ from .position import COLOURS, CORNER, COUNTER_MAX, EMPTY, Hand, Position
 from .rules import UNLIMITED, Rules
 
 try:
-    from . import _core
+    from ... import _core
 except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tree
     raise ImportError(
         "seqsolve's compiled core is not built: run 'pip install -e .' in the project "
@@ -166,7 +166,7 @@ class State:
     def new(cls, rules: Rules, seed=None, seats: str | None = None) -> State:
         """Shuffle and deal a new game (C-12).  The same seed deals the same game.
 
-        >>> from seqsolve.rules import parse_rules
+        >>> from seqsolve.games.sequence.rules import parse_rules
         >>> a = State.new(parse_rules("classic", players=2), seed=7)
         >>> b = State.new(parse_rules("classic", players=2), seed=7)
         >>> a.legal_moves() == b.legal_moves(), a.current_player
