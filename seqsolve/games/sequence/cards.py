@@ -54,8 +54,9 @@ class Deck:
         """Every physical card, in canonical order (each code ``copies`` times)."""
         return [c for c in self.codes for _ in range(self.copies)]
 
-    def sort_key(self, code: str) -> int:
-        return self.index(code)
+    def in_order(self, codes) -> list[str]:
+        """``codes`` in canonical card order (P-5): the deck's own order."""
+        return sorted(codes, key=self.index)
 
 
 @lru_cache(maxsize=None)
