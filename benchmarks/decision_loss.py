@@ -25,7 +25,7 @@ from joblib import Parallel, delayed
 from seqsolve import _search
 from seqsolve.bots import make_bot
 from seqsolve.games.sequence.cards import CardKind
-from seqsolve.match import MatchConfig
+from seqsolve.play.config import MatchConfig
 from seqsolve.games.sequence.state import State, decode_action
 
 

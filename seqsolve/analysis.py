@@ -83,8 +83,8 @@ from .games.sequence.notation import to_sqn
 from .games.sequence.position import CORNER, EMPTY, Position
 from .games.sequence.sequences import HEART_CELLS, new_sequences, overlap_allows
 from .games.sequence.state import decode_action
-from .records import Replay, result_text
-from .stats import rate_interval
+from .play.records import Replay, result_text
+from .play.stats import rate_interval
 
 __all__ = [
     "DEFAULT_ITERATIONS",

@@ -4,7 +4,7 @@ A *grid* of variants (presets, ``--vary`` options, seatings) is expanded into
 :class:`VariantPoint` s.  For every point the match runner plays self-play
 games with every bot fixed on its seat and a fresh deal per game
 (``MatchConfig(fixed_seats=True)``), recording per-game details
-(``detail=True``: legal-move counts, exchanges, jacks, reshuffles, the final
+(``detail=GameDetail``: legal-move counts, exchanges, jacks, reshuffles, the final
 chips and sequences).  Optionally it also plays two kinds of matches:
 
 * **restricted play** -- the bot against the same bot barred from a rule
@@ -41,11 +41,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import stats
+from .play import stats
 from .bots import make_bot
 from .bots.restricted import RESTRICTIONS
 from .games.sequence.board import CORNERS, windows
 from .games.sequence.rules import (
+    Rules,
     OPTIONS,
     PLAYER_COUNTS,
     PRESETS,
@@ -54,9 +55,12 @@ from .games.sequence.rules import (
     default_teams,
     parse_value,
 )
-from .match import MatchConfig, MatchError, check_config, run_games
-from .records import FolderLock, check_files, loads_json, make_output_folder, write_text
-from .report import summarize_match
+from .games.sequence.cards import CardKind
+from .games.sequence.state import State, decode_action
+from .play.config import MatchConfig, MatchError, check_config
+from .play.match import run_games
+from .play.records import FolderLock, check_files, loads_json, make_output_folder, write_text
+from .play.report import summarize_match
 
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = 1
@@ -66,6 +70,48 @@ SEATING = ("players", "teams")
 RULE_BOOK_PLAYERS: dict[str, tuple[int, ...]] = {"draft": (2, 4)}
 TERMINATIONS = ("win", "frozen", "stall", "turn_cap", "deck_exhausted", "draft_end", "forfeit")
 COLOURS = "bgr"
+
+
+class GameDetail:
+    """What one game did, beyond its result, for the balance analysis (the runner's ``detail``).
+
+    Counted per action (ply): ``decisions`` (plies with more than one legal action),
+    ``legal`` (legal actions summed over plies: branching = legal / plies),
+    ``exchanges`` (dead-card exchanges), ``two_eyed`` (two-eyed jacks placed),
+    ``one_eyed`` (one-eyed jacks played), ``passes`` and ``reshuffles`` (discards
+    shuffled into a new draw pile, C-29).  At the end: ``chips``, the cells of each
+    side's chips, and ``sequences``, ``[side, window]`` for every completed sequence.
+    """
+
+    def __init__(self, rules: Rules):
+        self.deck = rules.deck_cards
+        self.counts = dict.fromkeys(("decisions", "legal", "exchanges", "two_eyed", "one_eyed", "passes", "reshuffles"), 0)
+
+    def play(self, state: State, action: int, n_legal: int) -> None:
+        """Apply ``action`` to ``state``, counting it."""
+        c = self.counts
+        c["legal"] += n_legal
+        c["decisions"] += n_legal > 1
+        kind, card, _, _ = decode_action(action)
+        if kind == 2:
+            c["exchanges"] += 1
+        elif kind == 3:
+            c["passes"] += 1
+        elif kind == 1:
+            c["one_eyed"] += 1
+        elif self.deck.kind(self.deck.codes[card]) == CardKind.WILD:
+            c["two_eyed"] += 1
+        discards = len(state.core.discards())
+        state.apply(action)
+        # every action but a pass discards one card; a reshuffle empties the piles (C-29)
+        if len(state.core.discards()) < discards + (kind != 3):
+            c["reshuffles"] += 1
+
+    def finish(self, state: State) -> dict:
+        out: dict = dict(self.counts)
+        out["chips"] = [state.chips(side) for side in range(state.rules.teams)]
+        out["sequences"] = [[state.sides.index(colour), w] for colour, w in state.sequences()]
+        return out
 
 
 class BalanceError(ValueError):
@@ -488,7 +534,7 @@ def run_balance(
                 jobs=jobs,
                 out=path,
                 backend=backend,
-                detail=job.kind == "self",
+                detail=GameDetail if job.kind == "self" else None,
                 on_records=_never_stop(on_records),
             )
             if job.kind == "self" and any("detail" not in r for r in records):

@@ -24,9 +24,10 @@ from seqsolve.analysis import (
 )
 from cli_helpers import fails, ok
 from seqsolve.cli.position import load_position
-from seqsolve.match import MatchConfig, run_games
+from seqsolve.play.config import MatchConfig
+from seqsolve.play.match import run_games
 from seqsolve.games.sequence.notation import parse_position, read_position
-from seqsolve.records import RecordError
+from seqsolve.play.records import RecordError
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
@@ -266,7 +267,7 @@ def recorded(tmp_path_factory) -> Path:
 
 
 def test_annotate_marks_blunders_of_the_random_player(recorded):
-    from seqsolve.records import read_records
+    from seqsolve.play.records import read_records
 
     _, games = read_records(str(recorded))
     record = games[0]
@@ -304,7 +305,7 @@ def test_annotate_cli(recorded):
 
 
 def test_annotate_refuses_a_record_that_cannot_be_replayed(recorded):
-    from seqsolve.records import read_records
+    from seqsolve.play.records import read_records
 
     _, games = read_records(str(recorded))
     record = dict(games[0], moves=["AH@a1", *games[0]["moves"][1:]])

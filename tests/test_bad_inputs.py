@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from seqsolve.match import MatchConfig, run_games
+from seqsolve.play.config import MatchConfig
+
+from seqsolve.play.match import run_games
 from tests.cli_helpers import run
 
 CORPUS = Path(__file__).parent / "data" / "bad_inputs"

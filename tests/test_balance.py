@@ -11,8 +11,9 @@ from click.testing import CliRunner
 
 from seqsolve import balance as bal
 from seqsolve.bots import BotError, make_bot
-from seqsolve.match import MatchConfig, play_game, run_games
-from seqsolve.records import read_records
+from seqsolve.play.config import MatchConfig
+from seqsolve.play.match import play_game, run_games
+from seqsolve.play.records import read_records
 from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
 from seqsolve.games.sequence.rules import RulesError, parse_rules
 from seqsolve.games.sequence.state import State
@@ -314,7 +315,7 @@ def test_match_headers_and_seating_unchanged_without_fixed_seats():
 
 
 def test_game_detail_counts_what_the_moves_did():
-    record = play_game(MatchConfig(bots=("random",), seed=2, fixed_seats=True, players=3), 0, detail=True)
+    record = play_game(MatchConfig(bots=("random",), seed=2, fixed_seats=True, players=3), 0, detail=bal.GameDetail)
     d, moves = record["detail"], record["moves"]
     assert d["exchanges"] == sum(m.startswith("~") for m in moves)
     assert d["one_eyed"] == sum("x" in m for m in moves)
@@ -377,7 +378,7 @@ def test_restricted_bot_specs():
 def test_restricted_play_finds_the_jacks_matter():
     config = MatchConfig(bots=("greedy", "restricted:no=two_eyed+one_eyed,bot=greedy"), seed=3)
     records = run_games(config, 200, jobs=1)
-    from seqsolve.report import summarize_match
+    from seqsolve.play.report import summarize_match
 
     summary = summarize_match(records, config.bots)
     assert summary["score_ci"][0] > 0.55

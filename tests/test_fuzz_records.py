@@ -19,8 +19,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from seqsolve.match import MatchConfig, not_this_match, run_games
-from seqsolve.records import Replay, read_records
+from seqsolve.play.config import MatchConfig, not_this_match
+
+from seqsolve.play.match import run_games
+from seqsolve.play.records import Replay, read_records
 from tests.cli_helpers import fails, run
 
 

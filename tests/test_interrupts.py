@@ -21,7 +21,9 @@ import time
 
 import pytest
 
-from seqsolve.match import MatchConfig, run_games
+from seqsolve.play.config import MatchConfig
+
+from seqsolve.play.match import run_games
 
 STOPS_WITHIN = 45.0  # seconds after SIGINT; an uninterrupted run takes hours
 

@@ -18,9 +18,11 @@ from click.testing import CliRunner
 from cli_helpers import fails
 
 from seqsolve.bots import BotError, make_bot
+from seqsolve.balance import GameDetail
 from seqsolve.cli import main
-from seqsolve.match import MatchConfig, play_game, run_games
-from seqsolve.records import read_records
+from seqsolve.play.config import MatchConfig
+from seqsolve.play.match import play_game, run_games
+from seqsolve.play.records import read_records
 from seqsolve.games.sequence.notation import parse_position
 from seqsolve.games.sequence.state import State
 
@@ -412,7 +414,7 @@ def test_external_bot_outside_the_repository_says_why_it_failed(tmp_path, monkey
     complaint (its stderr) is the reason, and self-play records the forfeit like any result."""
     monkeypatch.chdir(tmp_path)
     config = MatchConfig(bots=("ext:python examples/random_bot.py",), fixed_seats=True, seed=3)
-    records = run_games(config, 2, jobs=1, detail=True)
+    records = run_games(config, 2, jobs=1, detail=GameDetail)
     for r in records:
         assert r["termination"] == "forfeit" and r["plies"] == 0
         assert "examples/random_bot.py" in r["forfeit"]["reason"] and "No such file" in r["forfeit"]["reason"]

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from cli_helpers import fails, ok, run
 from seqsolve.bots import BotError, make_bot
 from seqsolve.cli.options import MAX_GAMES, SEED_LIMIT
-from seqsolve.match import MatchConfig, chunks, run_games, workers
+from seqsolve.play.config import MatchConfig
+from seqsolve.play.match import chunks, run_games, workers
 from seqsolve.games.sequence.rules import RulesError, max_sequences, parse_rules
 
 # ---------------------------------------------------------------- numbers

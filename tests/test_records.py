@@ -1,4 +1,4 @@
-"""Record files (seqsolve/records.py): complete checks, locks, output paths, errors that
+"""Record files (seqsolve/play/records.py): complete checks, locks, output paths, errors that
 name the file, and what replay and annotate say about a recorded game."""
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from seqsolve.match import MatchConfig, run_games
-from seqsolve.records import read_records
+from seqsolve.play.config import MatchConfig
+
+from seqsolve.play.match import run_games
+from seqsolve.play.records import read_records
 from tests.cli_helpers import fails, ok
 
 ARGS = ("random", "random", "--seed", "1", "--jobs", "1", "--no-progress")

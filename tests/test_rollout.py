@@ -170,7 +170,8 @@ def test_rollout_bot_spec_and_choice():
 
 @pytest.mark.parametrize("spec", ["rollout:worlds=20,k=3,infer=0.3", "mcts:iters=200,infer=0.3"])
 def test_inferring_bots_play_whole_games(spec):
-    from seqsolve.match import MatchConfig, play_game
+    from seqsolve.play.config import MatchConfig
+    from seqsolve.play.match import play_game
 
     config = MatchConfig(bots=(spec, "greedy"), variant="classic", players=2, teams=None, seed=3)
     record = play_game(config, 0)

@@ -398,7 +398,8 @@ def test_heuristic_beats_greedy_in_the_draft():
     """Issue 10: with its draft picks valued only by the evaluation (which reads no
     ordinary card of the hand) the heuristic scored 10% against greedy in the draft
     variant; it now scores about 60% (D-1).  120 paired games, a fixed seed."""
-    from seqsolve.match import MatchConfig, run_games
+    from seqsolve.play.config import MatchConfig
+    from seqsolve.play.match import run_games
 
     records = run_games(MatchConfig(bots=("heuristic", "greedy"), variant="draft", seed=11), 120, jobs=1)
     score = sum(r["score"] for r in records) / len(records)

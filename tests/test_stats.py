@@ -1,4 +1,4 @@
-"""Tests for seqsolve.stats: known values, coverage in seeded simulations, SPRT error rates."""
+"""Tests for seqsolve.play.stats: known values, coverage in seeded simulations, SPRT error rates."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from seqsolve.stats import (
+from seqsolve.play.ratings import Rating, bradley_terry
+from seqsolve.play.stats import (
     SPRT,
-    Rating,
-    bradley_terry,
     elo_from_score,
     elo_interval,
     likelihood_of_superiority,
@@ -446,7 +445,7 @@ def test_bradley_terry_merges_both_orders_and_validates() -> None:
 
 
 # --------------------------------------------------------------------------
-# match summaries: infinite Elo and the SPRT line (seqsolve.report)
+# match summaries: infinite Elo and the SPRT line (seqsolve.play.report)
 
 
 def fake_records(results: list[float]) -> list[dict]:
@@ -477,7 +476,7 @@ def test_match_summary_keeps_the_sign_of_an_infinite_elo(results, elo, low, high
     strings that float() reads back, and the text shows an ordered interval."""
     import json
 
-    from seqsolve.report import format_match, summarize_match
+    from seqsolve.play.report import format_match, summarize_match
 
     summary = summarize_match(fake_records(results), ("a", "b"), 1.0)
     data = json.loads(json.dumps(summary, allow_nan=False))  # strict JSON
@@ -505,7 +504,7 @@ def test_match_summary_keeps_the_sign_of_an_infinite_elo(results, elo, low, high
 def test_sprt_line_says_which_hypothesis_was_accepted(decision, llr, expected):
     """A stopped SPRT names the accepted hypothesis and the bound crossed; "in [a, b]" only
     while undecided."""
-    from seqsolve.report import format_match, summarize_match
+    from seqsolve.play.report import format_match, summarize_match
 
     lower, upper = SPRT(0, 20).bounds
     summary = summarize_match(fake_records([1.0, 0.0] * 3), ("a", "b"), 1.0)

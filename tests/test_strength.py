@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from seqsolve.match import MatchConfig, run_games
-from seqsolve.report import summarize_match
+from seqsolve.play.config import MatchConfig
+
+from seqsolve.play.match import run_games
+from seqsolve.play.report import summarize_match
 
 PRESETS = ("classic", "seed000", "seed002-literal", "numbers", "numbers-seed001-literal", "draft")
 

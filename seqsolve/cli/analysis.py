@@ -286,7 +286,7 @@ def annotate(
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
     """
     from ..analysis import annotate_record
-    from ..records import find_game
+    from ..play.records import find_game
 
     record, where = find_game(records, game)
     if record is None:

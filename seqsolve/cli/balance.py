@@ -16,7 +16,7 @@ import time
 
 import click
 
-from ..records import check_output_file, write_text
+from ..play.records import check_output_file, write_text
 from .errors import interrupted
 from .options import (
     FILE_PATH,
@@ -276,7 +276,7 @@ def balance(
     bar = _Progress(n_jobs, progress_enabled(progress))
     client = None
     started = time.perf_counter()
-    from ..match import import_runner
+    from ..play.match import import_runner
 
     import_runner()  # before the folder is made
     try:  # from the moment the folder exists, Ctrl-C says how to resume it

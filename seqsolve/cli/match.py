@@ -1,7 +1,7 @@
 """Commands that play bots against each other: match, tournament, replay, bots.
 
-They parse options, hand a :class:`~seqsolve.match.MatchConfig` to the runner
-and print what :mod:`seqsolve.report` makes of the records.  Progress goes to
+They parse options, hand a :class:`~seqsolve.play.config.MatchConfig` to the runner
+and print what :mod:`seqsolve.play.report` makes of the records.  Progress goes to
 stderr; stdout gets the summary (or one JSON object with ``--json``).
 """
 
@@ -33,7 +33,7 @@ def _sprt_tracker(spec: str | None, sides: int):
     """A callback that feeds complete deals, in order, to the SPRT; None without --sprt."""
     if spec is None:
         return None, None
-    from ..stats import SPRT
+    from ..play.stats import SPRT
 
     if sides != 2:
         raise click.UsageError("--sprt needs a two-sided game (2 players or 2 teams)")
@@ -84,9 +84,10 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     side.  Every deal is played once per side with the bots rotated over the seats
     (paired games), so the luck of the cards cancels out.  See 'seqsolve bots'.
     """
-    from ..match import MatchConfig, check_config, import_runner, run_games
-    from ..records import RecordFile
-    from ..report import format_match, summarize_match
+    from ..play.config import MatchConfig, check_config
+    from ..play.match import import_runner, run_games
+    from ..play.records import RecordFile
+    from ..play.report import format_match, summarize_match
 
     check_backend(backend, scheduler)
     config = MatchConfig(bots=tuple(bots), variant=variant, players=players, teams=teams, seed=seed or 0,
@@ -143,7 +144,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
 def _recorded_seed(out: str | None, config) -> int | None:
     """No --seed: the seed of the same match in ``out``, so the same command resumes
     it (the caller says so on stderr once the file is open), else None."""
-    from ..records import recorded_seed
+    from ..play.records import recorded_seed
 
     return recorded_seed(out, config.to_json()) if out else None
 
@@ -167,10 +168,11 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
     from ..bots import make_bot
-    from ..match import MatchConfig, check_config, import_runner, run_games
-    from ..records import FolderLock, check_files, make_output_folder
-    from ..report import summarize_match
-    from ..stats import bradley_terry
+    from ..play.config import MatchConfig, check_config
+    from ..play.match import import_runner, run_games
+    from ..play.records import FolderLock, check_files, make_output_folder
+    from ..play.report import summarize_match
+    from ..play.ratings import bradley_terry
 
     if len(bots) < 2:
         raise click.UsageError("a tournament needs at least two bots")
@@ -262,7 +264,7 @@ def replay(records, game, ply, fmt):
     """Print a recorded game turn by turn, or the position after a given number of actions."""
     from ..games.sequence.moves import Move, join_turns
     from ..games.sequence.notation import position_to_dict, to_readable, to_sqn
-    from ..records import Replay, colour_name, find_game, result_text
+    from ..play.records import Replay, colour_name, find_game, result_text
 
     r, where = find_game(records, game)
     if r is None:

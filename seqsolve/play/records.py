@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .games.sequence.moves import Move
-from .games.sequence.rules import RulesError, Variant
+from ..games.sequence.moves import Move
+from ..games.sequence.rules import RulesError, Variant
 
 RECORD_FORMAT = 1
 
@@ -273,7 +273,7 @@ def check_file(path: str, config: dict, fd: int | None = None) -> Scan:
     Raises:
         RecordError: naming ``path:line``; the file is not touched.
     """
-    from .match import MatchConfig, not_this_match
+    from .config import MatchConfig, not_this_match  # numpy: not for --help
 
     found = scan(path, fd)
     if found.header["config"] != json.loads(json.dumps(config)):
@@ -518,8 +518,8 @@ def write_text(path: str, text: str) -> None:
 
 def start_state(record: dict):
     """The state a recorded game started from: its rules and its deal."""
-    from .games.sequence.state import State
-    from .match import deal_seed
+    from ..games.sequence.state import State
+    from .seeds import deal_seed
 
     rules = _rules(record["variant"], record["players"], record["teams"])
     return State.new(rules, seed=deal_seed(record["seed"], record["deal"]))
@@ -556,10 +556,10 @@ class Replay:
         self.state = start_state(record)
 
     def __iter__(self) -> Iterator[Step]:
-        from .games.sequence.moves import (
+        from ..games.sequence.moves import (
             parse_turn,  # one action per entry in match records; whole turns also do
         )
-        from .games.sequence.state import IllegalMoveError
+        from ..games.sequence.state import IllegalMoveError
 
         state, ply = self.state, 0
         for number, text in enumerate(self.record["moves"], 1):

@@ -10,143 +10,52 @@ paired games of chess-engine testing: the same shuffle with seats swapped).
 
 A config with ``fixed_seats`` (self-play for rule-variant balance) instead
 keeps every bot on its seat and gives every game its own deal, so that games
-are independent samples of the seats' chances.  With ``detail`` the runner
-also records what the balance analysis counts (legal-move counts, exchanges,
-jacks, reshuffles, the final chips and sequences) in a ``detail`` field.
+are independent samples of the seats' chances.  With ``detail`` (a :class:`Tally`
+class, such as the balance analysis' ``GameDetail``) the runner also records what
+it counts of each game in a ``detail`` field.
 """
 
 from __future__ import annotations
 
-import json
-import math
 import os
 import signal
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
-from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 
-from .bots import BotFailure, make_bot
-from .bots.base import Bot
-from .games.sequence.cards import CardKind
-from .games.sequence.rules import Rules, RulesError, Variant
-from .games.sequence.state import State, decode_action
+from ..bots import BotFailure, make_bot
+from ..bots.base import Bot
+from ..games.sequence.rules import Rules
+from ..games.sequence.state import State
+from .config import MatchConfig, MatchError, check_config, game_identity, game_score
 from .records import RecordFile
 
 
-class MatchError(ValueError):
-    """A match that cannot run: bad bots, variant or seating."""
+class Tally(Protocol):
+    """Counts what one game did, beyond its result: the runner applies every action
+    through :meth:`play` and puts what :meth:`finish` returns in the record.  Made
+    as ``detail(rules)`` in the worker, so the class must be importable there."""
 
+    def __init__(self, rules: Rules) -> None: ...
 
-@dataclass(frozen=True)
-class MatchConfig:
-    """Everything that decides the games of a match (and nothing that does not)."""
+    def play(self, state: State, action: int, n_legal: int) -> None:
+        """Apply ``action`` (one of ``n_legal`` legal actions) to ``state``, counting it."""
 
-    bots: tuple[str, ...]
-    variant: str = "classic"
-    players: int = 2
-    teams: int | None = None
-    seed: int = 0
-    move_timeout: float = 10.0
-    #: every bot stays on its seat and every game has its own deal (self-play balance)
-    fixed_seats: bool = False
-
-    def rules(self) -> Rules:
-        return _resolve(self.variant, self.players, self.teams)
-
-    @property
-    def sides(self) -> int:
-        return self.rules().teams
-
-    @property
-    def games_per_deal(self) -> int:
-        """How many consecutive games share a deal: one per side, or 1 with fixed seats."""
-        return 1 if self.fixed_seats else self.sides
-
-    def seat_bots(self, game: int) -> list[int]:
-        """Index into ``bots`` of the bot on each seat in game ``game``.
-
-        With two bots, the first plays side ``game mod T`` and the second every other
-        side; with one bot per side, the bots rotate over the sides.  With fixed seats
-        nothing rotates: one bot plays every seat, one bot per side plays its side's
-        seats, one bot per seat plays its seat.
-        """
-        rules = self.rules()
-        if self.fixed_seats:
-            if len(self.bots) == rules.players:
-                return list(range(rules.players))
-            if len(self.bots) == rules.teams:
-                return [s % rules.teams for s in range(rules.players)]
-            return [0] * rules.players
-        rotation = game % rules.teams
-        if len(self.bots) == rules.teams:
-            return [(s % rules.teams - rotation) % rules.teams for s in range(rules.players)]
-        return [0 if s % rules.teams == rotation else 1 for s in range(rules.players)]
-
-    def deal_index(self, game: int) -> int:
-        return game // self.games_per_deal
-
-    def deal_seed(self, game: int) -> np.random.SeedSequence:
-        return deal_seed(self.seed, self.deal_index(game))
-
-    def bot_seed(self, game: int, seat: int) -> np.random.SeedSequence:
-        per = self.games_per_deal
-        return np.random.SeedSequence(self.seed, spawn_key=(game // per, 1 + game % per, seat))
-
-    def to_json(self) -> dict:
-        data = asdict(self)
-        if not self.fixed_seats:
-            del data["fixed_seats"]  # record headers of ordinary matches stay as they were
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict) -> MatchConfig:
-        """The config of :meth:`to_json` (a record file's header holds it)."""
-        return cls(**{**data, "bots": tuple(data["bots"])})
-
-
-def deal_seed(seed: int, deal: int) -> np.random.SeedSequence:
-    """The stream that shuffles deal number ``deal`` of a match (and its reshuffles)."""
-    return np.random.SeedSequence(seed, spawn_key=(deal,))
-
-
-@lru_cache(maxsize=32)
-def _resolve(variant: str, players: int, teams: int | None) -> Rules:
-    return Variant.parse(variant).resolve(players, teams)
-
-
-def check_config(config: MatchConfig) -> Rules:
-    """Validate bots, variant and seating before anything is written."""
-    try:
-        rules = config.rules()
-    except RulesError as exc:
-        raise MatchError(str(exc)) from None
-    if config.fixed_seats:
-        if len(config.bots) not in (1, rules.teams, rules.players):
-            raise MatchError(
-                f"give one bot, one per side ({rules.teams}) or one per seat ({rules.players}), not {len(config.bots)}"
-            )
-    elif len(config.bots) not in (2, rules.teams):
-        raise MatchError(f"give two bots or one per side ({rules.teams}), not {len(config.bots)}")
-    if not (math.isfinite(config.move_timeout) and config.move_timeout > 0):
-        raise MatchError(f"the time limit per move must be a number of seconds above 0, not {config.move_timeout}")
-    for spec in config.bots:
-        make_bot(spec).close()  # raises BotError with the list of what exists
-    return rules
+    def finish(self, state: State) -> dict: ...
 
 
 # ---------------------------------------------------------------- one game
 
 def play_game(
-    config: MatchConfig, game: int, bots: list[Bot] | None = None, detail: bool = False, moves: bool = True
+    config: MatchConfig, game: int, bots: list[Bot] | None = None, detail: type[Tally] | None = None, moves: bool = True
 ) -> dict:
     """Play game number ``game`` of a match and return its record.
 
-    With ``detail`` the record also holds a ``detail`` dict (see :class:`GameDetail`);
+    With ``detail`` the record also holds a ``detail`` dict, what a ``detail(rules)`` tally counted;
     without ``moves`` it leaves out the move list (``plies`` still counts them):
     writing every move as text is a fifth of a random game's cost, and a run
     that keeps no record file never reads them.
@@ -161,7 +70,7 @@ def play_game(
     played: list[str] | None = [] if moves else None
     plies = 0
     forfeit = None
-    tally = GameDetail(rules) if detail else None
+    tally = detail(rules) if detail else None
     started = time.perf_counter()
     try:
         for seat in range(rules.players):
@@ -199,48 +108,6 @@ def play_game(
     return record
 
 
-class GameDetail:
-    """What one game did, beyond its result, for the balance analysis (``detail=True``).
-
-    Counted per action (ply): ``decisions`` (plies with more than one legal action),
-    ``legal`` (legal actions summed over plies: branching = legal / plies),
-    ``exchanges`` (dead-card exchanges), ``two_eyed`` (two-eyed jacks placed),
-    ``one_eyed`` (one-eyed jacks played), ``passes`` and ``reshuffles`` (discards
-    shuffled into a new draw pile, C-29).  At the end: ``chips``, the cells of each
-    side's chips, and ``sequences``, ``[side, window]`` for every completed sequence.
-    """
-
-    def __init__(self, rules: Rules):
-        self.deck = rules.deck_cards
-        self.counts = dict.fromkeys(("decisions", "legal", "exchanges", "two_eyed", "one_eyed", "passes", "reshuffles"), 0)
-
-    def play(self, state: State, action: int, n_legal: int) -> None:
-        """Apply ``action`` to ``state``, counting it."""
-        c = self.counts
-        c["legal"] += n_legal
-        c["decisions"] += n_legal > 1
-        kind, card, _, _ = decode_action(action)
-        if kind == 2:
-            c["exchanges"] += 1
-        elif kind == 3:
-            c["passes"] += 1
-        elif kind == 1:
-            c["one_eyed"] += 1
-        elif self.deck.kind(self.deck.codes[card]) == CardKind.WILD:
-            c["two_eyed"] += 1
-        discards = len(state.core.discards())
-        state.apply(action)
-        # every action but a pass discards one card; a reshuffle empties the piles (C-29)
-        if len(state.core.discards()) < discards + (kind != 3):
-            c["reshuffles"] += 1
-
-    def finish(self, state: State) -> dict:
-        out: dict = dict(self.counts)
-        out["chips"] = [state.chips(side) for side in range(state.rules.teams)]
-        out["sequences"] = [[state.sides.index(colour), w] for colour, w in state.sequences()]
-        return out
-
-
 def _make_bots(config: MatchConfig) -> list[Bot]:
     """The config's bots, held to its time limit per move."""
     bots = [make_bot(spec) for spec in config.bots]
@@ -267,46 +134,6 @@ def _forfeit_winner(seat_bot: list[int], seat: int, teams: int) -> int:
     return others[0] if others else (side + 1) % teams
 
 
-def game_identity(config: MatchConfig, game: int) -> dict:
-    """The fields of game ``game``'s record that the match fixes before it is played."""
-    rules = config.rules()
-    seat_bot = config.seat_bots(game)
-    return {
-        "game": game,
-        "deal": config.deal_index(game),
-        "variant": str(rules.variant),
-        "players": rules.players,
-        "teams": rules.teams,
-        "seed": config.seed,
-        "seats": [config.bots[b] for b in seat_bot],
-        "side_bot": [seat_bot[s] for s in range(rules.teams)],
-    }
-
-
-def game_score(side_bot: list[int], winner_side: int | None) -> float:
-    """The first bot's score in one game: 1 or 0, a draw 1/2 (1/3 among three sides)."""
-    if winner_side is None:
-        return 1 / 3 if len(side_bot) == 3 else 0.5
-    return float(side_bot[winner_side] == 0)
-
-
-def not_this_match(config: MatchConfig, record: dict) -> str | None:
-    """Why a game record (one :func:`~seqsolve.records.check_game` accepts) is not
-    game ``record["game"]`` of this match as it would be played, or None.
-
-    A resumed run counts the games on file without playing them again: a record of
-    another variant, deal or seating, or with a score its result does not give,
-    would silently change the match's numbers."""
-    game = record["game"]
-    for key, value in game_identity(config, game).items():
-        if record[key] != value:
-            return f"{key!r} is {json.dumps(record[key])[:40]}, but game {game} of this match has {json.dumps(value)[:40]}"
-    score = game_score(record["side_bot"], record["winner_side"])
-    if record["score"] != score:
-        return f"'score' is {record['score']}, but its result gives {score:g}"
-    return None
-
-
 def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> dict:
     rules = state.rules
     if forfeit is None:
@@ -331,7 +158,7 @@ def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> di
     }
 
 
-def _play_chunk(config: MatchConfig, games: list[int], detail: bool = False, moves: bool = True) -> list[dict]:
+def _play_chunk(config: MatchConfig, games: list[int], detail: type[Tally] | None = None, moves: bool = True) -> list[dict]:
     """One joblib task: a few games sharing bot instances (and their warm memory)."""
     bots = _make_bots(config)
     try:
@@ -392,14 +219,14 @@ def run_games(
     on_records: Callable[[list[dict]], bool | None] | None = None,
     backend: str | None = None,
     chunk: int | None = None,
-    detail: bool = False,
+    detail: type[Tally] | None = None,
 ) -> list[dict]:
     """Play games ``0 .. games-1`` (skipping those already in ``out``) in parallel.
 
     ``on_records`` sees every finished chunk (in completion order); returning True
     stops the run early (SPRT).  ``detail`` adds the ``detail`` field of
-    :class:`GameDetail` to new records.  Returns every record, ordered by game number.
-    The record file ``out`` (a path, or a :class:`~seqsolve.records.RecordFile` the
+    :func:`play_game` to new records.  Returns every record, ordered by game number.
+    The record file ``out`` (a path, or a :class:`~seqsolve.play.records.RecordFile` the
     caller holds open) is checked whole before any game is played, and locked until
     the run ends.
     """

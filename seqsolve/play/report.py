@@ -1,7 +1,7 @@
 """Reports read records: match summaries as dicts (for ``--json``) and as text.
 
 Nothing here plays a game; everything is computed from the records that
-``seqsolve.match`` writes, so a resumed run reports exactly what an
+``seqsolve.play.match`` writes, so a resumed run reports exactly what an
 uninterrupted one would.
 """
 
