@@ -13,23 +13,19 @@ import json
 from pathlib import Path
 
 import pytest
-
-from seqsolve.analysis import (
-    AnalysisError,
-    analyze,
-    analyze_position,
-    annotate_record,
-    immediate_wins,
-    threat_summary,
-)
 from cli_helpers import fails, ok
+
+from seqsolve.analysis.annotate import annotate_record
+from seqsolve.analysis.results import AnalysisError
+from seqsolve.analysis.search import analyze, analyze_position
+from seqsolve.analysis.threats import immediate_wins, threat_summary
 from seqsolve.cli.position import load_position
-from seqsolve.play.config import MatchConfig
-from seqsolve.play.match import run_games
 from seqsolve.games.sequence.notation import parse_position, read_position
-from seqsolve.play.records import RecordError
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
+from seqsolve.play.config import MatchConfig
+from seqsolve.play.match import run_games
+from seqsolve.play.records import RecordError
 
 TACTICS = Path(__file__).parent / "data" / "tactics"
 ITERS = 20_000

@@ -19,7 +19,7 @@ from .position import load_position
 from .progress import progress_enabled
 
 if TYPE_CHECKING:  # the analysis (numpy, the compiled core) is imported by the commands
-    from ..analysis import Analysis, SideThreats
+    from ..analysis.results import Analysis, SideThreats
 
 _NAMES = {"b": "blue", "g": "green", "r": "red"}
 
@@ -197,7 +197,7 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
     them, unless --open.  With the same --seed and --jobs (and an iteration
     budget) the result is the same on every run.
     """
-    from ..analysis import analyze_position
+    from ..analysis.search import analyze_position
 
     pos = load_position(file)
     if progress_enabled(progress):
@@ -285,7 +285,7 @@ def annotate(
     at the time; the drop is the best turn's estimated win probability minus
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
     """
-    from ..analysis import annotate_record
+    from ..analysis.annotate import annotate_record
     from ..play.records import find_game
 
     record, where = find_game(records, game)
@@ -325,7 +325,7 @@ def annotate(
 
 
 def format_annotation(result: dict, show_all: bool = False) -> str:
-    """The text report of :func:`~seqsolve.analysis.annotate_record` (ends with a newline)."""
+    """The text report of :func:`~seqsolve.analysis.annotate.annotate_record` (ends with a newline)."""
     seats = result["seats"] or []
     budget = f"{result['iterations']} iterations" if result["iterations"] else f"{result['seconds_budget']} s"
     lines = [

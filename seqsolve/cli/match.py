@@ -170,9 +170,9 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     from ..bots import make_bot
     from ..play.config import MatchConfig, check_config
     from ..play.match import import_runner, run_games
+    from ..play.ratings import bradley_terry
     from ..play.records import FolderLock, check_files, make_output_folder
     from ..play.report import summarize_match
-    from ..play.ratings import bradley_terry
 
     if len(bots) < 2:
         raise click.UsageError("a tournament needs at least two bots")

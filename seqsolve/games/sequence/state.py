@@ -31,7 +31,8 @@ except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tr
         f"folder (it needs a C compiler) — {exc}"
     ) from None
 
-_UNKNOWN_CODE = 255
+#: the core's code of a card this seat cannot see (an unknown hand card or draw pile)
+UNKNOWN_CODE = 255
 _NO_CELL = 127
 _UNLIMITED_EXCHANGES = 32767
 _ACTION_KIND = {MoveKind.PLACE: 0, MoveKind.REMOVE: 1, MoveKind.EXCHANGE: 2, MoveKind.PASS: 3}
@@ -194,7 +195,7 @@ class State:
         draw = (
             [deck.index(c) for c in pos.draw_cards]
             if pos.draw_cards is not None
-            else [_UNKNOWN_CODE] * pos.draw_count
+            else [UNKNOWN_CODE] * pos.draw_count
         )
         result, termination = -1, 0
         if pos.result is not None:
@@ -214,7 +215,7 @@ class State:
                 # a pile given by its count alone is not known, even when empty (P-8)
                 "draw_known": int(pos.draw_cards is not None),
                 "hands": [
-                    [deck.index(c) for c in h.known] + [_UNKNOWN_CODE] * h.unknown for h in pos.hands
+                    [deck.index(c) for c in h.known] + [UNKNOWN_CODE] * h.unknown for h in pos.hands
                 ],
                 "draw": draw,
                 "discards": discards,
@@ -240,13 +241,13 @@ class State:
             if viewer is not None and seat != viewer:
                 hands.append(Hand((), len(cards)))
                 continue
-            known = sorted(c for c in cards if c != _UNKNOWN_CODE)
+            known = sorted(c for c in cards if c != UNKNOWN_CODE)
             hands.append(Hand(tuple(deck.codes[c] for c in known), len(cards) - len(known)))
         piles: list[list[str]] = [[] for _ in range(self.rules.players)]
         for seat, card in core.discards():
             piles[seat].append(deck.codes[card])
         draw = core.draw_pile()
-        listed = viewer is None and core.draw_known and _UNKNOWN_CODE not in draw
+        listed = viewer is None and core.draw_known and UNKNOWN_CODE not in draw
         over = self.is_terminal()
         return Position(
             rules=self.rules,
@@ -307,7 +308,7 @@ class State:
     def hand(self, seat: int) -> list[str]:
         """A seat's cards in canonical order (``'?'`` for unknown ones)."""
         codes = self.rules.deck_cards.codes
-        return [codes[c] if c != _UNKNOWN_CODE else UNKNOWN for c in sorted(self._core.hand(seat))]
+        return [codes[c] if c != UNKNOWN_CODE else UNKNOWN for c in sorted(self._core.hand(seat))]
 
     def sequences(self) -> list[tuple[str, int]]:
         """Completed sequences as (colour, window), in completion order."""
@@ -341,7 +342,7 @@ class State:
 
         Empty when the game is over or the mover's hand holds unknown cards.
         """
-        if self.is_terminal() or _UNKNOWN_CODE in self._core.hand(self._core.to_move):
+        if self.is_terminal() or UNKNOWN_CODE in self._core.hand(self._core.to_move):
             return []
         return [self.action_to_move(a) for a in self._core.legal_actions()]
 
@@ -444,7 +445,7 @@ class State:
         core, deck = self._core, self.rules.deck_cards
         rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         unseen = Counter(deck.index(c) for c in deck.cards())
-        own = [c for c in core.hand(player) if c != _UNKNOWN_CODE]
+        own = [c for c in core.hand(player) if c != UNKNOWN_CODE]
         seen = own + [c for _, c in core.discards()] + core.draft()
         unseen.subtract(seen)
         if any(v < 0 for v in unseen.values()):
@@ -475,8 +476,8 @@ class State:
     def perft(self, depth: int) -> int:
         """Leaves of the action tree ``depth`` actions deep (the perft of chess engines)."""
         core = self._core
-        hidden = any(_UNKNOWN_CODE in core.hand(s) for s in range(self.rules.players))
-        if hidden or _UNKNOWN_CODE in core.draw_pile():
+        hidden = any(UNKNOWN_CODE in core.hand(s) for s in range(self.rules.players))
+        if hidden or UNKNOWN_CODE in core.draw_pile():
             raise ValueError("perft needs every hand and the draw pile listed")
         return core.clone().perft(depth)
 
@@ -484,7 +485,7 @@ class State:
     def _install_drawn(self, drawn: str) -> None:
         """``~5S>9H`` on an unknown draw pile: the drawn card becomes known (P-12)."""
         pile = self._core.draw_pile()
-        if not pile or pile[0] != _UNKNOWN_CODE:
+        if not pile or pile[0] != UNKNOWN_CODE:
             return
         pile[0] = self.rules.deck_cards.index(drawn)
         self._core.set_hidden([self._core.hand(s) for s in range(self.rules.players)], pile, True)
