@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from seqsolve import balance as bal
+from seqsolve.balance.grid import expand_grid, point_seed
+from seqsolve.balance.metrics import GameDetail
 from seqsolve.bots import BotError, make_bot
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game, run_games
@@ -43,27 +44,27 @@ def _stable(data: dict) -> dict:
 
 
 def test_grid_is_the_product_of_the_varied_options_in_order():
-    points = bal.expand_grid(["classic"], ["players=2,3", "sequences_to_win=1,2"])
+    points = expand_grid(["classic"], ["players=2,3", "sequences_to_win=1,2"])
     assert [p.label for p in points] == [
         "classic[sequences_to_win=1] 2p",  # the first --vary varies slowest
         "classic[sequences_to_win=2] 2p",
         "classic[sequences_to_win=1] 3p",
         "classic[sequences_to_win=2] 3p",
     ]
-    assert [p.label for p in bal.expand_grid(["seed000"], ["players=4,6"])] == [
+    assert [p.label for p in expand_grid(["seed000"], ["players=4,6"])] == [
         "seed000 4p/2t",
         "seed000 6p/2t",
         "seed000 6p/3t",
     ]
-    assert [p.label for p in bal.expand_grid(["draft"], players=4)] == ["draft 4p/2t"]
+    assert [p.label for p in expand_grid(["draft"], players=4)] == ["draft 4p/2t"]
     # the same variant twice is measured twice, with its own seeds
-    twice = bal.expand_grid(["classic", "classic"])
+    twice = expand_grid(["classic", "classic"])
     assert [p.replica for p in twice] == [0, 1]
-    assert bal.point_seed(1, twice[0], "self") != bal.point_seed(1, twice[1], "self")
+    assert point_seed(1, twice[0], "self") != point_seed(1, twice[1], "self")
 
 
 def test_all_presets_seat_every_player_count_they_allow():
-    points = bal.expand_grid(all_presets=True)
+    points = expand_grid(all_presets=True)
     by_preset: dict[str, list[str]] = {}
     for p in points:
         by_preset.setdefault(p.variant, []).append(p.seating)
@@ -315,7 +316,7 @@ def test_match_headers_and_seating_unchanged_without_fixed_seats():
 
 
 def test_game_detail_counts_what_the_moves_did():
-    record = play_game(MatchConfig(bots=("random",), seed=2, fixed_seats=True, players=3), 0, detail=bal.GameDetail)
+    record = play_game(MatchConfig(bots=("random",), seed=2, fixed_seats=True, players=3), 0, detail=GameDetail)
     d, moves = record["detail"], record["moves"]
     assert d["exchanges"] == sum(m.startswith("~") for m in moves)
     assert d["one_eyed"] == sum("x" in m for m in moves)

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from cli_helpers import fails
 
 from seqsolve.bots import BotError, make_bot
-from seqsolve.balance import GameDetail
+from seqsolve.balance.metrics import GameDetail
 from seqsolve.cli import main
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game, run_games

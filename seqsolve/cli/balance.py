@@ -1,8 +1,8 @@
 """The ``balance`` command: how fair and how decisive each rule variant is.
 
-It expands the grid of variants, hands it to :func:`seqsolve.balance.run_balance`
+It expands the grid of variants, hands it to :func:`seqsolve.balance.run.run_balance`
 (the match runner underneath: seeded games, resumable records), and writes what
-:mod:`seqsolve.balance` and :mod:`seqsolve.plots` make of the records.  Progress
+:mod:`seqsolve.balance` make of the records.  Progress
 goes to stderr; stdout gets the table (or one JSON object with ``--json``).
 """
 
@@ -97,7 +97,7 @@ def _command_line(ctx: click.Context) -> str:
 
 
 def _restrictions(text: str | None) -> tuple[str, ...]:
-    from .. import balance as bal
+    from ..balance.grid import BalanceError
     from ..bots.restricted import RESTRICTIONS
 
     if not text:
@@ -107,7 +107,7 @@ def _restrictions(text: str | None) -> tuple[str, ...]:
     names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
     for n in names:
         if n not in RESTRICTIONS:
-            raise bal.BalanceError(
+            raise BalanceError(
                 f"--restrict: unknown restriction {n!r} (known: {', '.join(RESTRICTIONS)}, or all)"
             )
     return names
@@ -244,15 +244,19 @@ def balance(
     """
     _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games)
     check_backend(backend, scheduler)
-    from .. import balance as bal
+    from ..balance.grid import expand_grid
+    from ..balance.manifest import open_output, read_manifest
+    from ..balance.metrics import summarize
+    from ..balance.output import format_balance, markdown_report, plots_folder, report_json, to_csv
+    from ..balance.run import BalanceConfig, check_balance, run_balance
 
-    points = bal.expand_grid(variants or ("classic",), vary, players, teams, all_presets)
-    found = bal.read_manifest(out) if out and os.path.isdir(out) else None
+    points = expand_grid(variants or ("classic",), vary, players, teams, all_presets)
+    found = read_manifest(out) if out and os.path.isdir(out) else None
     given_seed = seed
     if seed is None:
         seed = found["seed"] if found else secrets.randbelow(2**31)
     ctx.meta["balance_seed"] = seed
-    config = bal.BalanceConfig(
+    config = BalanceConfig(
         points=tuple(points),
         bots=tuple(bots) or ("heuristic",),
         seed=seed,
@@ -261,12 +265,12 @@ def balance(
         strong=strong,
         move_timeout=move_timeout,
     )
-    bal.check_balance(config)
+    check_balance(config)
     for path, option in ((report, "--report"), (csv_path, "--csv")):
         if path:
             check_output_file(path, option)
     if plots and (out or report):
-        from ..plots import new_figure
+        from ..balance.plots import new_figure
 
         try:
             new_figure(1, 1)  # fail now, in one line, before any game is played
@@ -281,11 +285,11 @@ def balance(
     import_runner()  # before the folder is made
     try:  # from the moment the folder exists, Ctrl-C says how to resume it
         if out:  # created, checked and locked until the command ends
-            ctx.with_resource(bal.open_output(config, out))
+            ctx.with_resource(open_output(config, out))
         if given_seed is None:
             click.echo(f"seed {seed}" + (f" (from {out})" if found else ""), err=True)
         client = dask_backend(scheduler) if backend == "dask" else None
-        results = bal.run_balance(
+        results = run_balance(
             config,
             games,
             out=out,
@@ -301,8 +305,8 @@ def balance(
         if client is not None:
             client.close()
     bar.close()
-    summaries = bal.summarize(results)
-    data = bal.report_json(summaries, config, games, match_games)
+    summaries = summarize(results)
+    data = report_json(summaries, config, games, match_games)
     data["seconds"] = time.perf_counter() - started
     command = _command_line(ctx)
     data["command"] = command
@@ -311,27 +315,27 @@ def balance(
         write_text(os.path.join(out, "balance.json"), json.dumps(data, indent=2) + "\n")
     csv_path = csv_path or (os.path.join(out, "balance.csv") if out else None)
     if csv_path:
-        write_text(csv_path, bal.to_csv(summaries))
+        write_text(csv_path, to_csv(summaries))
     report = report or (os.path.join(out, "balance.md") if out else None)
     if report:
         drawn = None
         if plots:
-            from ..plots import write_plots
+            from ..balance.plots import write_plots
 
-            drawn = write_plots(summaries, bal.plots_folder(report))
-        write_text(report, bal.markdown_report(summaries, data, command, drawn, report))
+            drawn = write_plots(summaries, plots_folder(report))
+        write_text(report, markdown_report(summaries, data, command, drawn, report))
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
     click.echo(
         f"balance — {len(points)} variant{'s' if len(points) != 1 else ''}, bots {', '.join(config.bots)}, {games} games each, seed {seed}"
     )
-    click.echo(bal.format_balance(summaries))
+    click.echo(format_balance(summaries))
     written = [p for p in (csv_path, report) if p]
     if written:
         click.echo(
             f"written: {', '.join(written)}"
-            + (f" (plots in {bal.plots_folder(report)}/)" if report and plots else "")
+            + (f" (plots in {plots_folder(report)}/)" if report and plots else "")
         )
 
 

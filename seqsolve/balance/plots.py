@@ -1,7 +1,7 @@
 """Plots of a balance run, drawn with matplotlib's Agg backend into PNG files.
 
 Nothing here computes a statistic: every function draws the summaries that
-:func:`seqsolve.balance.summarize_point` made.  Figures are built with
+:func:`seqsolve.balance.metrics.summarize_point` made.  Figures are built with
 ``matplotlib.figure.Figure`` directly (no ``pyplot`` and its global state), so
 drawing works on a machine without a display and from worker threads.
 """
@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from .games.sequence.board import CORNERS, SIZE, cell_name
+from ..games.sequence.board import CORNERS, SIZE, cell_name
 
 SIDE_COLOURS = ("#1f5fbf", "#2e8b3e", "#c0392b")  # blue, green, red chips
 SIDE_NAMES = "bgr"
