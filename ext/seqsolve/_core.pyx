@@ -728,10 +728,6 @@ cdef class CoreGame:
         other.rules = rules
         return other
 
-    def copy_from(self, CoreGame other):
-        """Overwrite this game's state with another's (the bit generator stays)."""
-        memcpy(&self.g, &other.g, sizeof(Game))
-
     # -- moves
     def legal_actions(self):
         cdef int32_t buf[MAX_MOVES]
