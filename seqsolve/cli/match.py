@@ -8,8 +8,6 @@ stderr; stdout gets the summary (or one JSON object with ``--json``).
 from __future__ import annotations
 
 import json
-import os
-import re
 import secrets
 import time
 from dataclasses import replace
@@ -168,11 +166,10 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
     from ..bots import make_bot
-    from ..play.config import MatchConfig, check_config
+    from ..play.config import check_config
     from ..play.match import import_runner, run_games
-    from ..play.ratings import bradley_terry
     from ..play.records import FolderLock, check_files, make_output_folder
-    from ..play.report import summarize_match
+    from ..play.tournament import Tournament
 
     if len(bots) < 2:
         raise click.UsageError("a tournament needs at least two bots")
@@ -180,15 +177,9 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
         raise click.UsageError("each bot may appear once in a tournament")
     for spec in bots:
         make_bot(spec).close()
-    pairings = [(bots[i], bots[j]) for i in range(len(bots)) for j in range(i + 1, len(bots))]
-
-    def pairing(k: int, base: int) -> tuple[MatchConfig, str | None]:
-        a, b = pairings[k]
-        config = MatchConfig(bots=(a, b), variant=variant, players=players, teams=teams, seed=base + 1000003 * k,
-                             move_timeout=move_timeout)
-        return config, os.path.join(out, f"{_slug(a)}-vs-{_slug(b)}.jsonl") if out else None
-
-    first, first_path = pairing(0, 0)
+    league = Tournament(tuple(bots), variant, players, teams, move_timeout)
+    first = league.config(0, 0)
+    first_path = league.record_path(out, 0) if out else None
     check_config(first)  # every pairing shares the rules: refuse them before a folder is made
     recorded = _recorded_seed(first_path, first) if seed is None else None
     if seed is None:  # the first pairing's records, when there are some, hold the seed
@@ -197,57 +188,39 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     if out:  # locked until the command ends: a second run on the folder is refused
         make_output_folder(out)
         click.get_current_context().with_resource(FolderLock(out))
-        runs = [pairing(k, seed) for k in range(len(pairings))]
-        check_files([(path, config.to_json()) for config, path in runs])  # a damaged one: before any game
+        # a damaged record file is refused before any game
+        pairings = range(len(league.pairings))
+        check_files([(league.record_path(out, k), league.config(k, seed).to_json()) for k in pairings])
     if recorded is not None:
         click.echo(f"seed {seed} (from {first_path})", err=True)
-    results: dict[tuple[str, str], tuple[int, int, int]] = {}
-    matrix: dict[str, dict[str, float]] = {a: {} for a in bots}
     started = time.perf_counter()
     bar = Progress(0, "", False)
     try:  # Ctrl-C between pairings as well as inside one says how to resume
-        for k, (a, b) in enumerate(pairings):
-            config, path = pairing(k, seed)
+        for k, (a, b) in enumerate(league.pairings):
+            config = league.config(k, seed)
             rules = check_config(config)
             n = -(-games // rules.teams) * rules.teams
             bar = Progress(n, f"{a} vs {b}", progress_enabled(progress))
-            records = run_games(config, n, jobs=jobs, out=path, on_records=bar.update)
+            path = league.record_path(out, k) if out else None
+            league.add(k, run_games(config, n, jobs=jobs, out=path, on_records=bar.update))
             bar.close()
-            s = summarize_match(records, (a, b))
-            results[(a, b)] = (s["wins"][a], s["draws"], s["wins"][b])  # specs are unique here
-            matrix[a][b] = s["score"]
-            matrix[b][a] = 1 - s["score"]
     except KeyboardInterrupt:
         interrupted(bar, out, "DIR", f" in {bar.first_bot}" if bar.first_bot else "")
-    ratings = bradley_terry(results)
-    table = sorted(ratings.items(), key=lambda kv: -kv[1][0])
-    report = {
-        "bots": list(bots),
-        "games_per_pairing": games,
-        "seed": seed,
-        "variant": variant,
-        "ratings": [{"bot": name, "elo": r[0], "elo_ci": [r[1], r[2]]} for name, r in table],
-        "scores": matrix,
-        "results": [{"a": a, "b": b, "wins_a": w, "draws": d, "wins_b": l} for (a, b), (w, d, l) in results.items()],
-        "seconds": time.perf_counter() - started,
-    }
+    report = league.report(games, seed, time.perf_counter() - started)
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
     click.echo(f"tournament — {variant}, {players} players, {games} games per pairing, seed {seed}")
     click.echo("Bradley–Terry ratings (Elo scale, mean 0, 95% CI):")
-    for name, (elo, low, high) in table:
-        click.echo(f"  {name:<28} {elo:+7.0f}  [{low:+.0f}, {high:+.0f}]")
+    for r in report["ratings"]:
+        low, high = r["elo_ci"]
+        click.echo(f"  {r['bot']:<28} {r['elo']:+7.0f}  [{low:+.0f}, {high:+.0f}]")
     click.echo("score of row against column:")
     width = max(len(b) for b in bots) + 2
     click.echo(" " * width + "".join(f"{b[:10]:>12}" for b in bots))
     for a in bots:
-        cells = "".join(f"{'—':>12}" if a == b else f"{100 * matrix[a][b]:>11.1f}%" for b in bots)
+        cells = "".join(f"{'—':>12}" if a == b else f"{100 * report['scores'][a][b]:>11.1f}%" for b in bots)
         click.echo(f"{a:<{width}}{cells}")
-
-
-def _slug(spec: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", spec)[:60]
 
 
 @click.command(epilog="""\b
