@@ -25,7 +25,6 @@ import platform
 import time
 
 from seqsolve.play.config import MatchConfig
-
 from seqsolve.play.match import run_games
 from seqsolve.play.report import summarize_match
 

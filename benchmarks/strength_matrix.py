@@ -38,10 +38,10 @@ from dataclasses import dataclass
 from joblib import Parallel, delayed
 
 from seqsolve.bots import make_bot
+from seqsolve.games.sequence.rules import Variant
 from seqsolve.play.config import MatchConfig, check_config
 from seqsolve.play.match import play_game
 from seqsolve.play.report import summarize_match
-from seqsolve.games.sequence.rules import Variant
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "RESULTS.md")

@@ -10,30 +10,18 @@ import random
 from collections import Counter
 
 import pytest
+from state_helpers import W, cells, rules_for
 
-from seqsolve.games.sequence.board import CORNERS, parse_cell, parse_window, window_name, windows
+from seqsolve.games.sequence.board import CORNERS, parse_cell, window_name, windows
 from seqsolve.games.sequence.position import Hand, Position
+from seqsolve.games.sequence.rules import UNLIMITED, max_sequences
 from seqsolve.reference import RefGame, overlap_allows
-from seqsolve.games.sequence.rules import UNLIMITED, max_sequences, parse_rules
 
 # ---------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------
 
 FILLER = ["AS", "AH", "AD", "AC", "2S", "2H", "2D", "2C", "3S", "3H"]
-
-
-def rules_for(variant: str = "classic", players: int = 2, teams: int | None = None, **changes):
-    rules = parse_rules(variant, players=players, teams=teams)
-    return rules.replace(**changes) if changes else rules
-
-
-def cells(names: str) -> list[int]:
-    return [parse_cell(n) for n in names.split()]
-
-
-def W(text: str) -> int:
-    return parse_window(text)
 
 
 def names(declarations) -> list[list[str]]:

@@ -577,7 +577,7 @@ cdef bitgen_t* bitgen_of(object bit_generator) except NULL:
 
 
 cdef class CoreRules:
-    """Rule options and precomputed tables, built once per game kind by seqsolve.state."""
+    """Rule options and precomputed tables, built once per game kind by seqsolve.games.sequence.state."""
 
     def __init__(self, dict options, list deck, list card_kind, list card_cells,
                  list windows, list seat_side):

@@ -27,7 +27,7 @@ from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import run_games
 from seqsolve.play.records import RecordError
 
-TACTICS = Path(__file__).parent / "data" / "tactics"
+TACTICS = Path(__file__).parents[1] / "data" / "tactics"
 ITERS = 20_000
 
 
@@ -142,7 +142,7 @@ def test_overlap_options_limit_the_windows():
     state = State.from_position(load_position("example:3"))
     blue = threat_summary(state.observation(2))[0]
     assert all(w["window"] != "a5-e5" for w in blue.one_away)
-    text = (Path(__file__).parent / "data" / "example3.sqn").read_text()
+    text = (Path(__file__).parents[1] / "data" / "example3.sqn").read_text()
     loose = parse_position(text.replace("overlap_reuse_limit=1", "overlap_reuse_limit=unlimited"))
     blue = threat_summary(State.from_position(loose).observation(2))[0]
     assert any(w["window"] == "a5-e5" and w["wins"] for w in blue.one_away)

@@ -11,13 +11,12 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
 
 from seqsolve import _search
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
-
-from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
 
 NAMES = _search.FEATURE_NAMES
 DECK = parse_rules("classic", players=2).deck_cards

@@ -13,7 +13,6 @@ from __future__ import annotations
 import pytest
 
 from seqsolve.play.config import MatchConfig
-
 from seqsolve.play.match import run_games
 from seqsolve.play.report import summarize_match
 

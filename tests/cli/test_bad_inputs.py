@@ -18,13 +18,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import run
 
 from seqsolve.play.config import MatchConfig
-
 from seqsolve.play.match import run_games
-from tests.cli_helpers import run
 
-CORPUS = Path(__file__).parent / "data" / "bad_inputs"
+CORPUS = Path(__file__).parents[1] / "data" / "bad_inputs"
 HEADER = b'{"seqsolve": "match", "format": 1, "config": {"bots": ["random", "random"], "seed": 1}}'
 
 
@@ -61,7 +60,7 @@ def files(tmp_path_factory) -> dict[str, str]:
     paths["dir"] = str(folder)
     paths["missing"] = str(folder / "no-such-file.sqn")
     paths["missing_dir_file"] = str(folder / "no-such-folder" / "out.jsonl")
-    paths["pos"] = str(Path(__file__).parent / "data" / "example2.sqn")
+    paths["pos"] = str(Path(__file__).parents[1] / "data" / "example2.sqn")
     return paths
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import click
 import pytest
+from cli_helpers import fails, ok, run
 
 from seqsolve import __version__
-from cli_helpers import fails, ok, run
 from seqsolve.cli import main
 from seqsolve.cli.position import EXAMPLES, load_position
 from seqsolve.games.sequence.notation import parse_position, read_position, to_sqn
@@ -25,7 +25,7 @@ from seqsolve.games.sequence.position import COUNTER_MAX
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 COMMANDS = ("show", "apply", "convert", "perft", "bench")
 
 # RULES.md §5.5 example 3 one step earlier: seat 2 still holds the dead 5S (e1 and d9 are

@@ -22,7 +22,6 @@ import time
 import pytest
 
 from seqsolve.play.config import MatchConfig
-
 from seqsolve.play.match import run_games
 
 STOPS_WITHIN = 45.0  # seconds after SIGINT; an uninterrupted run takes hours

@@ -10,15 +10,15 @@ import sys
 import tempfile
 
 import pytest
+from cli_helpers import fails, ok, run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli_helpers import fails, ok, run
 from seqsolve.bots import BotError, make_bot
 from seqsolve.cli.options import MAX_GAMES, SEED_LIMIT
+from seqsolve.games.sequence.rules import RulesError, max_sequences, parse_rules
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import chunks, run_games, workers
-from seqsolve.games.sequence.rules import RulesError, max_sequences, parse_rules
 
 # ---------------------------------------------------------------- numbers
 
@@ -279,7 +279,7 @@ FUZZ = {
             "--players": ["2", "3", "4", "5", "0", "-1", "99999999999999999999", ""],
             "--teams": ["2", "3", "1", "0", "x"],
             "--sprt": ["elo0=0,elo1=20", "elo0=nan,elo1=1", "elo0=1,elo0=2", "x", ""],
-            "--backend": ["threading", "nosuch"],  # dask: tests/test_match.py starts a real cluster
+            "--backend": ["threading", "nosuch"],  # dask: tests/play/test_match.py starts a real cluster
             "--scheduler": ["tcp://127.0.0.1:1", ""],
             "--move-timeout": FLOATS,
             "--out": ["OUT"],

@@ -1,4 +1,4 @@
-"""Regenerate the golden data that tests/test_golden.py checks (STYLE habit 8).
+"""Regenerate the golden data that tests/games/sequence/test_golden.py checks (STYLE habit 8).
 
 Run from the project folder::
 
@@ -34,9 +34,9 @@ from pathlib import Path
 import numpy as np
 
 from seqsolve.games.sequence.notation import parse_position, to_sqn
-from seqsolve.reference import RefGame
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
+from seqsolve.reference import RefGame
 
 DATA = Path(__file__).resolve().parent
 PERFT_FILE = DATA / "perft.txt"

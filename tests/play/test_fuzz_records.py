@@ -16,14 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cli_helpers import fails, run
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from seqsolve.play.config import MatchConfig, not_this_match
-
 from seqsolve.play.match import run_games
 from seqsolve.play.records import Replay, read_records
-from tests.cli_helpers import fails, run
 
 
 def fuzz(examples: int):

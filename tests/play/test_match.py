@@ -14,19 +14,19 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from cli_helpers import fails
+from click.testing import CliRunner
 
-from seqsolve.bots import BotError, make_bot
 from seqsolve.balance.metrics import GameDetail
+from seqsolve.bots import BotError, make_bot
 from seqsolve.cli import main
+from seqsolve.games.sequence.notation import parse_position
+from seqsolve.games.sequence.state import State
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game, run_games
 from seqsolve.play.records import read_records
-from seqsolve.games.sequence.notation import parse_position
-from seqsolve.games.sequence.state import State
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_BOT = f"ext:{sys.executable} {ROOT / 'examples' / 'random_bot.py'}"
 
 

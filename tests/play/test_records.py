@@ -11,12 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import fails, ok
 
 from seqsolve.play.config import MatchConfig
-
 from seqsolve.play.match import run_games
 from seqsolve.play.records import read_records
-from tests.cli_helpers import fails, ok
 
 ARGS = ("random", "random", "--seed", "1", "--jobs", "1", "--no-progress")
 

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from seqsolve.games.sequence.notation import parse_position, to_sqn
-from seqsolve.reference import RefGame
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
+from seqsolve.reference import RefGame
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[2] / "data"
 
 
 def _load_generator():

@@ -32,7 +32,7 @@ from seqsolve.games.sequence.notation import (
 from seqsolve.games.sequence.position import COUNTER_MAX, Hand
 from seqsolve.games.sequence.rules import OPTIONS
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[2] / "data"
 EXAMPLES = (1, 2, 3)
 
 EMPTY_BOARD = "*8*/10/10/10/10/10/10/10/10/*8*"
@@ -848,7 +848,7 @@ def _seed_texts() -> list[str]:
     """Valid files in both forms: the worked examples, example 4, a draft position and a
     Numbers position (read back in canonical form so that every seed is valid)."""
     texts = [example_sqn(n) for n in EXAMPLES] + [example_readable(n) for n in EXAMPLES]
-    more = [(Path(__file__).parent.parent / "seqsolve" / "data" / "example4.sqn").read_text()]
+    more = [(Path(__file__).parents[3] / "seqsolve" / "data" / "example4.sqn").read_text()]
     more.append(to_sqn(_state_of("draft")) + "\n")
     more.append(to_readable(_state_of("numbers")))
     return texts + more

@@ -27,16 +27,16 @@ from dataclasses import fields, replace
 
 import numpy as np
 import pytest
+from state_helpers import SEATINGS, preset_configs
 
 from seqsolve.games.sequence.board import CORNERS, cell_name, parse_cell, parse_window, window_name
 from seqsolve.games.sequence.cards import CardKind
 from seqsolve.games.sequence.moves import Move, MoveKind
 from seqsolve.games.sequence.notation import to_sqn
 from seqsolve.games.sequence.position import Hand, Position
-from seqsolve.reference import RefGame
 from seqsolve.games.sequence.rules import PRESETS, UNLIMITED, max_sequences, parse_rules
 from seqsolve.games.sequence.state import State, Termination
-from state_helpers import SEATINGS, preset_configs
+from seqsolve.reference import RefGame
 
 ROOT_SEED = 20_250_611
 

@@ -23,12 +23,12 @@ from collections import Counter
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from state_helpers import preset_configs
 
 from seqsolve.games.sequence.board import CORNERS, windows
 from seqsolve.games.sequence.notation import parse_position, to_readable, to_sqn
 from seqsolve.games.sequence.rules import max_sequences, parse_rules
 from seqsolve.games.sequence.state import State, Termination
-from state_helpers import preset_configs
 
 UNKNOWN = 255
 
