@@ -36,7 +36,7 @@ import numpy as np
 from seqsolve.games.sequence.notation import parse_position, to_sqn
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
-from seqsolve.reference import RefGame
+from seqsolve.reference.game import RefGame
 
 DATA = Path(__file__).resolve().parent
 PERFT_FILE = DATA / "perft.txt"

@@ -36,7 +36,7 @@ from seqsolve.games.sequence.notation import to_sqn
 from seqsolve.games.sequence.position import Hand, Position
 from seqsolve.games.sequence.rules import PRESETS, UNLIMITED, max_sequences, parse_rules
 from seqsolve.games.sequence.state import State, Termination
-from seqsolve.reference import RefGame
+from seqsolve.reference.game import RefGame
 
 ROOT_SEED = 20_250_611
 

@@ -765,7 +765,7 @@ def test_c26_declaration_of_a_window_that_is_not_full_is_refused():
 def test_c26_every_maximum_choice_is_listed_and_accepted():
     """C-26: four crossing runs of 8 through e5 give 4^4 = 256 maximum declarations (one window
     per line); all are listed, agree with the reference engine, and any of them may be chosen."""
-    from seqsolve.reference import RefGame
+    from seqsolve.reference.game import RefGame
 
     lines = "a5 b5 c5 d5 f5 g5 h5  e1 e2 e3 e4 e6 e7 e8  b2 c3 d4 f6 g7 h8  i1 h2 g3 f4 d6 c7 b8"
     s = make(rules_for(**LONG_GAME), chips={"b": lines}, hands=["5H", ""])

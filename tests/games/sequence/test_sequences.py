@@ -10,8 +10,8 @@ import pytest
 from seqsolve.games.sequence.board import CORNERS, parse_cell, parse_window, windows, windows_through
 from seqsolve.games.sequence.rules import UNLIMITED, parse_rules
 from seqsolve.games.sequence.sequences import new_sequences, overlap_allows
-from seqsolve.reference import eligible_windows, maximum_declarations
-from seqsolve.reference import overlap_allows as reference_overlap_allows
+from seqsolve.reference.sequences import eligible_windows, maximum_declarations
+from seqsolve.reference.sequences import overlap_allows as reference_overlap_allows
 
 OVERLAPS = [(0, UNLIMITED), (1, UNLIMITED), (1, 1), (2, 1), (4, 2), (4, UNLIMITED)]
 

@@ -15,7 +15,8 @@ from state_helpers import W, cells, rules_for
 from seqsolve.games.sequence.board import CORNERS, parse_cell, window_name, windows
 from seqsolve.games.sequence.position import Hand, Position
 from seqsolve.games.sequence.rules import UNLIMITED, max_sequences
-from seqsolve.reference import RefGame, overlap_allows
+from seqsolve.reference.game import RefGame
+from seqsolve.reference.sequences import overlap_allows
 
 # ---------------------------------------------------------------------------
 # helpers

@@ -1,126 +1,27 @@
-"""A slow, obvious reference of the rules, for parity tests against the core.
-
-Written for clarity with sets and lists, never for speed (STYLE habit 9).
-The compiled core must agree with it move for move:
-
-* :func:`overlap_allows`, :func:`eligible_windows` and
-  :func:`maximum_declarations` are the sequence rules C-24..C-28;
-* :class:`RefGame` is a whole full-information game (classic, Numbers or the
-  draft variant): ``legal_moves()`` lists the P-13 strings in canonical order
-  and ``apply()`` plays one action, raising ``ValueError`` with the reason
-  when it is illegal.
+"""The reference game: :class:`RefGame`, a whole full-information game (classic,
+Numbers or the draft variant) in plain Python; ``legal_moves()`` lists the P-13
+strings in canonical order and ``apply()`` plays one action, raising ``ValueError``
+with the reason when it is illegal.
 
 Reshuffles use a ``random.Random`` (the core uses numpy), so parity holds only
 up to the order of a reshuffled draw pile.
 """
 
+
 from __future__ import annotations
 
 import copy
-import itertools
 import random
 
-from .games.sequence.board import CELLS, CORNERS, cell_name, window_name, windows, windows_through
-from .games.sequence.cards import CardKind
-from .games.sequence.moves import Move, MoveKind, parse_turn
-from .games.sequence.position import COLOURS, CORNER, EMPTY, Hand, Position
-from .games.sequence.rules import UNLIMITED, Rules
-
-
-def shared_cells(a: int, b: int, rules: Rules) -> int:
-    """How many cells windows ``a`` and ``b`` share for the overlap rule (C-25)."""
-    common = set(windows()[a]) & set(windows()[b])
-    if not rules.corner_counts_as_shared:
-        common -= set(CORNERS)
-    return len(common)
-
-
-def overlap_allows(window: int, completed: list[int], rules: Rules) -> bool:
-    """Conditions 2 and 3 of C-25: may ``window`` join a side's ``completed`` sequences?
-
-    ``completed`` are that side's sequences in completion order.
-    """
-    if any(shared_cells(window, s, rules) > rules.overlap_max_shared for s in completed):
-        return False
-    limit = rules.overlap_reuse_limit
-    if limit == UNLIMITED:
-        return True
-    touching = [s for s in completed if shared_cells(window, s, rules) > 0]
-    if len(touching) > limit:
-        return False
-    for s in touching:
-        crossed = sum(1 for o in completed if o != s and shared_cells(s, o, rules) > 0)
-        if crossed >= limit:
-            return False
-    return True
-
-
-# ---------------------------------------------------------------------------
-# The reference game
-# ---------------------------------------------------------------------------
-
-#: The four centre cells of the heart rule (D-3): e5, f5, e6, f6.
-HEART_CELLS = (44, 45, 54, 55)
+from ..games.sequence.board import CELLS, CORNERS, cell_name, window_name, windows
+from ..games.sequence.cards import CardKind
+from ..games.sequence.moves import Move, MoveKind, parse_turn
+from ..games.sequence.position import COLOURS, CORNER, EMPTY, Hand, Position
+from ..games.sequence.rules import Rules
+from .sequences import HEART_CELLS, eligible_windows, maximum_declarations
 
 #: Reasons a game ended (``RefGame.termination``), C-31 and D-4.
 TERMINATIONS = ("win", "frozen", "stall", "turn_cap", "deck_exhausted")
-
-
-def counts_for(token: str, colour: str) -> bool:
-    """C-24: a cell counts for a side if it holds that side's chip (locked or not) or is a corner.
-
-    >>> counts_for("B", "b"), counts_for("*", "g"), counts_for("g", "b"), counts_for(".", "b")
-    (True, True, False, False)
-    """
-    return token == CORNER or token.lower() == colour
-
-
-def valid_declaration(windows_in_order: tuple[int, ...], completed: list[int], rules: Rules) -> bool:
-    """C-26 step 2: may these windows all become sequences, completed one after another?
-
-    ``windows_in_order`` is checked in the given (ascending) order: each window
-    must pass :func:`overlap_allows` against ``completed`` extended by the
-    windows accepted before it.
-    """
-    so_far = list(completed)
-    for w in windows_in_order:
-        if not overlap_allows(w, so_far, rules):
-            return False
-        so_far.append(w)
-    return True
-
-
-def eligible_windows(
-    board: list[str] | tuple[str, ...], colour: str, cell: int, completed: list[int], rules: Rules
-) -> list[int]:
-    """C-25/C-26 step 1: the eligible windows through ``cell`` for side ``colour``, ascending."""
-    found = []
-    for w in windows_through()[cell]:
-        if w in completed:
-            continue
-        if not all(counts_for(board[c], colour) for c in windows()[w]):
-            continue
-        if overlap_allows(w, completed, rules):
-            found.append(w)
-    return found
-
-
-def maximum_declarations(candidates: list[int], completed: list[int], rules: Rules) -> list[tuple[int, ...]]:
-    """C-26 step 2: every maximum-size valid subset of ``candidates``, in lexicographic order.
-
-    The first entry is the canonical declaration (C-26 step 3).  With no
-    candidates the only declaration is the empty one, ``[()]``.
-    """
-    ordered = sorted(candidates)
-    for size in range(len(ordered), 0, -1):
-        found = [
-            combo
-            for combo in itertools.combinations(ordered, size)
-            if valid_declaration(combo, completed, rules)
-        ]
-        if found:
-            return found
-    return [()]
 
 
 class RefGame:
