@@ -30,9 +30,10 @@ import sys
 import time
 
 from seqsolve.benchmark import DEFAULT_GAMES, midgame_state, run_benchmark
-from seqsolve.board import windows, windows_through
-from seqsolve.reference import RefGame, counts_for
-from seqsolve.rules import parse_rules
+from seqsolve.games.sequence.board import windows, windows_through
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.reference.game import RefGame
+from seqsolve.reference.sequences import counts_for
 
 TARGET = 200.0
 

@@ -24,9 +24,9 @@ from joblib import Parallel, delayed
 
 from seqsolve import _search
 from seqsolve.bots import make_bot
-from seqsolve.cards import CardKind
-from seqsolve.match import MatchConfig
-from seqsolve.state import State, decode_action
+from seqsolve.games.sequence.cards import CardKind
+from seqsolve.games.sequence.state import State, decode_action
+from seqsolve.play.config import MatchConfig
 
 
 def kind_of(rules, action: int) -> str:

@@ -20,8 +20,8 @@ from scipy.optimize import minimize
 
 from seqsolve import _search
 from seqsolve.bots import make_bot
-from seqsolve.rules import parse_rules
-from seqsolve.state import State
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import State
 
 PAIRS = (("heuristic", "greedy"), ("greedy", "heuristic"), ("heuristic", "heuristic"), ("greedy", "greedy"))
 

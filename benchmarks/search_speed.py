@@ -22,8 +22,8 @@ import time
 import numpy as np
 
 from seqsolve import _search
-from seqsolve.rules import parse_rules
-from seqsolve.state import State
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import State
 
 
 def random_game(seed: int, turns: int) -> State:

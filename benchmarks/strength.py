@@ -24,8 +24,9 @@ import os
 import platform
 import time
 
-from seqsolve.match import MatchConfig, run_games
-from seqsolve.report import summarize_match
+from seqsolve.play.config import MatchConfig
+from seqsolve.play.match import run_games
+from seqsolve.play.report import summarize_match
 
 MCTS = "mcts"  # the default budget of the bot
 

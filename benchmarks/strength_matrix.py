@@ -38,9 +38,10 @@ from dataclasses import dataclass
 from joblib import Parallel, delayed
 
 from seqsolve.bots import make_bot
-from seqsolve.match import MatchConfig, check_config, play_game
-from seqsolve.report import summarize_match
-from seqsolve.rules import Variant
+from seqsolve.games.sequence.rules import Variant
+from seqsolve.play.config import MatchConfig, check_config
+from seqsolve.play.match import play_game
+from seqsolve.play.report import summarize_match
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "RESULTS.md")

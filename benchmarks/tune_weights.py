@@ -19,8 +19,8 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from seqsolve import _search
-from seqsolve.rules import parse_rules
-from seqsolve.state import State
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import State
 
 RULES = parse_rules("classic", players=2)
 TUNED = ("w_open", "w_dead_open", "w_hand", "w_threat", "w_win_threat", "w_double_threat", "w_win_double",

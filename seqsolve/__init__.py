@@ -12,17 +12,17 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 _HOMES = {
-    "Move": "moves",
-    "MoveKind": "moves",
-    "parse_turn": "moves",
-    "Rules": "rules",
-    "RulesError": "rules",
-    "Variant": "rules",
-    "parse_rules": "rules",
-    "State": "state",
-    "Outcome": "state",
-    "Termination": "state",
-    "IllegalMoveError": "state",
+    "Move": "games.sequence.moves",
+    "MoveKind": "games.sequence.moves",
+    "parse_turn": "games.sequence.moves",
+    "Rules": "games.sequence.rules",
+    "RulesError": "games.sequence.rules",
+    "Variant": "games.sequence.rules",
+    "parse_rules": "games.sequence.rules",
+    "State": "games.sequence.state",
+    "Outcome": "games.sequence.state",
+    "Termination": "games.sequence.state",
+    "IllegalMoveError": "games.sequence.state",
 }
 
 __all__ = [

@@ -22,8 +22,8 @@ import time
 import numpy as np
 
 from . import __version__
-from .notation import to_sqn
-from .rules import parse_rules
+from .games.sequence.notation import to_sqn
+from .games.sequence.rules import parse_rules
 
 __all__ = ["DEFAULT_GAMES", "DEFAULT_SCAN_REPEATS", "machine_info", "midgame_state", "run_benchmark"]
 
@@ -61,7 +61,7 @@ def midgame_state(seed: int = 0):
     >>> s = midgame_state(0); 20 < s.turn < 80 and not s.is_terminal()
     True
     """
-    from .state import State
+    from .games.sequence.state import State
 
     rules = parse_rules(VARIANT, players=PLAYERS)
     full = State.new(rules, seed=seed)
@@ -90,7 +90,7 @@ def run_benchmark(
         settings.
     """
     from . import _core
-    from .state import core_rules
+    from .games.sequence.state import core_rules
 
     if games < 1:
         raise ValueError("the benchmark needs at least 1 game")

@@ -1,4 +1,4 @@
-"""Helpers for the engine rule tests: small hand-built positions for :class:`seqsolve.state.State`.
+"""Helpers for the engine rule tests: small hand-built positions for :class:`seqsolve.games.sequence.state.State`.
 
 Positions are built directly as :class:`Position` objects, so they need not hold a full
 104-card deck (the engine does not ask for one); tests about card conservation build full
@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from seqsolve.board import CORNERS, parse_cell, parse_window, window_name
-from seqsolve.cards import CardKind
-from seqsolve.position import Hand, Position
-from seqsolve.rules import PRESETS, RulesError, parse_rules
-from seqsolve.state import State
+from seqsolve.games.sequence.board import CORNERS, parse_cell, parse_window, window_name
+from seqsolve.games.sequence.cards import CardKind
+from seqsolve.games.sequence.position import Hand, Position
+from seqsolve.games.sequence.rules import PRESETS, RulesError, parse_rules
+from seqsolve.games.sequence.state import State
 
 #: Harmless cards for a draw pile (their cells are far from where the tests play).
 FILLER = ("AS", "AH", "AD", "AC", "2S", "2H", "2D", "2C", "3S", "3H", "3D", "3C")

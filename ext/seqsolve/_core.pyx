@@ -577,7 +577,7 @@ cdef bitgen_t* bitgen_of(object bit_generator) except NULL:
 
 
 cdef class CoreRules:
-    """Rule options and precomputed tables, built once per game kind by seqsolve.state."""
+    """Rule options and precomputed tables, built once per game kind by seqsolve.games.sequence.state."""
 
     def __init__(self, dict options, list deck, list card_kind, list card_cells,
                  list windows, list seat_side):
@@ -727,10 +727,6 @@ cdef class CoreGame:
         cdef CoreGame other = self.clone()
         other.rules = rules
         return other
-
-    def copy_from(self, CoreGame other):
-        """Overwrite this game's state with another's (the bit generator stays)."""
-        memcpy(&self.g, &other.g, sizeof(Game))
 
     # -- moves
     def legal_actions(self):

@@ -1216,15 +1216,6 @@ def evaluate_position(CoreGame game, int side, weights=None):
     return side_value(&ctx, &game.g, side)
 
 
-def evaluate_scores(CoreGame game, weights=None):
-    """The raw per-side scores behind :func:`evaluate_position` (for tuning)."""
-    cdef Ctx ctx
-    cdef double scores[MAX_SIDES]
-    load_ctx(&ctx, game, weights)
-    side_scores(&ctx, &game.g, scores)
-    return [scores[s] for s in range(game.rules.t.sides)]
-
-
 def position_features(CoreGame game):
     """The evaluation features of every side (``FEATURE_NAMES`` order): the score
     of a side is their dot product with the evaluation weights."""

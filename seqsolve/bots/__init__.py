@@ -15,18 +15,11 @@ __all__ = ["Bot", "BotError", "BotFailure", "Param", "bot_classes", "make_bot", 
 def bot_classes() -> dict[str, type[Bot]]:
     """Every built-in bot by name (imported on demand: some load compiled modules)."""
     from .external import ExternalBot
+    from .restricted import RestrictedBot
+    from .search import GreedyBot, HeuristicBot, MCTSBot, RolloutBot
     from .simple import RandomBot
 
-    found: list[type[Bot]] = [RandomBot]
-    try:
-        from .search import GreedyBot, HeuristicBot, MCTSBot, RolloutBot
-
-        found += [GreedyBot, HeuristicBot, MCTSBot, RolloutBot]
-    except ImportError:  # pragma: no cover - the search module ships with the core
-        pass
-    from .restricted import RestrictedBot
-
-    found += [RestrictedBot, ExternalBot]
+    found = [RandomBot, GreedyBot, HeuristicBot, MCTSBot, RolloutBot, RestrictedBot, ExternalBot]
     return {cls.name: cls for cls in found}
 
 
@@ -67,4 +60,6 @@ def make_bot(spec: str) -> Bot:
             known = ", ".join(cls.params) or "none"
             raise BotError(f"bot {name}: unknown parameter {key!r} (known: {known})")
         values[key] = cls.params[key].parse(name, key, text)
+    if cls.wraps_a_bot:
+        values["make_bot"] = make_bot
     return cls(**values)

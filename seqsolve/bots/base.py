@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:  # spec parsing needs neither numpy nor the compiled core
     import numpy as np
 
-    from ..rules import Rules
-    from ..state import State
+    from ..games.sequence.rules import Rules
+    from ..games.sequence.state import State
 
 
 class BotError(ValueError):
@@ -76,6 +76,9 @@ class Bot:
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     params: ClassVar[dict[str, Param]] = {}
+    #: a bot that plays through another bot named by a spec: :func:`seqsolve.bots.make_bot`
+    #: hands it the factory as ``make_bot=``, so that it needs no import of the registry
+    wraps_a_bot: ClassVar[bool] = False
     #: True when the bot must be given the full state (perfect-information analysis only).
     open_information: bool = False
     #: seconds the runner allows per move (``--move-timeout``); only an external

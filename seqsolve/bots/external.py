@@ -42,8 +42,8 @@ import time
 
 import numpy as np
 
-from ..rules import Rules
-from ..state import IllegalMoveError, State
+from ..games.sequence.rules import Rules
+from ..games.sequence.state import IllegalMoveError, State
 from .base import Bot, BotError, BotFailure, Param
 
 #: the longest answer line read (a program printing without newlines is cut off here)
@@ -256,7 +256,7 @@ class ExternalBot(Bot):
         self._send(f"game {rules.variant} {seats} {seat}")
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
-        from ..notation import to_sqn
+        from ..games.sequence.notation import to_sqn
 
         if self._proc is None:
             raise BotFailure("the program was not started")

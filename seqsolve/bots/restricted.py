@@ -28,12 +28,13 @@ with ``;`` instead of ``,``: ``restricted:no=corners,bot=mcts:iters=500;c=0.5``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ..rules import Rules
-from ..state import State
+from ..games.sequence.rules import Rules
+from ..games.sequence.state import State
 from .base import Bot, BotError, Param
 
 #: What may be barred, and the core's flag for it (``RESTRICT_*`` of ``_core.pxd``).
@@ -64,9 +65,9 @@ class RestrictedBot(Bot):
         "bot": Param(str, "heuristic", "the bot that chooses (its own parameters joined with ';')"),
     }
 
-    def __init__(self, **values: Any):
-        from . import make_bot
+    wraps_a_bot = True
 
+    def __init__(self, *, make_bot: Callable[[str], Bot], **values: Any):
         super().__init__(**values)
         self.flags = restriction_flags(self.options["no"])
         inner = self.options["bot"].replace(";", ",")

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from .. import _search
-from ..state import State
+from ..games.sequence.state import State
 from .base import Bot, Param
 
 _WEIGHT_HELP = {

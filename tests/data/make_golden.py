@@ -1,4 +1,4 @@
-"""Regenerate the golden data that tests/test_golden.py checks (STYLE habit 8).
+"""Regenerate the golden data that tests/games/sequence/test_golden.py checks (STYLE habit 8).
 
 Run from the project folder::
 
@@ -19,7 +19,7 @@ The perft convention is the chess one: the tree is expanded action by action (a 
 exchange is an action of its own, P-13), ``perft(0) = 1``, ``perft(1)`` is the number of
 legal actions, and a game that ends before the last level has no leaves below it.
 
->>> from seqsolve.rules import parse_rules
+>>> from seqsolve.games.sequence.rules import parse_rules
 >>> turns, state = seeded_game(parse_rules("classic", players=2), seed=0, max_turns=3)
 >>> len(turns), state.turn
 (3, 3)
@@ -33,10 +33,10 @@ from pathlib import Path
 
 import numpy as np
 
-from seqsolve.notation import parse_position, to_sqn
-from seqsolve.reference import RefGame
-from seqsolve.rules import parse_rules
-from seqsolve.state import State
+from seqsolve.games.sequence.notation import parse_position, to_sqn
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import State
+from seqsolve.reference.game import RefGame
 
 DATA = Path(__file__).resolve().parent
 PERFT_FILE = DATA / "perft.txt"

@@ -1,0 +1,152 @@
+"""What an analysis finds, as plain data: ranked turns, exact answers, threats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class AnalysisError(ValueError):
+    """A position or request that cannot be analysed; the message says why, in one line."""
+
+
+@dataclass
+class TurnStat:
+    """One legal turn of the side to move, with what the analysis found about it.
+
+    ``move`` is the whole turn in P-12 notation; ``actions`` its core actions.
+    ``visits``/``share`` are the root visits of its first action (all trees
+    merged); ``win`` and ``win_ci`` are None when the search never tried it.
+    ``exact`` is ``"win"`` for a turn that wins at once (then ``win`` is 1).
+    ``block`` is True/False when some opposing side could win on its next turn
+    (does this turn leave it no winning cell?), None otherwise or when unknown.
+    """
+
+    move: str
+    actions: tuple[int, ...]
+    visits: int = 0
+    share: float = 0.0
+    win: float | None = None
+    win_ci: tuple[float, float] | None = None
+    pv: list[str] = field(default_factory=list)
+    exact: str | None = None
+    block: bool | None = None
+    replacement_wins: float | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "move": self.move,
+            "share": self.share,
+            "visits": self.visits,
+            "win": self.win,
+            "win_ci": None if self.win_ci is None else list(self.win_ci),
+            "pv": self.pv,
+            "exact": self.exact,
+            "block": self.block,
+            "replacement_wins": self.replacement_wins,
+        }
+
+
+@dataclass
+class Tactics:
+    """Exact one-move facts: the mover's immediate wins, the opponents' immediate wins
+    (cells, the card each needs, whether that side may hold one) and the blocks."""
+
+    win_in_one: list[str]
+    threats: list[dict]
+    blocks: list[str]
+    no_block: bool
+
+    def to_dict(self) -> dict:
+        return {
+            "win_in_one": self.win_in_one,
+            "opponent_wins": self.threats,
+            "blocks": self.blocks,
+            "no_block": self.no_block,
+        }
+
+
+@dataclass
+class SideThreats:
+    """The threat summary of one side (see :func:`threat_summary`)."""
+
+    colour: str
+    seats: list[int]
+    sequences: list[str]
+    count: int
+    needed: int
+    one_away: list[dict]
+    two_away: list[dict]
+    cells: dict[str, dict]
+    wild: dict
+    dead_cards: dict[int, list[str]]
+
+    def to_dict(self) -> dict:
+        return {
+            "side": self.colour,
+            "seats": self.seats,
+            "sequences": self.sequences,
+            "count": self.count,
+            "needed": self.needed,
+            "one_away": self.one_away,
+            "two_away": self.two_away,
+            "cells": self.cells,
+            "wild": self.wild,
+            "dead_cards": {str(s): cards for s, cards in self.dead_cards.items()},
+        }
+
+
+@dataclass
+class Analysis:
+    """Everything :func:`analyze` found; :meth:`to_dict` is the ``--json`` object."""
+
+    position: str
+    variant: str
+    players: int
+    teams: int
+    to_move: int
+    side: str
+    turn: int
+    open_information: bool
+    seed: int
+    jobs: int
+    iterations: int
+    seconds: float
+    moves: list[TurnStat]
+    tactics: Tactics
+    threats: list[SideThreats] | None
+    value: float | None
+
+    def to_dict(self, top: int | None = None) -> dict:
+        moves = self.moves if not top else self.moves[:top]
+        data = {
+            "position": self.position,
+            "variant": self.variant,
+            "players": self.players,
+            "teams": self.teams,
+            "to_move": self.to_move,
+            "side": self.side,
+            "turn": self.turn,
+            "open": self.open_information,
+            "seed": self.seed,
+            "jobs": self.jobs,
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "legal_turns": len(self.moves),
+            "value": self.value,
+            "moves": [m.to_dict() for m in moves],
+            "exact": self.tactics.to_dict(),
+        }
+        if self.threats is not None:
+            data["threats"] = [t.to_dict() for t in self.threats]
+        return data
+
+    def find(self, move: str) -> TurnStat | None:
+        """The ranked turn whose text is ``move`` (or, for a bare exchange ``~5S``, the turn
+        that starts with it)."""
+        for m in self.moves:
+            if m.move == move:
+                return m
+        for m in self.moves:
+            if m.move.split()[0] == move:
+                return m
+        return None

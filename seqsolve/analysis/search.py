@@ -1,0 +1,454 @@
+"""Analysis of a position, and annotation of a recorded game: what to play, and why.
+
+:func:`analyze` takes a state (from a position file, or a moment of a recorded
+game) and answers for the side to move:
+
+* **Every legal turn, ranked** (:class:`TurnStat`): the share of the search's
+  root visits it received, its estimated win probability with a 95% interval,
+  and the expected continuation (principal variation), in RULES.md P-12
+  notation with whole turns (``"~5S 9H@i3"``).
+* **Exact answers** (:class:`Tactics`), found by trying moves, not by search:
+  every turn that wins at once is ranked first with probability 1; the cells
+  where an opposing side would win on its next turn are listed with whether it
+  may hold a card for them, and the turns that leave no such cell are flagged as
+  blocks and ranked next (or the analysis says that no block exists).
+* **A threat summary for every side** (:class:`SideThreats`): completed
+  sequences, windows one and two cells from completion that can still become a
+  sequence, which cards complete them and whether those cards are live, and the
+  dead cards in each hand the analyst can see.
+
+How the search is used
+----------------------
+The search is the compiled information-set MCTS of :mod:`seqsolve._search`
+(the ``mcts`` bot's ``Searcher``; ``--bot mcts:...`` sets its parameters).
+Unless the analysis is *open* (every card listed and ``open_information``
+asked for), the side to move searches its own observation: every iteration
+deals the cards it cannot see at random among those it has not seen, so cards
+in its hand and in the discard piles are never dealt elsewhere.
+
+Root parallelism: ``jobs=J`` runs ``J`` independent trees on ``J`` threads (the
+search releases the GIL), seeded by ``SeedSequence(seed).spawn(J)``, each with
+its share of the iteration budget; their root statistics are merged action by
+action (visits and value sums added).  The result is a pure function of
+``(position, seed, jobs, iterations, bot parameters)``: the same seed and jobs
+give the same analysis on any machine, but ``jobs=1`` and ``jobs=2`` search
+different trees and so differ a little (a time budget is never reproducible).
+
+Whole turns and exchanges: in the tree a dead-card exchange is an action of the
+mover followed by its play, chosen once the replacement is drawn; the exchange
+node's mean is dragged down by the exploration of that extra layer (the plays
+of every possible replacement), so it is not used alone.  Instead the analysis
+relies on dominance: exchanging a dead card and then making the play ``P`` is
+never worse than making ``P`` alone (the hand only gains a live card for a dead
+one; C-21's information argument aside).  So each exchange is reported as a
+whole turn, the exchange followed by the best turn that needs no exchange
+(``"~5S 9H@i3"``), ranked directly above that turn, with ``win`` the larger of
+the exchange node's mean and ``r + (1 - r) * win(P)``, where ``r``
+(``replacement_wins``) is the exact chance that the replacement wins at once.
+When the replacement can win (open information, or a draft card), that turn is
+an exact win.  When no held card can follow the exchange, the turn is the
+exchange then the tree's most-visited play if the mover can already name it,
+else the exchange alone (``"~5S"``).
+
+Win probability: the mean value backed up through the turn's node for the
+mover's side (1 for a win, 0 for a loss, 1/sides for a draw, the evaluation's
+estimate where a playout stops).  ``win_ci`` is the Wilson score interval of
+that mean treated as ``value_sum`` successes in ``visits`` trials.  A value in
+[0, 1] with mean p has variance at most p(1 - p), so the interval is
+conservative about sampling noise; it says nothing about the evaluation's bias,
+and tree statistics are not independent draws, so read it as a guide to how
+settled the estimate is, not as a guarantee.
+
+:func:`annotate_record` replays a game of a match record file and analyses each
+decision of the chosen seats from the mover's observation, marking mistakes and
+blunders by the drop of the estimated win probability from the best turn to
+the one played.
+"""
+from __future__ import annotations
+
+import math
+import queue
+import threading
+from collections.abc import Callable, Iterable
+
+import numpy as np
+
+from ..games.sequence.moves import MoveKind, join_turns
+from ..games.sequence.notation import to_sqn
+from ..games.sequence.position import Position
+from ..games.sequence.state import UNKNOWN_CODE
+from ..play.stats import rate_interval
+from .results import Analysis, AnalysisError, Tactics, TurnStat
+from .spec import SearchSettings, check_analyzable, search_settings
+from .threats import (
+    has_won,
+    is_known_play,
+    opponent_wins,
+    outcome_of,
+    replacement_wins,
+    threat_summary,
+    turn_wins,
+    won_after,
+)
+
+
+def _group_turns(view, actions: list[int]) -> list[str]:
+    """Actions as whole turns: exchanges joined to the play that follows them."""
+    return join_turns(view.action_to_move(a) for a in actions)
+
+
+class SearchThreads:
+    """Searches side by side on threads, which Ctrl-C stops within a second.
+
+    The signal reaches only the main thread, and only while it runs Python: it
+    waits for each result in short steps, and when it leaves the ``with`` block by
+    an exception, :func:`seqsolve._search.halt` ends the running searches (instead
+    of waiting for them to use up their budgets), items not yet begun are dropped,
+    and the threads are waited for before searches may run again.  The threads
+    are daemons, so even one whose start the signal cut short never holds up
+    the exit.
+    """
+
+    POLL = 0.1  # seconds the main thread waits at a time
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.threads: list[threading.Thread] = []
+        self.stopping = False
+
+    def __enter__(self) -> SearchThreads:
+        return self
+
+    def map(self, fn: Callable, items: Iterable) -> Iterable:
+        """``fn`` of each item, in order (as ``ThreadPoolExecutor.map``)."""
+        items = list(items)
+        todo = queue.SimpleQueue()
+        for i in range(len(items)):
+            todo.put(i)
+        results: list = [None] * len(items)
+        finished = [threading.Event() for _ in items]
+
+        def work() -> None:
+            while not self.stopping:
+                try:
+                    i = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    results[i] = (True, fn(items[i]))
+                except BaseException as exc:  # handed to the main thread
+                    results[i] = (False, exc)
+                finished[i].set()
+
+        for _ in range(min(self.workers, len(items))):
+            thread = threading.Thread(target=work, daemon=True)
+            self.threads.append(thread)
+            thread.start()
+        for i in range(len(items)):
+            while not finished[i].wait(self.POLL):
+                pass
+            ok, value = results[i]
+            if not ok:
+                raise value
+            yield value
+
+    def __exit__(self, kind, exc, tb) -> None:
+        from .. import _search
+
+        if kind is not None:
+            self.stopping = True
+            _search.halt()
+        for thread in self.threads:
+            while thread.is_alive():
+                thread.join(self.POLL)
+        if kind is not None:
+            _search.halt(False)  # not reached if a second Ctrl-C cut the wait: they stay halted
+
+
+def _search_tree(
+    view, viewer: int, settings: SearchSettings, seed, iterations: int, open_information: bool, pv_length: int
+):
+    from .. import _search
+
+    searcher = _search.Searcher(settings.params)
+    result = searcher.search(
+        view.core,
+        viewer,
+        np.random.PCG64(seed),
+        iterations=iterations,
+        seconds=settings.seconds,
+        open_information=int(open_information),
+    )
+    return result, searcher.root_stats(pv_length)
+
+
+def _run_search(view, viewer, settings, seed, jobs, open_information, pv_length):
+    """Root-parallel search: ``jobs`` trees, merged by root action."""
+    children = (
+        np.random.SeedSequence(seed).spawn(jobs)
+        if not isinstance(seed, np.random.SeedSequence)
+        else seed.spawn(jobs)
+    )
+    budgets = [
+        settings.iterations // jobs + (1 if i < settings.iterations % jobs else 0) for i in range(jobs)
+    ]
+    if settings.iterations and settings.seconds == 0:
+        budgets = [max(1, b) for b in budgets]
+    views = [view.clone() for _ in range(jobs)]
+    args = [
+        (views[i], viewer, settings, children[i], budgets[i], open_information, pv_length)
+        for i in range(jobs)
+    ]
+    if jobs == 1:
+        results = [_search_tree(*args[0])]
+    else:
+        with SearchThreads(jobs) as threads:
+            results = list(threads.map(lambda a: _search_tree(*a), args))
+    merged: dict[int, dict] = {}
+    iterations, seconds, value_sum, value_n = 0, 0.0, 0.0, 0
+    for result, stats in results:
+        iterations += result["iterations"]
+        seconds = max(seconds, result["seconds"])
+        if result["value"] == result["value"]:  # not NaN
+            value_sum += result["value"] * max(1, result["iterations"])
+            value_n += max(1, result["iterations"])
+        for st in stats:
+            m = merged.setdefault(st["action"], {"visits": 0, "value_sum": 0.0, "pv": st["pv"], "best": 0})
+            m["visits"] += st["visits"]
+            m["value_sum"] += st["value"] * st["visits"]
+            if st["visits"] > m["best"]:
+                m["best"], m["pv"] = st["visits"], st["pv"]
+    value = value_sum / value_n if value_n else None
+    return merged, iterations, seconds, value
+
+
+def _continuation(view, first: int, pv: list[int]) -> tuple[int, ...]:
+    """The whole turn that starts with the exchange ``first``: the exchange(s) then the play
+    the tree prefers, if the mover can already name it (see the module docstring)."""
+    turn = [first]
+    for a in pv[1:]:
+        turn.append(a)
+        if view.action_to_move(a).is_play:
+            break
+    else:
+        return (first,)
+    while len(turn) > 1 and outcome_of(view, turn) is None:
+        turn.pop()  # the play needs the unknown replacement: name the exchange only
+    return tuple(turn)
+
+
+def analyze(
+    state,
+    *,
+    bot: str = "mcts",
+    iterations: int | None = None,
+    seconds: float | None = None,
+    settings: SearchSettings | None = None,
+    seed=0,
+    jobs: int = 1,
+    open_information: bool = False,
+    pv_length: int = 8,
+    threats: bool = True,
+) -> Analysis:
+    """Analyse the turn of the side to move in ``state``.
+
+    Args:
+        state: a :class:`~seqsolve.games.sequence.state.State` whose mover's hand is known; other
+            cards may be unknown.  Unless ``open_information``, only what the mover
+            may see is used (``state.observation(mover)``).
+        bot: an ``mcts`` spec giving the search parameters (see ``seqsolve bots``).
+        iterations, seconds: the search budget (total over the trees); default
+            :data:`DEFAULT_ITERATIONS` unless the bot spec gives one.
+        settings: ready-made :func:`search_settings` (then ``bot`` and the budget are ignored).
+        seed: an int or SeedSequence; the trees' seeds are spawned from it.
+        jobs: independent root-parallel trees, one thread each.
+        open_information: search with every card known (the state must list them all).
+        pv_length: actions in each principal variation (before joining into turns).
+        threats: compute the per-side threat summary.
+
+    Returns:
+        The :class:`Analysis`; ``moves`` holds every legal turn, best first.
+
+    Raises:
+        AnalysisError: the game is over, or the mover's cards are unknown.
+
+    >>> from seqsolve.cli.position import load_position
+    >>> from seqsolve.games.sequence.state import State
+    >>> a = analyze(State.from_position(load_position("example:2")), iterations=500, seed=1)
+    >>> a.to_move, a.iterations, len(a.moves) == len(set(m.move for m in a.moves))
+    (1, 500, True)
+    """
+    if state.is_terminal():
+        raise AnalysisError(
+            f"the game is over (result {state.outcome().result}): there is nothing to analyze"
+        )
+    if jobs < 1:
+        raise AnalysisError("jobs must be at least 1")
+    settings = settings or search_settings(bot, iterations, seconds)
+    open_information = open_information or settings.open_information
+    mover = state.current_player
+    if "?" in state.hand(mover):
+        raise AnalysisError(
+            f"seat {mover}'s cards are not listed: analyze needs the cards of the side to move"
+        )
+    if open_information:
+        hidden = [s for s in range(state.rules.players) if "?" in state.hand(s)]
+        if hidden or UNKNOWN_CODE in state.core.draw_pile():
+            raise AnalysisError("open analysis needs every hand and the draw pile known")
+        view = state.clone()
+    else:
+        view = state.observation(mover)
+    side = view.side_of(mover)
+    legal = view.legal_actions()
+
+    # exact facts first: they do not depend on the search
+    threatened = [t for t in opponent_wins(view, side, open_information) if t["possible"]]
+
+    merged, done, seconds_used, value = {}, 0, 0.0, None
+    if len(legal) > 1:
+        seed_seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        merged, done, seconds_used, value = _run_search(
+            view, mover, settings, seed_seq, jobs, open_information, pv_length
+        )
+    elif legal:
+        from .. import _search
+
+        value = _search.evaluate_position(view.core, side)
+    total = sum(m["visits"] for m in merged.values())
+
+    def blocks(turn: tuple[int, ...]) -> bool | None:
+        after = outcome_of(view, turn)
+        if after is None:
+            return None
+        if after.is_terminal():
+            return has_won(after, side)
+        if not view.action_to_move(turn[-1]).is_play:
+            return None  # the play after the exchange is not known yet
+        return not any(t["possible"] for t in opponent_wins(after, side, open_information))
+
+    def stat_of(turn: tuple[int, ...], m: dict | None) -> TurnStat:
+        visits = m["visits"] if m else 0
+        win, ci = None, None
+        if visits:
+            win = m["value_sum"] / visits
+            _, low, high = rate_interval(min(max(m["value_sum"], 0.0), visits), visits)
+            ci = (low, high)
+        text = " ".join(str(view.action_to_move(x)) for x in turn)
+        pv = _group_turns(view, list(m["pv"])) if m else []
+        if not pv or not (pv[0] == text or pv[0].startswith(text + " ")):
+            pv = [text]  # no tree line, or the turn is not the tree's own choice
+        stat = TurnStat(text, turn, visits, visits / total if total else 0.0, win, ci, pv)
+        if turn_wins(view, turn, side):
+            stat.exact, stat.win, stat.win_ci = "win", 1.0, (1.0, 1.0)
+        if threatened:
+            stat.block = blocks(turn)
+        return stat
+
+    def rank(s: TurnStat):
+        return (
+            s.exact != "win",
+            not (threatened and s.block),
+            -s.visits,
+            -(s.win if s.win is not None else -1.0),
+            s.move,
+        )
+
+    plays = sorted((stat_of((a,), merged.get(a)) for a in legal if view.action_to_move(a).is_play), key=rank)
+    if len(legal) == 1 and plays and plays[0].win is None:
+        plays[0].share, plays[0].win = 1.0, value
+    anchored: dict[int, list[TurnStat]] = {}
+    exchange_wins, free = [], []
+    for a in legal:
+        if view.action_to_move(a).is_play:
+            continue
+        m = merged.get(a)
+        after = outcome_of(view, (a,))
+        follow = set(after.legal_actions())
+        held = [p for p in plays if p.actions[0] in follow]
+        drawn = [b for b in follow if b not in set(legal) and is_known_play(after, b)]
+        winning = [p.actions[0] for p in held if p.exact == "win"] + [
+            b for b in drawn if won_after(after, b, side)
+        ]
+        if winning:
+            exchange_wins.append(stat_of((a, winning[0]), m))
+            continue
+        chance = replacement_wins(view, a, side, open_information)
+        passes = [p for p in held if view.action_to_move(p.actions[0]).kind is MoveKind.PASS]
+        held = [p for p in held if p not in passes]
+        if not held:  # nothing held can follow: the play depends on the replacement
+            stat = stat_of(_continuation(view, a, m["pv"]) if m else (a,), m)
+            stat.replacement_wins = chance
+            if not passes:
+                free.append(stat)
+                continue
+            anchor = passes[0]  # exchanging, and passing only if still stuck, beats passing
+        else:
+            # exchanging, then playing the best held turn, is never worse than that turn alone
+            anchor = held[0]
+            stat = stat_of((a, *anchor.actions), m)
+            stat.replacement_wins = chance
+            stat.pv = [stat.move, *anchor.pv[1:]]
+        if anchor.win is not None and (stat.win is None or chance + (1 - chance) * anchor.win > stat.win):
+            stat.win = chance + (1 - chance) * anchor.win
+            stat.win_ci = (
+                None if anchor.win_ci is None else tuple(chance + (1 - chance) * x for x in anchor.win_ci)
+            )
+        anchored.setdefault(anchor.actions[0], []).append(stat)
+    stats: list[TurnStat] = [p for p in plays if p.exact == "win"]
+    stats += sorted(exchange_wins, key=rank)
+    for p in plays:
+        if p.exact == "win":
+            continue
+        stats += sorted(anchored.get(p.actions[0], []), key=lambda s: (-(s.win or 0.0), s.move))
+        stats.append(p)
+    for f in sorted(free, key=rank):
+        at = next((i for i, s in enumerate(stats) if s.exact != "win" and rank(f) < rank(s)), len(stats))
+        stats.insert(at, f)
+    win_list = [s.move for s in stats if s.exact == "win"]
+    block_list = [s.move for s in stats if threatened and s.block and s.exact != "win"]
+    tactics = Tactics(
+        win_in_one=win_list,
+        threats=opponent_wins(view, side, open_information),
+        blocks=block_list,
+        no_block=bool(threatened) and not block_list and not win_list,
+    )
+    rules = state.rules
+    return Analysis(
+        position=to_sqn(view.to_position()),
+        variant=str(rules.variant),
+        players=rules.players,
+        teams=rules.teams,
+        to_move=mover,
+        side=view.sides[side],
+        turn=view.turn,
+        open_information=open_information,
+        seed=_seed_int(seed),
+        jobs=jobs,
+        iterations=done,
+        seconds=seconds_used,
+        moves=stats,
+        tactics=tactics,
+        threats=threat_summary(view) if threats else None,
+        value=_nan_to_none(value),
+    )
+
+
+def _seed_int(seed) -> int:
+    if isinstance(seed, np.random.SeedSequence):
+        return int(seed.entropy) if isinstance(seed.entropy, int) else 0
+    return int(seed)
+
+
+def analyze_position(pos: Position, **options) -> Analysis:
+    """:func:`check_analyzable`, then :func:`analyze` of the position's state."""
+    from ..games.sequence.state import State
+
+    settings = options.pop("settings", None) or search_settings(
+        options.pop("bot", "mcts"), options.pop("iterations", None), options.pop("seconds", None)
+    )
+    check_analyzable(pos, options.get("open_information", False) or settings.open_information)
+    return analyze(State.from_position(pos, seed=options.get("seed", 0)), settings=settings, **options)
+
+
+def _nan_to_none(x: float | None) -> float | None:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x

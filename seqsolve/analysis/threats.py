@@ -1,0 +1,307 @@
+"""Threats and exact answers, found by trying moves rather than by search: cells
+that win at once, the cards that fill them and who may hold them, dead cards, and
+the chance an exchange's replacement wins (plain Python on the position's tokens)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from ..games.sequence.board import CORNERS, cell_name, window_name, windows
+from ..games.sequence.cards import CardKind
+from ..games.sequence.position import CORNER, EMPTY
+from ..games.sequence.sequences import HEART_CELLS, new_sequences, overlap_allows
+from ..games.sequence.state import UNKNOWN_CODE, decode_action
+from .results import SideThreats
+
+
+def _board(state) -> list[str]:
+    """The 100 P-2 tokens of the state's board."""
+    board = [EMPTY] * 100
+    for c in CORNERS:
+        board[c] = CORNER
+    locked = set(state.locked_cells())
+    for side, colour in enumerate(state.sides):
+        for cell in state.chips(side):
+            board[cell] = colour.upper() if cell in locked else colour
+    return board
+
+
+def _completed(state, colour: str) -> list[int]:
+    return [w for c, w in state.sequences() if c == colour]
+
+
+def _gain(state, board: list[str], side: int, cell: int) -> int:
+    """The side's sequence total if it placed a chip on the empty ``cell`` (C-26, D-3)."""
+    rules = state.rules
+    colour = state.sides[side]
+    completed = _completed(state, colour)
+    after = list(board)
+    after[cell] = colour
+    total = state.sequence_count(side) + len(new_sequences(after, colour, cell, completed, rules))
+    if rules.heart_rule == "on" and cell in HEART_CELLS:
+        before = all(board[c].lower() == colour for c in HEART_CELLS)
+        if not before and all(after[c].lower() == colour for c in HEART_CELLS):
+            total += 2
+    return total
+
+
+def _near_windows(state, board: list[str], colour: str, missing: int) -> list[tuple[int, list[int]]]:
+    """Windows that ``missing`` placements of ``colour`` would complete into an eligible
+    sequence: no opposing chip, exactly ``missing`` empty cells, not yet a sequence of that
+    side, and allowed by the overlap options (C-25)."""
+    completed = _completed(state, colour)
+    found = []
+    for w, cells in enumerate(windows()):
+        empty = []
+        for c in cells:
+            token = board[c]
+            if token == EMPTY:
+                empty.append(c)
+            elif token != CORNER and token.lower() != colour:
+                break
+        else:
+            if len(empty) == missing and w not in completed and overlap_allows(w, completed, state.rules):
+                found.append((w, empty))
+    return found
+
+
+class _Cards:
+    """Where the analyst knows each card to be, and how many copies it does not see."""
+
+    def __init__(self, state):
+        rules = state.rules
+        deck = rules.deck_cards
+        self.deck = deck
+        self.codes = deck.codes
+        core = state.core
+        self.hands = {}
+        known = Counter()
+        for seat in range(rules.players):
+            cards = [c for c in core.hand(seat) if c != UNKNOWN_CODE]
+            self.hands[seat] = Counter(cards)
+            known.update(cards)
+        known.update(c for _, c in core.discards())
+        self.draft = Counter(c for c in core.draft() if c != UNKNOWN_CODE)
+        known.update(self.draft)
+        total = Counter(deck.index(c) for c in deck.cards())
+        self.unseen = {c: max(0, total[c] - known[c]) for c in total}
+        self.wild = [deck.index(c) for c in deck.codes if deck.kind(c) == CardKind.WILD]
+        self.players = rules.players
+        self.teams = rules.teams
+        self.draft_mode = rules.draw_mode == "draft"
+
+    def odds(self, codes: Iterable[int], side: int) -> dict:
+        """For the cards ``codes`` (together): seats of ``side`` known to hold one, copies
+        unseen, and whether one is live for that side."""
+        codes = list(codes)
+        holders = sorted(
+            s for s in range(side, self.players, self.teams) if any(self.hands[s][c] for c in codes)
+        )
+        unseen = sum(self.unseen[c] for c in codes)
+        out = {"holders": holders, "unseen": unseen}
+        live = bool(holders) or unseen > 0
+        if self.draft_mode:
+            out["draft"] = sum(self.draft[c] for c in codes)
+            live = live or out["draft"] > 0
+        out["live"] = live
+        return out
+
+    def possible(self, codes: Iterable[int], side: int, open_information: bool) -> bool:
+        """May ``side`` hold one of ``codes`` on its next turn?"""
+        codes = list(codes)
+        seats = range(side, self.players, self.teams)
+        if any(self.hands[s][c] for s in seats for c in codes):
+            return True
+        if open_information:
+            return False
+        return sum(self.unseen[c] for c in codes) > 0
+
+
+def _cell_codes(state, cell: int) -> list[int]:
+    """The normal card shown on ``cell`` (as a core code)."""
+    label = state.rules.layout.labels[cell]
+    return [state.rules.deck_cards.index(label)]
+
+
+def dead_cards(state, seat: int) -> list[str]:
+    """The known cards of ``seat`` that are dead (both cells occupied, C-20)."""
+    rules, deck = state.rules, state.rules.deck_cards
+    board = _board(state)
+    out = []
+    for card in state.hand(seat):
+        if card == "?" or deck.kind(card) != CardKind.NORMAL:
+            continue
+        if all(board[c] != EMPTY for c in rules.layout.cells_of(card)):
+            out.append(card)
+    return out
+
+
+def threat_summary(state, viewer: int | None = None) -> list[SideThreats]:
+    """Per side: sequences, windows one and two cells from completion, their cards, dead cards.
+
+    ``state`` is what the analyst sees (an observation, or the full state for an open
+    analysis); ``viewer`` is not needed beyond that, since unknown cards are unknown.
+    A window counts when it holds no opposing chip, is not already a sequence of
+    the side, and the overlap options would let it join the side's sequences.  For
+    each missing cell the entry ``cells[name]`` gives its card with ``holders``
+    (seats of that side known to hold it), ``unseen`` (copies in hidden hands or the
+    draw pile) and ``live``; ``wild`` gives the same for the wild cards (two-eyed
+    jacks, Numbers' Plus), which complete any cell.
+
+    >>> from seqsolve.cli.position import load_position
+    >>> from seqsolve.games.sequence.state import State
+    >>> s = State.from_position(load_position("example:2")).observation(1)
+    >>> [(t.colour, t.count, t.needed) for t in threat_summary(s)]
+    [('b', 1, 2), ('g', 0, 2)]
+    """
+    rules = state.rules
+    board = _board(state)
+    cards = _Cards(state)
+    out = []
+    for side, colour in enumerate(state.sides):
+        seats = list(range(side, rules.players, rules.teams))
+        total = state.sequence_count(side)
+        ones, twos, cell_info = [], [], {}
+        for missing, bucket in ((1, ones), (2, twos)):
+            for w, empty in _near_windows(state, board, colour, missing):
+                entry = {"window": window_name(w), "cells": [cell_name(c) for c in empty]}
+                if missing == 1:
+                    entry["wins"] = _gain(state, board, side, empty[0]) >= rules.sequences_to_win
+                bucket.append(entry)
+                for c in empty:
+                    name = cell_name(c)
+                    if name not in cell_info:
+                        codes = _cell_codes(state, c)
+                        info = {"card": cards.codes[codes[0]], **cards.odds(codes, side)}
+                        cell_info[name] = info
+        dead = {s: dead_cards(state, s) for s in seats if "?" not in state.hand(s) and state.hand(s)}
+        wild = {"cards": [cards.codes[c] for c in cards.wild], **cards.odds(cards.wild, side)}
+        out.append(
+            SideThreats(
+                colour=colour,
+                seats=seats,
+                sequences=[f"{colour}:{window_name(w)}" for w in _completed(state, colour)],
+                count=total,
+                needed=rules.sequences_to_win,
+                one_away=ones,
+                two_away=twos,
+                cells=dict(sorted(cell_info.items(), key=lambda kv: _cell_order(kv[0]))),
+                wild=wild,
+                dead_cards={s: d for s, d in dead.items() if d},
+            )
+        )
+    return out
+
+
+def _cell_order(name: str) -> int:
+    from ..games.sequence.board import parse_cell
+
+    return parse_cell(name)
+
+
+def immediate_wins(state, side: int, open_information: bool = False) -> list[dict]:
+    """The cells where ``side`` would win by placing a chip on its next turn.
+
+    Each entry: ``{"side", "cell", "card", "possible"}``, where ``possible`` says whether
+    a seat of that side may hold the cell's card or a wild card (a known hand holds
+    one, or an unseen copy exists; with ``open_information`` only known hands count).
+    """
+    rules = state.rules
+    board = _board(state)
+    colour = state.sides[side]
+    cards = _Cards(state)
+    cells = set()
+    for _, empty in _near_windows(state, board, colour, 1):
+        cells.add(empty[0])
+    if rules.heart_rule == "on":
+        held = [c for c in HEART_CELLS if board[c].lower() == colour]
+        free = [c for c in HEART_CELLS if board[c] == EMPTY]
+        if len(held) == 3 and len(free) == 1:
+            cells.add(free[0])
+    out = []
+    for cell in sorted(cells):
+        if _gain(state, board, side, cell) < rules.sequences_to_win:
+            continue
+        codes = _cell_codes(state, cell) + cards.wild
+        out.append(
+            {
+                "side": colour,
+                "cell": cell_name(cell),
+                "card": cards.codes[codes[0]],
+                "possible": cards.possible(codes, side, open_information),
+            }
+        )
+    return out
+
+
+def opponent_wins(state, mover_side: int, open_information: bool) -> list[dict]:
+    found = []
+    for side in range(state.rules.teams):
+        if side != mover_side:
+            found.extend(immediate_wins(state, side, open_information))
+    return found
+
+
+def outcome_of(view, actions: Iterable[int]):
+    """The view after a turn, or None when one of its actions is not legal there."""
+    child = view.clone()
+    for a in actions:
+        if a not in child.legal_actions():
+            return None
+        child.apply(a)
+    return child
+
+
+def replacement_wins(view, exchange: int, side: int, open_information: bool) -> float:
+    """Chance that the card drawn for the exchange lets the mover win at once.
+
+    Hidden cards: the replacement is the top of the draw pile, which from the mover's
+    seat is any card it has not seen, each copy alike (or, when the pile is empty, any
+    card of the discard piles, the exchanged one included, which are reshuffled).  Open
+    information or the draft variant: the card is known, and a winning one was already
+    found exactly, so 0.
+    """
+    rules = view.rules
+    if open_information or rules.draw_mode == "draft":
+        return 0.0
+    cells = [c["cell"] for c in immediate_wins(view, view.side_of(view.current_player))]
+    if not cells:
+        return 0.0
+    from ..games.sequence.board import parse_cell
+
+    deck = rules.deck_cards
+    cards = _Cards(view)
+    codes = {deck.index(rules.layout.labels[parse_cell(c)]) for c in cells} | set(cards.wild)
+    if view.draw_pile_size():
+        pool = Counter(cards.unseen)
+    else:
+        pool = Counter(c for _, c in view.core.discards())
+        pool[decode_action(exchange)[1]] += 1
+    size = sum(pool.values())
+    return sum(pool[c] for c in codes) / size if size else 0.0
+
+
+def has_won(state, side: int) -> bool:
+    outcome = state.outcome()
+    return outcome is not None and outcome.winner == state.sides[side]
+
+
+def is_known_play(state, action: int) -> bool:
+    """A play whose cards are all known (in an observation of the draft variant, a play may
+    take a draft card refilled from the unknown pile: such actions are skipped)."""
+    try:
+        return state.action_to_move(action).is_play
+    except IndexError:
+        return False
+
+
+def won_after(state, action: int, side: int) -> bool:
+    child = state.clone()
+    child.apply(action)
+    return has_won(child, side)
+
+
+def turn_wins(view, turn: Iterable[int], side: int) -> bool:
+    after = outcome_of(view, turn)
+    return after is not None and has_won(after, side)

@@ -1,0 +1,204 @@
+"""Variant grids: presets, ``--vary`` options and seatings expanded into
+:class:`VariantPoint` s, and the seed each point derives from the root seed and
+itself (not its place in the grid), so adding a variant changes nothing for the
+others and a replica gets its own games."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..games.sequence.rules import (
+    OPTIONS,
+    PLAYER_COUNTS,
+    PRESETS,
+    RulesError,
+    Variant,
+    default_teams,
+    parse_value,
+)
+
+SEATING = ("players", "teams")
+#: Player counts a rule book names for its preset where the engine would seat more
+#: (RULES.md §2.3: the draft variant is for 2 players, or 4 in 2 teams).
+RULE_BOOK_PLAYERS: dict[str, tuple[int, ...]] = {"draft": (2, 4)}
+
+
+class BalanceError(ValueError):
+    """A grid that cannot run (bad --vary, impossible seating, bad bots) or an --out folder
+    that belongs to another run."""
+
+
+@dataclass(frozen=True, order=True)
+class VariantPoint:
+    """One variant of a grid: a preset with overrides, a seating, and a replica number."""
+
+    variant: str
+    players: int
+    teams: int
+    replica: int = 0
+
+    @property
+    def seating(self) -> str:
+        """``2p`` when everyone plays alone, ``4p/2t`` for teams."""
+        return f"{self.players}p" if self.players == self.teams else f"{self.players}p/{self.teams}t"
+
+    @property
+    def label(self) -> str:
+        """``classic 4p/2t`` (``#2`` added for a replica)."""
+        extra = f" #{self.replica + 1}" if self.replica else ""
+        return f"{self.variant} {self.seating}{extra}"
+
+    @property
+    def slug(self) -> str:
+        """A folder name for the point's records."""
+        text = re.sub(r"[^A-Za-z0-9_.=-]+", "_", self.variant).strip("_")
+        extra = f"-r{self.replica + 1}" if self.replica else ""
+        return f"{text}-{self.players}p{self.teams}t{extra}"
+
+    def rules(self):
+        return Variant.parse(self.variant).resolve(self.players, self.teams)
+
+    def to_json(self) -> dict:
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "teams": self.teams,
+            "replica": self.replica,
+        }
+
+
+def parse_vary(text: str) -> tuple[str, list[object]]:
+    """``"sequences_to_win=1,2,3"`` -> ``("sequences_to_win", [1, 2, 3])``.
+
+    >>> parse_vary("players=2,3")
+    ('players', [2, 3])
+    """
+    name, eq, values = text.partition("=")
+    name = name.strip()
+    if not eq or not name or not values.strip():
+        raise BalanceError(f"--vary {text!r}: expected OPTION=VALUE,VALUE,... (e.g. players=2,3,4)")
+    if name not in OPTIONS:
+        raise BalanceError(f"--vary {text!r}: unknown option {name!r} (known: {', '.join(OPTIONS)})")
+    parsed = []
+    for item in values.split(","):
+        if not item.strip():
+            raise BalanceError(f"--vary {text!r}: an empty value")
+        try:
+            parsed.append(parse_value(name, item))
+        except RulesError as exc:
+            raise BalanceError(f"--vary {text!r}: {exc}") from None
+    return name, parsed
+
+
+def preset_seatings(preset: str) -> list[tuple[int, int]]:
+    """Every (players, teams) a preset allows: its ``max_players``, its hand-size table, 2 or
+    3 sides where the count does not decide, and the rule book's counts where it names them.
+
+    >>> preset_seatings("draft")
+    [(2, 2), (4, 2)]
+    """
+    out = []
+    base = Variant(preset)
+    for players in RULE_BOOK_PLAYERS.get(preset, PLAYER_COUNTS):
+        given = base.options().get("teams")
+        for teams in [given] if given else ([default_teams(players)] if default_teams(players) else [2, 3]):
+            try:
+                base.resolve(players, teams)
+            except RulesError:
+                continue
+            out.append((players, teams))
+    return out
+
+
+def expand_grid(
+    variants: Sequence[str] = ("classic",),
+    vary: Sequence[str] = (),
+    players: int | None = None,
+    teams: int | None = None,
+    all_presets: bool = False,
+) -> list[VariantPoint]:
+    """The variants of a balance run, in order: each base variant (or, with
+    ``all_presets``, every preset of RULES.md §2.2 with every seating it allows)
+    times the product of the ``--vary`` values.
+
+    Seatings come from ``--vary players=.../teams=...``, else ``players``/``teams``,
+    else the variant (default 2 players).  Six or twelve players with no number of
+    sides are tried with both 2 and 3 sides.  Any combination that cannot be played
+    is an error naming it: a grid is meant to be run whole.
+
+    >>> [p.label for p in expand_grid(["classic"], ["players=2,6"])]
+    ['classic 2p', 'classic 6p/2t', 'classic 6p/3t']
+
+    Raises:
+        BalanceError: a bad variant, --vary text, option value or seating.
+    """
+    grid = [parse_vary(v) for v in vary]
+    names = [name for name, _ in grid]
+    repeated = {n for n in names if names.count(n) > 1}
+    if repeated:
+        raise BalanceError(f"--vary {min(repeated)} is given twice; list all its values in one --vary")
+    bases: list[tuple[Variant, list[tuple[int | None, int | None]]]] = []
+    if all_presets:
+        if any(n in SEATING for n in names) or players is not None or teams is not None:
+            raise BalanceError(
+                "--all-presets seats every player count the presets allow; do not also vary players or teams"
+            )
+        for preset in PRESETS:
+            bases.append((Variant(preset), list(preset_seatings(preset))))
+    else:
+        for text in variants:
+            try:
+                base = Variant.parse(text)
+            except RulesError as exc:
+                raise BalanceError(f"--variant {text!r}: {exc}") from None
+            bases.append((base, [(players, teams)]))
+    points: list[VariantPoint] = []
+    seen: Counter = Counter()
+    for base, seatings in bases:
+        own = dict(base.overrides)
+        own_players, own_teams = own.pop("players", None), own.pop("teams", None)
+        base = Variant(base.preset).with_overrides(own)
+        for combo in itertools.product(*(values for _, values in grid)):
+            chosen = dict(zip(names, combo))
+            seat_p, seat_t = chosen.pop("players", None), chosen.pop("teams", None)
+            variant = base.with_overrides(chosen)
+            for p, t in seatings:
+                n_players = _first(seat_p, p, own_players, 2)
+                n_teams = _first(seat_t, t, own_teams, variant.options().get("teams"))
+                candidates = [n_teams] if n_teams is not None or default_teams(int(n_players)) else [2, 3]
+                for sides in candidates:
+                    label = f"{variant} with {n_players} players" + (
+                        f" in {sides} sides" if sides is not None else ""
+                    )
+                    try:
+                        rules = variant.resolve(int(n_players), None if sides is None else int(sides))
+                    except RulesError as exc:
+                        raise BalanceError(f"{label}: {exc}") from None
+                    key = (str(variant), rules.players, rules.teams)
+                    points.append(VariantPoint(str(variant), rules.players, rules.teams, seen[key]))
+                    seen[key] += 1
+    return points
+
+
+def _first(*values):
+    return next((v for v in values if v is not None), None)
+
+
+def point_seed(root: int, point: VariantPoint, job: str) -> int:
+    """The match seed of one job of one point: a function of the root seed and the point
+    itself, never of its place in the grid.
+
+    >>> point_seed(1, VariantPoint("classic", 2, 2), "self") == point_seed(1, VariantPoint("classic", 2, 2), "self")
+    True
+    """
+    key = zlib.crc32(f"{point.variant}|{point.players}|{point.teams}|{point.replica}|{job}".encode())
+    return int(np.random.SeedSequence([root, key]).generate_state(1)[0]) & 0x7FFFFFFF
+
+

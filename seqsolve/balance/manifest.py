@@ -1,0 +1,106 @@
+"""The output folder of a balance run: its ``manifest.json`` (what was run, so that
+a rerun resumes only the same run) and the lock held while games are written."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Iterator
+
+from ..play.records import (
+    FolderLock,
+    check_files,
+    loads_json,
+    make_output_folder,
+    write_text,
+)
+from .grid import BalanceError, VariantPoint
+from .run import BalanceConfig, jobs_of
+
+MANIFEST = "manifest.json"
+MANIFEST_FORMAT = 1
+
+
+def _manifest(config: BalanceConfig) -> dict:
+    return {
+        "seqsolve": "balance",
+        "format": MANIFEST_FORMAT,
+        "seed": config.seed,
+        "bots": list(config.bots),
+        "strong": config.strong,
+        "weak": config.weak,
+        "restrict": list(config.restrict),
+        "points": [{**point.to_json(), "dir": point.slug} for point in config.points],
+    }
+
+
+#: What a manifest must hold the same for a rerun to resume it (rather than mix two runs
+#: in one folder and replace the first one's report).
+RUN_KEYS = {"seed": "seed", "bots": "bots", "points": "variants", "restrict": "restrict", "weak": "weak",
+            "strong": "strong"}
+
+
+def _run_value(manifest: dict, key: str) -> str:
+    value = manifest.get(key, [] if key == "restrict" else None)
+    if key == "points" and isinstance(value, list):
+        try:
+            return ", ".join(VariantPoint(*(e[k] for k in ("variant", "players", "teams", "replica"))).label
+                             for e in value)
+        except (KeyError, TypeError):
+            pass
+    return json.dumps(value)
+
+
+def read_manifest(out: str) -> dict | None:
+    """The manifest of an output folder, or None when there is none."""
+    path = os.path.join(out, MANIFEST)
+    if not os.path.exists(path):
+        return None
+    try:
+        with open(path, "rb") as fh:
+            data = loads_json(fh.read())
+    except (OSError, ValueError):
+        raise BalanceError(f"{path}: not a seqsolve balance manifest; choose another --out") from None
+    if not isinstance(data, dict) or data.get("seqsolve") != "balance":
+        raise BalanceError(f"{path}: not a seqsolve balance manifest; choose another --out")
+    if data.get("format") != MANIFEST_FORMAT:
+        raise BalanceError(f"{path}: manifest format {json.dumps(data.get('format'))} is not one this seqsolve reads")
+    if not isinstance(data.get("seed"), int) or isinstance(data.get("seed"), bool):
+        raise BalanceError(f"{path}: the manifest has no integer 'seed'")
+    return data
+
+
+@contextlib.contextmanager
+def open_output(config: BalanceConfig, out: str) -> Iterator[None]:
+    """Create (when its parent exists) and lock the output folder for the run, and
+    check that it holds this run or nothing: its manifest keeps what decides the games
+    and the report (:data:`RUN_KEYS`), and a rerun with any of them changed is refused
+    rather than mixing two runs.  The lock is held until the ``with`` block ends.
+    """
+    created = make_output_folder(out)
+    try:
+        with FolderLock(out):
+            found = read_manifest(out)
+            mine = _manifest(config)
+            if found is not None:
+                for key, name in RUN_KEYS.items():
+                    if _run_value(found, key) != _run_value(mine, key):
+                        raise BalanceError(
+                            f"{out} holds a balance run with {name}={_run_value(found, key)}, not "
+                            f"{_run_value(mine, key)}; use the same options to resume, or choose another --out"
+                        )
+            elif os.listdir(out):
+                raise BalanceError(f"--out {out}: the folder is not empty and holds no balance run; choose another")
+            check_files([(os.path.join(out, point.slug, job.filename), job.config.to_json())
+                         for point in config.points for job in jobs_of(config, point)])
+            for point in config.points:
+                os.makedirs(os.path.join(out, point.slug), exist_ok=True)
+            write_text(os.path.join(out, MANIFEST), json.dumps(mine, indent=2))
+            yield
+    except BaseException:
+        if created and not os.listdir(out):
+            os.rmdir(out)  # refused before anything was written: leave no empty folder behind
+        raise
+
+

@@ -1,0 +1,291 @@
+"""The balance metrics (defined in docs/balance-metrics.md): what each game
+did (:class:`GameDetail`, counted by the runner) and the summaries of a point's
+records: seat advantage, decisiveness, lengths, the worth of a rule, skill versus
+luck."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..games.sequence.board import CORNERS, windows
+from ..games.sequence.cards import CardKind
+from ..games.sequence.rules import Rules
+from ..games.sequence.state import State, decode_action
+from ..play import stats
+from ..play.config import MatchConfig
+from ..play.report import summarize_match
+from .grid import VariantPoint
+
+TERMINATIONS = ("win", "frozen", "stall", "turn_cap", "deck_exhausted", "draft_end", "forfeit")
+
+
+class GameDetail:
+    """What one game did, beyond its result, for the balance analysis (the runner's ``detail``).
+
+    Counted per action (ply): ``decisions`` (plies with more than one legal action),
+    ``legal`` (legal actions summed over plies: branching = legal / plies),
+    ``exchanges`` (dead-card exchanges), ``two_eyed`` (two-eyed jacks placed),
+    ``one_eyed`` (one-eyed jacks played), ``passes`` and ``reshuffles`` (discards
+    shuffled into a new draw pile, C-29).  At the end: ``chips``, the cells of each
+    side's chips, and ``sequences``, ``[side, window]`` for every completed sequence.
+    """
+
+    def __init__(self, rules: Rules):
+        self.deck = rules.deck_cards
+        self.counts = dict.fromkeys(("decisions", "legal", "exchanges", "two_eyed", "one_eyed", "passes", "reshuffles"), 0)
+
+    def play(self, state: State, action: int, n_legal: int) -> None:
+        """Apply ``action`` to ``state``, counting it."""
+        c = self.counts
+        c["legal"] += n_legal
+        c["decisions"] += n_legal > 1
+        kind, card, _, _ = decode_action(action)
+        if kind == 2:
+            c["exchanges"] += 1
+        elif kind == 3:
+            c["passes"] += 1
+        elif kind == 1:
+            c["one_eyed"] += 1
+        elif self.deck.kind(self.deck.codes[card]) == CardKind.WILD:
+            c["two_eyed"] += 1
+        discards = len(state.core.discards())
+        state.apply(action)
+        # every action but a pass discards one card; a reshuffle empties the piles (C-29)
+        if len(state.core.discards()) < discards + (kind != 3):
+            c["reshuffles"] += 1
+
+    def finish(self, state: State) -> dict:
+        out: dict = dict(self.counts)
+        out["chips"] = [state.chips(side) for side in range(state.rules.teams)]
+        out["sequences"] = [[state.sides.index(colour), w] for colour, w in state.sequences()]
+        return out
+
+
+@dataclass
+class PointResult:
+    """The records of one point: ``self`` (self-play) and one list per match."""
+
+    point: VariantPoint
+    records: dict[str, list[dict]] = field(default_factory=dict)
+    configs: dict[str, MatchConfig] = field(default_factory=dict)
+
+
+def _ci(k: float, n: int) -> list[float]:
+    _, low, high = stats.rate_interval(k, n)
+    return [low, high]
+
+
+def _rate(k: float, n: int) -> float | None:
+    return k / n if n else None
+
+
+def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean with a normal 95% interval (lengths and counts per game: many games)."""
+    x = np.asarray(values, dtype=float)
+    mean = float(x.mean())
+    half = 1.959963984540054 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.inf
+    return mean, mean - half, mean + half
+
+
+def difference_interval(
+    a: tuple[float, float, float], b: tuple[float, float, float]
+) -> tuple[float, float, float]:
+    """``a - b`` of two independent estimates given as (value, low, high), with Newcombe's
+    (1998, method 10) square-and-add interval built from their own intervals.
+
+    >>> [round(x, 3) for x in difference_interval((0.5, 0.4, 0.6), (0.5, 0.4, 0.6))]
+    [0.0, -0.141, 0.141]
+    """
+    (x, xl, xh), (y, yl, yh) = a, b
+    d = x - y
+    return d, d - math.hypot(x - xl, yh - y), d + math.hypot(xh - x, y - yl)
+
+
+def balance_test(side_wins: Sequence[int]) -> dict:
+    """Chi-square goodness of fit of the sides' wins (decisive games) against equal shares.
+
+    Returns ``{"chi2", "df", "p_value", "decisive"}``; ``p_value`` is None without a
+    decisive game.  A small p-value says the sides are not equally likely to win.
+
+    >>> round(balance_test([50, 50])["p_value"], 3), round(balance_test([70, 30])["p_value"], 5)
+    (1.0, 6e-05)
+    """
+    from scipy.stats import chisquare
+
+    decisive = int(sum(side_wins))
+    if decisive == 0:
+        return {"chi2": None, "df": len(side_wins) - 1, "p_value": None, "decisive": 0}
+    result = chisquare(list(side_wins))
+    return {
+        "chi2": float(result.statistic),
+        "df": len(side_wins) - 1,
+        "p_value": float(result.pvalue),
+        "decisive": decisive,
+    }
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    window_cells: tuple[tuple[int, ...], ...]
+    corner_windows: frozenset[int]
+
+
+def _geometry() -> _Geometry:
+    ws = tuple(tuple(w) for w in windows())
+    return _Geometry(ws, frozenset(i for i, w in enumerate(ws) if set(w) & set(CORNERS)))
+
+
+def summarize_point(result: PointResult) -> dict:
+    """Every balance metric of one point, from its records (docs/balance-metrics.md)."""
+    point = result.point
+    records = result.records.get("self", [])
+    rules = point.rules()
+    n, sides = len(records), point.teams
+    first_side = rules.first_seat % sides
+    geo = _geometry()
+    side_wins = [0] * sides
+    draws = 0
+    terminations: Counter = Counter()
+    scores = []  # the first mover's side: 1 win, 1/T draw, 0 loss
+    chips = np.zeros(100)
+    seq_cells = np.zeros(100)
+    corner_wins = 0
+    per_game: dict[str, list[float]] = {
+        k: [] for k in ("decisions", "exchanges", "two_eyed", "one_eyed", "jacks", "reshuffles", "passes")
+    }
+    legal = plies = 0
+    for r in records:
+        w = r["winner_side"]
+        terminations[r["termination"]] += 1
+        if w is None:
+            draws += 1
+            scores.append(1 / sides)
+        else:
+            side_wins[w] += 1
+            scores.append(1.0 if w == first_side else 0.0)
+        d = r["detail"]
+        legal += d["legal"]
+        plies += r["plies"]
+        for k, values in per_game.items():
+            values.append(d["two_eyed"] + d["one_eyed"] if k == "jacks" else d[k])
+        for side_cells in d["chips"]:
+            chips[np.asarray(side_cells, dtype=int)] += 1
+        cells = set()
+        winner_corner = False
+        for side, window in d["sequences"]:
+            cells.update(geo.window_cells[window])
+            if side == w and window in geo.corner_windows:
+                winner_corner = True
+        seq_cells[np.asarray(sorted(cells), dtype=int)] += 1
+        corner_wins += winner_corner
+    decisive = n - draws
+    out: dict = {
+        "variant": point.variant,
+        "players": point.players,
+        "teams": point.teams,
+        "replica": point.replica,
+        "label": point.label,
+        "bots": list(result.configs["self"].bots) if "self" in result.configs else None,
+        "seed": result.configs["self"].seed if "self" in result.configs else None,
+        "games": n,
+    }
+    if not n:
+        return out
+    side_rate = [_rate(k, n) for k in side_wins]
+    out["side_win"] = side_rate
+    out["side_win_ci"] = [_ci(k, n) for k in side_wins]
+    out["seat_win"] = [side_rate[s % sides] for s in range(point.players)]
+    out["seat_win_ci"] = [out["side_win_ci"][s % sides] for s in range(point.players)]
+    out["first_seat"] = rules.first_seat
+    mean, low, high = stats.paired_score_interval(scores)
+    fair = 1 / sides
+    out["first_seat_score"] = mean
+    out["first_seat_advantage"] = mean - fair
+    out["first_seat_advantage_ci"] = [low - fair, high - fair]
+    out["balance_test"] = balance_test(side_wins)
+    out["draw_rate"] = draws / n
+    out["draw_rate_ci"] = _ci(draws, n)
+    out["terminations"] = {
+        k: terminations.get(k, 0) for k in TERMINATIONS if terminations.get(k, 0) or k == "win"
+    }
+    out["termination_rates"] = {k: v / n for k, v in out["terminations"].items()}
+    turns = [r["turns"] for r in records]
+    out["turns"] = stats.summarize_lengths(turns)
+    out["turns_mean_ci"] = list(_mean_ci(turns)[1:])
+    out["plies_mean"] = plies / n
+    out["plies"] = stats.summarize_lengths([r["plies"] for r in records])
+    out["branching"] = legal / plies if plies else None
+    for k, values in per_game.items():
+        out[f"{k}_mean"] = float(np.mean(values))
+    out["corner_win_rate"] = _rate(corner_wins, decisive)
+    out["corner_win_ci"] = _ci(corner_wins, decisive) if decisive else None
+    # Ludii's outcome concepts (docs/balance-metrics.md): player 1 is the side that moves first
+    timeouts = terminations.get("turn_cap", 0)
+    ludii_rates = [k / n for k in side_wins]
+    out["ludii"] = {
+        "advantage_p1": (side_wins[first_side] + 0.5 * draws) / n,
+        "balance": 1.0 - max(abs(a - b) for a, b in itertools.combinations(ludii_rates, 2)),
+        "completion": decisive / n,
+        "drawishness": (draws - timeouts) / n,
+        "timeouts": timeouts / n,
+        "duration": out["turns"]["mean"],
+    }
+    out["heatmap"] = {"chips": (chips / n).round(4).tolist(), "sequences": (seq_cells / n).round(4).tolist()}
+    for name, recs in result.records.items():
+        if name == "self" or not recs:
+            continue
+        config = result.configs[name]
+        s = summarize_match(recs, config.bots)
+        entry = {
+            "bots": list(config.bots),
+            "seed": config.seed,
+            "games": s["games"],
+            "score": s["score"],
+            "score_ci": s["score_ci"],
+            "fair": 1 / sides,
+            "draws": s["draws"],
+        }
+        if name == "skill":
+            out["skill"] = entry
+        else:
+            out.setdefault("restricted", {})[name] = entry
+    return out
+
+
+def add_deltas(summaries: list[dict]) -> None:
+    """Differences of every point from the first one, with 95% intervals (RULES.md §2.2:
+    seat advantage, draw rate and game length as deltas), in place."""
+    if not summaries or not summaries[0].get("games"):
+        return
+    base = summaries[0]
+    for s in summaries[1:]:
+        if not s.get("games"):
+            continue
+        adv = difference_interval(
+            (s["first_seat_advantage"], *s["first_seat_advantage_ci"]),
+            (base["first_seat_advantage"], *base["first_seat_advantage_ci"]),
+        )
+        draw = difference_interval(
+            (s["draw_rate"], *s["draw_rate_ci"]), (base["draw_rate"], *base["draw_rate_ci"])
+        )
+        turns = difference_interval(
+            (s["turns"]["mean"], *s["turns_mean_ci"]), (base["turns"]["mean"], *base["turns_mean_ci"])
+        )
+        s["delta"] = {
+            "vs": base["label"],
+            "first_seat_advantage": list(adv),
+            "draw_rate": list(draw),
+            "turns_mean": list(turns),
+        }
+
+
+def summarize(results: list[PointResult]) -> list[dict]:
+    out = [summarize_point(r) for r in results]
+    add_deltas(out)
+    return out

@@ -1,0 +1,334 @@
+"""A balance run in words and numbers: the text and Markdown tables, CSV, the JSON
+report and the Markdown report with its plots."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from collections.abc import Sequence
+
+from ..bots.restricted import RESTRICTIONS
+from .metrics import TERMINATIONS
+from .run import BalanceConfig
+
+
+def _pct(x: float | None, signed: bool = False) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return f"{100 * x:+.1f}" if signed else f"{100 * x:.1f}"
+
+
+def _interval(ci: Sequence[float] | None, signed: bool = False) -> str:
+    if not ci:
+        return "-"
+    return f"[{_pct(ci[0], signed)}, {_pct(ci[1], signed)}]"
+
+
+def _p(p: float | None) -> str:
+    if p is None:
+        return "-"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
+
+
+TABLE_COLUMNS = (
+    "variant",
+    "games",
+    "first seat adv. (pp) [95% CI]",
+    "side wins % (b g r)",
+    "balanced p",
+    "draws %",
+    "other ends",
+    "turns mean (p10-p90)",
+    "decisions",
+    "branching",
+    "jacks/game",
+    "exch./game",
+    "reshuf./game",
+    "corner wins %",
+)
+_ENDS = {
+    "frozen": "frozen",
+    "stall": "stall",
+    "turn_cap": "cap",
+    "deck_exhausted": "deck",
+    "draft_end": "draft end",
+    "forfeit": "forfeit",
+}
+
+
+def table_rows(summaries: list[dict]) -> list[list[str]]:
+    """The terminal/Markdown table: one row per variant."""
+    rows = []
+    for s in summaries:
+        if not s.get("games"):
+            rows.append([s["label"], "0"] + ["-"] * (len(TABLE_COLUMNS) - 2))
+            continue
+        t = s["turns"]
+        rows.append(
+            [
+                s["label"],
+                str(s["games"]),
+                f"{_pct(s['first_seat_advantage'], True)} {_interval(s['first_seat_advantage_ci'], True)}",
+                " ".join(_pct(x) for x in s["side_win"]),
+                _p(s["balance_test"]["p_value"]),
+                _pct(s["draw_rate"]),
+                ", ".join(f"{_ENDS[k]} {v}" for k, v in s["terminations"].items() if k != "win") or "-",
+                f"{t['mean']:.1f} ({t['p10']:.0f}-{t['p90']:.0f})",
+                f"{s['decisions_mean']:.1f}",
+                "-" if s["branching"] is None else f"{s['branching']:.1f}",  # no action played: all forfeits
+                f"{s['jacks_mean']:.2f}",
+                f"{s['exchanges_mean']:.2f}",
+                f"{s['reshuffles_mean']:.2f}",
+                _pct(s["corner_win_rate"]),
+            ]
+        )
+    return rows
+
+
+def match_rows(summaries: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """Restricted-play and skill scores per variant (empty when none were played)."""
+    names = sorted({r for s in summaries for r in s.get("restricted", {})}, key=list(RESTRICTIONS).index)
+    skill = any("skill" in s for s in summaries)
+    if not names and not skill:
+        return [], []
+    header = ["variant", "fair"] + [f"vs no {r} %" for r in names] + (["strong vs weak %"] if skill else [])
+    rows = []
+    for s in summaries:
+        row = [s["label"], _pct(1 / s["teams"])]
+        for r in names:
+            e = s.get("restricted", {}).get(r)
+            row.append(f"{_pct(e['score'])} {_interval(e['score_ci'])}" if e else "-")
+        if skill:
+            e = s.get("skill")
+            row.append(f"{_pct(e['score'])} {_interval(e['score_ci'])}" if e else "-")
+        rows.append(row)
+    return header, rows
+
+
+def format_text(header: Sequence[str], rows: list[list[str]]) -> str:
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    lines = ["  ".join(str(x).ljust(w) for x, w in zip(header, widths)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(str(x).ljust(w) for x, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(lines)
+
+
+def format_markdown(header: Sequence[str], rows: list[list[str]]) -> str:
+    def line(cells):
+        return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+    return "\n".join([line(header), "|" + "|".join("---" for _ in header) + "|"] + [line(r) for r in rows])
+
+
+def format_balance(summaries: list[dict]) -> str:
+    """The terminal report: the variant table, then the match table if any."""
+    text = format_text(TABLE_COLUMNS, table_rows(summaries))
+    header, rows = match_rows(summaries)
+    if rows:
+        text += "\n\nscore of the bot against a restricted or weaker opponent (95% CI):\n"
+        text += format_text(header, rows)
+    return text
+
+
+# per-game figures a summary holds under their own names
+GAME_MEANS = (
+    "plies_mean",
+    "decisions_mean",
+    "branching",
+    "exchanges_mean",
+    "two_eyed_mean",
+    "one_eyed_mean",
+    "jacks_mean",
+    "reshuffles_mean",
+    "passes_mean",
+    "corner_win_rate",
+)
+
+CSV_FIELDS = (
+    "variant",
+    "players",
+    "teams",
+    "replica",
+    "games",
+    *(f"side{i}_{k}" for i in range(3) for k in ("win", "low", "high")),
+    "first_seat_advantage",
+    "first_seat_advantage_low",
+    "first_seat_advantage_high",
+    "chi2",
+    "p_value",
+    "draw_rate",
+    "draw_rate_low",
+    "draw_rate_high",
+    *(f"end_{k}" for k in TERMINATIONS),
+    "turns_mean",
+    "turns_std",
+    "turns_p10",
+    "turns_median",
+    "turns_p90",
+    *GAME_MEANS,
+    "ludii_advantage_p1",
+    "ludii_balance",
+    "ludii_completion",
+    "ludii_drawishness",
+    "ludii_duration",
+    *(f"no_{r}_{k}" for r in RESTRICTIONS for k in ("score", "low", "high")),
+    "skill_score",
+    "skill_low",
+    "skill_high",
+)
+
+
+def to_csv(summaries: list[dict]) -> str:
+    """One row per variant with every number of the summaries (CSV_FIELDS)."""
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for s in summaries:
+        row: dict = {k: s.get(k) for k in ("variant", "players", "teams", "replica", "games")}
+        if s.get("games"):
+            for i, (rate, ci) in enumerate(zip(s["side_win"], s["side_win_ci"])):
+                row.update({f"side{i}_win": rate, f"side{i}_low": ci[0], f"side{i}_high": ci[1]})
+            row["first_seat_advantage"] = s["first_seat_advantage"]
+            row["first_seat_advantage_low"], row["first_seat_advantage_high"] = s["first_seat_advantage_ci"]
+            row["chi2"], row["p_value"] = s["balance_test"]["chi2"], s["balance_test"]["p_value"]
+            row["draw_rate"] = s["draw_rate"]
+            row["draw_rate_low"], row["draw_rate_high"] = s["draw_rate_ci"]
+            for k in TERMINATIONS:
+                row[f"end_{k}"] = s["terminations"].get(k, 0)
+            for k in ("mean", "std", "p10", "median", "p90"):
+                row[f"turns_{k}"] = s["turns"][k]
+            for k in GAME_MEANS:
+                row[k] = s[k]
+            for k in ("advantage_p1", "balance", "completion", "drawishness", "duration"):
+                row[f"ludii_{k}"] = s["ludii"][k]
+            for r, e in s.get("restricted", {}).items():
+                row[f"no_{r}_score"], (row[f"no_{r}_low"], row[f"no_{r}_high"]) = e["score"], e["score_ci"]
+            if "skill" in s:
+                row["skill_score"], (row["skill_low"], row["skill_high"]) = (
+                    s["skill"]["score"],
+                    s["skill"]["score_ci"],
+                )
+        writer.writerow({k: _csv_value(v) for k, v in row.items()})
+    return buf.getvalue()
+
+
+def _csv_value(v):
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return "" if v is None else v
+
+
+def report_json(
+    summaries: list[dict], config: BalanceConfig, games: int, games_per_match: int | None
+) -> dict:
+    """The ``--json`` object: the run's settings and one entry per variant."""
+    return {
+        "seqsolve": "balance",
+        "seed": config.seed,
+        "bots": list(config.bots),
+        "games": games,
+        "restrict": list(config.restrict),
+        "strong": config.strong_bot if config.weak else None,
+        "weak": config.weak,
+        "games_per_match": (games if games_per_match is None else games_per_match)
+        if (config.restrict or config.weak)
+        else None,
+        "variants": summaries,
+    }
+
+
+def plots_folder(report_path: str) -> str:
+    """``docs/balance.md`` keeps its plots in ``docs/balance/``."""
+    return os.path.splitext(report_path)[0]
+
+
+_LEGEND = (
+    "Intervals are 95%. *First seat adv.* is the score of the side that moves first (a draw shared "
+    "equally) minus its fair share 1/sides, in percentage points; *balanced p* is the chi-square test "
+    "of equal wins for every side; *other ends* counts games that did not end in a win (frozen board, "
+    "stall, turn cap, ...); *decisions* are actions per game with more than one choice; "
+    "*branching* is the mean number of legal actions per action; "
+    "*corner wins* is the share of won games in which the winner had a sequence through a corner. "
+    "seqsolve's docs/balance-metrics.md defines every column."
+)
+
+
+def markdown_report(
+    summaries: list[dict], data: dict, command: str, plots: dict | None, report_path: str
+) -> str:
+    """A Markdown report: the command, the tables, links to the plots."""
+    base = os.path.dirname(os.path.abspath(report_path))
+
+    def link(path: str) -> str:
+        return os.path.relpath(os.path.abspath(path), base).replace(os.sep, "/")
+
+    lines = [
+        "# Rule-variant balance",
+        "",
+        "Made by:",
+        "",
+        "```",
+        command,
+        "```",
+        "",
+        (
+            f"Bots: {', '.join(data['bots'])} (self-play, every bot fixed on its seat, a new deal every game); "
+            f"root seed {data['seed']}; {data['games']} games per variant."
+        ),
+        _LEGEND,
+        "",
+        format_markdown(TABLE_COLUMNS, table_rows(summaries)),
+        "",
+    ]
+    header, rows = match_rows(summaries)
+    if rows:
+        lines += [
+            "## Restricted play and skill",
+            "",
+            (
+                "Score (%) of the bot against the same bot barred from a rule, and of the strong bot against the "
+                "weak one, over paired deals; *fair* is the score of equal play (1/sides)."
+            ),
+            "",
+            format_markdown(header, rows),
+            "",
+        ]
+    lines += [
+        "## Ludii's outcome concepts",
+        "",
+        format_markdown(
+            ("variant", "advantage P1", "balance", "completion", "drawishness", "duration (turns)"),
+            [
+                [
+                    s["label"],
+                    f"{s['ludii']['advantage_p1']:.3f}",
+                    f"{s['ludii']['balance']:.3f}",
+                    f"{s['ludii']['completion']:.3f}",
+                    f"{s['ludii']['drawishness']:.3f}",
+                    f"{s['ludii']['duration']:.1f}",
+                ]
+                for s in summaries
+                if s.get("games")
+            ],
+        ),
+        "",
+    ]
+    if plots:
+        lines += [
+            "## Plots",
+            "",
+            f"![seat advantage]({link(plots['seat_advantage'])})",
+            "",
+            f"![game length]({link(plots['lengths'])})",
+            "",
+            (
+                "Board heatmaps (share of games in which a cell holds a chip at the end, and in which it is part "
+                "of a completed sequence):"
+            ),
+            "",
+        ]
+        lines += [f"* [{label}]({link(path)})" for label, path in plots["heatmaps"].items()]
+        lines.append("")
+    return "\n".join(lines)

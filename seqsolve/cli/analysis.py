@@ -1,0 +1,371 @@
+"""Commands that analyse: ``analyze`` (a position file) and ``annotate`` (a recorded game).
+
+The logic lives in :mod:`seqsolve.analysis`; these commands read the input,
+print a table (or one JSON object with ``--json``) and leave bad input to the
+group's one-line error handling.  Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING
+
+import click
+
+from .errors import Interrupted
+from .options import FILE_PATH, PROBABILITY, SECONDS, jobs_option, option_group, seed_option
+from .position import load_position
+from .progress import progress_enabled
+
+if TYPE_CHECKING:  # the analysis (numpy, the compiled core) is imported by the commands
+    from ..analysis.results import Analysis, SideThreats
+
+_NAMES = {"b": "blue", "g": "green", "r": "red"}
+
+
+def _pct(x: float | None, digits: int = 3) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _interval(ci) -> str:
+    return "-" if ci is None else f"{ci[0]:.3f}-{ci[1]:.3f}"
+
+
+def _cards_note(info: dict) -> str:
+    parts = []
+    if info["holders"]:
+        parts.append("held by seat " + ", ".join(map(str, info["holders"])))
+    parts.append(f"{info['unseen']} unseen")
+    if info.get("draft"):
+        parts.append(f"{info['draft']} in the draft")
+    if not info["live"]:
+        parts.append("not live")
+    return ", ".join(parts)
+
+
+def _threat_lines(t: SideThreats, limit: int = 6) -> list[str]:
+    name = _NAMES[t.colour]
+    seqs = f" ({', '.join(t.sequences)})" if t.sequences else ""
+    lines = [f"  {name:<6} {t.count}/{t.needed} sequences{seqs}; seats {', '.join(map(str, t.seats))}"]
+
+    def window_list(entries, label):
+        if not entries:
+            lines.append(f"         {label}: -")
+            return
+        shown = []
+        for e in entries[:limit]:
+            wins = ", wins" if e.get("wins") else ""
+            shown.append(f"{e['window']} needs {' '.join(e['cells'])}{wins}")
+        more = f"; … {len(entries) - limit} more" if len(entries) > limit else ""
+        lines.append(f"         {label}: {len(entries)}: " + "; ".join(shown) + more)
+
+    window_list(t.one_away, "one away")
+    window_list(t.two_away, "two away")
+    needed = [c for e in t.one_away for c in e["cells"]]
+    if needed:
+        cells = sorted(set(needed), key=needed.index)
+        notes = [f"{c} {t.cells[c]['card']} ({_cards_note(t.cells[c])})" for c in cells]
+        lines.append("         cards:    " + "; ".join(notes))
+    if t.one_away or t.two_away:
+        lines.append(f"         wild:     {' '.join(t.wild['cards'])} ({_cards_note(t.wild)})")
+    for seat, cards in t.dead_cards.items():
+        lines.append(f"         dead cards in seat {seat}'s hand: {' '.join(cards)}")
+    return lines
+
+
+def format_analysis(a: Analysis, top: int | None = None) -> str:
+    """The text report of an analysis (ends with a newline)."""
+    mover = f"seat {a.to_move} ({_NAMES[a.side]})"
+    info = (
+        "open: every card known"
+        if a.open_information
+        else f"hidden cards dealt at random as seat {a.to_move} sees them"
+    )
+    lines = [
+        f"analysis   {a.variant}, {a.players} players ({a.teams} sides); {mover} to move, turn {a.turn}",
+        (
+            f"search     {a.iterations} iterations, {a.jobs} tree{'s' if a.jobs != 1 else ''}, seed {a.seed},"
+            f" {a.seconds:.2f} s; {info}"
+        ),
+        "",
+    ]
+    moves = a.moves if not top else a.moves[:top]
+    width = max([len(m.move) for m in moves] + [4])
+    lines.append(f"  #  {'turn':<{width}}   share    win   95% interval  continuation")
+    for k, m in enumerate(moves, 1):
+        tag = " (wins now)" if m.exact == "win" else " (blocks)" if m.block else ""
+        lines.append(
+            f"{k:>3}  {m.move:<{width}}  {100 * m.share:5.1f}%  {_pct(m.win)}  {_interval(m.win_ci):<12}  "
+            f"{', '.join(m.pv)}{tag}"
+        )
+    if top and len(a.moves) > top:
+        lines.append(f"     … {len(a.moves) - top} more legal turns (--top 0 lists them all)")
+    lines.append("")
+    t = a.tactics
+    if t.win_in_one:
+        lines.append(f"exact      {_NAMES[a.side]} wins now with {', '.join(t.win_in_one)}")
+    if t.threats:
+        threats = []
+        for th in t.threats:
+            maybe = "possible" if th["possible"] else "impossible: no copy left for it"
+            threats.append(f"{_NAMES[th['side']]} on {th['cell']} with {th['card']} or a wild card ({maybe})")
+        lines.append("threats    next turn: " + "; ".join(threats))
+        if t.blocks:
+            lines.append(f"blocks     {', '.join(t.blocks)}")
+        elif t.no_block:
+            lines.append("blocks     none: no turn stops every possible winning placement")
+    if not t.win_in_one and not t.threats:
+        lines.append("exact      no side can win on its next turn")
+    if a.threats is not None:
+        lines.append("sides")
+        for side in a.threats:
+            lines.extend(_threat_lines(side))
+    return "\n".join(lines) + "\n"
+
+
+def search_options(iters: str, seconds: str, jobs: str):
+    """The search budget and seed options analyze and annotate share; ``iters``,
+    ``seconds`` and ``jobs`` say what each means for the command."""
+    options = [
+        click.option("--iters", type=click.IntRange(1, 10**9), default=None, help=iters),
+        click.option("--time", "seconds", type=SECONDS, default=None, help=f"{seconds.rstrip('.')} (0 < s <= 86400)."),
+        click.option(
+            "--bot", default="mcts", show_default=True, help="Search parameters as an mcts spec, e.g. mcts:c=0.5,depth=8."
+        ),
+        seed_option("Seed of the search (hidden cards, playouts).", default=0),
+        jobs_option(f"{jobs.rstrip('.')}; -1 = one per core.", default=1),
+    ]
+    return option_group(options)
+
+
+def _threads(jobs: int) -> int:
+    """--jobs of analyze and annotate counts threads: -1 is one per core."""
+    return (os.cpu_count() or 1) if jobs == -1 else jobs
+
+
+ANALYZE_EPILOG = """\b
+Examples:
+  seqsolve analyze game.sqn                      rank every turn of the side to move
+  seqsolve analyze example:2 --top 5 --iters 200000
+  seqsolve analyze game.sqn --time 5 --jobs 4    four root-parallel trees for 5 s
+  seqsolve analyze example:4 --open              every card known: perfect information
+  seqsolve analyze game.sqn --bot mcts:c=0.5,depth=8 --seed 3 --json
+"""
+
+
+@click.command(epilog=ANALYZE_EPILOG)
+@click.argument("file")
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="List only the best K turns (0: all).",
+)
+@search_options(
+    iters="Search iterations in all (default 50000, or the bot spec's).",
+    seconds="Search seconds (wall clock, per tree).",
+    jobs="Root-parallel trees, one thread each.",
+)
+@click.option(
+    "--open",
+    "open_information",
+    is_flag=True,
+    help="Perfect information: every hand and the draw order must be listed.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option(
+    "--progress/--no-progress", default=None, help="Say on stderr when the search starts (default: on a terminal)."
+)
+def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, progress):
+    """Rank every legal turn of the side to move in the position FILE.
+
+    For each turn (a dead-card exchange counts as part of the turn: '~5S 9H@i3'):
+    its share of the search, its estimated win probability with a 95% interval,
+    and the expected continuation.  Turns that win at once come first (win 1);
+    when another side could win on its next turn, the turns that block it come
+    next.  Exchanging a dead card never hurts, so an exchange is shown with the
+    best play after it, just above that play, its win raised by the exact chance
+    that the replacement wins at once.  Below the table: threats of every side (windows one and two cards from
+    completion, the cards that complete them and whether they are live, dead
+    cards).  Unseen cards are dealt at random, as the side to move could imagine
+    them, unless --open.  With the same --seed and --jobs (and an iteration
+    budget) the result is the same on every run.
+    """
+    from ..analysis.search import analyze_position
+
+    pos = load_position(file)
+    if progress_enabled(progress):
+        click.echo(f"analyzing {file}: searching (Ctrl-C stops) ...", err=True)
+    result = analyze_position(
+        pos,
+        bot=bot,
+        iterations=iters,
+        seconds=seconds,
+        seed=seed,
+        jobs=_threads(jobs),
+        open_information=open_information,
+    )
+    if as_json:
+        click.echo(json.dumps(result.to_dict(top or None), indent=2))
+    else:
+        click.echo(format_analysis(result, top or None), nl=False)
+
+
+ANNOTATE_EPILOG = """\b
+Examples:
+  seqsolve match random greedy --games 10 --seed 1 --out games.jsonl
+  seqsolve annotate games.jsonl --game 3
+  seqsolve annotate games.jsonl --game 3 --seat 0 --iters 10000 --all
+  seqsolve annotate games.jsonl --game 3 --mistake 0.05 --blunder 0.2 --jobs 2 --json
+"""
+
+
+@click.command(epilog=ANNOTATE_EPILOG)
+@click.argument("records", type=FILE_PATH)
+@click.option("--game", "-g", type=int, required=True, help="Game number (as in the records).")
+@click.option(
+    "--seat",
+    "seats",
+    type=int,
+    multiple=True,
+    help="Analyse only this seat's moves (repeatable; default all).",
+)
+@search_options(
+    iters="Iterations per decision (default 4000).",
+    seconds="Seconds per decision.",
+    jobs="Decisions analysed side by side (threads).",
+)
+@click.option(
+    "--mistake",
+    type=PROBABILITY,
+    default=0.1,
+    show_default=True,
+    help="Win-probability drop that makes a mistake.",
+)
+@click.option(
+    "--blunder",
+    type=PROBABILITY,
+    default=0.25,
+    show_default=True,
+    help="Drop that makes a blunder.",
+)
+@click.option("--open", "open_information", is_flag=True, help="Judge with every card known (hindsight).")
+@click.option(
+    "--all", "show_all", is_flag=True, help="List every analysed decision, not only the marked ones."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (every decision).")
+@click.option(
+    "--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal)."
+)
+def annotate(
+    records,
+    game,
+    seats,
+    iters,
+    seconds,
+    bot,
+    seed,
+    jobs,
+    mistake,
+    blunder,
+    open_information,
+    show_all,
+    as_json,
+    progress,
+):
+    """Walk a recorded game and mark the mistakes and blunders, with the better turn.
+
+    Each decision of the chosen seats is analysed from what that seat could see
+    at the time; the drop is the best turn's estimated win probability minus
+    that of the turn played.  Results depend on --seed and the budget, never on --jobs.
+    """
+    from ..analysis.annotate import annotate_record
+    from ..play.records import find_game
+
+    record, where = find_game(records, game)
+    if record is None:
+        raise click.UsageError(f"{records} has no game {game} (it holds {where} games)")
+    show = progress_enabled(progress)
+    counts = [0, 0]  # decisions analysed, in all
+
+    def report(done: int, total: int) -> None:
+        counts[:] = done, total
+        if show:
+            click.echo(f"\rannotating: {done}/{total} decisions", err=True, nl=done == total)
+
+    try:
+        result = annotate_record(
+            record,
+            seats=seats or None,
+            bot=bot,
+            iterations=iters,
+            seconds=seconds,
+            seed=seed,
+            jobs=_threads(jobs),
+            mistake=mistake,
+            blunder=blunder,
+            open_information=open_information,
+            progress=report,
+            where=where,
+        )
+    except KeyboardInterrupt:
+        if show and counts[0] < counts[1]:
+            click.echo("", err=True)  # end the progress line
+        raise Interrupted(f"interrupted after {counts[0]} of {counts[1]} decisions") from None
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    click.echo(format_annotation(result, show_all), nl=False)
+
+
+def format_annotation(result: dict, show_all: bool = False) -> str:
+    """The text report of :func:`~seqsolve.analysis.annotate.annotate_record` (ends with a newline)."""
+    seats = result["seats"] or []
+    budget = f"{result['iterations']} iterations" if result["iterations"] else f"{result['seconds_budget']} s"
+    lines = [
+        (
+            f"game {result['game']}: {result['variant']}, {result['players']} players;"
+            f" {result['result_text']} after {_count(result['turns'], 'turn')}"
+        ),
+    ]
+    if not result["turns"]:
+        lines.append("the record has no moves: there is nothing to analyse")
+        return "\n".join(lines) + "\n"
+    lines += [
+        (
+            f"analysed {_count(len(result['decisions']), 'decision')} at {budget} each, seed {result['seed']};"
+            f" mistake > {result['thresholds']['mistake']}, blunder > {result['thresholds']['blunder']}"
+        ),
+        "",
+    ]
+    rows = [d for d in result["decisions"] if show_all or d["mark"]]
+    if rows:
+        pw = max([len(d["played"]) for d in rows] + [6])
+        bw = max([len(d["best"]) for d in rows] + [4])
+        lines.append(f" ply  turn  seat    {'played':<{pw}}    win  {'better':<{bw}}    win   drop")
+        for d in rows:
+            better = d["best"] if d["drop"] else "="
+            lines.append(
+                f"{d['ply']:>4}  {d['turn']:>4}  {d['seat']} ({d['side']})   {d['played']:<{pw}}  {_pct(d['win_played'], 2):>5}"
+                f"  {better:<{bw}}  {_pct(d['win_best'], 2):>5}  {_pct(d['drop'], 2):>5}  {d['mark'] or ''}".rstrip()
+            )
+    else:
+        lines.append("no mistakes or blunders found")
+    lines.append("")
+    for s in result["summary"]:
+        bot = f", {seats[s['seat']]}" if s["seat"] < len(seats) else ""
+        lines.append(
+            f"seat {s['seat']} ({_NAMES[s['side']]}{bot}): {_count(s['decisions'], 'decision')},"
+            f" {_count(s['blunders'], 'blunder')}, {_count(s['mistakes'], 'mistake')},"
+            f" mean drop {_pct(s['mean_drop'], 3)}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+COMMANDS = [analyze, annotate]

@@ -1,0 +1,357 @@
+"""The ``balance`` command: how fair and how decisive each rule variant is.
+
+It expands the grid of variants, hands it to :func:`seqsolve.balance.run.run_balance`
+(the match runner underneath: seeded games, resumable records), and writes what
+:mod:`seqsolve.balance` make of the records.  Progress
+goes to stderr; stdout gets the table (or one JSON object with ``--json``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shlex
+import time
+
+import click
+
+from ..play.records import check_output_file, write_text
+from .errors import interrupted
+from .options import (
+    FILE_PATH,
+    FOLDER_PATH,
+    MAX_GAMES,
+    MOVE_TIMEOUT,
+    PROCESS_JOBS_HELP,
+    backend_options,
+    check_backend,
+    dask_backend,
+    games_option,
+    jobs_option,
+    seed_option,
+    variant_option,
+)
+from .progress import progress_enabled
+
+# balance (numpy, scipy, joblib, the compiled core) is imported by the command,
+# so that --help and every usage error answer at once.
+
+
+class _Progress:
+    """One line on stderr per job: which variant, games done, games/s."""
+
+    def __init__(self, total_jobs: int, enabled: bool):
+        self.total_jobs, self.enabled = total_jobs, enabled
+        self.job = 0
+        self.label = ""
+        self.need = self.done = 0
+        self.started = time.perf_counter()
+
+    def start(self, point, job, games: int) -> None:
+        self.close()
+        self.job += 1
+        what = {"self": "self-play", "restrict": f"vs no {job.name}", "skill": "strong vs weak"}[job.kind]
+        self.label = f"[{self.job}/{self.total_jobs}] {point.label} {what}"
+        self.need, self.done, self.started = games, 0, time.perf_counter()
+        self._show()
+
+    def update(self, records: list[dict]) -> None:
+        self.done += len(records)
+        self._show()
+
+    def _show(self) -> None:
+        if not self.enabled or not self.label:
+            return
+        rate = self.done / max(time.perf_counter() - self.started, 1e-9)
+        click.echo(
+            f"\r{self.label}: {self.done}/{self.need} games  {rate:.0f} games/s   ", err=True, nl=False
+        )
+
+    def close(self) -> None:
+        if self.enabled and self.label:
+            click.echo("", err=True)
+            self.label = ""
+
+
+def _command_line(ctx: click.Context) -> str:
+    """The command that reproduces this run (the options that differ from their defaults)."""
+    parts = ["seqsolve", "balance"]
+    for param in ctx.command.params:
+        if not isinstance(param, click.Option) or param.name in ("progress",):
+            continue
+        value = ctx.params.get(param.name)
+        if value is None or value == param.default or value == () or value is False:
+            continue
+        flag = param.opts[0]
+        if param.is_flag:
+            parts.append(flag if value else (param.secondary_opts or [flag])[0])
+        elif isinstance(value, tuple):
+            for v in value:
+                parts += [flag, str(v)]
+        else:
+            parts += [flag, str(value)]
+    if ctx.params.get("seed") is None:
+        parts += ["--seed", str(ctx.meta["balance_seed"])]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _restrictions(text: str | None) -> tuple[str, ...]:
+    from ..balance.grid import BalanceError
+    from ..bots.restricted import RESTRICTIONS
+
+    if not text:
+        return ()
+    if text.strip() == "all":
+        return tuple(RESTRICTIONS)
+    names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+    for n in names:
+        if n not in RESTRICTIONS:
+            raise BalanceError(
+                f"--restrict: unknown restriction {n!r} (known: {', '.join(RESTRICTIONS)}, or all)"
+            )
+    return names
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  seqsolve balance --games 2000 --out runs/classic
+  seqsolve balance --variant classic --vary players=2,3,4 --vary sequences_to_win=1,2 --games 1000
+  seqsolve balance --variant seed000 --variant classic[sequences_to_win=3] --json
+  seqsolve balance --restrict all --weak random --games 1000 --out runs/rules
+  seqsolve balance --all-presets --games 4300 --jobs 2 --out runs/all --report docs/balance.md
+Rerunning the same command with the same --out resumes an interrupted run
+(the seed is read back from the folder when --seed is not given).
+"""
+)
+@variant_option(
+    "A variant to measure (repeatable; default classic). The same one twice is measured twice.",
+    multiple=True,
+    name="variants",
+)
+@click.option(
+    "--vary",
+    multiple=True,
+    metavar="OPTION=V1,V2,...",
+    help="Measure every value of a rules option (any of RULES.md §2, players and teams too); "
+    "several --vary make a grid.",
+)
+@click.option(
+    "--all-presets", is_flag=True, help="Every preset of RULES.md §2.2 with every seating it allows."
+)
+@click.option("--players", type=int, default=None, help="Players when not varied [default: 2].")
+@click.option(
+    "--teams",
+    type=int,
+    default=None,
+    help="Sides when not varied (6 or 12 players without it: both 2 and 3).",
+)
+@click.option(
+    "--bot",
+    "bots",
+    multiple=True,
+    metavar="SPEC",
+    help="The bot of every seat [default: heuristic]; give one per side or one per seat to seat different bots.",
+)
+@games_option("Self-play games per variant (0: only the --restrict and --weak matches).", default=1000, minimum=0)
+@click.option(
+    "--restrict",
+    default=None,
+    metavar="two_eyed,one_eyed,exchange,corners|all",
+    help="Restricted play: the bot against itself barred from each of these.",
+)
+@click.option(
+    "--weak",
+    default=None,
+    metavar="SPEC",
+    help="Skill vs luck: the bot (or --strong) against this weaker bot.",
+)
+@click.option(
+    "--strong", default=None, metavar="SPEC", help="The strong bot of --weak [default: the first --bot]."
+)
+@click.option(
+    "--match-games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=None,
+    help="Games per restricted-play or skill match [default: --games], rounded up to whole deals.",
+)
+@jobs_option(PROCESS_JOBS_HELP)
+@seed_option("Root seed; the same seed gives the same games at any --jobs.")
+@click.option(
+    "--out",
+    type=FOLDER_PATH,
+    default=None,
+    help="Folder for the records (one file per variant and match, resumable), balance.json, "
+    "balance.csv, balance.md and its plots.",
+)
+@click.option(
+    "--report",
+    type=FILE_PATH,
+    default=None,
+    help="Markdown report; its plots go into the folder of the same name [default: OUT/balance.md].",
+)
+@click.option(
+    "--csv",
+    "csv_path",
+    type=FILE_PATH,
+    default=None,
+    help="CSV file, one row per variant [default: OUT/balance.csv].",
+)
+@click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the PNG plots of the report.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@backend_options()
+@MOVE_TIMEOUT
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Progress line on stderr (default: when stderr is a terminal).",
+)
+@click.pass_context
+def balance(
+    ctx,
+    variants,
+    vary,
+    all_presets,
+    players,
+    teams,
+    bots,
+    games,
+    restrict,
+    weak,
+    strong,
+    match_games,
+    jobs,
+    seed,
+    out,
+    report,
+    csv_path,
+    plots,
+    as_json,
+    backend,
+    scheduler,
+    move_timeout,
+    progress,
+):
+    """Measure how fair and how decisive rule variants are: seat advantage, draws, length.
+
+    Every variant of the grid is played by the bot against itself (a new deal every
+    game, each bot fixed on its seat), and reported with 95% intervals: the win
+    rate of every seat and side, the first seat's advantage and a chi-square test
+    of balanced sides, the draw rate and why games ended, game length, decisions
+    and branching, exchanges, jacks and reshuffles per game, and how often the
+    winner used a corner.  See docs/balance-metrics.md.
+    """
+    _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games)
+    check_backend(backend, scheduler)
+    from ..balance.grid import expand_grid
+    from ..balance.manifest import open_output, read_manifest
+    from ..balance.metrics import summarize
+    from ..balance.output import format_balance, markdown_report, plots_folder, report_json, to_csv
+    from ..balance.run import BalanceConfig, check_balance, run_balance
+
+    points = expand_grid(variants or ("classic",), vary, players, teams, all_presets)
+    found = read_manifest(out) if out and os.path.isdir(out) else None
+    given_seed = seed
+    if seed is None:
+        seed = found["seed"] if found else secrets.randbelow(2**31)
+    ctx.meta["balance_seed"] = seed
+    config = BalanceConfig(
+        points=tuple(points),
+        bots=tuple(bots) or ("heuristic",),
+        seed=seed,
+        restrict=_restrictions(restrict),
+        weak=weak,
+        strong=strong,
+        move_timeout=move_timeout,
+    )
+    check_balance(config)
+    for path, option in ((report, "--report"), (csv_path, "--csv")):
+        if path:
+            check_output_file(path, option)
+    if plots and (out or report):
+        from ..balance.plots import new_figure
+
+        try:
+            new_figure(1, 1)  # fail now, in one line, before any game is played
+        except ImportError as exc:
+            raise click.ClickException(str(exc)) from None
+    n_jobs = len(points) * (1 + len(config.restrict) + bool(weak))
+    bar = _Progress(n_jobs, progress_enabled(progress))
+    client = None
+    started = time.perf_counter()
+    from ..play.match import import_runner
+
+    import_runner()  # before the folder is made
+    try:  # from the moment the folder exists, Ctrl-C says how to resume it
+        if out:  # created, checked and locked until the command ends
+            ctx.with_resource(open_output(config, out))
+        if given_seed is None:
+            click.echo(f"seed {seed}" + (f" (from {out})" if found else ""), err=True)
+        client = dask_backend(scheduler) if backend == "dask" else None
+        results = run_balance(
+            config,
+            games,
+            out=out,
+            jobs=jobs,
+            backend=backend,
+            games_per_match=match_games,
+            on_start=bar.start,
+            on_records=bar.update,
+        )
+    except KeyboardInterrupt:
+        interrupted(bar, out, "DIR")
+    finally:
+        if client is not None:
+            client.close()
+    bar.close()
+    summaries = summarize(results)
+    data = report_json(summaries, config, games, match_games)
+    data["seconds"] = time.perf_counter() - started
+    command = _command_line(ctx)
+    data["command"] = command
+    if out:
+        data["out"] = out
+        write_text(os.path.join(out, "balance.json"), json.dumps(data, indent=2) + "\n")
+    csv_path = csv_path or (os.path.join(out, "balance.csv") if out else None)
+    if csv_path:
+        write_text(csv_path, to_csv(summaries))
+    report = report or (os.path.join(out, "balance.md") if out else None)
+    if report:
+        drawn = None
+        if plots:
+            from ..balance.plots import write_plots
+
+            drawn = write_plots(summaries, plots_folder(report))
+        write_text(report, markdown_report(summaries, data, command, drawn, report))
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(
+        f"balance — {len(points)} variant{'s' if len(points) != 1 else ''}, bots {', '.join(config.bots)}, {games} games each, seed {seed}"
+    )
+    click.echo(format_balance(summaries))
+    written = [p for p in (csv_path, report) if p]
+    if written:
+        click.echo(
+            f"written: {', '.join(written)}"
+            + (f" (plots in {plots_folder(report)}/)" if report and plots else "")
+        )
+
+
+def _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games) -> None:
+    """Options that mean nothing together are refused (a usage error), not ignored."""
+    matches = bool(restrict) or weak is not None
+    if variants and all_presets:
+        raise click.UsageError("--variant and --all-presets exclude each other (--all-presets measures every preset)")
+    if strong is not None and weak is None:
+        raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
+    if match_games is not None and not matches:
+        raise click.UsageError("--match-games goes with --restrict or --weak (it counts their games)")
+    if games == 0 and not matches:
+        raise click.UsageError("--games 0 plays no self-play games: give --restrict or --weak, or more games")
+    if games == 0 and match_games is None:
+        raise click.UsageError("--games 0 leaves the matches no games: give --match-games N")
+
+
+COMMANDS = [balance]

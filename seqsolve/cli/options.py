@@ -1,0 +1,199 @@
+"""The Click parameter types and options every command shares.
+
+One type per kind of value, so that an option means the same thing, takes the
+same range and is refused with the same words everywhere, and so that a bad
+value is a usage error (exit 2, naming the option) found while the command
+line is read: before any heavy module (numpy, scipy, joblib, the compiled
+core) is imported and before any work starts.  This module imports only Click.
+"""
+
+from __future__ import annotations
+
+import math
+
+import click
+
+#: ``--seed`` is a root seed for numpy's SeedSequence, which takes any non-negative
+#: integer; 2**63 keeps it a signed 64-bit number in JSON records and other tools.
+SEED_LIMIT = 2**63
+#: ``--games`` above this cannot be played in any reasonable time (a random game
+#: takes tens of microseconds on the fastest core; heuristic games far more).
+MAX_GAMES = 10**9
+#: ``--jobs -1`` means every core of this machine.
+ALL_CORES = -1
+
+
+class FiniteFloat(click.ParamType):
+    """A finite float in a range: ``nan`` and ``inf`` are refused (they would make a
+    time budget endless or a probability meaningless)."""
+
+    name = "number"
+
+    def __init__(self, low: float | None = None, high: float | None = None, low_open: bool = False):
+        self.low, self.high, self.low_open = low, high, low_open
+
+    def convert(self, value, param, ctx) -> float:
+        if isinstance(value, float) and math.isfinite(value):
+            number = value
+        else:
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                self.fail(f"{value!r} is not a number", param, ctx)
+            if not math.isfinite(number):
+                self.fail(f"{value!r} is not a finite number", param, ctx)
+        too_low = self.low is not None and (number <= self.low if self.low_open else number < self.low)
+        if too_low or (self.high is not None and number > self.high):
+            self.fail(f"{value} is not in {self.describe()}", param, ctx)
+        return number
+
+    def describe(self) -> str:
+        low = "" if self.low is None else f"{self.low:g} {'<' if self.low_open else '<='} "
+        high = "" if self.high is None else f" <= {self.high:g}"
+        return f"the range {low}x{high}"
+
+    def __repr__(self) -> str:
+        return f"FiniteFloat({self.low}, {self.high})"
+
+
+class Jobs(click.ParamType):
+    """``--jobs``: -1 for every core, else a count of 1 or more (0 means nothing)."""
+
+    name = "N"
+
+    def convert(self, value, param, ctx) -> int:
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        if number == ALL_CORES or number >= 1:
+            return number
+        self.fail(f"{number} is not a number of workers (use 1, 2, ... or -1 for every core)", param, ctx)
+
+
+SEED = click.IntRange(0, SEED_LIMIT - 1)
+GAMES = click.IntRange(1, MAX_GAMES)
+JOBS = Jobs()
+SECONDS = FiniteFloat(0, 86_400, low_open=True)  # a positive time budget, at most a day
+PROBABILITY = FiniteFloat(0, 1)
+
+
+def seed_option(help: str, default: int | None = None):
+    """``--seed``: the root of every random draw of the command (Click's help shows the range)."""
+    shown = {"show_default": True} if default is not None else {}
+    return click.option("--seed", type=SEED, default=default, help=help, **shown)
+
+
+def games_option(help: str, default: int, minimum: int = 1):
+    """``--games``/``-n``: at most :data:`MAX_GAMES`; ``minimum`` 0 only where 0 has a meaning."""
+    return click.option(
+        "--games", "-n", type=click.IntRange(minimum, MAX_GAMES), default=default, show_default=True, help=help
+    )
+
+
+def jobs_option(help: str, default: int = ALL_CORES):
+    """``--jobs``/``-j``: -1 (every core) or a count of 1 or more, validated the same way everywhere."""
+    return click.option("--jobs", "-j", type=JOBS, default=default, show_default=True, help=help)
+
+
+PROCESS_JOBS_HELP = (
+    "Worker processes; -1 = all cores. Never more than there are chunks of games,"
+    " nor (local backends) more than this machine's cores."
+)
+
+
+
+class NonEmptyPath(click.Path):
+    """A file or folder path; an empty one is refused (``--out ""`` used to be taken
+    for no --out at all: a whole match played and nothing recorded)."""
+
+    def convert(self, value, param, ctx):
+        if value == "":
+            self.fail("an empty path names no file or folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+#: a file to read or write (record files, reports), and a folder to write into
+FILE_PATH = NonEmptyPath(dir_okay=False)
+FOLDER_PATH = NonEmptyPath(file_okay=False)
+
+
+def _check_variants(ctx, param, value):
+    """Read every --variant now (a bad one is refused, exit 1, before any work);
+    the command still gets the text as typed."""
+    from ..games.sequence.rules import Variant  # pure Python: no numpy, no compiled core
+
+    for text in value if isinstance(value, tuple) else (value,):
+        if text is not None:
+            Variant.parse(text)
+    return value
+
+
+def variant_option(help: str, default: str | None = None, multiple: bool = False, name: str = "variant"):
+    """``--variant``: a preset with overrides (RULES.md §2, P-1), checked when read."""
+    extra = {"show_default": True} if default is not None else {}
+    return click.option(
+        "--variant", name, default=default, multiple=multiple, callback=_check_variants,
+        metavar="PRESET[opt=v,...]", help=help, **extra,
+    )
+
+
+#: the time an external program may think per move (match, tournament, balance)
+MOVE_TIMEOUT = click.option("--move-timeout", type=SECONDS, default=10.0, show_default=True,
+                            help="Seconds an external bot (ext:...) may think per move (0 < s <= 86400); "
+                                 "past it, it loses the game.")
+
+
+def game_options(where: str):
+    """The options match and tournament share: workers, seed and the rules;
+    ``where`` names the records a run without --seed takes its seed from."""
+    options = [
+        jobs_option(PROCESS_JOBS_HELP),
+        seed_option(f"Root seed; the same seed gives the same games at any --jobs (default: {where}'s, when it holds these games, else fresh)."),
+        variant_option("Preset with overrides, e.g. 'classic[sequences_to_win=3]'.", default="classic"),
+        click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
+        click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),
+        MOVE_TIMEOUT,
+    ]
+    return option_group(options)
+
+
+def backend_options():
+    """--backend and --scheduler (match and balance); see :func:`check_backend`."""
+    return option_group([
+        click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
+                     help="joblib backend (default loky: processes on this machine)."),
+        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                     help="Dask scheduler address for --backend dask."),
+    ])
+
+
+def check_backend(backend: str | None, scheduler: str | None) -> None:
+    """A scheduler address means nothing without the Dask backend: refused, not ignored."""
+    if scheduler is not None and backend != "dask":
+        raise click.UsageError("--scheduler goes with --backend dask")
+
+
+
+
+def option_group(options: list):
+    """One decorator applying ``options`` in the order given (as if stacked above the command)."""
+
+    def apply(command):
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return apply
+
+
+def dask_backend(scheduler: str | None):
+    """Connect joblib to a Dask cluster (``--backend dask``)."""
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise click.UsageError("--backend dask needs the 'distributed' package: pip install 'seqsolve[dask]'")
+    try:
+        return Client(scheduler, timeout="10s") if scheduler else Client(processes=True)
+    except OSError as exc:
+        raise click.UsageError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None

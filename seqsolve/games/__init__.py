@@ -1,0 +1,1 @@
+"""The games seqsolve plays, one folder each: :mod:`.sequence` (the board game)."""

@@ -1,0 +1,264 @@
+"""Position files (RULES.md §5): the one-line SQN form and the readable form.
+
+Reading is done in two steps so that every rejection can point at the text
+that caused it: :mod:`.position_syntax` only cuts the text into fields of located
+tokens, :mod:`.position_checks` interprets them and runs the P-11 checks, the same
+code for both forms; here are the entry points, which turn a rejection into a
+:class:`PositionError` naming the source, line and column.  Writers emit the
+canonical spellings (P-2, P-5, P-15) in the layout of the §5.5 worked examples.
+
+>>> pos = parse_position("classic *8*/10/10/10/10/10/10/10/10/*8* bg 0 ?7/?7 -/- - 90 0 0")
+>>> pos.hands[1].unknown, pos.draw_count
+(7, 90)
+>>> to_sqn(pos)
+'classic *8*/10/10/10/10/10/10/10/10/*8* bg 0 ?7/?7 -/- - 90 0 0'
+"""
+
+from __future__ import annotations
+
+import os
+
+from .board import COLUMNS, SIZE, window_name
+from .cards import Deck
+from .position import EMPTY, Hand, Position
+from .position_checks import build_position
+from .position_syntax import HEADER, BadToken, parse_fields
+from .rules import UNLIMITED, format_value
+
+# A position file is a few hundred bytes; readers stop here so that /dev/zero or a
+# huge file is refused at once instead of filling the memory.
+MAX_FILE_BYTES = 1 << 20
+MAX_MESSAGE = 300  # characters of a rejection's message; the line and column say where the rest is
+
+__all__ = [
+    "PositionError",
+    "parse_position",
+    "parse_position_bytes",
+    "position_to_dict",
+    "read_position",
+    "read_position_stream",
+    "to_readable",
+    "to_sqn",
+]
+
+
+class PositionError(ValueError):
+    """A position that cannot be read, and where to look (RULES.md P-11).
+
+    ``line`` and ``column`` are 1-based; both are 0 when the file itself
+    could not be read.
+
+    >>> str(PositionError("game.sqn", 1, 9, "corner a1 must be *"))
+    'game.sqn:1:9: corner a1 must be *'
+    """
+
+    def __init__(self, source: str, line: int, column: int, message: str) -> None:
+        super().__init__(f"{source}:{line}:{column}: {message}")
+        self.source = source
+        self.line = line
+        self.column = column
+        self.message = message
+
+    def __reduce__(self):
+        # The default pickling re-calls __init__ with the formatted text only;
+        # errors must survive the trip back from worker processes.
+        return (type(self), (self.source, self.line, self.column, self.message))
+
+
+# ---------------------------------------------------------------------------
+# Reading: entry points
+
+
+def parse_position(text: str, source: str = "<string>") -> Position:
+    """Read a position in either form (RULES.md §5.1 SQN, §5.2 readable).
+
+    The first non-blank, non-comment line decides the form: ``seqsolve-position 1``
+    starts a readable file, anything else is an SQN line.
+
+    Args:
+        text: the file's contents.
+        source: the name used in error messages.
+
+    Returns:
+        The position, with ``rules`` resolved for its seats.
+
+    Raises:
+        PositionError: on any grammar error or failed P-11 check, naming the
+            line and column of the offending text.
+    """
+    try:
+        return build_position(parse_fields(text))
+    except BadToken as bad:
+        message = bad.message
+        if len(message) > MAX_MESSAGE:  # a huge token quoted whole would make one huge line
+            message = message[:MAX_MESSAGE] + "..."
+        raise PositionError(source, bad.at.line, bad.at.col, message) from None
+
+
+def read_position(path: str | os.PathLike[str]) -> Position:
+    """Read a position file; an unreadable file is a PositionError at line 0, column 0.
+
+    A FIFO is opened without waiting for a writer (one with none reads as empty), and
+    at most :data:`MAX_FILE_BYTES` are read, so no file can make this hang or fill memory.
+    """
+    source = os.fspath(path)
+    try:
+        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as fh:
+            os.set_blocking(fd, True)  # a pipe with a writer is then read to its end
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise PositionError(source, 0, 0, f"cannot read position file: {exc.strerror or exc}") from None
+    return parse_position_bytes(data, source)
+
+
+def read_position_stream(stream, source: str = "<stdin>") -> Position:
+    """Read a position from an open stream (standard input), with the limits of :func:`read_position`."""
+    data = getattr(stream, "buffer", stream).read(MAX_FILE_BYTES + 1)
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    return parse_position_bytes(data, source)
+
+
+def parse_position_bytes(data: bytes, source: str) -> Position:
+    """A position file's bytes: UTF-8 text (a byte-order mark allowed) of at most 1 MB.
+
+    What is not such text is refused as a whole, at line 0, column 0, without
+    echoing any of it.
+    """
+    if len(data) > MAX_FILE_BYTES:
+        raise PositionError(source, 0, 0, f"larger than {MAX_FILE_BYTES >> 20} MB: not a position file")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise PositionError(source, 0, 0, f"binary data (a NUL byte at offset {nul}): not a position file")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PositionError(
+            source, 0, 0, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    return parse_position(text, source)
+
+
+# ---------------------------------------------------------------------------
+# Writing (canonical forms)
+
+
+def to_sqn(pos: Position) -> str:
+    """The canonical SQN line of ``pos`` (§5.1, P-2, P-5, P-15), without a newline.
+
+    Empty runs are digits, hands are sorted canonically with unknown cards
+    last as ``?N``, and the variant names only the options that differ from
+    its preset.  A draft position gets the D-5 ``draft:`` field.
+    """
+    deck = pos.rules.deck_cards
+    fields = [
+        str(pos.rules.variant),
+        "/".join(_sqn_row_text(pos.board[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)),
+        pos.seats,
+        _sqn_turn_text(pos),
+        "/".join(",".join(_hand_items(h, deck)) or "-" for h in pos.hands),
+        "/".join(",".join(pile) or "-" for pile in pos.discards),
+        ",".join(f"{c}:{window_name(w)}" for c, w in pos.sequences) or "-",
+        str(pos.draw_count) + ("" if pos.draw_cards is None else ":" + ",".join(pos.draw_cards)),
+        str(pos.turn),
+        str(pos.stall),
+    ]
+    if pos.draft is not None:
+        fields.append("draft:" + (",".join(deck.in_order(pos.draft)) or "-"))
+    return " ".join(fields)
+
+
+def _sqn_row_text(cells: tuple[str, ...]) -> str:
+    """One P-2 row: runs of empty cells become their length."""
+    out, run = [], 0
+    for token in cells:
+        if token == EMPTY:
+            run += 1
+            continue
+        if run:
+            out.append(str(run))
+            run = 0
+        out.append(token)
+    if run:
+        out.append(str(run))
+    return "".join(out)
+
+
+def _sqn_turn_text(pos: Position) -> str:
+    if pos.result is not None:
+        return "!=" if pos.result == "draw" else f"!{pos.result}"
+    return f"{pos.to_move}{'x' if pos.exchange_used else ''}"
+
+
+def _hand_items(hand: Hand, deck: Deck) -> list[str]:
+    """Known cards canonically sorted, then the unknown ones as one ``?N`` (P-5, P-15)."""
+    items = deck.in_order(hand.known)
+    if hand.unknown:
+        items.append(f"?{hand.unknown}")
+    return items
+
+
+def to_readable(pos: Position) -> str:
+    """The canonical readable form of ``pos`` (§5.2), laid out as the §5.5 examples.
+
+    Optional lines appear only when they carry information: ``options:``
+    when the variant has overrides, ``exchange-used: yes`` when it is used,
+    ``turn:`` and ``stall:`` (as a pair) unless both are 0, ``result:``
+    instead of ``to-move:`` once the game is over.  Ends with a newline.
+    """
+    deck = pos.rules.deck_cards
+    variant = pos.rules.variant
+    lines = [HEADER, f"variant: {variant.preset}"]
+    if variant.overrides:
+        lines.append("options: " + ", ".join(f"{k}={format_value(v)}" for k, v in variant.overrides))
+    lines.append("seats: " + " ".join(pos.seats))
+    lines.append(f"to-move: {pos.to_move}" if pos.result is None else f"result: {pos.result}")
+    if pos.exchange_used:
+        lines.append("exchange-used: yes")
+    if pos.turn or pos.stall:
+        lines += [f"turn: {pos.turn}", f"stall: {pos.stall}"]
+    lines.append("board:")
+    lines.append("      " + " ".join(COLUMNS))
+    for r in range(SIZE):
+        lines.append(f"{r + 1:>4}  " + " ".join(pos.board[r * SIZE : (r + 1) * SIZE]))
+    lines.append("sequences: " + (", ".join(f"{c} {window_name(w)}" for c, w in pos.sequences) or "-"))
+    lines += [f"hand {s}: " + (" ".join(_hand_items(h, deck)) or "-") for s, h in enumerate(pos.hands)]
+    lines += [f"discard {s}: " + (" ".join(pile) or "-") for s, pile in enumerate(pos.discards)]
+    draw = f"draw: {pos.draw_count}"
+    if pos.draw_cards is not None:
+        draw = f"{draw} : {' '.join(pos.draw_cards)}".rstrip()
+    lines.append(draw)
+    if pos.draft is not None:
+        lines.append("draft: " + (" ".join(deck.in_order(pos.draft)) or "-"))
+    return "\n".join(lines) + "\n"
+
+
+def position_to_dict(pos: Position) -> dict:
+    """Every field of ``pos`` as JSON-able data (for ``--json`` output).
+
+    Unknown hand cards are ``"?"``; sequences are P-7 strings; option values
+    are numbers, booleans or strings (``"unlimited"`` for no limit).
+    """
+    deck = pos.rules.deck_cards
+    variant = pos.rules.variant
+    return {
+        "variant": str(variant),
+        "options": {k: "unlimited" if v == UNLIMITED else v for k, v in variant.overrides},
+        "players": pos.rules.players,
+        "teams": pos.rules.teams,
+        "seats": pos.seats,
+        "to_move": pos.to_move,
+        "exchange_used": pos.exchange_used,
+        "result": pos.result,
+        "turn": pos.turn,
+        "stall": pos.stall,
+        "board": ["".join(pos.board[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)],
+        "hands": [deck.in_order(h.known) + ["?"] * h.unknown for h in pos.hands],
+        "discards": [list(pile) for pile in pos.discards],
+        "sequences": [f"{c}:{window_name(w)}" for c, w in pos.sequences],
+        "draw_count": pos.draw_count,
+        "draw_cards": None if pos.draw_cards is None else list(pos.draw_cards),
+        "draft": None if pos.draft is None else deck.in_order(pos.draft),
+        "sqn": to_sqn(pos),
+    }

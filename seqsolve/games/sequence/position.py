@@ -1,0 +1,66 @@
+"""A position as plain data: what a position file (RULES.md §5) says.
+
+``Position`` is the meeting point of the file readers and writers
+(``seqsolve.games.sequence.notation``), the engine (``State.from_position`` /
+``State.to_position``) and the plain-Python reference engine.  It may hold
+unknown cards (``Hand.unknown``, a draw pile given only by its count); the
+engine keeps them unknown until ``State.resample`` fills them in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .rules import Rules
+
+COLOURS = "bgr"
+EMPTY = "."
+CORNER = "*"
+# The largest turn or stall counter (P-9): the core keeps both in 32 bits, so readers
+# refuse more and no turn may end that would pass it (RULES-NOTES, "Counters").
+COUNTER_MAX = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Known cards (canonical order) and a number of unknown ones."""
+
+    known: tuple[str, ...] = ()
+    unknown: int = 0
+
+    def __len__(self) -> int:
+        return len(self.known) + self.unknown
+
+
+@dataclass(frozen=True)
+class Position:
+    """One moment of a classic (or Numbers, or draft) game.
+
+    ``board`` holds 100 tokens of P-2 (``*`` corner, ``.`` empty, ``b g r``
+    chips, ``B G R`` locked chips).  ``to_move`` is None when the game is over,
+    and then ``result`` is a colour letter or ``"draw"``.  ``exchange_used``
+    is the ``x`` of P-4/P-16.  ``sequences`` lists ``(colour, window)`` in
+    completion order (windows numbered as in ``seqsolve.games.sequence.board.windows``).
+    ``draw_cards`` is the draw pile top first when it is known, else None.
+    ``draft`` is the face-up draft (D-5), None outside the draft variant.
+    """
+
+    rules: Rules
+    seats: str
+    board: tuple[str, ...]
+    to_move: int | None
+    hands: tuple[Hand, ...]
+    discards: tuple[tuple[str, ...], ...]
+    sequences: tuple[tuple[str, int], ...] = ()
+    draw_count: int = 0
+    draw_cards: tuple[str, ...] | None = None
+    turn: int = 0
+    stall: int = 0
+    exchange_used: bool = False
+    result: str | None = None
+    draft: tuple[str, ...] | None = field(default=None)
+
+    @property
+    def sides(self) -> str:
+        """The colour of each side, side ``s mod T`` for seat ``s`` (C-7)."""
+        return self.seats[: self.rules.teams]

@@ -1,0 +1,378 @@
+"""The second step of reading a position: located fields into a :class:`Position`,
+through the P-11 checks (RULES.md), the same code for both text forms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from .board import CELLS, CORNERS, cell_name, parse_window, window_name, windows
+from .cards import Deck, normalize_card
+from .position import COLOURS, CORNER, COUNTER_MAX, Hand, Position
+from .position_syntax import BOARD_TOKENS, DIGITS, BadToken, Fields, Tok, TokList, end_of, number_value
+from .rules import PLAYER_COUNTS, Rules, RulesError, Variant, format_value, parse_value
+from .sequences import overlap_allows
+
+COLOUR_NAMES = {"b": "blue", "g": "green", "r": "red"}
+_SEQUENCE = re.compile(r"([bgrBGR]):(.+)")
+
+
+def build_position(f: Fields) -> Position:
+    """Turn located fields into a Position, running every P-11 check."""
+    seats = _read_seats(f)
+    rules = _read_rules(f, seats)
+    deck = rules.deck_cards
+    board = _read_board(f)
+    to_move, exchange_used, result = _read_turn_state(f, seats, rules)
+    hands, hand_cards = _read_hands(f, rules)
+    discards = _read_discards(f, rules)
+    sequences = _read_sequences(f, seats, board, rules)
+    _check_locks(f, sequences)
+    _check_wins(f, sequences, result, rules)
+    draft = _read_draft(f, rules)
+    draw_cards = None if f.draw_cards is None else [_card(t, deck, "the listed draw pile") for t in f.draw_cards]
+    listed = hand_cards + [t for pile in discards for t in pile] + (draw_cards or []) + (draft or [])
+    _check_copies(listed, deck)
+    draw_count = _read_draw_count(f, hands, discards, draft, draw_cards, deck)
+    return Position(
+        rules=rules,
+        seats=seats,
+        board=board,
+        to_move=to_move,
+        hands=hands,
+        discards=tuple(tuple(t.text for t in pile) for pile in discards),
+        sequences=sequences,
+        draw_count=draw_count,
+        draw_cards=None if draw_cards is None else tuple(t.text for t in draw_cards),
+        turn=_read_counter(f.turn, "turn"),
+        stall=_read_counter(f.stall, "stall"),
+        exchange_used=exchange_used,
+        result=result,
+        draft=None if draft is None else tuple(deck.in_order(t.text for t in draft)),
+    )
+
+
+def _read_seats(f: Fields) -> str:
+    """P-3 and P-11.2: colour letters, a known player count, seat ``s`` plays side ``s mod T``."""
+    assert f.seats_at is not None
+    for tok in f.seats:
+        if tok.text not in COLOURS:
+            raise BadToken(tok, f"bad seat colour {tok.text!r}: expected b, g or r (P-3)")
+    seats = "".join(t.text for t in f.seats)
+    if len(seats) not in PLAYER_COUNTS:
+        allowed = ", ".join(map(str, PLAYER_COUNTS))
+        raise BadToken(f.seats_at, f"{len(seats)} seats: a game has {allowed} players (C-6, P-11.2)")
+    teams = len(set(seats))
+    if teams < 2:
+        raise BadToken(f.seats_at, "every seat plays the same colour: a game has 2 or 3 sides (P-3)")
+    if len(seats) % teams:
+        raise BadToken(f.seats_at, f"{len(seats)} seats cannot form {teams} equal sides (C-6, P-11.2)")
+    for seat, tok in enumerate(f.seats):
+        first = seat % teams
+        if seats[seat] != seats[first]:
+            raise BadToken(
+                tok,
+                f"seat {seat} plays {tok.text} but seat {first} plays {seats[first]}: with {teams} sides"
+                f" seat s plays the colour of seat s mod {teams} (P-3)",
+            )
+    return seats
+
+
+def _read_rules(f: Fields, seats: str) -> Rules:
+    """P-1 (plus the readable ``options`` line), resolved for the seats' players and sides."""
+    assert f.variant is not None
+    try:
+        variant = Variant.parse(f.variant.text)
+    except RulesError as exc:
+        raise BadToken(f.variant, f"bad variant: {exc} (P-1)") from None
+    variant = variant.with_overrides(_read_options(f.options, variant))
+    players, teams = len(seats), len(set(seats))
+    given = dict(variant.overrides)
+    for name, want in (("players", players), ("teams", teams)):
+        if name in given and given[name] != want:
+            raise BadToken(f.variant, f"the variant sets {name}={given[name]} but the seats give {want} (P-1, P-3)")
+    try:
+        return variant.resolve(players, teams)
+    except RulesError as exc:
+        raise BadToken(f.variant, f"{exc} (P-11.2)") from None
+
+
+def _read_options(options: list[Tok], variant: Variant) -> dict[str, object]:
+    """The readable ``options:`` items; an option may be set only once."""
+    found: dict[str, object] = {}
+    already = dict(variant.overrides)
+    for tok in options:
+        name, sep, text = tok.text.partition("=")
+        if not sep or not name:
+            raise BadToken(tok, f"bad option {tok.text!r}: expected name=value (P-1)")
+        if name in found or name in already:
+            raise BadToken(tok, f"option {name} is set twice")
+        try:
+            found[name] = parse_value(name, text)
+        except RulesError as exc:
+            raise BadToken(tok, f"{exc} (P-1)") from None
+    return found
+
+
+def _read_board(f: Fields) -> tuple[str, ...]:
+    """P-2 and P-11.1: one of ``* . b g r B G R`` per cell, ``*`` exactly on the corners."""
+    assert len(f.board) == CELLS
+    for cell, tok in enumerate(f.board):
+        if len(tok.text) != 1 or tok.text not in BOARD_TOKENS:
+            raise BadToken(tok, f"bad board token {tok.text!r} at {cell_name(cell)}: expected one of * . b g r B G R")
+        if cell in CORNERS and tok.text != CORNER:
+            raise BadToken(tok, f"corner {cell_name(cell)} must be * (P-11.1)")
+        if cell not in CORNERS and tok.text == CORNER:
+            raise BadToken(tok, f"* at {cell_name(cell)}: free corners are only a1, j1, a10, j10 (P-11.1)")
+    return tuple(t.text for t in f.board)
+
+
+def _read_turn_state(f: Fields, seats: str, rules: Rules) -> tuple[int | None, bool, str | None]:
+    """P-4, P-11.8: the seat to move and the used exchange, or the result of a finished game."""
+    if f.result is not None:
+        result = f.result.text
+        if f.to_move is not None:
+            raise BadToken(f.to_move, f"the game is over (result {result}), so nobody is to move (P-10)")
+        if f.exchange is not None:
+            raise BadToken(f.exchange, f"the game is over (result {result}), so no exchange is in progress")
+        if result != "draw" and result not in seats:
+            raise BadToken(f.result, f"result says {result} won, but nobody plays {result} (P-4)")
+        return None, False, result
+    if f.to_move is None:
+        raise BadToken(f.head, "'to-move:' is required while the game is in progress (P-10)")
+    seat = _read_counter(f.to_move, "to-move")
+    if seat >= len(seats):
+        raise BadToken(f.to_move, f"to-move {seat} is not a seat: seats are 0..{len(seats) - 1} (P-11.8)")
+    if f.exchange is not None and rules.dead_card_exchanges_per_turn == 0:
+        raise BadToken(f.exchange, "an exchange is marked as used, but dead_card_exchanges_per_turn=0 (P-11.8)")
+    return seat, f.exchange is not None, None
+
+
+def _read_counter(tok: Tok | None, name: str) -> int:
+    """P-9: a whole number 0..COUNTER_MAX (the core's 32-bit counters, RULES-NOTES);
+    a missing readable counter is 0."""
+    if tok is None:
+        return 0
+    if not DIGITS.fullmatch(tok.text):
+        raise BadToken(tok, f"{name} must be a whole number >= 0, not {_shown(tok.text)} (P-9)")
+    value = number_value(tok.text)
+    if value > COUNTER_MAX:
+        digits = tok.text if len(tok.text) <= 20 else tok.text[:20] + "..."
+        raise BadToken(tok, f"{name} {digits} is out of range: at most {COUNTER_MAX} (P-9)")
+    return value
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a message, cut short so that one bad token stays one short line."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+
+
+def _seat_entries(entries: dict[int, TokList], sqn_field: Tok | None, f: Fields, what: str) -> list[TokList]:
+    """Exactly one entry per seat, in seat order (P-5, P-6, P-10).
+
+    A missing entry is reported at the end of the SQN field, or (readable
+    form, no field) at the seat's letter on the ``seats:`` line.
+    """
+    players = len(f.seats)
+    for seat, entry in entries.items():
+        if seat >= players:
+            raise BadToken(entry.at, f"{what} for seat {seat}, but the seats are 0..{players - 1}")
+    for seat in range(players):
+        if seat not in entries:
+            where = end_of(sqn_field) if sqn_field is not None else f.seats[seat]
+            raise BadToken(where, f"no {what} for seat {seat}: one per seat is required")
+    return [entries[seat] for seat in range(players)]
+
+
+def _read_hands(f: Fields, rules: Rules) -> tuple[tuple[Hand, ...], list[Tok]]:
+    """P-5 and the hand-size half of P-11.7; also returns the known cards for P-11.6."""
+    hands, known_tokens = [], []
+    for seat, entry in enumerate(_seat_entries(f.hands, f.hands_at, f, "hand")):
+        known, unknown = _read_cards(entry, rules.deck_cards, "hand", allow_unknown=True)
+        size = len(known) + unknown
+        limit = rules.hand_size + (rules.bonus_cards if seat == 0 else 0)  # bonus_cards: RULES-NOTES
+        if size > limit:
+            raise BadToken(entry.at, f"hand {seat} holds {size} cards; this variant's hand size is {limit} (P-11.7)")
+        known_tokens += known
+        hands.append(Hand(tuple(rules.deck_cards.in_order(t.text for t in known)), unknown))
+    return tuple(hands), known_tokens
+
+
+def _read_discards(f: Fields, rules: Rules) -> list[list[Tok]]:
+    """P-6: one pile per seat, bottom first; discards are public, so no ``?``."""
+    return [
+        _read_cards(entry, rules.deck_cards, "discard pile", allow_unknown=False)[0]
+        for entry in _seat_entries(f.discards, f.discards_at, f, "discard pile")
+    ]
+
+
+def _read_cards(entry: TokList, deck: Deck, what: str, allow_unknown: bool) -> tuple[list[Tok], int]:
+    """A card list: codes, ``?``/``?N`` unknowns when allowed, or a lone ``-`` for none."""
+    if not entry.items:
+        raise BadToken(entry.at, f"empty {what}: write - for none")
+    if [t.text for t in entry.items] == ["-"]:
+        return [], 0
+    known, unknown = [], 0
+    for tok in entry.items:
+        if tok.text == "-":
+            raise BadToken(tok, f"- means an empty {what} and stands alone")
+        if tok.text.startswith("?"):
+            if not allow_unknown:
+                raise BadToken(tok, f"the {what} is public: unknown cards (?) are not allowed here (P-6, D-5)")
+            unknown += _unknown_count(tok)
+        else:
+            known.append(_card(tok, deck, f"a {what}"))
+    return known, unknown
+
+
+def _unknown_count(tok: Tok) -> int:
+    """``?`` is one unknown card, ``?N`` is N (P-5, P-15)."""
+    if tok.text == "?":
+        return 1
+    digits = tok.text[1:]
+    if not DIGITS.fullmatch(digits) or number_value(digits) < 1:
+        raise BadToken(tok, f"bad unknown cards {tok.text!r}: write ? or ?N with N >= 1 (P-5)")
+    return number_value(digits)
+
+
+def _card(tok: Tok, deck: Deck, where: str) -> Tok:
+    """A card code of this deck, canonically spelt (``10h`` -> ``TH``, C-1)."""
+    code = normalize_card(tok.text)
+    try:
+        deck.index(code)
+    except KeyError:
+        if tok.text.startswith("?"):
+            raise BadToken(tok, f"unknown cards (?) are not allowed in {where}") from None
+        sample = ", ".join(deck.codes[:3])
+        raise BadToken(tok, f"{tok.text!r} is not a card of deck {deck.name} ({sample}, ..., {deck.codes[-1]})") from None
+    return tok._replace(text=code)
+
+
+def _read_sequences(f: Fields, seats: str, board: tuple[str, ...], rules: Rules) -> tuple[tuple[str, int], ...]:
+    """P-7 and P-11.3: straight five-cell windows of a seated colour, counting for it (C-24),
+    and allowed by the overlap options (C-25) in the listed order."""
+    done: dict[str, list[int]] = {}
+    listed: list[tuple[str, int]] = []
+    for tok in f.sequences:
+        m = _SEQUENCE.fullmatch(tok.text)
+        if not m:
+            raise BadToken(tok, f"bad sequence {tok.text!r}: expected colour:end-end, e.g. b:a6-a10 (P-7)")
+        colour = m.group(1).lower()
+        try:
+            window = parse_window(m.group(2))
+        except ValueError as exc:
+            raise BadToken(tok, f"{exc} (P-11.3)") from None
+        if colour not in seats:
+            raise BadToken(tok, f"sequence {window_name(window)} of {colour}, but nobody plays {colour} (P-11.3)")
+        for cell in windows()[window]:
+            if board[cell] != CORNER and board[cell].lower() != colour:
+                raise BadToken(
+                    tok,
+                    f"sequence {colour} {window_name(window)}: {cell_name(cell)} holds {board[cell]!r},"
+                    f" which does not count for {colour} (C-24, P-11.3)",
+                )
+        earlier = done.setdefault(colour, [])
+        if not overlap_allows(window, earlier, rules):
+            raise BadToken(
+                tok,
+                f"sequence {colour} {window_name(window)} overlaps the earlier {colour} sequences more than"
+                f" overlap_max_shared={rules.overlap_max_shared},"
+                f" overlap_reuse_limit={format_value(rules.overlap_reuse_limit)} allow (C-25, P-11.3)",
+            )
+        earlier.append(window)
+        listed.append((colour, window))
+    return tuple(listed)
+
+
+def _check_locks(f: Fields, sequences: tuple[tuple[str, int], ...]) -> None:
+    """P-11.4: locked chips are exactly the non-corner cells of the listed sequences."""
+    in_sequence = {cell: colour for colour, w in sequences for cell in windows()[w] if cell not in CORNERS}
+    for cell, tok in enumerate(f.board):
+        locked = tok.text.isupper()
+        if locked and cell not in in_sequence:
+            raise BadToken(tok, f"locked chip {tok.text} at {cell_name(cell)} is in no listed sequence (P-11.4)")
+        if not locked and cell in in_sequence:
+            colour = in_sequence[cell]
+            raise BadToken(
+                tok,
+                f"{cell_name(cell)} is in a listed {colour} sequence, so its chip must be locked:"
+                f" write {colour.upper()} (P-11.4)",
+            )
+
+
+def _check_wins(f: Fields, sequences: tuple[tuple[str, int], ...], result: str | None, rules: Rules) -> None:
+    """P-11.5: only the side the result names may have ``sequences_to_win`` sequences."""
+    count: Counter[str] = Counter()
+    for tok, (colour, _) in zip(f.sequences, sequences, strict=True):
+        count[colour] += 1
+        if count[colour] == rules.sequences_to_win and colour != result:
+            if result is None:
+                state = "the game is still in progress"
+            elif result == "draw":
+                state = "the result is a draw"
+            else:
+                state = f"the result says {COLOUR_NAMES[result]} won"
+            raise BadToken(
+                tok,
+                f"{COLOUR_NAMES[colour]} has {count[colour]} sequences, enough to win"
+                f" (sequences_to_win={rules.sequences_to_win}), but {state} (P-11.5)",
+            )
+
+
+def _read_draft(f: Fields, rules: Rules) -> list[Tok] | None:
+    """D-5: the face-up draft, present exactly in the draft variant, at most ``draft_size`` cards."""
+    if rules.draw_mode != "draft":
+        if f.draft is not None:
+            raise BadToken(f.draft.at, "a draft is recorded only with draw_mode=draft (D-5)")
+        return None
+    if f.draft is None:
+        raise BadToken(
+            f.head, "the draft variant records its draft: add a draft:CARDS field (SQN) or a 'draft:' line (D-5)"
+        )
+    cards, _ = _read_cards(f.draft, rules.deck_cards, "draft", allow_unknown=False)
+    if len(cards) > rules.draft_size:
+        raise BadToken(f.draft.at, f"draft of {len(cards)} cards; draft_size is {rules.draft_size} (D-5)")
+    return cards
+
+
+def _check_copies(cards: list[Tok], deck: Deck) -> None:
+    """P-11.6: no code more often than the deck holds it over all cards the file names."""
+    seen: Counter[str] = Counter()
+    for tok in cards:
+        seen[tok.text] += 1
+        if seen[tok.text] > deck.copies:
+            raise BadToken(
+                tok,
+                f"card {tok.text} is named {seen[tok.text]} times over hands, discards, draw pile and draft;"
+                f" the deck has {deck.copies} (P-11.6)",
+            )
+
+
+def _read_draw_count(
+    f: Fields,
+    hands: tuple[Hand, ...],
+    discards: list[list[Tok]],
+    draft: list[Tok] | None,
+    draw_cards: list[Tok] | None,
+    deck: Deck,
+) -> int:
+    """P-8, P-15 and the total of P-11.7: hands + discards + draw (+ draft) = deck size."""
+    held = sum(len(h) for h in hands) + sum(len(p) for p in discards) + len(draft or ())
+    what = "hands, discards and draft" if draft is not None else "hands and discards"
+    if f.draw is None:  # readable form without draw: (P-15)
+        if held > deck.size:
+            raise BadToken(f.head, f"{what} hold {held} cards, more than the {deck.size} of the deck (P-11.7)")
+        return deck.size - held
+    count = _read_counter(f.draw, "draw")
+    if draw_cards is not None and len(draw_cards) != count:
+        raise BadToken(f.draw, f"the draw pile has {count} cards but {len(draw_cards)} are listed (P-8)")
+    if held + count != deck.size:
+        raise BadToken(
+            f.draw,
+            f"{what} hold {held} cards and the draw pile {count}: {held + count} in all,"
+            f" but the deck has {deck.size} (P-11.7)",
+        )
+    return count
+
+

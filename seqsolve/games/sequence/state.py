@@ -1,0 +1,606 @@
+"""The game state: the Python face of the compiled core.
+
+``State`` speaks open_spiel's vocabulary (``current_player``, ``legal_moves``,
+``apply``, ``clone``, ``is_terminal``, ``returns``, ``observation``,
+``resample``) with python-chess ergonomics (``push``/``pop``, ``outcome()``).
+It owns one numpy bit generator, so a game's shuffles depend only on its seed.
+User input is checked here, with a reason for every refusal; the core assumes
+legal actions and never checks again.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .board import CORNERS, cell_name, windows
+from .cards import UNKNOWN, CardKind
+from .moves import Move, MoveKind, parse_turn
+from .position import COLOURS, CORNER, COUNTER_MAX, EMPTY, Hand, Position
+from .rules import UNLIMITED, Rules
+
+try:
+    from ... import _core
+except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tree
+    raise ImportError(
+        "seqsolve's compiled core is not built: run 'pip install -e .' in the project "
+        f"folder (it needs a C compiler) — {exc}"
+    ) from None
+
+#: the core's code of a card this seat cannot see (an unknown hand card or draw pile)
+UNKNOWN_CODE = 255
+_NO_CELL = 127
+_UNLIMITED_EXCHANGES = 32767
+_ACTION_KIND = {MoveKind.PLACE: 0, MoveKind.REMOVE: 1, MoveKind.EXCHANGE: 2, MoveKind.PASS: 3}
+_EXHAUSTION = {"reshuffle": 0, "draw_game": 1, "draft_end": 2}
+
+
+class Termination(enum.Enum):
+    """Why a game ended (C-31, D-4)."""
+
+    WIN = 1
+    FROZEN = 2
+    STALL = 3
+    TURN_CAP = 4
+    DECK_EXHAUSTED = 5
+    DRAFT_END = 6
+    RECORDED = 7  # read from a finished position file: the reason is not recorded
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: why, and which colour won (None for a draw)."""
+
+    termination: Termination
+    winner: str | None
+
+    @property
+    def result(self) -> str:
+        """``'b'``, ``'g'``, ``'r'`` or ``'draw'`` (the ``result:`` of a position file)."""
+        return self.winner or "draw"
+
+
+def encode_action(kind: int, card: int = 0, cell: int = _NO_CELL, pick: int = -1) -> int:
+    """The core's action number: ``kind << 16 | (pick + 1) << 20 | card << 8 | cell``.
+
+    ``kind`` is 0 place, 1 remove, 2 exchange, 3 pass; ``card`` and ``pick`` are
+    deck indexes (``pick`` -1: no draft card).  The one Python mirror of the
+    core's encoding (``encode`` in ext/seqsolve/_core.pyx).
+
+    >>> decode_action(encode_action(1, card=11, cell=44, pick=3))
+    (1, 11, 44, 3)
+    """
+    return (kind << 16) | ((pick + 1) << 20) | (card << 8) | cell
+
+
+def decode_action(action: int) -> tuple[int, int, int, int]:
+    """``(kind, card, cell, pick)`` of a core action number (see :func:`encode_action`)."""
+    return (action >> 16) & 3, (action >> 8) & 0xFF, action & 0x7F, ((action >> 20) & 0x7F) - 1
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow here; the message says why."""
+
+
+def default_seats(rules: Rules) -> str:
+    """Seat colours in turn order: side ``s mod T`` plays ``'bgr'[side]`` (C-7)."""
+    return "".join(COLOURS[s % rules.teams] for s in range(rules.players))
+
+
+@lru_cache(maxsize=64)
+def core_rules(rules: Rules) -> _core.CoreRules:
+    """The core's tables for a rule set, built once: cards, cells, windows (STYLE habit 4)."""
+    deck, layout = rules.deck_cards, rules.layout
+    options = {
+        "players": rules.players,
+        "sides": rules.teams,
+        "hand_size": rules.hand_size,
+        "seq_to_win": rules.sequences_to_win,
+        "max_shared": rules.overlap_max_shared,
+        "reuse_limit": rules.overlap_reuse_limit,
+        "ex_limit": _exchanges_per_turn(rules),
+        "exhaustion": _EXHAUSTION[rules.deck_exhaustion],
+        "first_seat": rules.first_seat,
+        "vpass": int(rules.allow_voluntary_pass),
+        "stall_limit": rules.stall_limit,
+        "max_turns": rules.max_turns,
+        "draft_mode": int(rules.draw_mode == "draft"),
+        "draft_size": rules.draft_size,
+        "heart": int(rules.heart_rule == "on"),
+        "corner_shared": int(rules.corner_counts_as_shared),
+        "bonus_cards": rules.bonus_cards,
+    }
+    return _core.CoreRules(
+        options,
+        [deck.index(c) for c in deck.cards()],
+        [int(deck.kind(c)) for c in deck.codes],
+        [list(layout.cells_of(c)) if deck.kind(c) == CardKind.NORMAL else [] for c in deck.codes],
+        [list(w) for w in windows()],
+        [s % rules.teams for s in range(rules.players)],
+    )
+
+
+def _exchanges_per_turn(rules: Rules) -> int:
+    """Dead-card exchanges a turn allows, as the core's 16-bit count holds them.
+
+    ``unlimited`` and any limit past 32767 are 32767: no turn comes near it (each
+    exchange discards a dead card, and the deck has 96 cards that can die).
+    """
+    limit = rules.dead_card_exchanges_per_turn
+    return _UNLIMITED_EXCHANGES if limit == UNLIMITED or limit > _UNLIMITED_EXCHANGES else limit
+
+
+def _bit_generator(seed) -> np.random.BitGenerator:
+    """A PCG64 from an int, a SeedSequence, a BitGenerator (used as is), a Generator
+    (a child stream is drawn from it) or None (fresh entropy)."""
+    if isinstance(seed, np.random.BitGenerator):
+        return seed
+    if isinstance(seed, np.random.Generator):
+        return np.random.PCG64(seed.integers(2**63))
+    return np.random.PCG64(seed)
+
+
+def _cells(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class State:
+    """A game of classic Sequence (or Numbers, or draft) in progress or finished."""
+
+    def __init__(self, rules: Rules, seats: str, core: _core.CoreGame):
+        self.rules = rules
+        self.seats = seats
+        self._core = core
+        self._stack: list[_core.CoreGame] = []
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, rules: Rules, seed=None, seats: str | None = None) -> State:
+        """Shuffle and deal a new game (C-12).  The same seed deals the same game.
+
+        >>> from seqsolve.games.sequence.rules import parse_rules
+        >>> a = State.new(parse_rules("classic", players=2), seed=7)
+        >>> b = State.new(parse_rules("classic", players=2), seed=7)
+        >>> a.legal_moves() == b.legal_moves(), a.current_player
+        (True, 0)
+        """
+        seats = seats or default_seats(rules)
+        core = _core.CoreGame(core_rules(rules), _bit_generator(seed))
+        core.deal()
+        return cls(rules, seats, core)
+
+    @classmethod
+    def from_position(cls, pos: Position, seed=None) -> State:
+        """A state from a position; unknown cards stay unknown until :meth:`resample`."""
+        rules, deck = pos.rules, pos.rules.deck_cards
+        sides = pos.seats[: rules.teams]
+        chips = [0] * 3
+        locked = 0
+        for cell, token in enumerate(pos.board):
+            if token in (CORNER, EMPTY):
+                continue
+            chips[sides.index(token.lower())] |= 1 << cell
+            if token.isupper():
+                locked |= 1 << cell
+        discards = [(seat, deck.index(c)) for seat, pile in enumerate(pos.discards) for c in pile]
+        draw = (
+            [deck.index(c) for c in pos.draw_cards]
+            if pos.draw_cards is not None
+            else [UNKNOWN_CODE] * pos.draw_count
+        )
+        result, termination = -1, 0
+        if pos.result is not None:
+            result = 3 if pos.result == "draw" else sides.index(pos.result)
+            termination = Termination.WIN.value if pos.result != "draw" else Termination.RECORDED.value
+        core = _core.CoreGame(core_rules(rules), _bit_generator(seed))
+        core.load(
+            {
+                "chips": chips,
+                "locked": locked,
+                "turn": pos.turn,
+                "stall": pos.stall,
+                "to_move": pos.to_move if pos.to_move is not None else 0,
+                "result": result,
+                "termination": termination,
+                "exchanges_left": 0 if pos.exchange_used else _exchanges_per_turn(rules),
+                # a pile given by its count alone is not known, even when empty (P-8)
+                "draw_known": int(pos.draw_cards is not None),
+                "hands": [
+                    [deck.index(c) for c in h.known] + [UNKNOWN_CODE] * h.unknown for h in pos.hands
+                ],
+                "draw": draw,
+                "discards": discards,
+                "draft": [deck.index(c) for c in (pos.draft or ())],
+                "sequences": [(sides.index(colour), w) for colour, w in pos.sequences],
+            }
+        )
+        return cls(rules, pos.seats, core)
+
+    def to_position(self, viewer: int | None = None) -> Position:
+        """The position as a file would record it; with ``viewer``, only what that seat sees."""
+        core, deck = self._core, self.rules.deck_cards
+        board = [EMPTY] * 100
+        for c in CORNERS:
+            board[c] = CORNER
+        locked = core.locked()
+        for side, colour in enumerate(self.sides):
+            for cell in _cells(core.chips(side)):
+                board[cell] = colour.upper() if locked >> cell & 1 else colour
+        hands = []
+        for seat in range(self.rules.players):
+            cards = core.hand(seat)
+            if viewer is not None and seat != viewer:
+                hands.append(Hand((), len(cards)))
+                continue
+            known = sorted(c for c in cards if c != UNKNOWN_CODE)
+            hands.append(Hand(tuple(deck.codes[c] for c in known), len(cards) - len(known)))
+        piles: list[list[str]] = [[] for _ in range(self.rules.players)]
+        for seat, card in core.discards():
+            piles[seat].append(deck.codes[card])
+        draw = core.draw_pile()
+        listed = viewer is None and core.draw_known and UNKNOWN_CODE not in draw
+        over = self.is_terminal()
+        return Position(
+            rules=self.rules,
+            seats=self.seats,
+            board=tuple(board),
+            to_move=None if over else core.to_move,
+            hands=tuple(hands),
+            discards=tuple(tuple(p) for p in piles),
+            sequences=tuple((self.sides[s], w) for s, w in core.sequences()),
+            draw_count=len(draw),
+            draw_cards=tuple(deck.codes[c] for c in draw) if listed else None,
+            turn=core.turn,
+            stall=core.stall,
+            exchange_used=not over and core.exchanges_left == 0 and self.rules.dead_card_exchanges_per_turn != 0,
+            result=self.outcome().result if over else None,
+            draft=tuple(deck.codes[c] for c in sorted(core.draft())) if self.rules.draw_mode == "draft" else None,
+        )
+
+    # ------------------------------------------------------------ reading
+    @property
+    def sides(self) -> str:
+        """Colour of each side (side ``s`` is seats ``s, s+T, …``)."""
+        return self.seats[: self.rules.teams]
+
+    @property
+    def current_player(self) -> int | None:
+        """Seat to move, or None when the game is over."""
+        return None if self.is_terminal() else self._core.to_move
+
+    def side_of(self, seat: int) -> int:
+        return seat % self.rules.teams
+
+    def is_terminal(self) -> bool:
+        return self._core.result != -1
+
+    def outcome(self) -> Outcome | None:
+        result = self._core.result
+        if result == -1:
+            return None
+        winner = None if result == 3 else self.sides[result]
+        return Outcome(Termination(self._core.termination), winner)
+
+    def returns(self) -> list[float]:
+        """Per seat: 1 for the winning side, -1 for the others, 0 for all in a draw."""
+        result = self._core.result
+        if result in (-1, 3):
+            return [0.0] * self.rules.players
+        return [1.0 if self.side_of(s) == result else -1.0 for s in range(self.rules.players)]
+
+    @property
+    def turn(self) -> int:
+        return self._core.turn
+
+    @property
+    def stall(self) -> int:
+        return self._core.stall
+
+    def hand(self, seat: int) -> list[str]:
+        """A seat's cards in canonical order (``'?'`` for unknown ones)."""
+        codes = self.rules.deck_cards.codes
+        return [codes[c] if c != UNKNOWN_CODE else UNKNOWN for c in sorted(self._core.hand(seat))]
+
+    def sequences(self) -> list[tuple[str, int]]:
+        """Completed sequences as (colour, window), in completion order."""
+        return [(self.sides[s], w) for s, w in self._core.sequences()]
+
+    def sequence_count(self, side: int) -> int:
+        """Sequences that count toward the win (the heart bonus of D-3 included)."""
+        return self._core.sequence_total(side)
+
+    def chips(self, side: int) -> list[int]:
+        return _cells(self._core.chips(side))
+
+    def locked_cells(self) -> list[int]:
+        return _cells(self._core.locked())
+
+    def draw_pile_size(self) -> int:
+        return len(self._core.draw_pile())
+
+    @property
+    def core(self) -> _core.CoreGame:
+        """The compiled game, for bots and runners that work in the core."""
+        return self._core
+
+    # ------------------------------------------------------------ moves
+    def legal_actions(self) -> list[int]:
+        """Core action numbers of the legal actions, in P-13 order."""
+        return self._core.legal_actions()
+
+    def legal_moves(self) -> list[Move]:
+        """The legal actions of the side to move, listed as RULES.md P-13 says.
+
+        Empty when the game is over or the mover's hand holds unknown cards.
+        """
+        if self.is_terminal() or UNKNOWN_CODE in self._core.hand(self._core.to_move):
+            return []
+        return [self.action_to_move(a) for a in self._core.legal_actions()]
+
+    def action_to_move(self, action: int) -> Move:
+        codes = self.rules.deck_cards.codes
+        kind, card_index, cell, pick_index = decode_action(action)
+        card = codes[card_index]
+        pick = codes[pick_index] if pick_index >= 0 else None
+        if kind == 3:
+            return Move(MoveKind.PASS)
+        if kind == 2:
+            return Move(MoveKind.EXCHANGE, card=card, pick=pick)
+        return Move(MoveKind.REMOVE if kind == 1 else MoveKind.PLACE, card=card, cell=cell, pick=pick)
+
+    def move_to_action(self, move: Move | str) -> int:
+        """The core action of a move, or IllegalMoveError saying why it is not legal here."""
+        if isinstance(move, str):
+            move = Move.from_str(move)
+        return self._check(move)
+
+    def apply(self, move: Move | str | int) -> None:
+        """Play one action (an exchange, or the play that ends the turn).
+
+        A string may also hold a whole turn, exchange first (``"~5S 9H@i3"``, P-12); it
+        is applied action by action, and not at all if any of them is illegal.
+
+        Raises:
+            IllegalMoveError: the move is not legal here (the message says why).
+            MoveSyntaxError: the text is not P-12 notation.
+        """
+        if isinstance(move, int):
+            self._core.apply(move)
+            return
+        if isinstance(move, str):
+            actions = parse_turn(move)
+            if len(actions) > 1:
+                saved = self._core.clone()
+                try:
+                    for action in actions:
+                        self.apply(action)
+                except IllegalMoveError:
+                    self._core = saved
+                    raise
+                return
+            move = actions[0]
+        action = self._check(move)
+        if move.kind is MoveKind.EXCHANGE and move.drawn and self.rules.draw_mode == "blind":
+            self._install_drawn(move.drawn)
+        self._core.apply(action, None if move.declare is None else list(move.declare))
+
+    def push(self, move: Move | str | int) -> None:
+        """Apply a move, remembering the state so :meth:`pop` can take it back."""
+        saved = self._core.clone()
+        self.apply(move)
+        self._stack.append(saved)
+
+    def pop(self) -> None:
+        self._core = self._stack.pop()
+
+    def clone(self) -> State:
+        return State(self.rules, self.seats, self._core.clone())
+
+    def declarations(self, cell: int) -> list[tuple[int, ...]]:
+        """Every maximum set of new sequences a chip of the mover on ``cell`` would make
+        (C-26), canonical first; ``[()]`` when it completes none."""
+        return self._core.declarations(cell)
+
+    # ------------------------------------------------------------ hidden information
+    def observation(self, player: int) -> State:
+        """What ``player`` may see, as a state whose hidden cards are unknown.
+
+        The board, its own hand, every discard pile, the draft, hand and draw-pile
+        sizes and whose turn are kept (RULES.md §1.14); other hands (team-mates'
+        too) and the draw pile are forgotten, and the observation has no bit
+        generator at all (a reshuffle in it leaves the new draw pile unknown), so
+        nothing in it can reveal a hidden card or a future shuffle.  ``observation(p).to_position()`` is the position file that seat
+        may be shown; ``observation(p).resample(p, rng)`` is one world it may be in.
+        """
+        seen = self.without_shuffles()
+        seen._core.mask_hidden(player)
+        return seen
+
+    def without_shuffles(self) -> State:
+        """A copy with no bit generator: a reshuffle in it makes the new draw pile, and
+        every card then drawn, unknown (P-17), instead of inventing an order nobody knows.
+
+        What a position file's reader can know after playing on from it: the card
+        drawn after a reshuffle is ``?`` even in its holder's hand, as a card drawn
+        from a pile given by its count alone is.
+        """
+        return State(self.rules, self.seats, self._core.clone(None))
+
+    def resample(self, player: int, rng) -> State:
+        """A full-information world consistent with what ``player`` has seen.
+
+        Every card ``player`` cannot see (other hands, its own unknown cards, the draw
+        pile) is dealt anew from the cards that are neither in its hand, nor in any
+        discard pile, nor in the draft.
+        """
+        core, deck = self._core, self.rules.deck_cards
+        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        unseen = Counter(deck.index(c) for c in deck.cards())
+        own = [c for c in core.hand(player) if c != UNKNOWN_CODE]
+        seen = own + [c for _, c in core.discards()] + core.draft()
+        unseen.subtract(seen)
+        if any(v < 0 for v in unseen.values()):
+            raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
+        pool = np.array(sorted(unseen.elements()), dtype=np.int64)
+        sizes = core.hand_sizes()
+        slots = sum(sizes) - len(own) + len(core.draw_pile())
+        if len(pool) != slots:
+            raise ValueError(
+                f"inconsistent position: {slots} hidden cards but {len(pool)} cards unseen by seat {player}"
+            )
+        rng.shuffle(pool)
+        cards = pool.tolist()
+        hands = []
+        for seat, size in enumerate(sizes):
+            if seat == player:
+                hands.append(own + cards[: size - len(own)])
+                cards = cards[size - len(own) :]
+            else:
+                hands.append(cards[:size])
+                cards = cards[size:]
+        # the world shuffles with its own generator, drawn from ``rng``: an observation has
+        # none, and copying the real game's would let the world foresee its reshuffles
+        world = State(self.rules, self.seats, core.clone(_bit_generator(rng)))
+        world._core.set_hidden(hands, cards, True)
+        return world
+
+    def perft(self, depth: int) -> int:
+        """Leaves of the action tree ``depth`` actions deep (the perft of chess engines)."""
+        core = self._core
+        hidden = any(UNKNOWN_CODE in core.hand(s) for s in range(self.rules.players))
+        if hidden or UNKNOWN_CODE in core.draw_pile():
+            raise ValueError("perft needs every hand and the draw pile listed")
+        return core.clone().perft(depth)
+
+    # ------------------------------------------------------------ checking input
+    def _install_drawn(self, drawn: str) -> None:
+        """``~5S>9H`` on an unknown draw pile: the drawn card becomes known (P-12)."""
+        pile = self._core.draw_pile()
+        if not pile or pile[0] != UNKNOWN_CODE:
+            return
+        pile[0] = self.rules.deck_cards.index(drawn)
+        self._core.set_hidden([self._core.hand(s) for s in range(self.rules.players)], pile, True)
+
+    def _check(self, move: Move) -> int:
+        """Why a move is illegal, named; or its core action."""
+        if self.is_terminal():
+            raise IllegalMoveError(f"{move}: the game is over")
+        rules, deck, core = self.rules, self.rules.deck_cards, self._core
+        past = self.counter_past_limit(encode_action(_ACTION_KIND[move.kind]))
+        if past:  # whatever the move, this position cannot end a turn
+            raise IllegalMoveError(f"{move}: {past}")
+        seat = core.to_move
+        side = self.side_of(seat)
+        legal = core.legal_actions()
+        if move.kind is MoveKind.PASS:
+            action = encode_action(3)
+            if action not in legal:
+                raise IllegalMoveError("pass: a legal play exists, and a player who can play must (C-19)")
+            return action
+        if move.card not in deck.codes:
+            raise IllegalMoveError(f"{move}: {move.card} is not a card of the {deck.name} deck")
+        card = deck.index(move.card)
+        hand = core.hand(seat)
+        if card not in hand:
+            raise IllegalMoveError(f"{move}: seat {seat} does not hold {move.card}")
+        pick = self._check_pick(move)
+        kind = deck.kind(move.card)
+        if move.kind is MoveKind.EXCHANGE:
+            if kind != CardKind.NORMAL:
+                raise IllegalMoveError(f"{move}: a jack is never dead (C-19a)")
+            free = [cell_name(c) for c in rules.layout.cells_of(move.card) if self._is_empty(c)]
+            if free:
+                raise IllegalMoveError(f"{move}: {move.card} is not dead ({', '.join(free)} is empty) (C-20)")
+            if core.exchanges_left <= 0:
+                raise IllegalMoveError(f"{move}: no dead-card exchange is left this turn (C-14)")
+            action = encode_action(2, card, pick=pick)
+        else:
+            cell = move.cell
+            where = cell_name(cell)
+            if move.kind is MoveKind.REMOVE:
+                if kind != CardKind.REMOVE:
+                    raise IllegalMoveError(f"{move}: only a one-eyed jack removes a chip (C-15)")
+                owner = self._owner(cell)
+                if owner is None:
+                    raise IllegalMoveError(f"{move}: there is no chip on {where} to remove")
+                if owner == side:
+                    raise IllegalMoveError(f"{move}: {where} holds your own side's chip")
+                if cell in self.locked_cells():
+                    raise IllegalMoveError(f"{move}: the chip on {where} is locked in a sequence (C-27)")
+                action = encode_action(1, card, cell, pick)
+            else:
+                if kind == CardKind.REMOVE:
+                    raise IllegalMoveError(f"{move}: {move.card} removes a chip; write {move.card}x{where}")
+                if cell in CORNERS:
+                    raise IllegalMoveError(f"{move}: {where} is a free corner, never played on (C-23)")
+                if not self._is_empty(cell):
+                    raise IllegalMoveError(f"{move}: {where} is not empty")
+                cells = rules.layout.cells_of(move.card)
+                if kind == CardKind.NORMAL and cell not in cells:
+                    names = ", ".join(cell_name(c) for c in cells)
+                    raise IllegalMoveError(f"{move}: {move.card} is played on {names}, not {where}")
+                action = encode_action(0, card, cell, pick)
+                if move.declare is not None:
+                    options = core.declarations(cell)
+                    if tuple(move.declare) not in options:
+                        shown = "; ".join(",".join(self._window_names(o)) or "none" for o in options[:4])
+                        if len(options) > 4:
+                            shown += f"; … ({len(options)} maximum choices in all)"
+                        raise IllegalMoveError(f"{move}: not a maximum declaration here (C-26); choose {shown}")
+        if action not in legal:  # pragma: no cover - the checks above mirror the core
+            raise IllegalMoveError(f"{move}: not legal here")
+        return action
+
+    def counter_past_limit(self, action: int) -> str | None:
+        """Why ending the turn with ``action`` would take a counter past COUNTER_MAX, or None.
+
+        The core's counters are 32-bit and would wrap round; only a hand-written
+        position gets near the limit, so the turn that would pass it is refused
+        (even one that would end the game, RULES-NOTES "Counters").
+        """
+        kind = decode_action(action)[0]
+        if kind == 2:  # an exchange does not end the turn
+            return None
+        for name, value, counts in (("turn", self._core.turn, True), ("stall", self._core.stall, kind == 3)):
+            if counts and value >= COUNTER_MAX:
+                return f"the {name} counter is at its largest value, {COUNTER_MAX}, and may not pass it (P-9)"
+        return None
+
+    def _check_pick(self, move: Move) -> int:
+        """Index of the draft card a move takes (D-1), -1 outside the draft variant."""
+        draft = self._core.draft()
+        if self.rules.draw_mode != "draft" or not draft:
+            if move.pick is not None:
+                raise IllegalMoveError(f"{move}: there is no draft card to take")
+            return -1
+        codes = self.rules.deck_cards.codes
+        if move.pick is None:
+            offer = ", ".join(sorted({codes[c] for c in draft}, key=self.rules.deck_cards.index))
+            raise IllegalMoveError(f"{move}: name the draft card to take, e.g. {move}+{codes[draft[0]]} ({offer})")
+        if move.pick not in codes or self.rules.deck_cards.index(move.pick) not in draft:
+            raise IllegalMoveError(f"{move}: {move.pick} is not in the draft")
+        return self.rules.deck_cards.index(move.pick)
+
+    def _owner(self, cell: int) -> int | None:
+        for side in range(self.rules.teams):
+            if self._core.chips(side) >> cell & 1:
+                return side
+        return None
+
+    def _is_empty(self, cell: int) -> bool:
+        return cell not in CORNERS and self._owner(cell) is None
+
+    @staticmethod
+    def _window_names(option: tuple[int, ...]) -> list[str]:
+        from .board import window_name
+
+        return [window_name(w) for w in option]

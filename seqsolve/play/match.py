@@ -1,0 +1,309 @@
+"""Bot matchups: who plays which seat, with which seeds, where the records go.
+
+The runner owns seeds, seats and records (STYLE habit 5).  Every game is a
+pure function of (match config, game index): its deal comes from
+``SeedSequence(seed, spawn_key=(deal,))`` and its bots' streams from keys under
+it, so results never depend on ``--jobs``, chunking, the backend or the order
+in which games finish.  Deals are shared: with ``T`` sides, every deal is
+played ``T`` times and the first bot plays each side once (for two sides, the
+paired games of chess-engine testing: the same shuffle with seats swapped).
+
+A config with ``fixed_seats`` (self-play for rule-variant balance) instead
+keeps every bot on its seat and gives every game its own deal, so that games
+are independent samples of the seats' chances.  With ``detail`` (a :class:`Tally`
+class, such as the balance analysis' ``GameDetail``) the runner also records what
+it counts of each game in a ``detail`` field.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+import numpy as np
+
+from ..bots import BotFailure, make_bot
+from ..bots.base import Bot
+from ..games.sequence.rules import Rules
+from ..games.sequence.state import State
+from .config import MatchConfig, MatchError, check_config, game_identity, game_score
+from .records import RecordFile
+
+
+class Tally(Protocol):
+    """Counts what one game did, beyond its result: the runner applies every action
+    through :meth:`play` and puts what :meth:`finish` returns in the record.  Made
+    as ``detail(rules)`` in the worker, so the class must be importable there."""
+
+    def __init__(self, rules: Rules) -> None: ...
+
+    def play(self, state: State, action: int, n_legal: int) -> None:
+        """Apply ``action`` (one of ``n_legal`` legal actions) to ``state``, counting it."""
+
+    def finish(self, state: State) -> dict: ...
+
+
+# ---------------------------------------------------------------- one game
+
+def play_game(
+    config: MatchConfig, game: int, bots: list[Bot] | None = None, detail: type[Tally] | None = None, moves: bool = True
+) -> dict:
+    """Play game number ``game`` of a match and return its record.
+
+    With ``detail`` the record also holds a ``detail`` dict, what a ``detail(rules)`` tally counted;
+    without ``moves`` it leaves out the move list (``plies`` still counts them):
+    writing every move as text is a fifth of a random game's cost, and a run
+    that keeps no record file never reads them.
+    """
+    rules = config.rules()
+    seat_bot = config.seat_bots(game)
+    owned = bots is None
+    if bots is None:
+        bots = _make_bots(config)
+    state = State.new(rules, seed=config.deal_seed(game))
+    rngs = [np.random.default_rng(config.bot_seed(game, s)) for s in range(rules.players)]
+    played: list[str] | None = [] if moves else None
+    plies = 0
+    forfeit = None
+    tally = detail(rules) if detail else None
+    started = time.perf_counter()
+    try:
+        for seat in range(rules.players):
+            try:
+                _start(bots[seat_bot[seat]], rules, state.seats, seat)
+            except BotFailure as exc:  # a program that does not start loses like one that crashes
+                forfeit = {"seat": seat, "bot": config.bots[seat_bot[seat]], "reason": str(exc)}
+                break
+        while forfeit is None and not state.is_terminal():
+            seat = state.current_player
+            bot = bots[seat_bot[seat]]
+            try:
+                view = state if bot.open_information else state.observation(seat)
+                action = bot.choose(view, rngs[seat])
+                legal = state.legal_actions()
+                if action not in legal:
+                    raise BotFailure(f"illegal action {state.action_to_move(action)}")
+            except BotFailure as exc:
+                forfeit = {"seat": seat, "bot": config.bots[seat_bot[seat]], "reason": str(exc)}
+                break
+            plies += 1
+            if played is not None:
+                played.append(str(state.action_to_move(action)))
+            if tally is None:
+                state.apply(action)
+            else:
+                tally.play(state, action, len(legal))
+    finally:
+        if owned:
+            for bot in bots:
+                bot.close()
+    record = _record(config, game, state, seat_bot, played, plies, forfeit, time.perf_counter() - started)
+    if tally is not None:
+        record["detail"] = tally.finish(state)
+    return record
+
+
+def _make_bots(config: MatchConfig) -> list[Bot]:
+    """The config's bots, held to its time limit per move."""
+    bots = [make_bot(spec) for spec in config.bots]
+    for bot in bots:
+        bot.move_timeout = config.move_timeout
+    return bots
+
+
+def _start(bot: Bot, rules: Rules, seats: str, seat: int) -> None:
+    try:
+        bot.start(rules, seats, seat)
+    except BotFailure:
+        raise
+    except OSError as exc:  # pragma: no cover - defensive
+        raise BotFailure(str(exc)) from None
+
+
+def _forfeit_winner(seat_bot: list[int], seat: int, teams: int) -> int:
+    """The side credited with a game forfeited from ``seat``: the first other side
+    played by another bot or, in self-play (no such side), the side after the
+    forfeiting one in turn order."""
+    side = seat % teams
+    others = [s for s in range(teams) if s != side and seat_bot[s] != seat_bot[seat]]
+    return others[0] if others else (side + 1) % teams
+
+
+def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> dict:
+    rules = state.rules
+    if forfeit is None:
+        outcome = state.outcome()
+        result, termination = outcome.result, outcome.termination.name.lower()
+        winner_side = None if outcome.winner is None else state.sides.index(outcome.winner)
+    else:
+        winner_side = _forfeit_winner(seat_bot, forfeit["seat"], rules.teams)
+        result, termination = state.sides[winner_side], "forfeit"
+    identity = game_identity(config, game)
+    return {
+        **identity,
+        **({} if moves is None else {"moves": moves}),
+        "result": result,
+        "winner_side": winner_side,
+        "termination": termination,
+        "forfeit": forfeit,
+        "turns": state.turn,
+        "plies": plies,
+        "score": game_score(identity["side_bot"], winner_side),
+        "seconds": round(seconds, 6),
+    }
+
+
+def _play_chunk(config: MatchConfig, games: list[int], detail: type[Tally] | None = None, moves: bool = True) -> list[dict]:
+    """One joblib task: a few games sharing bot instances (and their warm memory)."""
+    bots = _make_bots(config)
+    try:
+        return [play_game(config, g, bots, detail, moves) for g in games]
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+# ---------------------------------------------------------------- running
+
+def chunks(games: Iterable[int], size: int) -> Iterator[list[int]]:
+    """``games`` in lists of ``size``, each made only when it is asked for: a match
+    of a billion games never holds a billion game numbers."""
+    part: list[int] = []
+    for game in games:
+        part.append(game)
+        if len(part) == size:
+            yield part
+            part = []
+    if part:
+        yield part
+
+
+def import_runner() -> None:
+    """Import joblib and its process backend now.  A Ctrl-C that lands inside an
+    import can be lost, or end the process by the signal after its message, so
+    the commands import what runs the games before they write a record file:
+    from then on an interruption is theirs to answer (and to say how to resume)."""
+    import joblib  # noqa: F401
+    from joblib.externals import loky  # noqa: F401
+
+
+def workers(jobs: int, n_chunks: int, backend: str | None = None) -> int:
+    """How many workers to start for ``n_chunks`` chunks of games at ``--jobs jobs``.
+
+    -1 is every core.  Never more workers than chunks (an idle worker still costs a
+    process, and a thousand of them exhaust the machine's semaphores), nor, for the
+    local process backends, more than the machine's cores.
+
+    >>> workers(1000, 2, None) <= 2
+    True
+    """
+    if jobs != -1 and jobs < 1:
+        raise MatchError(f"{jobs} is not a number of workers (use 1, 2, ... or -1 for every core)")
+    cores = os.cpu_count() or 1
+    wanted = cores if jobs == -1 else jobs
+    if backend in (None, "loky", "multiprocessing"):
+        wanted = min(wanted, cores)
+    return max(1, min(wanted, n_chunks))
+
+
+def run_games(
+    config: MatchConfig,
+    games: int,
+    jobs: int = -1,
+    out: str | RecordFile | None = None,
+    on_records: Callable[[list[dict]], bool | None] | None = None,
+    backend: str | None = None,
+    chunk: int | None = None,
+    detail: type[Tally] | None = None,
+) -> list[dict]:
+    """Play games ``0 .. games-1`` (skipping those already in ``out``) in parallel.
+
+    ``on_records`` sees every finished chunk (in completion order); returning True
+    stops the run early (SPRT).  ``detail`` adds the ``detail`` field of
+    :func:`play_game` to new records.  Returns every record, ordered by game number.
+    The record file ``out`` (a path, or a :class:`~seqsolve.play.records.RecordFile` the
+    caller holds open) is checked whole before any game is played, and locked until
+    the run ends.
+    """
+    check_config(config)
+    if not isinstance(out, str):  # a RecordFile the caller opened, or None
+        return _run(config, games, jobs, out, on_records, backend, chunk, detail)
+    with RecordFile(out, config.to_json()) as store:
+        return _run(config, games, jobs, store, on_records, backend, chunk, detail)
+
+
+def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list[dict]:
+    from joblib import Parallel, delayed, parallel_backend, parallel_config
+
+    done: dict[int, dict] = {}
+    if store:
+        done = {g: r for g, r in store.done.items() if g < games}
+    todo = (g for g in range(games) if g not in done)
+    stopped = bool(on_records and done and on_records(sorted(done.values(), key=lambda r: r["game"])))
+    count = 0 if stopped else games - len(done)
+    if count > 0:
+        n_jobs = workers(jobs, count, backend)
+        size = chunk or max(1, min(64, count // (n_jobs * 8) or 1))
+        # keep pairs of a deal in one chunk so an early stop never splits a deal
+        per = config.games_per_deal
+        size = max(per, size - size % per)
+        n_jobs = workers(jobs, -(-count // size), backend)
+        tasks = (delayed(_play_chunk)(config, part, detail, store is not None) for part in chunks(todo, size))
+        if backend not in (None, "loky"):
+            context = parallel_backend(backend, n_jobs=n_jobs)
+        else:  # worker processes on this machine
+            context = parallel_config(backend="loky", n_jobs=n_jobs)
+        with context:
+            if backend in (None, "loky"):
+                with _ctrl_c_held():  # the workers start here, on a first errand
+                    Parallel(n_jobs=n_jobs)(delayed(os.getpid)() for _ in range(n_jobs))
+            runner = Parallel(n_jobs=n_jobs if backend is None else None, return_as="generator_unordered")
+            results = runner(tasks)
+            try:
+                for records in results:
+                    if store:
+                        store.append(records)
+                    for r in records:
+                        done[r["game"]] = r
+                    if on_records and on_records(records):
+                        break
+            finally:
+                close = getattr(results, "close", None)
+                if close:
+                    with warnings.catch_warnings():  # stopped early on purpose: unused results are expected
+                        warnings.filterwarnings("ignore", "[0-9]+ tasks have been successfully executed")
+                        warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being processed")
+                        close()
+    return [done[g] for g in sorted(done)]
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold SIGINT back while the worker processes (and the executor's thread,
+    which starts any replacement worker) are created.
+
+    A terminal's Ctrl-C reaches every process of the group, and the runner, which
+    keeps what is done and stops the workers, is the one to answer it.  A worker
+    answering too would print its traceback, and a worker still importing at that
+    moment cannot yet have set a handler; a signal mask is inherited through fork
+    and exec, so the workers start with SIGINT blocked.  A Ctrl-C that arrives
+    while it is held is delivered, not lost, when the mask is restored.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups to fear
+        yield
+        return
+    # multiprocessing's resource tracker, when it first starts, unblocks SIGINT
+    # and SIGTERM for the thread that starts it (CPython <= 3.12): start it first
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)

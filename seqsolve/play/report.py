@@ -1,0 +1,187 @@
+"""Reports read records: match summaries as dicts (for ``--json``) and as text.
+
+Nothing here plays a game; everything is computed from the records that
+``seqsolve.play.match`` writes, so a resumed run reports exactly what an
+uninterrupted one would.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+from . import stats
+
+
+def bot_labels(bots: tuple[str, ...]) -> list[str]:
+    """Names to report bots by: their specs, numbered when the same spec plays twice."""
+    if len(set(bots)) == len(bots):
+        return list(bots)
+    return [f"{b} ({i + 1})" for i, b in enumerate(bots)]
+
+
+def _deal_scores(records: list[dict]) -> list[float]:
+    """The first bot's mean score per deal: the unit of the paired statistics."""
+    by_deal: dict[int, list[float]] = defaultdict(list)
+    for r in records:
+        by_deal[r["deal"]].append(r["score"])
+    return [sum(v) / len(v) for _, v in sorted(by_deal.items())]
+
+
+def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float | None = None) -> dict:
+    """Wins, draws, losses, score with a 95% interval, Elo, LOS, per-side split, lengths."""
+    games = len(records)
+    labels = bot_labels(bots)
+    wins = [0] * len(bots)
+    draws = 0
+    for r in records:
+        if r["winner_side"] is None:
+            draws += 1
+        else:
+            wins[r["side_bot"][r["winner_side"]]] += 1
+    sides = records[0]["teams"] if records else 2
+    two_bots = len(set(bots)) == 2 or len(bots) == 2
+    a_wins = sum(1 for r in records if r["winner_side"] is not None and r["side_bot"][r["winner_side"]] == 0)
+    a_losses = games - draws - a_wins
+    score = sum(r["score"] for r in records) / games if games else float("nan")
+    deal_scores = _deal_scores(records)
+    if games and len(deal_scores) > 1:
+        _, low, high = stats.paired_score_interval(deal_scores)
+    elif games:
+        _, low, high = stats.score_interval(a_wins, draws, a_losses)
+    else:
+        low = high = float("nan")
+    summary: dict = {
+        "bots": list(bots),
+        "games": games,
+        "labels": labels,
+        "wins": dict(zip(labels, wins)),
+        "draws": draws,
+        "losses": a_losses,
+        "score": score,
+        "score_ci": [low, high],
+        "paired_deals": True,
+        "deals": len(deal_scores),
+    }
+    if sides == 2 and two_bots and games:
+        summary["elo"] = _json_elo(stats.elo_from_score(score))
+        summary["elo_ci"] = [_json_elo(x) for x in stats.elo_interval(score, low, high)[1:]]
+        summary["los"] = stats.likelihood_of_superiority(a_wins, a_losses)
+    else:
+        summary["elo"] = None
+        summary["elo_ci"] = None
+        summary["los"] = stats.likelihood_of_superiority(a_wins, a_losses) if games else None
+    summary["by_side"] = _by_side(records, sides)
+    summary["first_bot_by_side"] = _first_bot_by_side(records, sides)
+    lengths = [r["turns"] for r in records]
+    summary["turns"] = stats.summarize_lengths(lengths) if lengths else None
+    terminations: dict[str, int] = defaultdict(int)
+    for r in records:
+        terminations[r["termination"]] += 1
+    summary["terminations"] = dict(sorted(terminations.items()))
+    summary["forfeits"] = [
+        {"game": r["game"], **r["forfeit"]} for r in records if r.get("forfeit")
+    ]
+    summary["seconds"] = seconds
+    summary["games_per_s"] = games / seconds if seconds else None
+    return summary
+
+
+def _json_elo(x: float) -> float | str | None:
+    """An Elo difference as JSON can hold it: a number, or ``"inf"`` / ``"-inf"`` for a
+    score of 100% / 0% (JSON has no infinity, and null would lose the sign; Python's
+    ``float()`` reads both strings back); None when there is no estimate (NaN)."""
+    if math.isnan(x):
+        return None
+    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+
+def _by_side(records: list[dict], sides: int) -> list[dict]:
+    """How often each side (seat colour) won, whoever played it: the seat advantage."""
+    out = []
+    n = len(records)
+    for side in range(sides):
+        won = sum(1 for r in records if r["winner_side"] == side)
+        _, low, high = stats.rate_interval(won, n) if n else (0, float("nan"), float("nan"))
+        out.append({"side": side, "wins": won, "win_rate": won / n if n else None, "ci": [low, high]})
+    return out
+
+
+def _first_bot_by_side(records: list[dict], sides: int) -> list[dict]:
+    """The first bot's score split by the side it played."""
+    out = []
+    for side in range(sides):
+        mine = [r for r in records if r["side_bot"][side] == 0]
+        if not mine:
+            continue
+        w = sum(1 for r in mine if r["winner_side"] == side)
+        d = sum(1 for r in mine if r["winner_side"] is None)
+        s, low, high = stats.score_interval(w, d, len(mine) - w - d)
+        out.append({"side": side, "games": len(mine), "score": s, "ci": [low, high]})
+    return out
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.1f}%"
+
+
+def _elo(x: float | str | None) -> str:
+    """A summary's Elo value (see :func:`_json_elo`) for the terminal: ``+120``, ``-inf``."""
+    if x is None:
+        return "-"
+    x = float(x)
+    return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
+def _sprt_line(s: dict) -> str:
+    """The SPRT's state: which hypothesis it accepted and why, or its bounds while undecided."""
+    test = stats.SPRT.parse(s["spec"])
+    llr = f"LLR {s['llr']:.2f}"
+    if s["decision"] == "H0":
+        return f"{llr} ≤ {s['lower']:.2f}: H0 accepted (elo ≤ {test.elo0:g})"
+    if s["decision"] == "H1":
+        return f"{llr} ≥ {s['upper']:.2f}: H1 accepted (elo ≥ {test.elo1:g})"
+    return f"{llr} in [{s['lower']:.2f}, {s['upper']:.2f}]: undecided"
+
+
+def format_match(summary: dict, colours: str = "bgr") -> str:
+    """The summary as a few lines of text for the terminal."""
+    a, b = summary["labels"][0], summary["labels"][-1]
+    lines = [
+        f"{summary['games']} games ({summary['deals']} deals, each played with the seats "
+        "rotated so both bots get the same cards: paired games cancel the luck of the deal)",
+        f"  {a}: {summary['wins'].get(a, 0)} wins   {b}: {summary['wins'].get(b, 0)} wins   "
+        f"draws: {summary['draws']}",
+        f"  score of {a}: {_pct(summary['score'])}  95% CI [{_pct(summary['score_ci'][0])}, "
+        f"{_pct(summary['score_ci'][1])}]",
+    ]
+    if summary["elo"] is not None or summary["elo_ci"] is not None:
+        low, high = summary["elo_ci"] or (None, None)
+        lines.append(
+            f"  Elo difference: {_elo(summary['elo'])}  95% CI [{_elo(low)}, {_elo(high)}]   "
+            f"LOS: {_pct(summary['los'])}"
+        )
+    sides = ", ".join(
+        f"{colours[s['side']]} {_pct(s['win_rate'])} [{_pct(s['ci'][0])}, {_pct(s['ci'][1])}]"
+        for s in summary["by_side"]
+    )
+    lines.append(f"  wins by side (seat advantage): {sides}")
+    split = ", ".join(f"as {colours[s['side']]} {_pct(s['score'])}" for s in summary["first_bot_by_side"])
+    lines.append(f"  score of {a} by side: {split}")
+    t = summary["turns"]
+    if t:
+        lines.append(
+            f"  game length (turns): mean {t['mean']:.1f} ± {t['std']:.1f}, median {t['median']:.0f}, "
+            f"range {t['min']:.0f}–{t['max']:.0f}"
+        )
+    ends = ", ".join(f"{k} {v}" for k, v in summary["terminations"].items())
+    lines.append(f"  endings: {ends}")
+    if summary["forfeits"]:
+        f = summary["forfeits"][0]
+        lines.append(f"  forfeits: {len(summary['forfeits'])} (first: game {f['game']}, {f['bot']}: {f['reason']})")
+    if summary.get("games_per_s"):
+        lines.append(f"  {summary['games_per_s']:.1f} games/s")
+    if summary.get("sprt"):
+        s = summary["sprt"]
+        lines.append(f"  SPRT {s['spec']}: {_sprt_line(s)}")
+    return "\n".join(lines)

@@ -1,0 +1,223 @@
+"""Hand-aware evaluation features, flat Monte Carlo rollouts, worlds dealt by the
+search and the evidence an opponent's play gives about its hand.
+
+Positions are SQN lines built with ``tests/test_search.position``; row 5 of the
+board reads a5=9C b5=QS c5=7C d5=6H e5=5H f5=4H, and 9C also shows on c7.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
+
+from seqsolve import _search
+from seqsolve.bots import BotError, make_bot
+from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.state import State
+
+NAMES = _search.FEATURE_NAMES
+DECK = parse_rules("classic", players=2).deck_cards
+
+
+def card_code(name: str) -> int:
+    return DECK.index(name)
+
+
+def features(state: State, side: int = 0) -> dict[str, float]:
+    return dict(zip(NAMES, _search.position_features(state.core)[side]))
+
+
+def test_hand_features_count_cells_the_hand_can_fill():
+    # blue b5 c5 d5: a5-e5 misses a5 (9C) and e5 (5H); b5-f5 misses e5 and f5 (4H);
+    # c5-g5 misses e5, f5 and g5 (AH).  The same five filler cards in every hand, so
+    # the differences come from 5H and 4H; hand<e> counts windows by chips + cells
+    # the hand fills.
+    rows = {5: ".bbb......"}
+    filler = "2C,2C,KS,KS,8D"
+    both = features(position(rows=rows, hands=f"5H,4H,{filler}/?7"))
+    one = features(position(rows=rows, hands=f"5H,AD,{filler}/?7"))
+    none = features(position(rows=rows, hands=f"AD,AD,{filler}/?7"))
+    assert both["hand5"] - none["hand5"] == 1  # b5-f5: three chips and the hand fills the other two
+    assert both["hand4"] - none["hand4"] == 2  # a5-e5 (3 + e5) and c5-g5 (2 + e5, f5)
+    assert one["hand5"] == none["hand5"]
+    assert one["hand4"] - none["hand4"] == 2  # a5-e5 and b5-f5, 3 + e5 each
+    assert one["hand3"] - none["hand3"] == 1  # c5-g5: 2 + e5
+    # green's view of blue: blue's hand unknown, so no hand features for blue
+    hidden = position(rows=rows, hands=f"5H,4H,{filler}/?7").observation(1)
+    assert all(v == 0 for k, v in zip(NAMES, _search.position_features(hidden.core)[0]) if k.startswith("hand"))
+
+
+def test_a_window_needing_a_card_with_no_copy_left_is_dead():
+    rows = {5: ".bbb......"}
+    live = features(position(rows=rows, hands="AS,AS,2S,3S,4S,5S,6S/?7"))
+    dead = features(position(rows=rows, hands="AS,AS,2S,3S,4S,5S,6S/?7", discards="9C,9C/-"))
+    assert live["open3"] == 2 and live["dead_open3"] == 0
+    assert dead["open3"] == 1 and dead["dead_open3"] == 1  # a5-e5 now needs a two-eyed jack
+
+
+def test_a_card_in_the_other_hand_does_not_make_a_threat_live():
+    # blue b5-e5 (four; green holds f5) needs a5 = 9C: one copy discarded, the other
+    # in green's known hand
+    rows = {5: ".bbbbg...."}
+    state = position(rows=rows, hands="AS,AS,2S,3S,4S,5S,6S/9C,2H,3H,4H,5H,6H,7H", discards="9C/-")
+    assert features(state)["threat"] == 0.5  # only a two-eyed jack can still fill a5
+    hidden = dict(zip(NAMES, _search.position_features(state.observation(0).core)[0]))
+    assert hidden["threat"] == 1.0  # blue cannot see green's 9C
+
+
+def test_rollout_values_are_win_rates_with_common_worlds():
+    state = position(**WIN_IN_ONE)
+    searcher = _search.Searcher()
+    actions = state.legal_actions()[:6]
+    winning = [a for a in state.legal_actions() if move(state, a) == "9C@a5"]
+    values = searcher.rollout_values(state.observation(0).core, 0, np.random.PCG64(1), actions + winning, 40)
+    assert all(0.0 <= v <= 1.0 for v in values)
+    assert values[-1] == 1.0  # the winning play wins in every world
+    again = searcher.rollout_values(state.observation(0).core, 0, np.random.PCG64(1), actions + winning, 40)
+    assert values == again
+    # with every card seen and greedy playouts a world is a single deterministic game
+    full = searcher.rollout_values(state.core, 0, np.random.PCG64(2), actions, 3, 1)
+    assert all(v in (0.0, 0.5, 1.0) for v in full)
+    with pytest.raises(ValueError):
+        searcher.rollout_values(state.core, 0, np.random.PCG64(2), [], 3)
+
+
+def test_dealt_worlds_keep_what_the_viewer_sees_and_conserve_cards():
+    state = State.new(parse_rules("classic", players=2), seed=4)
+    for _ in range(9):
+        state.apply(_search.greedy_action(state.observation(state.current_player).core, np.random.PCG64(0)))
+    seat = state.current_player
+    view = state.observation(seat)
+    searcher = _search.Searcher()
+    deck = Counter(card_code(c) for c in DECK.cards())
+    for k in range(20):
+        world = searcher.deal_world(view.core, seat, np.random.PCG64(k))
+        assert world.hand(seat) == state.core.hand(seat)
+        held = Counter(c for s in range(2) for c in world.hand(s)) + Counter(world.draw_pile())
+        assert held + Counter(card for _, card in world.discards()) == deck
+
+
+def _unblocked_threat():
+    """Blue's views before and after green's turn: blue threatens a5 (9C), which
+    wins; green held neither 9C nor a two-eyed jack and played elsewhere."""
+    full = position(**{**WIN_IN_ONE, "hands": "9C,2S,3S,4S,5S,6S,KD/5H,6H,7H,8H,4D,9D,3D"}, to_move=1)
+    before = full.observation(0)
+    action = _search.greedy_action(full.observation(1).core, np.random.PCG64(0))
+    assert move(full, action) != "9C@a5"
+    full.apply(action)
+    return before, full.observation(0), full
+
+
+def _old_cards_of_green(searcher, now, n=600):
+    seen = Counter()
+    for k in range(n):
+        hand = searcher.deal_world(now.core, 0, np.random.PCG64(k)).hand(1)
+        seen.update(set(hand[:-1]))  # the last slot holds the card drawn after the play
+    return seen
+
+
+def test_an_unblocked_threat_tells_the_search_what_the_opponent_lacks():
+    before, now, _ = _unblocked_threat()
+    searcher = _search.Searcher()
+    blind = _old_cards_of_green(searcher, now)
+    assert searcher.set_evidence(before.core, now.core, 0.1)
+    told = _old_cards_of_green(searcher, now)
+    blockers = [card_code(c) for c in ("9C", "JD", "JC")]  # the other 9C, the two-eyed jacks
+    assert sum(blind[c] for c in blockers) > 100
+    assert sum(told[c] for c in blockers) < sum(blind[c] for c in blockers) / 10
+    searcher.clear_evidence()
+    assert sum(_old_cards_of_green(searcher, now)[c] for c in blockers) > 100
+
+
+def test_a_new_game_forgets_the_last_games_evidence():
+    before, now, _ = _unblocked_threat()
+    bot = make_bot("rollout:worlds=4,k=2,infer=0.3")
+    bot.start(now.rules, now.seats, 0)
+    bot._before = before
+    bot.choose(now, np.random.default_rng(0))
+    assert bot._searcher.evidence_seat == 1
+    bot.start(now.rules, now.seats, 0)  # the next game
+    bot.choose(position(**WIN_IN_ONE).observation(0), np.random.default_rng(0))
+    assert bot._searcher.evidence_seat == -1
+
+
+def test_evidence_needs_exactly_one_opponent_play():
+    before, now, full = _unblocked_threat()
+    searcher = _search.Searcher()
+    assert not searcher.set_evidence(before.core, now.core, 0.0)  # temperature 0: off
+    assert not searcher.set_evidence(now.core, now.core, 0.1)  # nothing happened
+    assert not searcher.set_evidence(before.core, before.core, 0.1)
+
+
+def test_rollout_bot_spec_and_choice():
+    bot = make_bot("rollout:worlds=30,k=4,infer=0.3")
+    state = position(**WIN_IN_ONE)
+    bot.start(state.rules, state.seats, 0)
+    assert move(state, bot.choose(state.observation(0), np.random.default_rng(0))) == "9C@a5"
+    assert not bot.open_information and make_bot("rollout:see=hands").open_information
+    state = position(**MUST_BLOCK)
+    for seed in range(3):
+        assert move(state, make_bot("rollout").choose(state.observation(0), np.random.default_rng(seed))) == "AC@f8"
+    with pytest.raises(BotError, match="see is one of none, all, hands"):
+        make_bot("rollout:see=some")
+    with pytest.raises(BotError, match="policy is one of greedy, heuristic"):
+        make_bot("rollout:policy=random")
+
+
+@pytest.mark.parametrize("spec", ["rollout:worlds=20,k=3,infer=0.3", "mcts:iters=200,infer=0.3"])
+def test_inferring_bots_play_whole_games(spec):
+    from seqsolve.play.config import MatchConfig
+    from seqsolve.play.match import play_game
+
+    config = MatchConfig(bots=(spec, "greedy"), variant="classic", players=2, teams=None, seed=3)
+    record = play_game(config, 0)
+    assert record["forfeit"] is None and record["result"] in ("b", "g", "draw")
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("rollout:see=x", "see is one of none, all, hands"),
+        ("rollout:worlds=0", "worlds must be at least 1"),
+        ("mcts:infer=-1", "infer must be at least 0"),
+        ("mcts:greedy=maybe", "greedy takes a bool"),
+    ],
+)
+def test_bad_new_parameters_are_one_line_errors(spec, message):
+    from cli_helpers import fails
+
+    text = fails("match", spec, "greedy", "--games", "2")
+    assert message in text and len(text.strip().splitlines()) == 1
+
+
+def test_rollout_time_budget_deals_worlds_in_batches():
+    """time= stops after the batch that spends it: a budget too small for one
+    batch plays exactly one (the same worlds as worlds=8, so the same choice);
+    a budget never reached plays every world."""
+    state = position(**MUST_BLOCK)
+
+    class Counting:
+        def __init__(self):
+            self.searcher, self.worlds = _search.Searcher(), []
+
+        def rollout_values(self, *args):
+            self.worlds.append(args[4])
+            return self.searcher.rollout_values(*args)
+
+    for seed in range(4):
+        chosen = []
+        for spec in ("rollout:worlds=8,k=6", "rollout:worlds=4000,k=6,time=1e-9"):
+            bot = make_bot(spec)
+            bot.start(state.rules, state.seats, 0)
+            bot._searcher = Counting()
+            chosen.append(bot.choose(state.observation(0), np.random.default_rng(seed)))
+            assert bot._searcher.worlds == [8]
+        assert chosen[0] == chosen[1]
+    bot = make_bot("rollout:worlds=20,k=6,time=1000")
+    bot.start(state.rules, state.seats, 0)
+    bot._searcher = Counting()
+    bot.choose(state.observation(0), np.random.default_rng(0))
+    assert bot._searcher.worlds == [8, 8, 4]

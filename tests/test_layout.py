@@ -1,0 +1,86 @@
+"""The package's shape: no import cycles between its modules, and the plain-Python
+reference (the oracle of the parity tests) imported by none of them."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "seqsolve"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, modules: set[str]) -> set[str]:
+    """Every package module ``path`` imports, at the top or inside a function."""
+    name = _module_name(path)
+    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                target = f"{module}.{alias.name}"
+                found.add(target if target in modules else module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {m for m in found if m in modules and m != name}
+
+
+def _graph() -> dict[str, set[str]]:
+    paths = sorted(PACKAGE.rglob("*.py"))
+    modules = {_module_name(p) for p in paths}
+    return {_module_name(p): _imports(p, modules) for p in paths}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle, as the modules around it, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for other in sorted(graph[module]):
+            if state.get(other) == 1:
+                return path[path.index(other) :] + [other]
+            if other not in state and (found := visit(other)):
+                return found
+        state[module] = 2
+        path.pop()
+        return None
+
+    for module in sorted(graph):
+        if module not in state and (found := visit(module)):
+            return found
+    return None
+
+
+def test_the_graph_sees_the_package():
+    graph = _graph()
+    assert "seqsolve.games.sequence.state" in graph
+    assert "seqsolve.games.sequence.board" in graph["seqsolve.games.sequence.state"]
+    assert "seqsolve.cli.position" in graph["seqsolve.cli"]
+
+
+def test_no_import_cycles():
+    assert _cycle(_graph()) is None
+
+
+def test_a_cycle_is_found():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+
+
+def _is_reference(module: str) -> bool:
+    return module == "seqsolve.reference" or module.startswith("seqsolve.reference.")
+
+
+def test_nothing_in_the_package_imports_the_reference():
+    graph = _graph()
+    assert "seqsolve.reference.sequences" in graph["seqsolve.reference.game"]  # the graph sees it
+    importers = [m for m, deps in graph.items() if not _is_reference(m) and any(map(_is_reference, deps))]
+    assert importers == []
