@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from seqsolve.board import get_layout
+from seqsolve.games.sequence.board import get_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", ROOT / "RULES-NOTES.md", *sorted((ROOT / "docs").glob("*.md"))]
