@@ -94,3 +94,17 @@ def test_rules_page_board_is_the_engines_layout():
     assert grid, "docs/rules.md has no board grid"
     rows = [line.split()[1:] for line in grid.group(1).splitlines()]
     assert tuple(label for row in rows for label in row) == get_layout("jax").labels
+
+
+@pytest.mark.parametrize("name", ["seqsolve._search"])  # _core has no examples
+def test_the_compiled_modules_docstring_examples_run(name):
+    """pytest does not collect doctests from compiled modules: run them here."""
+    import doctest
+    import importlib
+
+    module = importlib.import_module(name)
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in finder.find(module, name, module=False, globs=dict(vars(module))):
+        runner.run(test)
+    assert runner.tries > 0 and runner.failures == 0

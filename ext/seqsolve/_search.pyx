@@ -43,8 +43,8 @@ Everything is driven by a numpy bit generator passed in by the caller, so a
 fixed seed and iteration budget give the same answer every time.
 
 >>> import numpy as np
->>> from seqsolve.rules import parse_rules
->>> from seqsolve.state import State
+>>> from seqsolve.games.sequence.rules import parse_rules
+>>> from seqsolve.games.sequence.state import State
 >>> from seqsolve import _search
 >>> state = State.new(parse_rules("classic", players=2), seed=1)
 >>> action = _search.greedy_action(state.core, np.random.PCG64(2))
