@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from .board import CELLS, CORNERS, cell_name, parse_window, window_name, windows
 from .cards import Deck, normalize_card
@@ -93,9 +94,16 @@ def _read_rules(f: Fields, seats: str) -> Rules:
         if name in given and given[name] != want:
             raise BadToken(f.variant, f"the variant sets {name}={given[name]} but the seats give {want} (P-1, P-3)")
     try:
-        return variant.resolve(players, teams)
+        return resolve_variant(variant, players, teams)
     except RulesError as exc:
         raise BadToken(f.variant, f"{exc} (P-11.2)") from None
+
+
+@lru_cache(maxsize=64)
+def resolve_variant(variant: Variant, players: int, teams: int | None) -> Rules:
+    """``variant.resolve(players, teams)``, once per seating: resolving checks every
+    option and table, a third of the time of reading a whole position."""
+    return variant.resolve(players, teams)
 
 
 def _read_options(options: list[Tok], variant: Variant) -> dict[str, object]:
@@ -238,6 +246,8 @@ def _unknown_count(tok: Tok) -> int:
 
 def _card(tok: Tok, deck: Deck, where: str) -> Tok:
     """A card code of this deck, canonically spelt (``10h`` -> ``TH``, C-1)."""
+    if tok.text in _codes(deck):  # already canonical, as every program writes them
+        return tok
     code = normalize_card(tok.text)
     try:
         deck.index(code)
@@ -247,6 +257,11 @@ def _card(tok: Tok, deck: Deck, where: str) -> Tok:
         sample = ", ".join(deck.codes[:3])
         raise BadToken(tok, f"{tok.text!r} is not a card of deck {deck.name} ({sample}, ..., {deck.codes[-1]})") from None
     return tok._replace(text=code)
+
+
+@lru_cache(maxsize=8)
+def _codes(deck: Deck) -> frozenset[str]:
+    return frozenset(deck.codes)
 
 
 def _read_sequences(f: Fields, seats: str, board: tuple[str, ...], rules: Rules) -> tuple[tuple[str, int], ...]:
