@@ -4,7 +4,13 @@ The compiled core (``seqsolve._core``) is loaded on first use of the engine,
 so the pure-Python parts (rules, notation) import even in an unbuilt tree.
 Every name below is imported on first use, so that the ``seqsolve`` program
 (:mod:`seqsolve.__main__`) runs its own code before any import that Ctrl-C
-could cut short.
+could cut short.  These names (``__all__``) are the public API, described in
+docs/api.md; every other module and name is internal and may change.
+
+>>> import seqsolve
+>>> state = seqsolve.parse_state("classic *8*/10/10/10/10/10/10/10/10/*8* bg 0 ?7/?7 -/- - 90 0 0")
+>>> state.rules.players
+2
 """
 
 from __future__ import annotations
@@ -12,8 +18,10 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 _HOMES = {
+    # the game
     "Move": "games.sequence.moves",
     "MoveKind": "games.sequence.moves",
+    "MoveSyntaxError": "games.sequence.moves",
     "parse_turn": "games.sequence.moves",
     "Rules": "games.sequence.rules",
     "RulesError": "games.sequence.rules",
@@ -23,19 +31,21 @@ _HOMES = {
     "Outcome": "games.sequence.state",
     "Termination": "games.sequence.state",
     "IllegalMoveError": "games.sequence.state",
+    # positions: from text, from objects, and the helpers for what a program lacks
+    "Position": "games.sequence.position",
+    "PositionError": "games.sequence.notation",
+    "parse_state": "api",
+    "make_state": "api",
+    "sequences_from_locked": "games.sequence.position_objects",
+    "discard_piles": "games.sequence.position_objects",
+    # bots
+    "best_move": "api",
+    "Bot": "bots",
+    "BotError": "bots",
+    "make_bot": "bots",
 }
 
-__all__ = [
-    "Move",
-    "MoveKind",
-    "Rules",
-    "RulesError",
-    "State",
-    "Variant",
-    "parse_rules",
-    "parse_turn",
-    "__version__",
-]
+__all__ = [*_HOMES, "__version__"]
 
 
 def __getattr__(name: str):
