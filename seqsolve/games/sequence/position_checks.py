@@ -16,6 +16,7 @@ from .rules import PLAYER_COUNTS, Rules, RulesError, Variant, format_value, pars
 from .sequences import overlap_allows
 
 COLOUR_NAMES = {"b": "blue", "g": "green", "r": "red"}
+_PLAYABLE = frozenset(BOARD_TOKENS) - {CORNER}
 _SEQUENCE = re.compile(r"([bgrBGR]):(.+)")
 
 
@@ -126,6 +127,9 @@ def _read_options(options: list[Tok], variant: Variant) -> dict[str, object]:
 def _read_board(f: Fields) -> tuple[str, ...]:
     """P-2 and P-11.1: one of ``* . b g r B G R`` per cell, ``*`` exactly on the corners."""
     assert len(f.board) == CELLS
+    cells = tuple(t.text for t in f.board)
+    if all(cells[c] == CORNER for c in CORNERS) and sum(map(_PLAYABLE.__contains__, cells)) == CELLS - len(CORNERS):
+        return cells  # the usual case, checked at once; the loop below finds what is wrong
     for cell, tok in enumerate(f.board):
         if len(tok.text) != 1 or tok.text not in BOARD_TOKENS:
             raise BadToken(tok, f"bad board token {tok.text!r} at {cell_name(cell)}: expected one of * . b g r B G R")
