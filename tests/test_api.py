@@ -121,3 +121,20 @@ def test_no_move_when_the_game_is_over_or_the_movers_cards_are_hidden():
     hidden = seqsolve.parse_state(OPEN.replace("AS,2H,7H,AD,QD,8C,9C/", "?7/"))
     with pytest.raises(ValueError, match="^seat 0's cards are not all known: a bot needs its own hand$"):
         seqsolve.best_move(hidden, "random")
+
+
+def test_the_api_page_examples_run_and_the_readme_links_it():
+    """docs/api.md's ```python blocks are doctests: the reference cannot drift."""
+    import doctest
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "api.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", page, re.M | re.S)
+    assert len(blocks) >= 4
+    test = doctest.DocTestParser().get_doctest("".join(blocks), {}, "docs/api.md", "docs/api.md", 0)
+    report: list[str] = []
+    result = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE).run(test, out=report.append)
+    assert result.attempted >= 15 and result.failed == 0, "".join(report)
+    assert "(docs/api.md)" in (root / "README.md").read_text(encoding="utf-8")
