@@ -45,7 +45,31 @@ _HOMES = {
     "make_bot": "bots",
 }
 
-__all__ = [*_HOMES, "__version__"]
+__all__ = [
+    "Bot",
+    "BotError",
+    "IllegalMoveError",
+    "Move",
+    "MoveKind",
+    "MoveSyntaxError",
+    "Outcome",
+    "Position",
+    "PositionError",
+    "Rules",
+    "RulesError",
+    "State",
+    "Termination",
+    "Variant",
+    "__version__",
+    "best_move",
+    "discard_piles",
+    "make_bot",
+    "make_state",
+    "parse_rules",
+    "parse_state",
+    "parse_turn",
+    "sequences_from_locked",
+]
 
 
 def __getattr__(name: str):

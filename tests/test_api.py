@@ -28,7 +28,9 @@ def test_all_is_every_lazy_name_and_each_resolves_with_a_docstring():
 def test_every_public_function_has_a_doctest():
     """pytest runs them (--doctest-modules): the examples cannot drift from the code."""
     functions = [n for n in _HOMES if inspect.isfunction(getattr(seqsolve, n))]
-    assert {"parse_state", "make_state", "best_move", "sequences_from_locked", "discard_piles"} <= set(functions)
+    assert {"parse_state", "make_state", "best_move", "sequences_from_locked", "discard_piles"} <= set(
+        functions
+    )
     assert [n for n in functions if ">>>" not in getattr(seqsolve, n).__doc__] == []
 
 
@@ -85,7 +87,11 @@ def test_a_kept_bot_plays_a_whole_game():
 @pytest.mark.parametrize(
     "bot, seconds, message",
     [
-        ("alphazero", None, "unknown bot 'alphazero' (known: random, greedy, heuristic, mcts, rollout, restricted, ext;"),
+        (
+            "alphazero",
+            None,
+            "unknown bot 'alphazero' (known: random, greedy, heuristic, mcts, rollout, restricted, ext;",
+        ),
         ("mcts:c=-1", None, "bot mcts: parameter c must be at least 0 and at most 10 (not -1)"),
         ("mcts:iters=0", None, "bot mcts: give iters or time (or both)"),
         ("mcts:time=1", 0.5, "bot 'mcts:time=1': the time is given twice (time= and seconds)"),
@@ -115,7 +121,9 @@ def test_seconds_with_a_kept_bot_is_refused():
 
 
 def test_no_move_when_the_game_is_over_or_the_movers_cards_are_hidden():
-    over = seqsolve.make_state(["*........*"] + ["." * 10] * 8 + ["*........*"], [7, 7], to_move=None, result="draw")
+    over = seqsolve.make_state(
+        ["*........*"] + ["." * 10] * 8 + ["*........*"], [7, 7], to_move=None, result="draw"
+    )
     with pytest.raises(seqsolve.IllegalMoveError, match=r"^the game is over \(result draw\)$"):
         seqsolve.best_move(over, "random")
     hidden = seqsolve.parse_state(OPEN.replace("AS,2H,7H,AD,QD,8C,9C/", "?7/"))
@@ -131,7 +139,7 @@ def test_the_api_page_examples_run_and_the_readme_links_it():
 
     root = Path(__file__).resolve().parent.parent
     page = (root / "docs" / "api.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"^```python\n(.*?)^```", page, re.M | re.S)
+    blocks = re.findall(r"^```python\n(.*?)^```", page, re.MULTILINE | re.DOTALL)
     assert len(blocks) >= 4
     test = doctest.DocTestParser().get_doctest("".join(blocks), {}, "docs/api.md", "docs/api.md", 0)
     report: list[str] = []

@@ -99,7 +99,9 @@ def _only_cover(colour: str, group: set[int], candidates: list[int], rules: Rule
             f" allow (C-25, P-11.4): list the sequences"
         )
     readings = " or ".join(", ".join(window_name(w) for w in cover) for cover in covers[:2])
-    raise LockedChipsError(f"the locked {colour} chips at {cells} are sequences {readings}: list the sequences (P-7)")
+    raise LockedChipsError(
+        f"the locked {colour} chips at {cells} are sequences {readings}: list the sequences (P-7)"
+    )
 
 
 def _covers(group: set[int], candidates: list[int], rules: Rules) -> list[list[int]]:
@@ -118,7 +120,9 @@ def _covers(group: set[int], candidates: list[int], rules: Rules) -> list[list[i
         steps += 1
         if steps > SEARCH_LIMIT:
             shown = ", ".join(cell_name(c) for c in sorted(group))
-            raise LockedChipsError(f"the locked chips at {shown} can be read in too many ways: list the sequences")
+            raise LockedChipsError(
+                f"the locked chips at {shown} can be read in too many ways: list the sequences"
+            )
         if len(found) > 1 or not group <= covered | reach[i]:
             return
         if i == len(candidates):

@@ -56,8 +56,14 @@ def played(variant: str, players: int, plies: int, seed: int, teams: int | None 
 def positions() -> list[Position]:
     found = [read_position(p) for p in EXAMPLES]
     for n, (variant, players, teams) in enumerate(
-        [("classic", 2, None), ("classic", 3, None), ("classic", 4, None), ("seed000", 6, 3), ("draft", 2, None),
-         ("numbers", 2, None)]
+        [
+            ("classic", 2, None),
+            ("classic", 3, None),
+            ("classic", 4, None),
+            ("seed000", 6, 3),
+            ("draft", 2, None),
+            ("numbers", 2, None),
+        ]
     ):
         for plies in (0, 40, 90, 400):
             state = played(variant, players, plies, seed=n * 10 + plies, teams=teams)
@@ -130,9 +136,13 @@ IMPOSSIBLE = {
         WITH_SEQUENCE, sequences=tuple(("g" if c == "b" else "b", w) for c, w in WITH_SEQUENCE.sequences)
     ),
     "P-11.4 a locked chip in no sequence": replace(MID_GAME, board=_board(MID_GAME, e5="B")),
-    "P-11.6 a card three times": replace(MID_GAME, discards=(MID_GAME.discards[0] + ("5H",) * 3, MID_GAME.discards[1])),
+    "P-11.6 a card three times": replace(
+        MID_GAME, discards=(MID_GAME.discards[0] + ("5H",) * 3, MID_GAME.discards[1])
+    ),
     "P-11.7 a hand too big": replace(MID_GAME, hands=_hand(MID_GAME, 0, "5H")),
-    "P-11.7 cards missing from the deck": replace(MID_GAME, draw_count=MID_GAME.draw_count - 1, draw_cards=None),
+    "P-11.7 cards missing from the deck": replace(
+        MID_GAME, draw_count=MID_GAME.draw_count - 1, draw_cards=None
+    ),
     "P-11.8 a seat to move that is not seated": replace(MID_GAME, to_move=2),
     "P-9 a turn counter past the core's": replace(MID_GAME, turn=2**31),
     "D-5 a draft outside the draft variant": replace(MID_GAME, draft=()),
@@ -219,7 +229,9 @@ def test_sequences_of_each_colour_are_read_apart():
 def test_locked_chips_that_overlap_too_much_are_refused_naming_the_cells_c25():
     """Six locked chips in a row would be two sequences sharing four cells: classic
     allows one shared cell, so no reading exists."""
-    with pytest.raises(PositionError, match=r"^board: the locked b chips at a4, b4, c4, d4, e4, f4 are no set"):
+    with pytest.raises(
+        PositionError, match=r"^board: the locked b chips at a4, b4, c4, d4, e4, f4 are no set"
+    ):
         sequences_from_locked(_locked("a4-e4", "b4-f4"), CLASSIC)
 
 
