@@ -146,7 +146,8 @@ def best_move(state: State, bot: str | Bot = "mcts", seconds: float | None = Non
     Raises:
         BotError: an unknown bot, a bad parameter or a bad ``seconds``.
         IllegalMoveError: the game is over.
-        ValueError: the mover's cards are not all known.
+        ValueError: the mover's cards are not all known (any card, for a bot built
+            to see every card, ``open=1``: for analysis only).
 
     >>> import seqsolve
     >>> state = seqsolve.State.new(seqsolve.parse_rules("classic", players=2), seed=1)
@@ -167,13 +168,23 @@ def best_move(state: State, bot: str | Bot = "mcts", seconds: float | None = Non
         raise BotError(f"seconds is for a bot spec: {bot!r} keeps the budget it was made with")
     player = bot if kept else _bot_with_budget(bot, seconds)
     try:
+        if player.open_information and _hides_cards(state):
+            raise ValueError(f"bot {player.spec} sees every card (open), but some are unknown here")
         if not kept:
             player.start(state.rules, state.seats, seat)
-        action = player.choose(state.observation(seat), np.random.default_rng(seed))
+        view = state if player.open_information else state.observation(seat)  # as the match runner does
+        action = player.choose(view, np.random.default_rng(seed))
     finally:
         if not kept:
             player.close()
     return state.action_to_move(action)
+
+
+def _hides_cards(state: State) -> bool:
+    core = state.core
+    return UNKNOWN_CODE in core.draw_pile() or any(
+        UNKNOWN_CODE in core.hand(s) for s in range(state.rules.players)
+    )
 
 
 def _bot_with_budget(spec: str, seconds: float | None) -> Bot:

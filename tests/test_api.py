@@ -146,3 +146,13 @@ def test_the_api_page_examples_run_and_the_readme_links_it():
     result = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE).run(test, out=report.append)
     assert result.attempted >= 15 and result.failed == 0, "".join(report)
     assert "(docs/api.md)" in (root / "README.md").read_text(encoding="utf-8")
+
+
+def test_an_open_bot_sees_the_whole_state_and_needs_every_card():
+    """As in a match: a bot built to see every card (analysis only) is given the state."""
+    full = seqsolve.State.new(seqsolve.parse_rules("classic", players=2), seed=4)
+    assert seqsolve.best_move(full, "mcts:iters=100,open=1", seed=1) in full.legal_moves()
+    with pytest.raises(
+        ValueError, match=r"^bot mcts:iters=100,open=True sees every card \(open\), but some are unknown"
+    ):
+        seqsolve.best_move(seqsolve.parse_state(OPEN), "mcts:iters=100,open=1")
