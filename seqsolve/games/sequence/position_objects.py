@@ -24,7 +24,7 @@ from .position_syntax import BadToken, Fields, Tok, TokList
 from .rules import Rules, RulesError, Variant
 from .state import default_seats
 
-#: how each argument may be given, for the one-line errors
+#: a hand or a pile: its cards, or (a hand) how many cards when none of them is known
 CardList = Sequence[str] | int
 
 
@@ -125,6 +125,8 @@ def position_from_objects(
     f.sequences = args.items(map(_sequence_text, sequences), "sequences")
     if isinstance(draw, int) and not isinstance(draw, bool):
         f.draw = args.tok(draw, "draw")
+    elif isinstance(draw, str):
+        raise PositionArgumentError("draw", f"expected a count or a list of cards, not the text {draw!r}")
     elif draw is not None:
         f.draw = args.tok(len(draw), "draw")
         f.draw_cards = args.items(draw, "draw")

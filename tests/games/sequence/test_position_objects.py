@@ -178,6 +178,8 @@ def test_an_impossible_position_is_refused_with_the_words_of_a_file(rule):
         ({"turn": -1}, "turn"),
         ({"board": "*" * 99}, "board"),
         ({"hands": ["AS 2H", 7]}, "hands[0]"),
+        ({"draw": "90"}, "draw"),
+        ({"draw": ["AS", "JS", "XX"]}, "draw[2]"),
     ],
 )
 def test_an_error_names_the_argument_at_fault(change, argument):
