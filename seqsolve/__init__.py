@@ -78,3 +78,8 @@ def __getattr__(name: str):
 
         return getattr(import_module(f".{_HOMES[name]}", __name__), name)
     raise AttributeError(f"module 'seqsolve' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The lazy names too, so that completion in a shell or an editor offers them."""
+    return sorted(set(globals()) | set(__all__))

@@ -34,6 +34,10 @@ def test_every_public_function_has_a_doctest():
     assert [n for n in functions if ">>>" not in getattr(seqsolve, n).__doc__] == []
 
 
+def test_dir_offers_the_lazy_names():
+    assert set(seqsolve.__all__) <= set(dir(seqsolve))
+
+
 def test_an_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'make_bots'"):
         seqsolve.make_bots  # noqa: B018
