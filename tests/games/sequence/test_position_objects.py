@@ -260,3 +260,15 @@ def test_discard_piles_feed_make_state():
         ["*........*"] + ["." * 10] * 8 + ["*........*"], [7, 7], discards=seqsolve.discard_piles(plays, 2)
     )
     assert state.to_position().discards == (("5H", "TD"), ("JS",))
+
+
+def test_the_variant_may_be_rules_and_the_seats_follow_the_deal():
+    """C-7: without ``seats`` side ``s mod T`` plays seat ``s``, as a deal seats them."""
+    rules = seqsolve.parse_rules("classic[sequences_to_win=1]", players=2)
+    empty = ["*........*"] + ["." * 10] * 8 + ["*........*"]
+    assert seqsolve.make_state(empty, [7, 7], variant=rules).rules == rules
+    four = seqsolve.make_state(empty, [6, 6, 6, 6])
+    assert (four.seats, four.rules.teams) == ("bgbg", 2)
+    with pytest.raises(PositionArgumentError, match=r"^variant: with 6 players give the number of sides"):
+        seqsolve.make_state(empty, [5] * 6)
+    assert seqsolve.make_state(empty, [5] * 6, seats="bgrbgr").rules.teams == 3
