@@ -4,7 +4,13 @@ The compiled core (``seqsolve._core``) is loaded on first use of the engine,
 so the pure-Python parts (rules, notation) import even in an unbuilt tree.
 Every name below is imported on first use, so that the ``seqsolve`` program
 (:mod:`seqsolve.__main__`) runs its own code before any import that Ctrl-C
-could cut short.
+could cut short.  These names (``__all__``) are the public API, described in
+docs/api.md; every other module and name is internal and may change.
+
+>>> import seqsolve
+>>> state = seqsolve.parse_state("classic *8*/10/10/10/10/10/10/10/10/*8* bg 0 ?7/?7 -/- - 90 0 0")
+>>> state.rules.players
+2
 """
 
 from __future__ import annotations
@@ -12,8 +18,10 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 _HOMES = {
+    # the game
     "Move": "games.sequence.moves",
     "MoveKind": "games.sequence.moves",
+    "MoveSyntaxError": "games.sequence.moves",
     "parse_turn": "games.sequence.moves",
     "Rules": "games.sequence.rules",
     "RulesError": "games.sequence.rules",
@@ -23,18 +31,44 @@ _HOMES = {
     "Outcome": "games.sequence.state",
     "Termination": "games.sequence.state",
     "IllegalMoveError": "games.sequence.state",
+    # positions: from text, from objects, and the helpers for what a program lacks
+    "Position": "games.sequence.position",
+    "PositionError": "games.sequence.notation",
+    "parse_state": "api",
+    "make_state": "api",
+    "sequences_from_locked": "games.sequence.position_objects",
+    "discard_piles": "games.sequence.position_objects",
+    # bots
+    "best_move": "api",
+    "Bot": "bots",
+    "BotError": "bots",
+    "make_bot": "bots",
 }
 
 __all__ = [
+    "Bot",
+    "BotError",
+    "IllegalMoveError",
     "Move",
     "MoveKind",
+    "MoveSyntaxError",
+    "Outcome",
+    "Position",
+    "PositionError",
     "Rules",
     "RulesError",
     "State",
+    "Termination",
     "Variant",
-    "parse_rules",
-    "parse_turn",
     "__version__",
+    "best_move",
+    "discard_piles",
+    "make_bot",
+    "make_state",
+    "parse_rules",
+    "parse_state",
+    "parse_turn",
+    "sequences_from_locked",
 ]
 
 
@@ -44,3 +78,8 @@ def __getattr__(name: str):
 
         return getattr(import_module(f".{_HOMES[name]}", __name__), name)
     raise AttributeError(f"module 'seqsolve' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The lazy names too, so that completion in a shell or an editor offers them."""
+    return sorted(set(globals()) | set(__all__))

@@ -48,7 +48,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def make_bot(spec: str) -> Bot:
-    """Build a bot from its spec string, checking every parameter."""
+    """Build a bot from its spec string, checking every parameter.
+
+    >>> make_bot("mcts:iters=500,c=0.5")
+    <bot mcts:iters=500,c=0.5>
+    >>> make_bot("mcts:iters=-1")
+    Traceback (most recent call last):
+    seqsolve.bots.base.BotError: bot mcts: parameter iters must be at least 0 and at most 1000000000 (not -1)
+    """
     name, raw = parse_spec(spec)
     classes = bot_classes()
     if name not in classes:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
@@ -48,7 +48,12 @@ class Deck:
 
     def index(self, code: str) -> int:
         """Core index of a code; raises ``KeyError`` for a code not in this deck."""
-        return _index_of(self)[code]
+        return self._indexes[code]
+
+    @cached_property
+    def _indexes(self) -> dict[str, int]:
+        # kept on the deck: a cache keyed by the deck would hash its 52 codes on every call
+        return {c: i for i, c in enumerate(self.codes)}
 
     def cards(self) -> list[str]:
         """Every physical card, in canonical order (each code ``copies`` times)."""
@@ -57,11 +62,6 @@ class Deck:
     def in_order(self, codes) -> list[str]:
         """``codes`` in canonical card order (P-5): the deck's own order."""
         return sorted(codes, key=self.index)
-
-
-@lru_cache(maxsize=None)
-def _index_of(deck: Deck) -> dict[str, int]:
-    return {c: i for i, c in enumerate(deck.codes)}
 
 
 def _standard_codes() -> tuple[str, ...]:

@@ -17,6 +17,8 @@ from .cards import normalize_card
 
 
 class MoveKind(enum.Enum):
+    """What one action does (P-12): the four shapes of move notation."""
+
     PLACE = "place"  # a normal card or a wild on an empty cell
     REMOVE = "remove"  # a remove card (one-eyed jack, Minus) on an opposing chip
     EXCHANGE = "exchange"  # dead-card exchange, the optional first step of a turn

@@ -1,0 +1,208 @@
+"""A position from Python objects (a board, hands, discard piles...) through the very
+P-11 checks of a position file.
+
+A program that keeps its own game (a contest framework, a GUI) has lists and
+strings, not a file.  Writing them out as SQN only to parse the text again costs
+more than a bot's move; building a :class:`Position` directly skips every check.
+Here the objects become the located fields that :mod:`.position_checks` reads, each
+token remembering which argument it came from, so a rejection names the argument
+(``hands[1][2]``, ``board g4``) instead of a line and column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import count, repeat
+
+from .board import CELLS, cell_name, window_name
+from .locked import LockedChipsError, locked_sequences
+from .notation import PositionError
+from .position import Position
+from .position_checks import build_position, resolve_variant
+from .position_syntax import BadToken, Fields, Tok, TokList
+from .rules import Rules, RulesError, Variant
+from .state import default_seats
+
+#: a hand or a pile: its cards, or (a hand) how many cards when none of them is known
+CardList = Sequence[str] | int
+
+
+class PositionArgumentError(PositionError):
+    """A position given as objects that fails a check; ``argument`` names what to fix.
+
+    >>> str(PositionArgumentError("hands[1][0]", "'ZZ' is not a card"))
+    "hands[1][0]: 'ZZ' is not a card"
+    """
+
+    def __init__(self, argument: str, message: str) -> None:
+        ValueError.__init__(self, f"{argument}: {message}")
+        self.source, self.line, self.column, self.message = argument, 0, 0, message
+        self.argument = argument
+
+    def __reduce__(self):
+        return (type(self), (self.argument, self.message))
+
+
+@dataclass
+class _Arguments:
+    """Hands out tokens that say which argument they came from: the line numbers an
+    argument (its index in ``names``), the column its item (1 for the first; 0 for the
+    argument as a whole); labels are made only for the one token a check refuses."""
+
+    names: list[str] = field(default_factory=lambda: ["position"])
+
+    def line(self, name: str) -> int:
+        self.names.append(name)
+        return len(self.names) - 1
+
+    def tok(self, text: object, name: str) -> Tok:
+        return Tok(str(text), self.line(name), 0)
+
+    def items(self, texts: Iterable[object], name: str) -> list[Tok]:
+        # tuple.__new__ skips Tok's Python-level constructor: a board alone is 100 tokens
+        line = self.line(name)
+        return list(map(tuple.__new__, repeat(Tok), zip(map(str, texts), repeat(line), count(1))))
+
+    def cards(self, cards: CardList, name: str) -> TokList:
+        """A hand (``N`` unknown cards allowed), a pile or the draft; empty is ``-`` (P-5)."""
+        if isinstance(cards, int) and not isinstance(cards, bool):
+            items = [f"?{cards}"] if cards else ["-"]
+        elif isinstance(cards, str):
+            raise PositionArgumentError(name, f"expected a list of cards, not the text {cards!r}")
+        else:
+            items = list(cards) or ["-"]
+        return TokList(Tok("", len(self.names), 0), self.items(items, name))
+
+    def label(self, at: Tok) -> str:
+        """``hands[1][2]``, ``board g4``, ``to_move``: the argument (and item) of a token."""
+        name = self.names[at.line]
+        if at.col == 0:
+            return name
+        if name == "board":
+            return f"board {cell_name(at.col - 1)}"
+        return f"{name}[{at.col - 1}]"
+
+
+def position_from_objects(
+    board: str | Iterable[str],
+    hands: Sequence[CardList],
+    *,
+    variant: str | Rules = "classic",
+    seats: str | None = None,
+    to_move: int | None = 0,
+    exchange_used: bool = False,
+    result: str | None = None,
+    discards: Sequence[Sequence[str]] | None = None,
+    sequences: Iterable[str | tuple[str, int | str]] | None = None,
+    draw: int | Sequence[str] | None = None,
+    turn: int = 0,
+    stall: int = 0,
+    draft: Sequence[str] | None = None,
+) -> Position:
+    """A checked :class:`Position` from plain objects (see :func:`seqsolve.make_state`)."""
+    args = _Arguments()
+    variant_text = str(variant.variant) if isinstance(variant, Rules) else str(variant)
+    players = len(hands)
+    seats = "".join(seats) if seats is not None else _default_seats(variant_text, players)
+    cells = board_tokens(board)
+    f = Fields(head=args.tok("", "position"), variant=args.tok(variant_text, "variant"))
+    f.seats_at = args.tok(seats, "seats")
+    f.seats = args.items(seats, "seats")
+    if len(cells) != CELLS:
+        raise PositionArgumentError("board", f"{len(cells)} cells, expected 100 (10 rows of 10, row 1 first)")
+    f.board = args.items(cells, "board")
+    f.to_move = None if to_move is None else args.tok(to_move, "to_move")
+    f.exchange = args.tok("x", "exchange_used") if exchange_used else None
+    f.result = None if result is None else args.tok(result, "result")
+    f.hands_at = args.tok("", "hands")
+    f.hands = {s: args.cards(h, f"hands[{s}]") for s, h in enumerate(hands)}
+    f.discards_at = args.tok("", "discards")
+    piles = discards if discards is not None else [()] * len(seats)
+    f.discards = {s: args.cards(p, f"discards[{s}]") for s, p in enumerate(piles)}
+    if sequences is None:
+        sequences = _from_locked(cells, variant_text, seats)
+    f.sequences = args.items(map(_sequence_text, sequences), "sequences")
+    if isinstance(draw, int) and not isinstance(draw, bool):
+        f.draw = args.tok(draw, "draw")
+    elif isinstance(draw, str):
+        raise PositionArgumentError("draw", f"expected a count or a list of cards, not the text {draw!r}")
+    elif draw is not None:
+        f.draw = args.tok(len(draw), "draw")
+        f.draw_cards = args.items(draw, "draw")
+    f.turn, f.stall = args.tok(turn, "turn"), args.tok(stall, "stall")
+    f.draft = None if draft is None else args.cards(draft, "draft")
+    try:
+        return build_position(f)
+    except BadToken as bad:
+        raise PositionArgumentError(args.label(bad.at), bad.message) from None
+
+
+def board_tokens(board: str | Iterable[str]) -> list[str]:
+    """One P-2 token per cell from a string or rows of strings, blanks and ``/`` ignored."""
+    text = board if isinstance(board, str) else "".join(board)
+    return list("".join(text.split()).replace("/", ""))
+
+
+def _default_seats(variant_text: str, players: int) -> str:
+    """Seats as the engine deals them (C-7): side ``s mod T`` for seat ``s``."""
+    try:
+        return default_seats(resolve_variant(Variant.parse(variant_text), players, None))
+    except RulesError as exc:
+        raise PositionArgumentError("variant", f"{exc} (with {players} hands)") from None
+
+
+def _from_locked(cells: list[str], variant_text: str, seats: str) -> list[str]:
+    """The sequences of the locked chips; left empty when the variant or the seats are
+    wrong, so that the checks report those first."""
+    try:
+        rules = resolve_variant(Variant.parse(variant_text), len(seats), len(set(seats)))
+    except RulesError:
+        return []
+    return sequences_from_locked(cells, rules)
+
+
+def _sequence_text(sequence: str | tuple[str, int | str]) -> str:
+    """``b:a6-a10`` (P-7) from itself or from ``(colour, window)``, window a number or ends."""
+    if isinstance(sequence, str):
+        return sequence
+    colour, window = sequence
+    return f"{colour}:{window_name(window) if isinstance(window, int) else window}"
+
+
+def discard_piles(plays: Iterable[tuple[int, str]], players: int) -> list[list[str]]:
+    """Each seat's discard pile, bottom first (P-6), from the cards played in order.
+
+    >>> discard_piles([(0, "5H"), (1, "JS"), (0, "TD")], players=2)
+    [['5H', 'TD'], ['JS']]
+    """
+    piles: list[list[str]] = [[] for _ in range(players)]
+    for seat, card in plays:
+        piles[seat].append(card)
+    return piles
+
+
+def sequences_from_locked(board: str | Iterable[str], rules: Rules) -> list[str]:
+    """The completed sequences (P-7 text) that the locked chips of ``board`` must be
+    under ``rules``' overlap options (C-25), for a program that marks locked chips but
+    keeps no list of sequences.  ``board`` is given as to :func:`seqsolve.make_state`.
+
+    >>> from seqsolve import parse_rules
+    >>> board = "*........*" + "BBBBBBBBB." + "." * 70 + "*........*"
+    >>> sequences_from_locked(board, parse_rules("classic", players=2))
+    ['b:a2-e2', 'b:e2-i2']
+    >>> sequences_from_locked(board, parse_rules("classic[overlap_max_shared=4]", players=2))
+    Traceback (most recent call last):
+    seqsolve.games.sequence.position_objects.PositionArgumentError: board: the locked b chips at a2, b2, c2, d2, e2, f2, g2, h2, i2 are sequences a2-e2, b2-f2, c2-g2, d2-h2, e2-i2 or a2-e2, b2-f2, c2-g2, e2-i2: list the sequences (P-7)
+
+    Raises:
+        PositionError: the board is not 100 cells, or its locked chips form no set
+            of sequences the overlap options allow, or several (naming the cells).
+    """
+    cells = board_tokens(board)
+    if len(cells) != CELLS:
+        raise PositionArgumentError("board", f"{len(cells)} cells, expected 100 (10 rows of 10, row 1 first)")
+    try:
+        return [_sequence_text(s) for s in locked_sequences(tuple(cells), rules)]
+    except LockedChipsError as exc:
+        raise PositionArgumentError("board", str(exc)) from None
