@@ -4,6 +4,7 @@ and refuses a game not built yet in one place.  Run on every Sequence preset."""
 
 from __future__ import annotations
 
+import ast
 import pickle
 from pathlib import Path
 
@@ -141,6 +142,32 @@ def test_string_to_action_takes_one_action_and_says_why_not():
         state.string_to_action("~5S 9H@i3")
     with pytest.raises(ValueError, match="not empty"):
         state.string_to_action("AH@f3")
+
+
+RUNNERS = ("play", "analysis", "balance", "cli")
+
+
+def _runner_files():
+    return [p for folder in RUNNERS for p in sorted((PACKAGE / folder).rglob("*.py"))]
+
+
+@pytest.mark.parametrize("path", _runner_files(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_runners_do_not_reach_into_the_compiled_game(path):
+    """Runners talk to a state through its methods: no `.core`, no unknown-card code."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        assert not (isinstance(node, ast.Attribute) and node.attr in ("core", "_core")), node.lineno
+        assert not (isinstance(node, ast.Constant) and node.value == 255), node.lineno
+        if isinstance(node, ast.ImportFrom):
+            assert "UNKNOWN_CODE" not in {a.name for a in node.names}, node.lineno
+
+
+def test_variant_strings_become_rules_in_one_function():
+    """Outside the games, only seqsolve.games.rules_for resolves a variant to rules."""
+    for path in _runner_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "resolve":
+                pytest.fail(f"{path.relative_to(PACKAGE)}:{node.lineno} resolves a variant itself")
 
 
 def test_the_conformance_check_catches_an_observation_that_shows_hidden_cards():
