@@ -8,11 +8,14 @@ this module loads no compiled code.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .base import NOT_BUILT, Game, GameState, NotSupported, RulesError
 
 __all__ = ["Game", "GameState", "NotSupported", "RulesError", "game_for", "rules_for"]
 
 
+@lru_cache(maxsize=256)  # asked once per game played, so it is a dictionary look-up
 def game_for(variant: str) -> Game:
     """The game that plays ``variant`` (``preset[opt=value,...]``): Sequence for every
     preset but ``stacks``.
@@ -31,6 +34,7 @@ def game_for(variant: str) -> Game:
     return SEQUENCE
 
 
+@lru_cache(maxsize=256)
 def rules_for(variant: str, players: int | None = None, teams: int | None = None):
     """The rules of one game of ``variant`` seated as given (players/teams override the
     variant's own): the one way a command turns a variant string into rules.
