@@ -8,8 +8,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from ..games.sequence.moves import join_turns
-from ..play.records import Replay, result_text
+from ..play.records import Replay, result_text, turns
 from .results import AnalysisError
 from .search import SearchThreads, analyze
 from .spec import DEFAULT_ANNOTATE_ITERATIONS, search_settings
@@ -67,9 +66,9 @@ def annotate_record(
     if bad:
         raise AnalysisError(f"seat {bad[0]} does not exist in this game (seats 0..{players - 1})")
     jobs_list = []
-    played_moves = []
+    steps = []
     for step in game:
-        played_moves.append(step.move)
+        steps.append(step)
         if step.seat in chosen and len(state.legal_actions()) > 1:
             view = state.clone() if open_information else state.observation(step.seat)
             jobs_list.append((step.ply, state.turn, step.seat, view, step.action))
@@ -105,7 +104,6 @@ def annotate_record(
 
     decisions = []
     for ply, turn, seat, view, action, analysis in results:
-        played_move = view.action_to_move(action)
         played = next((m for m in analysis.moves if m.actions[0] == action), None)
         best = analysis.moves[0]
         win_played = played.win if played else None
@@ -123,7 +121,7 @@ def annotate_record(
                 "turn": turn + 1,
                 "seat": seat,
                 "side": view.seats[seat],
-                "played": str(played_move),
+                "played": view.action_to_string(action),
                 "win_played": win_played,
                 "visits_played": played.visits if played else 0,
                 "best": best.move,
@@ -157,7 +155,7 @@ def annotate_record(
         "result": record["result"],
         "result_text": result_text(record, state.seats),
         "termination": record["termination"],
-        "turns": len(join_turns(played_moves)),
+        "turns": len(turns(steps)),
         "iterations": settings.iterations,
         "seconds_budget": settings.seconds,
         "open": open_information,

@@ -73,10 +73,10 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from ..games import game_for
 from ..games.sequence.moves import MoveKind, join_turns
 from ..games.sequence.notation import to_sqn
 from ..games.sequence.position import Position
-from ..games.sequence.state import UNKNOWN_CODE
 from ..play.stats import rate_interval
 from .results import Analysis, AnalysisError, Tactics, TurnStat
 from .spec import SearchSettings, check_analyzable, search_settings
@@ -165,14 +165,17 @@ class SearchThreads:
             _search.halt(False)  # not reached if a second Ctrl-C cut the wait: they stay halted
 
 
+def _game(state):
+    """The game that plays the state's variant: its searcher does the searching."""
+    return game_for(str(state.rules.variant))
+
+
 def _search_tree(
     view, viewer: int, settings: SearchSettings, seed, iterations: int, open_information: bool, pv_length: int
 ):
-    from .. import _search
-
-    searcher = _search.Searcher(settings.params)
+    searcher = _game(view).searcher(settings.params)
     result = searcher.search(
-        view.core,
+        view,
         viewer,
         np.random.PCG64(seed),
         iterations=iterations,
@@ -292,8 +295,7 @@ def analyze(
             f"seat {mover}'s cards are not listed: analyze needs the cards of the side to move"
         )
     if open_information:
-        hidden = [s for s in range(state.rules.players) if "?" in state.hand(s)]
-        if hidden or UNKNOWN_CODE in state.core.draw_pile():
+        if state.has_hidden_cards():
             raise AnalysisError("open analysis needs every hand and the draw pile known")
         view = state.clone()
     else:
@@ -311,9 +313,7 @@ def analyze(
             view, mover, settings, seed_seq, jobs, open_information, pv_length
         )
     elif legal:
-        from .. import _search
-
-        value = _search.evaluate_position(view.core, side)
+        value = _game(view).searcher(settings.params).evaluate(view, side)
     total = sum(m["visits"] for m in merged.values())
 
     def blocks(turn: tuple[int, ...]) -> bool | None:

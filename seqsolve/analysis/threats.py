@@ -11,7 +11,7 @@ from ..games.sequence.board import CORNERS, cell_name, window_name, windows
 from ..games.sequence.cards import CardKind
 from ..games.sequence.position import CORNER, EMPTY
 from ..games.sequence.sequences import HEART_CELLS, new_sequences, overlap_allows
-from ..games.sequence.state import UNKNOWN_CODE, decode_action
+from ..games.sequence.state import decode_action
 from .results import SideThreats
 
 
@@ -74,15 +74,14 @@ class _Cards:
         deck = rules.deck_cards
         self.deck = deck
         self.codes = deck.codes
-        core = state.core
         self.hands = {}
         known = Counter()
         for seat in range(rules.players):
-            cards = [c for c in core.hand(seat) if c != UNKNOWN_CODE]
+            cards = state.known_hand(seat)
             self.hands[seat] = Counter(cards)
             known.update(cards)
-        known.update(c for _, c in core.discards())
-        self.draft = Counter(c for c in core.draft() if c != UNKNOWN_CODE)
+        known.update(c for _, c in state.discarded())
+        self.draft = Counter(state.draft_cards())
         known.update(self.draft)
         total = Counter(deck.index(c) for c in deck.cards())
         self.unseen = {c: max(0, total[c] - known[c]) for c in total}
@@ -276,7 +275,7 @@ def replacement_wins(view, exchange: int, side: int, open_information: bool) -> 
     if view.draw_pile_size():
         pool = Counter(cards.unseen)
     else:
-        pool = Counter(c for _, c in view.core.discards())
+        pool = Counter(c for _, c in view.discarded())
         pool[decode_action(exchange)[1]] += 1
     size = sum(pool.values())
     return sum(pool[c] for c in codes) / size if size else 0.0

@@ -4,7 +4,7 @@ A *grid* of variants (:mod:`.grid`) (presets, ``--vary`` options, seatings) is e
 :class:`VariantPoint` s.  For every point the match runner plays self-play
 games with every bot fixed on its seat and a fresh deal per game
 (``MatchConfig(fixed_seats=True)``), recording per-game details
-(``detail=GameDetail``: legal-move counts, exchanges, jacks, reshuffles, the final
+(the game's ``tally``: legal-move counts, exchanges, jacks, reshuffles, the final
 chips and sequences).  Optionally it also plays two kinds of matches:
 
 * **restricted play** -- the bot against the same bot barred from a rule

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..games import game_for, rules_for
 from ..games.sequence.rules import (
     OPTIONS,
     PLAYER_COUNTS,
@@ -63,7 +64,7 @@ class VariantPoint:
         return f"{text}-{self.players}p{self.teams}t{extra}"
 
     def rules(self):
-        return Variant.parse(self.variant).resolve(self.players, self.teams)
+        return rules_for(self.variant, self.players, self.teams)
 
     def to_json(self) -> dict:
         return {
@@ -110,7 +111,7 @@ def preset_seatings(preset: str) -> list[tuple[int, int]]:
         given = base.options().get("teams")
         for teams in [given] if given else ([default_teams(players)] if default_teams(players) else [2, 3]):
             try:
-                base.resolve(players, teams)
+                rules_for(preset, players, teams)
             except RulesError:
                 continue
             out.append((players, teams))
@@ -155,7 +156,7 @@ def expand_grid(
     else:
         for text in variants:
             try:
-                base = Variant.parse(text)
+                base = game_for(text).parse_variant(text)
             except RulesError as exc:
                 raise BalanceError(f"--variant {text!r}: {exc}") from None
             bases.append((base, [(players, teams)]))
@@ -178,7 +179,7 @@ def expand_grid(
                         f" in {sides} sides" if sides is not None else ""
                     )
                     try:
-                        rules = variant.resolve(int(n_players), None if sides is None else int(sides))
+                        rules = rules_for(str(variant), int(n_players), None if sides is None else int(sides))
                     except RulesError as exc:
                         raise BalanceError(f"{label}: {exc}") from None
                     key = (str(variant), rules.players, rules.teams)

@@ -1,5 +1,5 @@
 """The balance metrics (defined in docs/balance-metrics.md): what each game
-did (:class:`GameDetail`, counted by the runner) and the summaries of a point's
+did (the game's tally, counted by the runner) and the summaries of a point's
 records: seat advantage, decisiveness, lengths, the worth of a rule, skill versus
 luck."""
 
@@ -14,57 +14,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..games.sequence.board import CORNERS, windows
-from ..games.sequence.cards import CardKind
-from ..games.sequence.rules import Rules
-from ..games.sequence.state import State, decode_action
 from ..play import stats
 from ..play.config import MatchConfig
 from ..play.report import summarize_match
 from .grid import VariantPoint
 
 TERMINATIONS = ("win", "frozen", "stall", "turn_cap", "deck_exhausted", "draft_end", "forfeit")
-
-
-class GameDetail:
-    """What one game did, beyond its result, for the balance analysis (the runner's ``detail``).
-
-    Counted per action (ply): ``decisions`` (plies with more than one legal action),
-    ``legal`` (legal actions summed over plies: branching = legal / plies),
-    ``exchanges`` (dead-card exchanges), ``two_eyed`` (two-eyed jacks placed),
-    ``one_eyed`` (one-eyed jacks played), ``passes`` and ``reshuffles`` (discards
-    shuffled into a new draw pile, C-29).  At the end: ``chips``, the cells of each
-    side's chips, and ``sequences``, ``[side, window]`` for every completed sequence.
-    """
-
-    def __init__(self, rules: Rules):
-        self.deck = rules.deck_cards
-        self.counts = dict.fromkeys(("decisions", "legal", "exchanges", "two_eyed", "one_eyed", "passes", "reshuffles"), 0)
-
-    def play(self, state: State, action: int, n_legal: int) -> None:
-        """Apply ``action`` to ``state``, counting it."""
-        c = self.counts
-        c["legal"] += n_legal
-        c["decisions"] += n_legal > 1
-        kind, card, _, _ = decode_action(action)
-        if kind == 2:
-            c["exchanges"] += 1
-        elif kind == 3:
-            c["passes"] += 1
-        elif kind == 1:
-            c["one_eyed"] += 1
-        elif self.deck.kind(self.deck.codes[card]) == CardKind.WILD:
-            c["two_eyed"] += 1
-        discards = len(state.core.discards())
-        state.apply(action)
-        # every action but a pass discards one card; a reshuffle empties the piles (C-29)
-        if len(state.core.discards()) < discards + (kind != 3):
-            c["reshuffles"] += 1
-
-    def finish(self, state: State) -> dict:
-        out: dict = dict(self.counts)
-        out["chips"] = [state.chips(side) for side in range(state.rules.teams)]
-        out["sequences"] = [[state.sides.index(colour), w] for colour, w in state.sequences()]
-        return out
 
 
 @dataclass

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 from ..bots import make_bot
 from ..bots.restricted import RESTRICTIONS
+from ..games import game_for
 from ..play.config import MatchConfig, MatchError, check_config
 from ..play.match import run_games
 from .grid import BalanceError, VariantPoint, point_seed
-from .metrics import GameDetail, PointResult
+from .metrics import PointResult
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ def run_balance(
                 jobs=jobs,
                 out=path,
                 backend=backend,
-                detail=GameDetail if job.kind == "self" else None,
+                detail=game_for(point.variant).tally if job.kind == "self" else None,
                 on_records=_never_stop(on_records),
             )
             if job.kind == "self" and any("detail" not in r for r in records):

@@ -7,6 +7,7 @@ stderr; stdout gets the summary (or one JSON object with ``--json``).
 
 from __future__ import annotations
 
+import itertools
 import json
 import secrets
 import time
@@ -235,9 +236,8 @@ Examples:
 @click.option("--to", "fmt", type=click.Choice(["sqn", "readable", "json"]), default="sqn", show_default=True)
 def replay(records, game, ply, fmt):
     """Print a recorded game turn by turn, or the position after a given number of actions."""
-    from ..games.sequence.moves import Move, join_turns
-    from ..games.sequence.notation import position_to_dict, to_readable, to_sqn
-    from ..play.records import Replay, colour_name, find_game, result_text
+    from ..games import game_for
+    from ..play.records import Replay, colour_name, find_game, result_text, turns
 
     r, where = find_game(records, game)
     if r is None:
@@ -246,25 +246,16 @@ def replay(records, game, ply, fmt):
         raise click.UsageError(f"--ply must be 0..{r['plies']} for game {game}")
     played = Replay(r, where)
     state = played.state
-    turns: list[tuple[int, list[Move]]] = []  # (seat, its actions) per turn
-    for step in played:
-        if ply is not None and step.ply > ply:
-            break
-        if not turns or turns[-1][1][-1].is_play:
-            turns.append((step.seat, []))
-        turns[-1][1].append(step.move)
+    whole = turns(itertools.takewhile(lambda step: ply is None or step.ply <= ply, played))
     if ply is not None:
-        pos = state.to_position()
-        text = {"sqn": lambda: to_sqn(pos), "readable": lambda: to_readable(pos).rstrip("\n"),
-                "json": lambda: json.dumps(position_to_dict(pos), indent=2)}[fmt]()
-        click.echo(text)
+        click.echo(game_for(r["variant"]).write_position(state, form=fmt).rstrip("\n"))
         return
     seats = state.seats
     click.echo(f"game {game}: {r['variant']}, seats " + ", ".join(
         f"{seat} ({colour_name(c)}, {bot})" for seat, (c, bot) in enumerate(zip(seats, r["seats"]))))
-    for number, (seat, moves) in enumerate(turns, 1):
-        click.echo(f"{number:>4}. seat {seat} ({colour_name(seats[seat])}): {join_turns(moves)[0]}")
-    click.echo(f"result: {result_text(r, seats)} after {len(turns)} turn{'' if len(turns) == 1 else 's'}")
+    for number, (seat, moves) in enumerate(whole, 1):
+        click.echo(f"{number:>4}. seat {seat} ({colour_name(seats[seat])}): {' '.join(moves)}")
+    click.echo(f"result: {result_text(r, seats)} after {len(whole)} turn{'' if len(whole) == 1 else 's'}")
 
 
 @click.command(name="bots")

@@ -121,11 +121,11 @@ FOLDER_PATH = NonEmptyPath(file_okay=False)
 def _check_variants(ctx, param, value):
     """Read every --variant now (a bad one is refused, exit 1, before any work);
     the command still gets the text as typed."""
-    from ..games.sequence.rules import Variant  # pure Python: no numpy, no compiled core
+    from ..games import game_for  # pure Python: no numpy, no compiled core
 
     for text in value if isinstance(value, tuple) else (value,):
         if text is not None:
-            Variant.parse(text)
+            game_for(text).parse_variant(text)
     return value
 
 

@@ -21,6 +21,7 @@ from importlib import resources
 
 import click
 
+from ..games import rules_for
 from ..games.sequence.moves import MoveSyntaxError, join_turns, parse_turn
 from ..games.sequence.notation import (
     parse_position,
@@ -131,7 +132,7 @@ def play_to_end(state) -> list[str]:
     """
     played = []
     while not state.is_terminal():
-        action = state.core.random_action()
+        action = state.random_action()
         past = state.counter_past_limit(action)
         if past:
             raise CliError(f"random play stopped at turn {state.turn}: {past}")
@@ -141,10 +142,9 @@ def play_to_end(state) -> list[str]:
 
 
 def _new_rules(variant: str, players: int | None, teams: int | None):
-    parsed = Variant.parse(variant)
-    if players is None and parsed.options().get("players") is None:
-        players = 2
-    return parsed.resolve(players, teams)
+    if players is None and Variant.parse(variant).options().get("players") is None:
+        players = 2  # a variant that seats no one is shown with 2 players
+    return rules_for(variant, players, teams)
 
 
 SHOW_EPILOG = """\b

@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from ..bots import make_bot
-from ..games.sequence.rules import Rules, RulesError, Variant
+from ..games import RulesError, game_for, rules_for
 from .seeds import bot_seed, deal_seed
 
 
@@ -34,8 +33,13 @@ class MatchConfig:
     #: every bot stays on its seat and every game has its own deal (self-play balance)
     fixed_seats: bool = False
 
-    def rules(self) -> Rules:
-        return _resolve(self.variant, self.players, self.teams)
+    def rules(self):
+        return rules_for(self.variant, self.players, self.teams)
+
+    @property
+    def game(self):
+        """The game the variant is played by (:func:`seqsolve.games.game_for`)."""
+        return game_for(self.variant)
 
     @property
     def sides(self) -> int:
@@ -88,12 +92,7 @@ class MatchConfig:
         return cls(**{**data, "bots": tuple(data["bots"])})
 
 
-@lru_cache(maxsize=32)
-def _resolve(variant: str, players: int, teams: int | None) -> Rules:
-    return Variant.parse(variant).resolve(players, teams)
-
-
-def check_config(config: MatchConfig) -> Rules:
+def check_config(config: MatchConfig):
     """Validate bots, variant and seating before anything is written."""
     try:
         rules = config.rules()

@@ -10,9 +10,13 @@ paired games of chess-engine testing: the same shuffle with seats swapped).
 
 A config with ``fixed_seats`` (self-play for rule-variant balance) instead
 keeps every bot on its seat and gives every game its own deal, so that games
-are independent samples of the seats' chances.  With ``detail`` (a :class:`Tally`
-class, such as the balance analysis' ``GameDetail``) the runner also records what
-it counts of each game in a ``detail`` field.
+are independent samples of the seats' chances.  With ``detail`` (what makes a
+:class:`Tally`, such as the game's own ``tally``, the balance analysis' count) the
+runner also records what it counts of each game in a ``detail`` field.
+
+The runner knows no game's rules: it deals through the variant's game
+(:func:`seqsolve.games.game_for`) and speaks the game interface of
+:mod:`seqsolve.games.base` (moves recorded by ``action_to_string``).
 """
 
 from __future__ import annotations
@@ -29,8 +33,7 @@ import numpy as np
 
 from ..bots import BotFailure, make_bot
 from ..bots.base import Bot
-from ..games.sequence.rules import Rules
-from ..games.sequence.state import State
+from ..games.base import GameState
 from .config import MatchConfig, MatchError, check_config, game_identity, game_score
 from .records import RecordFile
 
@@ -38,20 +41,22 @@ from .records import RecordFile
 class Tally(Protocol):
     """Counts what one game did, beyond its result: the runner applies every action
     through :meth:`play` and puts what :meth:`finish` returns in the record.  Made
-    as ``detail(rules)`` in the worker, so the class must be importable there."""
+    as ``detail(rules)`` in the worker, so ``detail`` must pickle (a class, or the
+    ``tally`` method of a game)."""
 
-    def __init__(self, rules: Rules) -> None: ...
-
-    def play(self, state: State, action: int, n_legal: int) -> None:
+    def play(self, state: GameState, action: int, n_legal: int) -> None:
         """Apply ``action`` (one of ``n_legal`` legal actions) to ``state``, counting it."""
 
-    def finish(self, state: State) -> dict: ...
+    def finish(self, state: GameState) -> dict: ...
+
+
+MakeTally = Callable[..., Tally]
 
 
 # ---------------------------------------------------------------- one game
 
 def play_game(
-    config: MatchConfig, game: int, bots: list[Bot] | None = None, detail: type[Tally] | None = None, moves: bool = True
+    config: MatchConfig, game: int, bots: list[Bot] | None = None, detail: MakeTally | None = None, moves: bool = True
 ) -> dict:
     """Play game number ``game`` of a match and return its record.
 
@@ -65,7 +70,7 @@ def play_game(
     owned = bots is None
     if bots is None:
         bots = _make_bots(config)
-    state = State.new(rules, seed=config.deal_seed(game))
+    state = config.game.new_initial_state(rules, seed=config.deal_seed(game))
     rngs = [np.random.default_rng(config.bot_seed(game, s)) for s in range(rules.players)]
     played: list[str] | None = [] if moves else None
     plies = 0
@@ -87,13 +92,13 @@ def play_game(
                 action = bot.choose(view, rngs[seat])
                 legal = state.legal_actions()
                 if action not in legal:
-                    raise BotFailure(f"illegal action {state.action_to_move(action)}")
+                    raise BotFailure(f"illegal action {state.action_to_string(action)}")
             except BotFailure as exc:
                 forfeit = {"seat": seat, "bot": config.bots[seat_bot[seat]], "reason": str(exc)}
                 break
             plies += 1
             if played is not None:
-                played.append(str(state.action_to_move(action)))
+                played.append(state.action_to_string(action))
             if tally is None:
                 state.apply(action)
             else:
@@ -116,7 +121,7 @@ def _make_bots(config: MatchConfig) -> list[Bot]:
     return bots
 
 
-def _start(bot: Bot, rules: Rules, seats: str, seat: int) -> None:
+def _start(bot: Bot, rules, seats: str, seat: int) -> None:
     try:
         bot.start(rules, seats, seat)
     except BotFailure:
@@ -158,7 +163,7 @@ def _record(config, game, state, seat_bot, moves, plies, forfeit, seconds) -> di
     }
 
 
-def _play_chunk(config: MatchConfig, games: list[int], detail: type[Tally] | None = None, moves: bool = True) -> list[dict]:
+def _play_chunk(config: MatchConfig, games: list[int], detail: MakeTally | None = None, moves: bool = True) -> list[dict]:
     """One joblib task: a few games sharing bot instances (and their warm memory)."""
     bots = _make_bots(config)
     try:
@@ -219,7 +224,7 @@ def run_games(
     on_records: Callable[[list[dict]], bool | None] | None = None,
     backend: str | None = None,
     chunk: int | None = None,
-    detail: type[Tally] | None = None,
+    detail: MakeTally | None = None,
 ) -> list[dict]:
     """Play games ``0 .. games-1`` (skipping those already in ``out``) in parallel.
 

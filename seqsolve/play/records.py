@@ -21,10 +21,8 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 
-from ..games.sequence.moves import Move
-from ..games.sequence.rules import RulesError, Variant
+from ..games import RulesError, game_for, rules_for
 
 RECORD_FORMAT = 1
 
@@ -76,11 +74,6 @@ GAME_FIELDS = {
 }
 
 
-@lru_cache(maxsize=64)
-def _rules(variant: str, players: int, teams: int):
-    return Variant.parse(variant).resolve(players, teams)
-
-
 def check_game(record) -> str | None:
     """What is wrong with one game record, or None when it can be used.
 
@@ -97,7 +90,7 @@ def check_game(record) -> str | None:
         if not valid(record[name]):
             return f"{name!r} must be {what}, not {json.dumps(record[name])[:40]}"
     try:
-        rules = _rules(record["variant"], record["players"], record["teams"])
+        rules = rules_for(record["variant"], record["players"], record["teams"])
     except RulesError as exc:
         return f"the game cannot be set up: {exc}"
     if len(record["seats"]) != rules.players:
@@ -517,25 +510,25 @@ def write_text(path: str, text: str) -> None:
 
 
 def start_state(record: dict):
-    """The state a recorded game started from: its rules and its deal."""
-    from ..games.sequence.state import State
+    """The state a recorded game started from: its game's deal for its rules and seed."""
     from .seeds import deal_seed
 
-    rules = _rules(record["variant"], record["players"], record["teams"])
-    return State.new(rules, seed=deal_seed(record["seed"], record["deal"]))
+    game = game_for(record["variant"])
+    rules = game.rules(record["variant"], record["players"], record["teams"])
+    return game.new_initial_state(rules, seed=deal_seed(record["seed"], record["deal"]))
 
 
 @dataclass(frozen=True)
 class Step:
-    """One recorded action about to be replayed: ``ply`` counts actions from 1,
-    ``number`` the entry of ``moves`` it comes from."""
+    """One recorded action about to be replayed: ``ply`` counts actions from 1 (the
+    entry of ``moves`` it comes from), ``turn`` the turns completed before it (the
+    actions of one turn share it)."""
 
     ply: int
-    number: int
     text: str
     seat: int
+    turn: int
     action: int
-    move: Move
 
 
 class Replay:
@@ -556,29 +549,34 @@ class Replay:
         self.state = start_state(record)
 
     def __iter__(self) -> Iterator[Step]:
-        from ..games.sequence.moves import (
-            parse_turn,  # one action per entry in match records; whole turns also do
-        )
-        from ..games.sequence.state import IllegalMoveError
-
-        state, ply = self.state, 0
-        for number, text in enumerate(self.record["moves"], 1):
+        state = self.state
+        for ply, text in enumerate(self.record["moves"], 1):
+            if state.is_terminal():
+                raise RecordError(f"{self.where}: move {ply} {text!r}: the game was already over")
             try:
-                moves = parse_turn(text)
+                action = state.string_to_action(text)
             except ValueError as exc:
-                raise RecordError(f"{self.where}: move {number} {text!r} cannot be replayed: {exc}") from None
-            for move in moves:
-                ply += 1
-                if state.is_terminal():
-                    raise RecordError(f"{self.where}: move {number} {text!r}: the game was already over")
-                try:
-                    action = state.move_to_action(move)
-                except (IllegalMoveError, ValueError) as exc:
-                    raise RecordError(f"{self.where}: move {number} {text!r} cannot be replayed: {exc}") from None
-                yield Step(ply, number, text, state.current_player, action, move)
-                state.apply(action)
+                raise RecordError(f"{self.where}: move {ply} {text!r} cannot be replayed: {exc}") from None
+            yield Step(ply, text, state.current_player, state.turn, action)
+            state.apply(action)
         if not state.is_terminal() and self.record["termination"] != "forfeit":
             raise RecordError(f"{self.where}: the moves stop before the game is over")
+
+
+def turns(steps) -> list[tuple[int, list[str]]]:
+    """The steps of a replay grouped into whole turns: ``(seat, actions)`` each.
+
+    >>> [(seat, texts) for seat, texts in turns([Step(1, "~5S", 0, 0, 1), Step(2, "9H@i3", 0, 0, 2)])]
+    [(0, ['~5S', '9H@i3'])]
+    """
+    out: list[tuple[int, list[str]]] = []
+    last = None
+    for step in steps:
+        if step.turn != last:
+            out.append((step.seat, []))
+            last = step.turn
+        out[-1][1].append(step.text)
+    return out
 
 
 def result_text(record: dict, seats: str) -> str:

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from seqsolve.balance.grid import expand_grid, point_seed
-from seqsolve.balance.metrics import GameDetail
+from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
 from seqsolve.games.sequence.rules import RulesError, parse_rules

@@ -219,6 +219,11 @@ COMBINATIONS = [
 for code, args in COMBINATIONS:
     rows(code, None, args)
 
+# §4 / issue 13: every command that takes --variant refuses Sequence Stacks in the registry's words
+for args in [("match", "random", "random", "--variant", "stacks"), ("tournament", "random", "greedy", "--variant", "stacks"),
+             ("balance", "--variant", "stacks[players=2]", "--games", "1"), ("show", "--new", "--variant", " stacks")]:
+    rows(1, "preset 'stacks' is Sequence Stacks, a separate game not built yet", args)
+
 # an empty path used to mean "no --out": a whole match played and nothing recorded
 for args, option in [
     (("match", "random", "random", "--games", "2", "--seed", "1", "--out", ""), "'--out'"),

@@ -17,7 +17,7 @@ import pytest
 from cli_helpers import fails
 from click.testing import CliRunner
 
-from seqsolve.balance.metrics import GameDetail
+from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.bots import BotError, make_bot
 from seqsolve.cli import main
 from seqsolve.games.sequence.notation import parse_position

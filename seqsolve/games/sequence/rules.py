@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..base import NOT_BUILT, RulesError
 from .board import SIZE, Layout, get_layout
 from .cards import Deck, make_deck
 
@@ -136,10 +137,6 @@ PRESETS: dict[str, dict[str, object]] = {
 }
 
 
-class RulesError(ValueError):
-    """An unknown preset or option, a bad value, or an impossible seating."""
-
-
 OPTION_MAX = 2**31 - 1  # the largest whole-number option (a C int in the core)
 
 
@@ -246,10 +243,8 @@ class Variant:
         if not m:
             raise RulesError(f"bad variant {text!r} (expected PRESET or PRESET[opt=value,...])")
         preset, body = m.group(1), m.group(2)
-        if preset == "stacks":
-            raise RulesError("preset 'stacks' is Sequence Stacks, a separate game not built yet")
-        if preset not in PRESETS:
-            raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+        if preset not in PRESETS:  # a preset of another game is named as the registry names it
+            raise RulesError(NOT_BUILT.get(preset) or f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
         overrides: list[tuple[str, object]] = []
         for item in (body or "").split(","):
             if not item.strip():

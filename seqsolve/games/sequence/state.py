@@ -19,7 +19,7 @@ import numpy as np
 
 from .board import CORNERS, cell_name, windows
 from .cards import UNKNOWN, CardKind
-from .moves import Move, MoveKind, parse_turn
+from .moves import Move, MoveKind, MoveSyntaxError, parse_turn
 from .position import COLOURS, CORNER, COUNTER_MAX, EMPTY, Hand, Position
 from .rules import UNLIMITED, Rules
 
@@ -327,6 +327,25 @@ class State:
     def draw_pile_size(self) -> int:
         return len(self._core.draw_pile())
 
+    def has_hidden_cards(self) -> bool:
+        """Whether a hand or the draw pile holds a card this state does not know."""
+        core = self._core
+        return UNKNOWN_CODE in core.draw_pile() or any(
+            UNKNOWN_CODE in core.hand(s) for s in range(self.rules.players)
+        )
+
+    def known_hand(self, seat: int) -> list[int]:
+        """Deck indexes of the cards of ``seat``'s hand that this state knows."""
+        return [c for c in self._core.hand(seat) if c != UNKNOWN_CODE]
+
+    def discarded(self) -> list[tuple[int, int]]:
+        """Every card in a discard pile, as (seat, deck index), oldest first per pile."""
+        return self._core.discards()
+
+    def draft_cards(self) -> list[int]:
+        """Deck indexes of the draft's known cards (D-1; empty outside the draft variant)."""
+        return [c for c in self._core.draft() if c != UNKNOWN_CODE]
+
     @property
     def core(self) -> _core.CoreGame:
         """The compiled game, for bots and runners that work in the core."""
@@ -336,6 +355,10 @@ class State:
     def legal_actions(self) -> list[int]:
         """Core action numbers of the legal actions, in P-13 order."""
         return self._core.legal_actions()
+
+    def random_action(self) -> int:
+        """A legal action drawn uniformly with the state's own bit generator."""
+        return self._core.random_action()
 
     def legal_moves(self) -> list[Move]:
         """The legal actions of the side to move, listed as RULES.md P-13 says.
@@ -362,6 +385,27 @@ class State:
         if isinstance(move, str):
             move = Move.from_str(move)
         return self._check(move)
+
+    def action_to_string(self, action: int) -> str:
+        """The action in move notation (P-12), as records store it (the game interface's name)."""
+        return str(self.action_to_move(action))
+
+    def string_to_action(self, text: str) -> int:
+        """The action one move written in notation names here (the game interface's name).
+
+        A turn of several actions (``"~5S 9H@i3"``) is refused: an action is one
+        decision.  What a move may add to its action (a declaration, the card an
+        exchange drew) is not part of the action number; :meth:`apply` a ``Move``
+        to keep it.
+
+        Raises:
+            IllegalMoveError: the move is not legal here (the message says why).
+            MoveSyntaxError: the text is not one action in P-12 notation.
+        """
+        moves = parse_turn(text)
+        if len(moves) > 1:
+            raise MoveSyntaxError(f"{text!r} is a turn of {len(moves)} actions, not one action")
+        return self._check(moves[0])
 
     def apply(self, move: Move | str | int) -> None:
         """Play one action (an exchange, or the play that ends the turn).
@@ -475,11 +519,9 @@ class State:
 
     def perft(self, depth: int) -> int:
         """Leaves of the action tree ``depth`` actions deep (the perft of chess engines)."""
-        core = self._core
-        hidden = any(UNKNOWN_CODE in core.hand(s) for s in range(self.rules.players))
-        if hidden or UNKNOWN_CODE in core.draw_pile():
+        if self.has_hidden_cards():
             raise ValueError("perft needs every hand and the draw pile listed")
-        return core.clone().perft(depth)
+        return self._core.clone().perft(depth)
 
     # ------------------------------------------------------------ checking input
     def _install_drawn(self, drawn: str) -> None:

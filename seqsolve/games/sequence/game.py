@@ -1,0 +1,101 @@
+"""Sequence as a :class:`~seqsolve.games.base.Game`: the one object through which the
+runners reach its rules, deals, position files, balance tally and compiled search.
+
+Pure Python at import: the compiled core is loaded by the first method that deals
+or reads a game, so that checking a variant string costs no numpy.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .rules import Rules, Variant
+
+
+class SequenceGame:
+    """The board game Sequence (classic, the rule books' variants, Numbers, draft)."""
+
+    name = "sequence"
+
+    def parse_variant(self, text: str) -> Variant:
+        """The preset and overrides of ``text`` (P-1), checked before any seating."""
+        return Variant.parse(text)
+
+    def rules(self, variant: str, players: int | None = None, teams: int | None = None) -> Rules:
+        return _resolve(variant, players, teams)
+
+    def new_initial_state(self, rules: Rules, seed=None):
+        """A shuffled, dealt game (C-12): the same seed deals the same cards."""
+        from .state import State
+
+        return State.new(rules, seed=seed)
+
+    def read_position(self, text: str, source: str = "<string>"):
+        """The state of a position file in either form, with every P-11 check."""
+        from .notation import parse_position
+        from .state import State
+
+        return State.from_position(parse_position(text, source))
+
+    #: the forms :meth:`write_position` writes (P-15): one line, readable, JSON fields
+    position_forms = ("sqn", "readable", "json")
+
+    def write_position(self, state, viewer: int | None = None, form: str = "sqn") -> str:
+        """The position file of the state in ``form``, as ``viewer`` (if given) may see it."""
+        import json
+
+        from .notation import position_to_dict, to_readable, to_sqn
+
+        pos = state.to_position(viewer)
+        if form == "json":
+            return json.dumps(position_to_dict(pos), indent=2)
+        return to_readable(pos) if form == "readable" else to_sqn(pos)
+
+    def tally(self, rules: Rules):
+        """The balance analysis' count of one game (docs/balance-metrics.md)."""
+        from .tally import GameDetail
+
+        return GameDetail(rules)
+
+    def searcher(self, params: dict):
+        """The compiled information-set MCTS of ``seqsolve._search``, driven by states."""
+        return Searcher(params)
+
+    def __repr__(self) -> str:
+        return "SEQUENCE"
+
+    def __reduce__(self):
+        return "SEQUENCE"  # one game object per process: pickles by name, to worker processes
+
+
+class Searcher:
+    """``seqsolve._search.Searcher`` with states in and out, so that no runner reads the
+    compiled game behind a state."""
+
+    def __init__(self, params: dict):
+        from ... import _search
+
+        self._search = _search.Searcher(params)
+
+    def search(self, state, viewer: int, bit_generator, **budget) -> dict:
+        """Grow the tree from ``state`` for ``viewer`` (``iterations``, ``seconds``,
+        ``open_information`` as the compiled searcher takes them)."""
+        return self._search.search(state.core, viewer, bit_generator, **budget)
+
+    def root_stats(self, pv_length: int) -> list[dict]:
+        return self._search.root_stats(pv_length)
+
+    @staticmethod
+    def evaluate(state, side: int) -> float:
+        """The static evaluation of ``state`` for ``side`` (what a playout stops on)."""
+        from ... import _search
+
+        return _search.evaluate_position(state.core, side)
+
+
+@lru_cache(maxsize=64)
+def _resolve(variant: str, players: int | None, teams: int | None) -> Rules:
+    return Variant.parse(variant).resolve(players, teams)
+
+
+SEQUENCE = SequenceGame()

@@ -1,0 +1,51 @@
+"""What one game of Sequence did beyond its result, for the balance analysis
+(docs/balance-metrics.md): the game's :meth:`~seqsolve.games.sequence.game.SequenceGame.tally`,
+which the match runner feeds every action of a self-play game."""
+
+from __future__ import annotations
+
+from .cards import CardKind
+from .rules import Rules
+from .state import State, decode_action
+
+
+class GameDetail:
+    """What one game did, beyond its result, for the balance analysis (the runner's ``detail``).
+
+    Counted per action (ply): ``decisions`` (plies with more than one legal action),
+    ``legal`` (legal actions summed over plies: branching = legal / plies),
+    ``exchanges`` (dead-card exchanges), ``two_eyed`` (two-eyed jacks placed),
+    ``one_eyed`` (one-eyed jacks played), ``passes`` and ``reshuffles`` (discards
+    shuffled into a new draw pile, C-29).  At the end: ``chips``, the cells of each
+    side's chips, and ``sequences``, ``[side, window]`` for every completed sequence.
+    """
+
+    def __init__(self, rules: Rules):
+        self.deck = rules.deck_cards
+        self.counts = dict.fromkeys(("decisions", "legal", "exchanges", "two_eyed", "one_eyed", "passes", "reshuffles"), 0)
+
+    def play(self, state: State, action: int, n_legal: int) -> None:
+        """Apply ``action`` to ``state``, counting it."""
+        c = self.counts
+        c["legal"] += n_legal
+        c["decisions"] += n_legal > 1
+        kind, card, _, _ = decode_action(action)
+        if kind == 2:
+            c["exchanges"] += 1
+        elif kind == 3:
+            c["passes"] += 1
+        elif kind == 1:
+            c["one_eyed"] += 1
+        elif self.deck.kind(self.deck.codes[card]) == CardKind.WILD:
+            c["two_eyed"] += 1
+        discards = len(state.discarded())
+        state.apply(action)
+        # every action but a pass discards one card; a reshuffle empties the piles (C-29)
+        if len(state.discarded()) < discards + (kind != 3):
+            c["reshuffles"] += 1
+
+    def finish(self, state: State) -> dict:
+        out: dict = dict(self.counts)
+        out["chips"] = [state.chips(side) for side in range(state.rules.teams)]
+        out["sequences"] = [[state.sides.index(colour), w] for colour, w in state.sequences()]
+        return out
