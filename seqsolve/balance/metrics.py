@@ -193,6 +193,7 @@ def summarize_point(result: PointResult) -> dict:
         "label": point.label,
         "bots": list(result.configs["self"].bots) if "self" in result.configs else None,
         "seed": result.configs["self"].seed if "self" in result.configs else None,
+        "stream": list(result.configs["self"].stream) if "self" in result.configs else None,
         "games": n,
     }
     if not n:
@@ -245,6 +246,7 @@ def summarize_point(result: PointResult) -> dict:
         entry = {
             "bots": list(config.bots),
             "seed": config.seed,
+            "stream": list(config.stream),
             "games": s["games"],
             "score": s["score"],
             "score_ci": s["score_ci"],

@@ -10,7 +10,7 @@ from ..bots import make_bot
 from ..bots.restricted import RESTRICTIONS
 from ..play.config import MatchConfig, MatchError, check_config
 from ..play.match import run_games
-from .grid import BalanceError, VariantPoint, point_seed
+from .grid import BalanceError, VariantPoint, point_stream
 from .metrics import GameDetail, PointResult
 
 
@@ -83,7 +83,8 @@ def jobs_of(config: BalanceConfig, point: VariantPoint) -> list[Job]:
             MatchConfig(
                 bots=seat_bots(config.bots, point),
                 fixed_seats=True,
-                seed=point_seed(config.seed, point, "self"),
+                seed=config.seed,
+                stream=point_stream(point, "self"),
                 **common,
             ),
         )
@@ -94,7 +95,7 @@ def jobs_of(config: BalanceConfig, point: VariantPoint) -> list[Job]:
             Job(
                 "restrict",
                 r,
-                MatchConfig(bots=bots, seed=point_seed(config.seed, point, f"restrict:{r}"), **common),
+                MatchConfig(bots=bots, seed=config.seed, stream=point_stream(point, f"restrict:{r}"), **common),
             )
         )
     if config.weak:
@@ -103,7 +104,7 @@ def jobs_of(config: BalanceConfig, point: VariantPoint) -> list[Job]:
             Job(
                 "skill",
                 "skill",
-                MatchConfig(bots=bots, seed=point_seed(config.seed, point, "skill"), **common),
+                MatchConfig(bots=bots, seed=config.seed, stream=point_stream(point, "skill"), **common),
             )
         )
     return jobs

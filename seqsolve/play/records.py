@@ -76,6 +76,17 @@ GAME_FIELDS = {
 }
 
 
+def _stream(v) -> bool:
+    """A spawn-key prefix (:mod:`.seeds`): whole numbers 0, 1, ... and texts."""
+    return isinstance(v, list) and all(isinstance(p, str) or (_int(p) and p >= 0) for p in v)
+
+
+#: Fields a game record has only in some runs, with what they must hold.
+OPTIONAL_FIELDS = {
+    "stream": ("a stream key (whole numbers and texts)", _stream),
+}
+
+
 @lru_cache(maxsize=64)
 def _rules(variant: str, players: int, teams: int):
     return Variant.parse(variant).resolve(players, teams)
@@ -95,6 +106,9 @@ def check_game(record) -> str | None:
         if name not in record:
             return f"the game record has no {name!r}"
         if not valid(record[name]):
+            return f"{name!r} must be {what}, not {json.dumps(record[name])[:40]}"
+    for name, (what, valid) in OPTIONAL_FIELDS.items():
+        if name in record and not valid(record[name]):
             return f"{name!r} must be {what}, not {json.dumps(record[name])[:40]}"
     try:
         rules = _rules(record["variant"], record["players"], record["teams"])
@@ -276,6 +290,7 @@ def check_file(path: str, config: dict, fd: int | None = None) -> Scan:
     from .config import MatchConfig, not_this_match  # numpy: not for --help
 
     found = scan(path, fd)
+    check_seed_scheme(found.header["config"], config, path)
     if found.header["config"] != json.loads(json.dumps(config)):
         raise RecordError(
             f"{path}:1: holds a different match ({_describe(found.header['config'])}); "
@@ -287,6 +302,22 @@ def check_file(path: str, config: dict, fd: int | None = None) -> Scan:
         if problem:
             raise RecordError(f"{path}:{number}: {problem}")
     return found
+
+
+def check_seed_scheme(held: dict, config: dict, path: str) -> None:
+    """Refuse a tournament's or balance run's record file made before their matches
+    had streams (:mod:`.seeds`): its games were dealt from another seed (the root plus
+    a multiple of a prime, or a hash of the variant), so the same command would now
+    play other games, and mixing them would change the numbers.
+
+    Raises:
+        RecordError: naming the file and what to do.
+    """
+    if "stream" in config and "stream" not in held:
+        raise RecordError(
+            f"{path}:1: made with the seeds of seqsolve before spawn-key streams (its seed {held.get('seed')}"
+            " is not a root seed), so its games cannot be resumed; choose another --out"
+        )
 
 
 def check_files(runs: list[tuple[str, dict]]) -> None:
@@ -522,7 +553,7 @@ def start_state(record: dict):
     from .seeds import deal_seed
 
     rules = _rules(record["variant"], record["players"], record["teams"])
-    return State.new(rules, seed=deal_seed(record["seed"], record["deal"]))
+    return State.new(rules, seed=deal_seed(record["seed"], record["deal"], record.get("stream", ())))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from seqsolve.balance.grid import expand_grid, point_seed
+from seqsolve.balance.grid import expand_grid, point_stream
 from seqsolve.balance.metrics import GameDetail
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
@@ -60,7 +60,7 @@ def test_grid_is_the_product_of_the_varied_options_in_order():
     # the same variant twice is measured twice, with its own seeds
     twice = expand_grid(["classic", "classic"])
     assert [p.replica for p in twice] == [0, 1]
-    assert point_seed(1, twice[0], "self") != point_seed(1, twice[1], "self")
+    assert point_stream(twice[0], "self") != point_stream(twice[1], "self")
 
 
 def test_all_presets_seat_every_player_count_they_allow():
@@ -143,7 +143,8 @@ def test_unfair_variant_is_reported_unbalanced_with_the_right_sign():
 def test_same_variant_twice_differs_by_no_more_than_its_interval():
     data = run_json("--variant", "classic", "--variant", "classic", "--games", "300", "--seed", "5", *FAST)
     a, b = data["variants"]
-    assert (a["replica"], b["replica"]) == (0, 1) and a["seed"] != b["seed"]
+    assert (a["replica"], b["replica"]) == (0, 1) and a["seed"] == b["seed"] == 5
+    assert a["stream"] == ["balance", "classic", 2, 2, 0, "self"] and b["stream"][4] == 1
     delta = b["delta"]
     assert delta["vs"] == "classic 2p"
     for key in ("first_seat_advantage", "draw_rate", "turns_mean"):
