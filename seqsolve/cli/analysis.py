@@ -16,7 +16,7 @@ import click
 from .errors import Interrupted
 from .options import FILE_PATH, PROBABILITY, SECONDS, jobs_option, option_group, seed_option
 from .position import load_position
-from .progress import progress_enabled
+from .progress import Progress, progress_enabled
 
 if TYPE_CHECKING:  # the analysis (numpy, the compiled core) is imported by the commands
     from ..analysis.results import Analysis, SideThreats
@@ -291,13 +291,12 @@ def annotate(
     record, where = find_game(records, game)
     if record is None:
         raise click.UsageError(f"{records} has no game {game} (it holds {where} games)")
-    show = progress_enabled(progress)
-    counts = [0, 0]  # decisions analysed, in all
+    bar = Progress(progress_enabled(progress), unit="decisions")
 
     def report(done: int, total: int) -> None:
-        counts[:] = done, total
-        if show:
-            click.echo(f"\rannotating: {done}/{total} decisions", err=True, nl=done == total)
+        if done == 0:
+            bar.start(f"annotating game {game}", total)
+        bar.advance(done - bar.done)
 
     try:
         result = annotate_record(
@@ -315,9 +314,9 @@ def annotate(
             where=where,
         )
     except KeyboardInterrupt:
-        if show and counts[0] < counts[1]:
-            click.echo("", err=True)  # end the progress line
-        raise Interrupted(f"interrupted after {counts[0]} of {counts[1]} decisions") from None
+        bar.close()
+        raise Interrupted(f"interrupted after {bar.done} of {bar.total} decisions") from None
+    bar.close()
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return

@@ -32,46 +32,22 @@ from .options import (
     seed_option,
     variant_option,
 )
-from .progress import progress_enabled
+from .progress import Progress, progress_enabled
 
 # balance (numpy, scipy, joblib, the compiled core) is imported by the command,
 # so that --help and every usage error answer at once.
 
 
-class _Progress:
-    """One line on stderr per job: which variant, games done, games/s."""
+def _stages(bar: Progress, total_jobs: int):
+    """The balance runner's ``on_start``: each job of each point is a stage of ``bar``."""
+    started = [0]
 
-    def __init__(self, total_jobs: int, enabled: bool):
-        self.total_jobs, self.enabled = total_jobs, enabled
-        self.job = 0
-        self.label = ""
-        self.need = self.done = 0
-        self.started = time.perf_counter()
-
-    def start(self, point, job, games: int) -> None:
-        self.close()
-        self.job += 1
+    def on_start(point, job, games: int) -> None:
+        started[0] += 1
         what = {"self": "self-play", "restrict": f"vs no {job.name}", "skill": "strong vs weak"}[job.kind]
-        self.label = f"[{self.job}/{self.total_jobs}] {point.label} {what}"
-        self.need, self.done, self.started = games, 0, time.perf_counter()
-        self._show()
+        bar.start(f"[{started[0]}/{total_jobs}] {point.label} {what}", games)
 
-    def update(self, records: list[dict]) -> None:
-        self.done += len(records)
-        self._show()
-
-    def _show(self) -> None:
-        if not self.enabled or not self.label:
-            return
-        rate = self.done / max(time.perf_counter() - self.started, 1e-9)
-        click.echo(
-            f"\r{self.label}: {self.done}/{self.need} games  {rate:.0f} games/s   ", err=True, nl=False
-        )
-
-    def close(self) -> None:
-        if self.enabled and self.label:
-            click.echo("", err=True)
-            self.label = ""
+    return on_start
 
 
 def _command_line(ctx: click.Context) -> str:
@@ -277,7 +253,7 @@ def balance(
         except ImportError as exc:
             raise click.ClickException(str(exc)) from None
     n_jobs = len(points) * (1 + len(config.restrict) + bool(weak))
-    bar = _Progress(n_jobs, progress_enabled(progress))
+    bar = Progress(progress_enabled(progress))
     client = None
     started = time.perf_counter()
     from ..play.match import import_runner
@@ -296,7 +272,7 @@ def balance(
             jobs=jobs,
             backend=backend,
             games_per_match=match_games,
-            on_start=bar.start,
+            on_start=_stages(bar, n_jobs),
             on_records=bar.update,
         )
     except KeyboardInterrupt:

@@ -98,11 +98,15 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     games = -(-games // rules.teams) * rules.teams
     test, tracker = _sprt_tracker(sprt, rules.teams)
     import_runner()  # before the record file exists
-    bar = Progress(games, bots[0], progress_enabled(progress))
+    bar = Progress(progress_enabled(progress))
+    bar.start(" vs ".join(bots), games)
     feed = tracker[1] if tracker else None
+    score = [0.0]  # the first bot's, over the games done
 
     def on_records(records):
-        bar.update(records)
+        score[0] += sum(r["score"] for r in records)
+        mean = score[0] / max(bar.done + len(records), 1)
+        bar.advance(len(records), note=f"score of {bots[0]}: {100 * mean:.1f}%")
         return feed(records) if feed else False
 
     client = None
@@ -194,18 +198,18 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     if recorded is not None:
         click.echo(f"seed {seed} (from {first_path})", err=True)
     started = time.perf_counter()
-    bar = Progress(0, "", False)
+    bar = Progress(progress_enabled(progress))
     try:  # Ctrl-C between pairings as well as inside one says how to resume
         for k, (a, b) in enumerate(league.pairings):
             config = league.config(k, seed)
             rules = check_config(config)
             n = -(-games // rules.teams) * rules.teams
-            bar = Progress(n, f"{a} vs {b}", progress_enabled(progress))
+            bar.start(f"{a} vs {b}", n)
             path = league.record_path(out, k) if out else None
             league.add(k, run_games(config, n, jobs=jobs, out=path, on_records=bar.update))
-            bar.close()
     except KeyboardInterrupt:
-        interrupted(bar, out, "DIR", f" in {bar.first_bot}" if bar.first_bot else "")
+        interrupted(bar, out, "DIR", f" in {bar.label}" if bar.label else "")
+    bar.close()
     report = league.report(games, seed, time.perf_counter() - started)
     if as_json:
         click.echo(json.dumps(report, indent=2))
