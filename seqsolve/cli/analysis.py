@@ -14,7 +14,16 @@ from typing import TYPE_CHECKING
 import click
 
 from .errors import Interrupted
-from .options import FILE_PATH, PROBABILITY, SECONDS, jobs_option, option_group, seed_option
+from .options import (
+    FILE_PATH,
+    GAME_OPTION,
+    PROBABILITY,
+    SECONDS,
+    jobs_option,
+    option_group,
+    recorded_game,
+    seed_option,
+)
 from .position import load_position
 from .progress import Progress, progress_enabled
 
@@ -228,7 +237,7 @@ Examples:
 
 @click.command(epilog=ANNOTATE_EPILOG)
 @click.argument("records", type=FILE_PATH)
-@click.option("--game", "-g", type=int, required=True, help="Game number (as in the records).")
+@GAME_OPTION
 @click.option(
     "--seat",
     "seats",
@@ -286,11 +295,7 @@ def annotate(
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
     """
     from ..analysis.annotate import annotate_record
-    from ..play.records import find_game
-
-    record, where = find_game(records, game)
-    if record is None:
-        raise click.UsageError(f"{records} has no game {game} (it holds {where} games)")
+    record, where = recorded_game(records, game)
     bar = Progress(progress_enabled(progress), unit="decisions")
 
     def report(done: int, total: int) -> None:

@@ -14,15 +14,17 @@ from dataclasses import replace
 
 import click
 
-from .errors import interrupted
+from .errors import CliError, interrupted
 from .options import (
     FILE_PATH,
     FOLDER_PATH,
+    GAME_OPTION,
     backend_options,
     check_backend,
     dask_backend,
     game_options,
     games_option,
+    recorded_game,
 )
 from .progress import Progress, progress_enabled
 
@@ -233,7 +235,7 @@ Examples:
   seqsolve replay games.jsonl --game 3 --ply 40 --to readable > pos.txt
 """)
 @click.argument("records", type=FILE_PATH)
-@click.option("--game", "-g", type=int, required=True, help="Game number (as in the records).")
+@GAME_OPTION
 @click.option("--ply", "-p", type=int, default=None,
               help="Write the position after this many actions (an exchange and the play after it are two).")
 @click.option("--to", "fmt", type=click.Choice(["sqn", "readable", "json"]), default="sqn", show_default=True)
@@ -241,13 +243,11 @@ def replay(records, game, ply, fmt):
     """Print a recorded game turn by turn, or the position after a given number of actions."""
     from ..games.sequence.moves import Move, join_turns
     from ..games.sequence.notation import position_to_dict, to_readable, to_sqn
-    from ..play.records import Replay, colour_name, find_game, result_text
+    from ..play.records import Replay, colour_name, result_text
 
-    r, where = find_game(records, game)
-    if r is None:
-        raise click.UsageError(f"{records} has no game {game} (it holds {where} games)")
+    r, where = recorded_game(records, game)
     if ply is not None and not 0 <= ply <= r["plies"]:
-        raise click.UsageError(f"--ply must be 0..{r['plies']} for game {game}")
+        raise CliError(f"--ply must be 0..{r['plies']} for game {game} of {records}")
     played = Replay(r, where)
     state = played.state
     turns: list[tuple[int, list[Move]]] = []  # (seat, its actions) per turn

@@ -138,6 +138,27 @@ def variant_option(help: str, default: str | None = None, multiple: bool = False
     )
 
 
+#: ``--game``: a game of a record file (replay, annotate); one that is not there is bad
+#: input (exit 1, see :func:`recorded_game`), like any other, not a malformed command line
+GAME_OPTION = click.option("--game", "-g", type=click.IntRange(0), required=True,
+                           help="Game number, as in the records (0, 1, ...).")
+
+
+def recorded_game(records: str, game: int) -> tuple[dict, str]:
+    """Game ``game`` of the record file ``records`` and where it is (``file:line``).
+
+    Raises:
+        CliError: the file holds no such game (exit 1).
+    """
+    from ..play.records import find_game
+    from .errors import CliError
+
+    record, where = find_game(records, game)
+    if record is None:
+        raise CliError(f"{records} has no game {game} (it holds {where} games)")
+    return record, where
+
+
 #: the time an external program may think per move (match, tournament, balance)
 MOVE_TIMEOUT = click.option("--move-timeout", type=SECONDS, default=10.0, show_default=True,
                             help="Seconds an external bot (ext:...) may think per move (0 < s <= 86400); "

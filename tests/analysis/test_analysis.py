@@ -293,7 +293,9 @@ def test_annotate_cli(recorded):
     assert {"ply", "turn", "seat", "played", "win_played", "best", "win_best", "drop", "mark"} <= set(
         data["decisions"][0]
     )
-    assert "has no game 7" in fails("annotate", str(recorded), "--game", "7", code=2)
+    assert fails("annotate", str(recorded), "--game", "7") == (  # bad input, exit 1
+        f"seqsolve: {recorded} has no game 7 (it holds 2 games)"
+    )
     assert "seat 4 does not exist" in fails("annotate", str(recorded), "--game", "0", "--seat", "4")
     assert "mistake <= blunder" in fails(
         "annotate", str(recorded), "--game", "0", "--mistake", "0.3", "--blunder", "0.2"

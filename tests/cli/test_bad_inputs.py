@@ -152,7 +152,10 @@ for value in BAD_NUMBERS:
         ("--games", ("balance", "--games", value)),
         ("--games", ("tournament", "random", "greedy", "--games", value)),
     ]:
-        rows(2, f"({invalid(option)}|{{rec}} has no game)" if option == "--game" else invalid(option), args)
+        if option == "--game" and value == "99999999999999999999999999":
+            rows(1, "{rec} has no game", args)  # a game number, but not one on file: bad input
+        else:
+            rows(2, invalid(option), args)
     if value not in ("-1", "99999999999999999999999999"):  # every core; more than the cores is the cores
         rows(2, invalid("--jobs"), ("match", "random", "random", "--jobs", value, "--games", "2"))
 for value in ["-1", "abc", "1e8"]:
@@ -202,9 +205,9 @@ COMBINATIONS = [
     (2, ("tournament", "random")), (2, ("tournament", "random", "random", "--games", "2")),
     (2, ("tournament", "random", "greedy", "--games", "2", "--seed", "1", "--out", "{pos}")),
     (1, ("tournament", "random", "greedy", "--games", "2", "--seed", "1", "--out", "{missing_dir_file}")),
-    (2, ("replay", "{rec}")), (2, ("replay", "{rec}", "--game", "99")), (2, ("replay", "{rec}", "--game", "0", "--to", "pdf")),
-    (2, ("replay", "{rec}", "--game", "0", "--ply", "100000")),
-    (2, ("annotate", "{rec}")), (2, ("annotate", "{rec}", "--game", "99")),
+    (2, ("replay", "{rec}")), (1, ("replay", "{rec}", "--game", "99")), (2, ("replay", "{rec}", "--game", "0", "--to", "pdf")),
+    (1, ("replay", "{rec}", "--game", "0", "--ply", "100000")),  # the file's content: bad input
+    (2, ("annotate", "{rec}")), (1, ("annotate", "{rec}", "--game", "99")),
     (1, ("annotate", "{rec}", "--game", "0", "--mistake", "0.5", "--blunder", "0.1")),
     (2, ("bots", "extra")), (2, ("bots", "--nosuch")), (2, ("nosuchcommand",)), (2, ("--nosuch",)),
     (2, ("analyze",)),
