@@ -167,8 +167,10 @@ Examples:
 @game_options(where="the --out folder")
 @click.option("--out", type=FOLDER_PATH, default=None, help="Folder for one record file per pairing (resumable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: ratings, scores, results.")
+@backend_options()
 @click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal).")
-def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, progress):
+def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, backend, scheduler,
+               progress):
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
     from ..bots import make_bot
@@ -177,6 +179,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     from ..play.records import FolderLock, check_files, make_output_folder
     from ..play.tournament import Tournament
 
+    check_backend(backend, scheduler)
     if len(bots) < 2:
         raise click.UsageError("a tournament needs at least two bots")
     if len(set(bots)) != len(bots):
@@ -201,16 +204,21 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
         click.echo(f"seed {seed} (from {first_path})", err=True)
     started = time.perf_counter()
     bar = Progress(progress_enabled(progress))
+    client = None
     try:  # Ctrl-C between pairings as well as inside one says how to resume
+        client = dask_backend(scheduler) if backend == "dask" else None
         for k, (a, b) in enumerate(league.pairings):
             config = league.config(k, seed)
             rules = check_config(config)
             n = -(-games // rules.teams) * rules.teams
             bar.start(f"{a} vs {b}", n)
             path = league.record_path(out, k) if out else None
-            league.add(k, run_games(config, n, jobs=jobs, out=path, on_records=bar.update))
+            league.add(k, run_games(config, n, jobs=jobs, out=path, on_records=bar.update, backend=backend))
     except KeyboardInterrupt:
         interrupted(bar, out, "DIR", f" in {bar.label}" if bar.label else "")
+    finally:
+        if client is not None:
+            client.close()
     bar.close()
     report = league.report(games, seed, time.perf_counter() - started)
     if as_json:

@@ -180,7 +180,7 @@ def game_options(where: str):
 
 
 def backend_options():
-    """--backend and --scheduler (match and balance); see :func:`check_backend`."""
+    """--backend and --scheduler (match, tournament and balance); see :func:`check_backend`."""
     return option_group([
         click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
                      help="joblib backend (default loky: processes on this machine)."),

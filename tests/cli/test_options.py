@@ -127,6 +127,7 @@ def test_sequences_to_win_up_to_what_fits_is_accepted():
         (["balance", "--scheduler", "tcp://h:1"], "--scheduler goes with --backend dask"),
         (["match", "random", "random", "--scheduler", "tcp://h:1"], "--scheduler goes with --backend dask"),
         (["match", "random", "random", "--backend", "loky", "--scheduler", "x"], "--backend dask"),
+        (["tournament", "random", "greedy", "--scheduler", "tcp://h:1"], "--scheduler goes with --backend dask"),
     ],
 )
 def test_options_that_mean_nothing_together_are_usage_errors(args, words):
@@ -294,6 +295,9 @@ FUZZ = {
             "--seed": SEEDS,
             "--variant": VARIANTS,
             "--players": ["2", "4", "5", "-1"],
+            "--backend": ["threading", "nosuch"],
+            "--scheduler": ["tcp://127.0.0.1:1"],
+            "--move-timeout": FLOATS,
             "--out": ["OUT"],
             "bot": BOTS,
         },

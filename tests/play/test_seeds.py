@@ -103,3 +103,10 @@ def test_a_balance_folder_made_with_the_old_seeds_is_refused(tmp_path):
         f"seqsolve: {tmp_path} holds a balance run made with the seeds of seqsolve before spawn-key"
         " streams; its games cannot be resumed: choose another --out"
     )
+
+
+def test_tournament_backends_play_the_same_games():
+    """tournament takes --backend like match: threads and processes, the same games."""
+    loky = json.loads(ok(*TOURNAMENT, "--jobs", "2", "--json"))
+    threads = json.loads(ok(*TOURNAMENT, "--jobs", "2", "--backend", "threading", "--json"))
+    assert loky["scores"] == threads["scores"] and loky["results"] == threads["results"]
