@@ -19,6 +19,7 @@ from .options import (
     GAME_OPTION,
     PROBABILITY,
     SECONDS,
+    fresh_seed,
     jobs_option,
     option_group,
     recorded_game,
@@ -146,7 +147,7 @@ def search_options(iters: str, seconds: str, jobs: str):
         click.option(
             "--bot", default="mcts", show_default=True, help="Search parameters as an mcts spec, e.g. mcts:c=0.5,depth=8."
         ),
-        seed_option("Seed of the search (hidden cards, playouts).", default=0),
+        seed_option("the search (hidden cards, playouts)"),
         jobs_option(f"{jobs.rstrip('.')}; -1 = one per core.", default=1),
     ]
     return option_group(options)
@@ -216,7 +217,7 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
         bot=bot,
         iterations=iters,
         seconds=seconds,
-        seed=seed,
+        seed=fresh_seed() if seed is None else seed,
         jobs=_threads(jobs),
         open_information=open_information,
     )
@@ -310,7 +311,7 @@ def annotate(
             bot=bot,
             iterations=iters,
             seconds=seconds,
-            seed=seed,
+            seed=fresh_seed() if seed is None else seed,
             jobs=_threads(jobs),
             mistake=mistake,
             blunder=blunder,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shlex
 import time
 
@@ -27,6 +26,7 @@ from .options import (
     backend_options,
     check_backend,
     dask_backend,
+    fresh_seed,
     games_option,
     jobs_option,
     seed_option,
@@ -153,7 +153,7 @@ Rerunning the same command with the same --out resumes an interrupted run
     help="Games per restricted-play or skill match [default: --games], rounded up to whole deals.",
 )
 @jobs_option(PROCESS_JOBS_HELP)
-@seed_option("Root seed; the same seed gives the same games at any --jobs.")
+@seed_option("every game, the same at any --jobs", resumes="the --out folder")
 @click.option(
     "--out",
     type=FOLDER_PATH,
@@ -230,7 +230,7 @@ def balance(
     found = read_manifest(out) if out and os.path.isdir(out) else None
     given_seed = seed
     if seed is None:
-        seed = found["seed"] if found else secrets.randbelow(2**31)
+        seed = found["seed"] if found else fresh_seed()
     ctx.meta["balance_seed"] = seed
     config = BalanceConfig(
         points=tuple(points),

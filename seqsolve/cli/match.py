@@ -8,7 +8,6 @@ stderr; stdout gets the summary (or one JSON object with ``--json``).
 from __future__ import annotations
 
 import json
-import secrets
 import time
 from dataclasses import replace
 
@@ -22,6 +21,7 @@ from .options import (
     backend_options,
     check_backend,
     dask_backend,
+    fresh_seed,
     game_options,
     games_option,
     recorded_game,
@@ -95,7 +95,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     rules = check_config(config)
     recorded = _recorded_seed(out, config) if seed is None else None
     if seed is None:
-        seed = secrets.randbelow(2**31) if recorded is None else recorded
+        seed = fresh_seed() if recorded is None else recorded
         config = replace(config, seed=seed)
     games = -(-games // rules.teams) * rules.teams
     test, tracker = _sprt_tracker(sprt, rules.teams)
@@ -192,7 +192,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     check_config(first)  # every pairing shares the rules: refuse them before a folder is made
     recorded = _recorded_seed(first_path, first) if seed is None else None
     if seed is None:  # the first pairing's records, when there are some, hold the seed
-        seed = secrets.randbelow(2**31) if recorded is None else recorded
+        seed = fresh_seed() if recorded is None else recorded
     import_runner()  # before the folder is made
     if out:  # locked until the command ends: a second run on the folder is refused
         make_output_folder(out)

@@ -78,10 +78,24 @@ SECONDS = FiniteFloat(0, 86_400, low_open=True)  # a positive time budget, at mo
 PROBABILITY = FiniteFloat(0, 1)
 
 
-def seed_option(help: str, default: int | None = None):
-    """``--seed``: the root of every random draw of the command (Click's help shows the range)."""
-    shown = {"show_default": True} if default is not None else {}
-    return click.option("--seed", type=SEED, default=default, help=help, **shown)
+def seed_option(what: str, fixed: bool = False, resumes: str | None = None):
+    """``--seed``: the root of every random draw of the command, with one default
+    everywhere: a fresh seed (:func:`fresh_seed`) that the output gives, so the run
+    can be repeated; a resumed run takes the seed of ``resumes`` (its records).
+    ``fixed`` is for commands that measure a fixed workload (bench, perft): 0."""
+    if fixed:
+        return click.option("--seed", type=SEED, default=0, show_default=True,
+                            help=f"Seed of {what}; a fixed workload, the same every run.")
+    resumed = f"the seed of {resumes} when it holds this run, else " if resumes else ""
+    return click.option("--seed", type=SEED, default=None,
+                        help=f"Root seed of {what} (default: {resumed}a fresh one, given in the output).")
+
+
+def fresh_seed() -> int:
+    """The seed of a run given none: below 2**31, short to type back."""
+    import secrets
+
+    return secrets.randbelow(2**31)
 
 
 def games_option(help: str, default: int, minimum: int = 1):
@@ -170,7 +184,7 @@ def game_options(where: str):
     ``where`` names the records a run without --seed takes its seed from."""
     options = [
         jobs_option(PROCESS_JOBS_HELP),
-        seed_option(f"Root seed; the same seed gives the same games at any --jobs (default: {where}'s, when it holds these games, else fresh)."),
+        seed_option("every game, the same at any --jobs", resumes=where),
         variant_option("Preset with overrides, e.g. 'classic[sequences_to_win=3]'.", default="classic"),
         click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
         click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),

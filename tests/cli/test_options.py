@@ -438,3 +438,28 @@ def test_fuzz_every_command(records_folder, command, data):
             assert len(lines) == 1 and lines[0].startswith("seqsolve: "), (argv, result.stderr)
             assert result.stdout == "", argv
             assert not os.path.exists(os.path.join(folder, "out")), argv
+
+
+# ---------------------------------------------------------------- --seed: one default
+
+
+SAMPLING = ["match", "tournament", "balance", "show", "analyze", "annotate"]
+
+
+@pytest.mark.parametrize("command", SAMPLING)
+def test_every_seed_defaults_to_a_fresh_one_given_in_the_output(command):
+    text = " ".join(ok(command, "--help").split())
+    assert "a fresh one, given in the output)" in text
+
+
+@pytest.mark.parametrize("command", ["bench", "perft"])
+def test_a_fixed_workload_says_its_seed_is_fixed(command):
+    text = " ".join(ok(command, "--help").split())
+    assert "a fixed workload, the same every run. [default: 0;" in text
+
+
+def test_analyze_without_seed_draws_one_and_gives_it_so_the_run_repeats():
+    args = ("analyze", "example:2", "--iters", "200", "--json")
+    first = json.loads(ok(*args))
+    again = json.loads(ok(*args, "--seed", str(first["seed"])))
+    assert first["moves"] == again["moves"]
