@@ -16,13 +16,15 @@ import numpy as np
 from ..games.sequence.board import CORNERS, windows
 from ..games.sequence.cards import CardKind
 from ..games.sequence.rules import Rules
-from ..games.sequence.state import State, decode_action
+from ..games.sequence.state import ActionKind, State, Termination, decode_action
 from ..play import stats
 from ..play.config import MatchConfig
 from ..play.report import summarize_match
 from .grid import VariantPoint
 
-TERMINATIONS = ("win", "frozen", "stall", "turn_cap", "deck_exhausted", "draft_end", "forfeit")
+#: why games end, as records name them: every :class:`Termination` a played game can
+#: have (not ``recorded``, which only a position file read back has), then a forfeit
+TERMINATIONS = (*(t.name.lower() for t in Termination if t is not Termination.RECORDED), "forfeit")
 
 
 class GameDetail:
@@ -46,18 +48,18 @@ class GameDetail:
         c["legal"] += n_legal
         c["decisions"] += n_legal > 1
         kind, card, _, _ = decode_action(action)
-        if kind == 2:
+        if kind == ActionKind.EXCHANGE:
             c["exchanges"] += 1
-        elif kind == 3:
+        elif kind == ActionKind.PASS:
             c["passes"] += 1
-        elif kind == 1:
+        elif kind == ActionKind.REMOVE:
             c["one_eyed"] += 1
         elif self.deck.kind(self.deck.codes[card]) == CardKind.WILD:
             c["two_eyed"] += 1
         discards = len(state.core.discards())
         state.apply(action)
         # every action but a pass discards one card; a reshuffle empties the piles (C-29)
-        if len(state.core.discards()) < discards + (kind != 3):
+        if len(state.core.discards()) < discards + (kind != ActionKind.PASS):
             c["reshuffles"] += 1
 
     def finish(self, state: State) -> dict:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..games.sequence.position import COLOUR_NAMES
 from .errors import Interrupted
 from .options import (
     FILE_PATH,
@@ -30,8 +31,6 @@ from .progress import Progress, progress_enabled
 
 if TYPE_CHECKING:  # the analysis (numpy, the compiled core) is imported by the commands
     from ..analysis.results import Analysis, SideThreats
-
-_NAMES = {"b": "blue", "g": "green", "r": "red"}
 
 
 def _pct(x: float | None, digits: int = 3) -> str:
@@ -59,7 +58,7 @@ def _cards_note(info: dict) -> str:
 
 
 def _threat_lines(t: SideThreats, limit: int = 6) -> list[str]:
-    name = _NAMES[t.colour]
+    name = COLOUR_NAMES[t.colour]
     seqs = f" ({', '.join(t.sequences)})" if t.sequences else ""
     lines = [f"  {name:<6} {t.count}/{t.needed} sequences{seqs}; seats {', '.join(map(str, t.seats))}"]
 
@@ -90,7 +89,7 @@ def _threat_lines(t: SideThreats, limit: int = 6) -> list[str]:
 
 def format_analysis(a: Analysis, top: int | None = None) -> str:
     """The text report of an analysis (ends with a newline)."""
-    mover = f"seat {a.to_move} ({_NAMES[a.side]})"
+    mover = f"seat {a.to_move} ({COLOUR_NAMES[a.side]})"
     info = (
         "open: every card known"
         if a.open_information
@@ -118,12 +117,12 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     lines.append("")
     t = a.tactics
     if t.win_in_one:
-        lines.append(f"exact      {_NAMES[a.side]} wins now with {', '.join(t.win_in_one)}")
+        lines.append(f"exact      {COLOUR_NAMES[a.side]} wins now with {', '.join(t.win_in_one)}")
     if t.threats:
         threats = []
         for th in t.threats:
             maybe = "possible" if th["possible"] else "impossible: no copy left for it"
-            threats.append(f"{_NAMES[th['side']]} on {th['cell']} with {th['card']} or a wild card ({maybe})")
+            threats.append(f"{COLOUR_NAMES[th['side']]} on {th['cell']} with {th['card']} or a wild card ({maybe})")
         lines.append("threats    next turn: " + "; ".join(threats))
         if t.blocks:
             lines.append(f"blocks     {', '.join(t.blocks)}")
@@ -366,7 +365,7 @@ def format_annotation(result: dict, show_all: bool = False) -> str:
     for s in result["summary"]:
         bot = f", {seats[s['seat']]}" if s["seat"] < len(seats) else ""
         lines.append(
-            f"seat {s['seat']} ({_NAMES[s['side']]}{bot}): {_count(s['decisions'], 'decision')},"
+            f"seat {s['seat']} ({COLOUR_NAMES[s['side']]}{bot}): {_count(s['decisions'], 'decision')},"
             f" {_count(s['blunders'], 'blunder')}, {_count(s['mistakes'], 'mistake')},"
             f" mean drop {_pct(s['mean_drop'], 3)}"
         )

@@ -24,11 +24,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..games.sequence.moves import Move
+from ..games.sequence.position import COLOUR_NAMES
 from ..games.sequence.rules import RulesError, Variant
 
 RECORD_FORMAT = 1
-
-_NAMES = {"b": "blue", "g": "green", "r": "red"}
 
 
 class RecordError(ValueError):
@@ -621,12 +620,12 @@ def result_text(record: dict, seats: str) -> str:
     forfeit = record["forfeit"]
     if record["termination"] == "forfeit" and forfeit:
         who = f"seat {forfeit.get('seat')} ({forfeit.get('bot')}) forfeited ({forfeit.get('reason')})"
-        return f"{_NAMES[sides[side]]} won: {who}" if side is not None else who
+        return f"{COLOUR_NAMES[sides[side]]} won: {who}" if side is not None else who
     if side is None:
         return f"draw ({record['termination']})"
     why = "" if record["termination"] == "win" else f" ({record['termination']})"
-    return f"{_NAMES[sides[side]]} won{why}"
+    return f"{COLOUR_NAMES[sides[side]]} won{why}"
 
 
 def colour_name(colour: str) -> str:
-    return _NAMES[colour]
+    return COLOUR_NAMES[colour]

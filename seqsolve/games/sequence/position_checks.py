@@ -9,12 +9,11 @@ from collections import Counter
 
 from .board import CELLS, CORNERS, cell_name, parse_window, window_name, windows
 from .cards import Deck, normalize_card
-from .position import COLOURS, CORNER, COUNTER_MAX, Hand, Position
+from .position import COLOUR_NAMES, COLOURS, CORNER, COUNTER_MAX, Hand, Position
 from .position_syntax import BOARD_TOKENS, DIGITS, BadToken, Fields, Tok, TokList, end_of, number_value
 from .rules import PLAYER_COUNTS, Rules, RulesError, Variant, format_value, parse_value
 from .sequences import overlap_allows
 
-COLOUR_NAMES = {"b": "blue", "g": "green", "r": "red"}
 _SEQUENCE = re.compile(r"([bgrBGR]):(.+)")
 
 
