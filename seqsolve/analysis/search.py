@@ -20,7 +20,7 @@ game) and answers for the side to move:
 How the search is used
 ----------------------
 The search is the compiled information-set MCTS of :mod:`seqsolve._search`
-(the ``mcts`` bot's ``Searcher``; ``--bot mcts:...`` sets its parameters).
+(the ``mcts`` bot's ``Searcher``; an ``mcts:...`` spec after the position sets its parameters).
 Unless the analysis is *open* (every card listed and ``open_information``
 asked for), the side to move searches its own observation: every iteration
 deals the cards it cannot see at random among those it has not seen, so cards

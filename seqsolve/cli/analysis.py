@@ -143,9 +143,6 @@ def search_options(iters: str, seconds: str, jobs: str):
     options = [
         click.option("--iters", type=click.IntRange(1, 10**9), default=None, help=iters),
         click.option("--time", "seconds", type=SECONDS, default=None, help=f"{seconds.rstrip('.')} (0 < s <= 86400)."),
-        click.option(
-            "--bot", default="mcts", show_default=True, help="Search parameters as an mcts spec, e.g. mcts:c=0.5,depth=8."
-        ),
         seed_option("the search (hidden cards, playouts)"),
         jobs_option(f"{jobs.rstrip('.')}; -1 = one per core.", default=1),
     ]
@@ -163,12 +160,13 @@ Examples:
   seqsolve analyze example:2 --top 5 --iters 200000
   seqsolve analyze game.sqn --time 5 --jobs 4    four root-parallel trees for 5 s
   seqsolve analyze example:4 --open              every card known: perfect information
-  seqsolve analyze game.sqn --bot mcts:c=0.5,depth=8 --seed 3 --json
+  seqsolve analyze game.sqn mcts:c=0.5,depth=8 --seed 3 --json
 """
 
 
 @click.command(epilog=ANALYZE_EPILOG)
 @click.argument("file")
+@click.argument("bot", default="mcts", required=False)
 @click.option(
     "--top",
     type=click.IntRange(min=0),
@@ -193,6 +191,8 @@ Examples:
 )
 def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, progress):
     """Rank every legal turn of the side to move in the position FILE.
+
+    BOT is the search, an mcts spec (default mcts), e.g. mcts:c=0.5,depth=8.
 
     For each turn (a dead-card exchange counts as part of the turn: '~5S 9H@i3'):
     its share of the search, its estimated win probability with a 95% interval,
@@ -237,6 +237,7 @@ Examples:
 
 @click.command(epilog=ANNOTATE_EPILOG)
 @click.argument("records", type=FILE_PATH)
+@click.argument("bot", default="mcts", required=False)
 @GAME_OPTION
 @click.option(
     "--seat",
@@ -293,6 +294,7 @@ def annotate(
     Each decision of the chosen seats is analysed from what that seat could see
     at the time; the drop is the best turn's estimated win probability minus
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
+    BOT is the search, an mcts spec (default mcts), e.g. mcts:c=0.5,depth=8.
     """
     from ..analysis.annotate import annotate_record
     record, where = recorded_game(records, game)

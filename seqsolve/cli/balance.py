@@ -52,7 +52,7 @@ def _stages(bar: Progress, total_jobs: int):
 
 def _command_line(ctx: click.Context) -> str:
     """The command that reproduces this run (the options that differ from their defaults)."""
-    parts = ["seqsolve", "balance"]
+    parts = ["seqsolve", "balance", *ctx.params.get("bots", ())]
     for param in ctx.command.params:
         if not isinstance(param, click.Option) or param.name in ("progress",):
             continue
@@ -95,12 +95,14 @@ Examples:
   seqsolve balance --games 2000 --out runs/classic
   seqsolve balance --variant classic --vary players=2,3,4 --vary sequences_to_win=1,2 --games 1000
   seqsolve balance --variant seed000 --variant classic[sequences_to_win=3] --json
+  seqsolve balance greedy random --games 1000        greedy seat 0, random seat 1
   seqsolve balance --restrict all --weak random --games 1000 --out runs/rules
   seqsolve balance --all-presets --games 4300 --jobs 2 --out runs/all --report docs/balance.md
 Rerunning the same command with the same --out resumes an interrupted run
 (the seed is read back from the folder when --seed is not given).
 """
 )
+@click.argument("bots", nargs=-1)
 @variant_option(
     "A variant to measure (repeatable; default classic). The same one twice is measured twice.",
     multiple=True,
@@ -123,13 +125,6 @@ Rerunning the same command with the same --out resumes an interrupted run
     default=None,
     help="Sides when not varied (6 or 12 players without it: both 2 and 3).",
 )
-@click.option(
-    "--bot",
-    "bots",
-    multiple=True,
-    metavar="SPEC",
-    help="The bot of every seat [default: heuristic]; give one per side or one per seat to seat different bots.",
-)
 @games_option("Self-play games per variant (0: only the --restrict and --weak matches).", default=1000, minimum=0)
 @click.option(
     "--restrict",
@@ -144,7 +139,7 @@ Rerunning the same command with the same --out resumes an interrupted run
     help="Skill vs luck: the bot (or --strong) against this weaker bot.",
 )
 @click.option(
-    "--strong", default=None, metavar="SPEC", help="The strong bot of --weak [default: the first --bot]."
+    "--strong", default=None, metavar="SPEC", help="The strong bot of --weak [default: the first of BOTS]."
 )
 @click.option(
     "--match-games",
@@ -210,6 +205,9 @@ def balance(
     progress,
 ):
     """Measure how fair and how decisive rule variants are: seat advantage, draws, length.
+
+    BOTS: the bot of every seat (default heuristic), or one per side or one per
+    seat to seat different bots (see 'seqsolve bots').
 
     Every variant of the grid is played by the bot against itself (a new deal every
     game, each bot fixed on its seat), and reported with 95% intervals: the win

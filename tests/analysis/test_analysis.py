@@ -245,8 +245,8 @@ def test_cli_bad_input_is_one_line():
     assert "P-11.7" in fails("analyze", "-", input=TOO_MANY)
     line = fails("analyze", "example:2", "--open")
     assert "hand 0 holds 7 unknown" in line and "draw pile's 56 cards are not listed" in line
-    assert "unknown parameter 'foo'" in fails("analyze", "example:2", "--bot", "mcts:foo=1")
-    assert "search bot" in fails("analyze", "example:2", "--bot", "greedy")
+    assert "unknown parameter 'foo'" in fails("analyze", "example:2", "mcts:foo=1")
+    assert "search bot" in fails("analyze", "example:2", "greedy")
     assert "--frobnicate" in fails("analyze", "example:2", "--frobnicate", code=2)
     assert "--jobs" in fails("analyze", "example:2", "--jobs", "0", code=2)
 

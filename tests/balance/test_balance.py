@@ -19,7 +19,7 @@ from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game, run_games
 from seqsolve.play.records import read_records
 
-FAST = ("--bot", "greedy", "--jobs", "1", "--no-progress")
+FAST = ("greedy", "--jobs", "1", "--no-progress")
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:
@@ -100,8 +100,8 @@ def test_all_presets_seat_every_player_count_they_allow():
         (["--variant", "clasic"], "unknown preset 'clasic'"),
         (["--vary", "players=2", "--vary", "players=3"], "given twice"),
         (["--all-presets", "--vary", "players=2"], "--all-presets"),
-        (["--bot", "nosuchbot"], "unknown bot 'nosuchbot'"),
-        (["--bot", "greedy", "--bot", "random", "--bot", "random"], "one per side (2) or one per seat (2)"),
+        (["nosuchbot"], "unknown bot 'nosuchbot'"),
+        (["greedy", "random", "random"], "one per side (2) or one per seat (2)"),
         (["--restrict", "jacks"], "unknown restriction 'jacks'"),
     ],
 )
@@ -155,7 +155,7 @@ def test_same_variant_twice_differs_by_no_more_than_its_interval():
 
 def test_a_bot_per_side_stays_on_its_side():
     data = run_json(
-        "--bot", "greedy", "--bot", "random", "--games", "60", "--seed", "2", "--jobs", "1", "--no-progress"
+        "greedy", "random", "--games", "60", "--seed", "2", "--jobs", "1", "--no-progress"
     )
     v = data["variants"][0]
     assert v["bots"] == ["greedy", "random"] and v["side_win"][0] > 0.8
@@ -232,12 +232,12 @@ def test_terminal_table_and_no_out_writes_nothing(tmp_path, monkeypatch):
 
 
 def test_same_seed_same_report_whatever_jobs():
-    args = ("--vary", "players=2,4", "--games", "24", "--seed", "9", "--bot", "greedy", "--no-progress")
+    args = ("--vary", "players=2,4", "--games", "24", "--seed", "9", "greedy", "--no-progress")
     one = run_json(*args, "--jobs", "1")
     two = run_json(*args, "--jobs", "2")
     assert _stable(one) == _stable(two)
     assert _stable(run_json(*args, "--jobs", "1")) == _stable(one)
-    other = run_json(*args[:-5], "--seed", "10", "--bot", "greedy", "--no-progress", "--jobs", "1")
+    other = run_json(*args[:-4], "--seed", "10", "greedy", "--no-progress", "--jobs", "1")
     assert other["variants"][0]["heatmap"] != one["variants"][0]["heatmap"]
 
 
@@ -276,7 +276,7 @@ def test_other_backends_give_the_same_report(backend):
     """``--backend dask`` without --scheduler starts a local Dask cluster (see test_match for a remote one)."""
     if backend == "dask":
         import distributed  # noqa: F401  (installed by the test extra: a missing one must fail, not skip)
-    args = ("--vary", "players=2,3", "--games", "12", "--seed", "8", "--bot", "greedy", "--no-progress")
+    args = ("--vary", "players=2,3", "--games", "12", "--seed", "8", "greedy", "--no-progress")
     assert _stable(run_json(*args, "--backend", backend, "--jobs", "2")) == _stable(
         run_json(*args, "--jobs", "1")
     )
@@ -390,7 +390,7 @@ def test_self_play_forfeit_is_a_result_like_any_other(tmp_path, monkeypatch):
     """A bot that forfeits in single-bot self-play (here: a script path that does not
     exist where balance runs) is counted as a forfeit, not a crash of the run."""
     monkeypatch.chdir(tmp_path)
-    code, stdout, stderr = run_cli("--bot", "ext:python examples/random_bot.py", "--games", "2", "--jobs", "1",
+    code, stdout, stderr = run_cli("ext:python examples/random_bot.py", "--games", "2", "--jobs", "1",
                                    "--no-plots", "--no-progress", "--seed", "1")
     assert code == 0, stderr
     assert "forfeit 2" in stdout

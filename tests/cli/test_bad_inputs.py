@@ -111,10 +111,10 @@ for spec in BAD_BOTS:
     rows(1, BOT, ("match", spec, "random", "--games", "2", "--jobs", "1", "--seed", "1"))
 for spec in BAD_BOTS[:12]:
     rows(1, BOT, ("tournament", spec, "random", "--games", "2", "--jobs", "1", "--seed", "1"))
-    rows(1, None, ("balance", "--bot", spec, "--games", "2", "--jobs", "1", "--seed", "1", "--no-plots"))
+    rows(1, None, ("balance", spec, "--games", "2", "--jobs", "1", "--seed", "1", "--no-plots"))
 for spec in ["mcts:nosuch=1", "mcts:iters=abc", "mcts:c=nan", "mcts:iters=1,iters=2", "greedy", "nosuch"]:
-    rows(None, None, ("analyze", "example:2", "--bot", spec, "--iters", "10"))
-    rows(None, None, ("annotate", "{rec}", "--game", "0", "--bot", spec, "--iters", "10"))
+    rows(None, None, ("analyze", "example:2", spec, "--iters", "10"))
+    rows(None, None, ("annotate", "{rec}", spec, "--game", "0", "--iters", "10"))
 
 BAD_VARIANTS = [
     "klassik", "classic[", "classic]", "classic[hand_size=0]", "classic[hand_size=abc]", "classic[nosuch=1]",
@@ -293,7 +293,7 @@ SUBPROCESS = [
     (("replay", "{format-99.jsonl}", "--game", "0"), 1, "{format-99.jsonl}:1: record format 99"),
     (("replay", "{deep_header}", "--game", "0"), 1, "{deep_header}:1: not a seqsolve match record file"),
     (("annotate", "{game-not-utf8.jsonl}", "--game", "0"), 1, "{game-not-utf8.jsonl}:2: not UTF-8 text"),
-    (("analyze", "example:2", "--bot", "mcts:iters=1,iters=2"), 1, "bot 'mcts:iters=1,iters=2'"),
+    (("analyze", "example:2", "mcts:iters=1,iters=2"), 1, "bot 'mcts:iters=1,iters=2'"),
     (("balance", "--variant", "klassik"), 1, "unknown preset 'klassik'"),
     (("bots", "extra"), 2, "Got unexpected extra argument"),
     (("nosuchcommand",), 2, "No such command"),

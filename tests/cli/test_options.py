@@ -303,7 +303,7 @@ FUZZ = {
         },
     ),
     "balance": (
-        lambda d: ["--no-plots", "--bot", "random", "--games", "1", "--jobs", "1"],
+        lambda d: ["random", "--no-plots", "--games", "1", "--jobs", "1"],
         {
             "--games": ["1", "2", "0", "-1", "99999999999999999999999"],
             "--match-games": ["1", "0", "-1", "x"],
@@ -316,7 +316,7 @@ FUZZ = {
             "--restrict": ["corners", "all", "nothing", ""],
             "--weak": ["random", "mcts:eps=2", ""],
             "--strong": ["random", "nosuch"],
-            "--bot": BOTS,
+            "+bot": BOTS,
             "--scheduler": ["tcp://127.0.0.1:1"],
             "--move-timeout": FLOATS,
             "--out": ["OUT"],
@@ -329,7 +329,7 @@ FUZZ = {
             "--time": ["0.01", "0", "-1", "nan", "inf", "1e400", "x"],
             "--jobs": ["1", "2", "0", "-2", "x"],
             "--seed": SEEDS,
-            "--bot": ["mcts", "mcts:c=0.5", "mcts:eps=2", "mcts:c=1,c=2", "random", "nosuch", "mcts:depth=-2"],
+            "+bot": ["mcts", "mcts:c=0.5", "mcts:eps=2", "mcts:c=1,c=2", "random", "nosuch", "mcts:depth=-2"],
             "--top": ["0", "3", "-1", "x"],
         },
     ),
@@ -344,7 +344,7 @@ FUZZ = {
             "--seed": SEEDS,
             "--mistake": FLOATS,
             "--blunder": FLOATS,
-            "--bot": ["mcts", "mcts:eps=2", "nosuch"],
+            "+bot": ["mcts", "mcts:eps=2", "nosuch"],
         },
     ),
     "show": (
@@ -400,6 +400,8 @@ def _argv(command: str, folder: str, draw) -> list[str]:
         value = draw(st.sampled_from(options[name]))
         if name == "bot":  # a positional bot spec replaces one of the two
             argv[1 + draw(st.integers(0, 1))] = value
+        elif name == "+bot":  # one more positional bot spec (bots are never an option)
+            argv.append(value)
         elif value is None:
             argv.append(name)
         else:
@@ -463,3 +465,13 @@ def test_analyze_without_seed_draws_one_and_gives_it_so_the_run_repeats():
     first = json.loads(ok(*args))
     again = json.loads(ok(*args, "--seed", str(first["seed"])))
     assert first["moves"] == again["moves"]
+
+
+# ---------------------------------------------------------------- bots: one way to name them
+
+
+@pytest.mark.parametrize("args", [["balance"], ["analyze", "example:2"], ["match", "random"], ["tournament", "random"]])
+def test_bots_are_arguments_everywhere_never_a_bot_option(args):
+    assert "No such option '--bot'" in fails(*args, "--bot", "greedy", code=2)
+    usage = ok(args[0], "--help").splitlines()[0]
+    assert "BOT" in usage

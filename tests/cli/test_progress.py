@@ -37,7 +37,7 @@ def test_tournament_and_balance_show_one_line_per_stage():
     assert [line.split(":")[0] for line in _lines(result.stderr)] == [
         "random vs greedy", "random vs heuristic", "greedy vs heuristic"]
     assert all(f"{FULL} 2/2 games" in line for line in _lines(result.stderr))
-    result = _ok("balance", "--bot", "random", "--games", "3", "--weak", "random", "--match-games", "2",
+    result = _ok("balance", "random", "--games", "3", "--weak", "random", "--match-games", "2",
                  "--seed", "1", "--jobs", "1", "--no-plots", "--progress")
     assert [line.split(": [")[0] for line in _lines(result.stderr)] == [
         "[1/2] classic 2p self-play", "[2/2] classic 2p strong vs weak"]

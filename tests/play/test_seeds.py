@@ -15,7 +15,7 @@ from seqsolve.play.records import Replay, read_records
 from seqsolve.play.seeds import bot_seed, deal_seed, stream_seed
 
 TOURNAMENT = ("tournament", "random", "greedy", "heuristic", "--games", "4", "--seed", "5", "--no-progress")
-BALANCE = ("balance", "--bot", "random", "--games", "6", "--seed", "5", "--no-progress", "--no-plots")
+BALANCE = ("balance", "random", "--games", "6", "--seed", "5", "--no-progress", "--no-plots")
 
 
 def _state(seq: np.random.SeedSequence) -> list[int]:
