@@ -198,6 +198,7 @@ def summarize_point(result: PointResult) -> dict:
         "stream": list(result.configs["self"].stream) if "self" in result.configs else None,
         "games": n,
     }
+    _add_matches(out, result, sides)
     if not n:
         return out
     side_rate = [_rate(k, n) for k in side_wins]
@@ -240,6 +241,12 @@ def summarize_point(result: PointResult) -> dict:
         "duration": out["turns"]["mean"],
     }
     out["heatmap"] = {"chips": (chips / n).round(4).tolist(), "sequences": (seq_cells / n).round(4).tolist()}
+    return out
+
+
+def _add_matches(out: dict, result: PointResult, sides: int) -> None:
+    """The restricted-play and skill matches of a point, into its summary ``out``
+    (also when it played no self-play games: ``--no-self-play``)."""
     for name, recs in result.records.items():
         if name == "self" or not recs:
             continue
@@ -259,7 +266,6 @@ def summarize_point(result: PointResult) -> dict:
             out["skill"] = entry
         else:
             out.setdefault("restricted", {})[name] = entry
-    return out
 
 
 def add_deltas(summaries: list[dict]) -> None:

@@ -57,7 +57,7 @@ def _command_line(ctx: click.Context) -> str:
         if not isinstance(param, click.Option) or param.name in ("progress",):
             continue
         value = ctx.params.get(param.name)
-        if value is None or value == param.default or value == () or value is False:
+        if value is None or value == param.default or value == () or (value is False and not param.secondary_opts):
             continue
         flag = param.opts[0]
         if param.is_flag:
@@ -125,7 +125,9 @@ Rerunning the same command with the same --out resumes an interrupted run
     default=None,
     help="Sides when not varied (6 or 12 players without it: both 2 and 3).",
 )
-@games_option("Self-play games per variant (0: only the --restrict and --weak matches).", default=1000, minimum=0)
+@games_option("Self-play games per variant (and per match unless --match-games).", default=1000)
+@click.option("--self-play/--no-self-play", default=True, show_default=True,
+              help="Play the self-play games (--no-self-play: only the --restrict and --weak matches).")
 @click.option(
     "--restrict",
     default=None,
@@ -188,6 +190,7 @@ def balance(
     teams,
     bots,
     games,
+    self_play,
     restrict,
     weak,
     strong,
@@ -216,7 +219,9 @@ def balance(
     and branching, exchanges, jacks and reshuffles per game, and how often the
     winner used a corner.  See docs/balance-metrics.md.
     """
-    _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games)
+    _check_combinations(variants, all_presets, self_play, restrict, weak, strong, match_games)
+    if not self_play:  # the matches get --games unless --match-games says otherwise
+        games, match_games = 0, games if match_games is None else match_games
     check_backend(backend, scheduler)
     from ..balance.grid import expand_grid
     from ..balance.manifest import open_output, read_manifest
@@ -313,7 +318,7 @@ def balance(
         )
 
 
-def _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games) -> None:
+def _check_combinations(variants, all_presets, self_play, restrict, weak, strong, match_games) -> None:
     """Options that mean nothing together are refused (a usage error), not ignored."""
     matches = bool(restrict) or weak is not None
     if variants and all_presets:
@@ -322,10 +327,8 @@ def _check_combinations(variants, all_presets, games, restrict, weak, strong, ma
         raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
     if match_games is not None and not matches:
         raise click.UsageError("--match-games goes with --restrict or --weak (it counts their games)")
-    if games == 0 and not matches:
-        raise click.UsageError("--games 0 plays no self-play games: give --restrict or --weak, or more games")
-    if games == 0 and match_games is None:
-        raise click.UsageError("--games 0 leaves the matches no games: give --match-games N")
+    if not self_play and not matches:
+        raise click.UsageError("--no-self-play leaves nothing to play: give --restrict or --weak")
 
 
 COMMANDS = [balance]

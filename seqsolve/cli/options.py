@@ -98,11 +98,10 @@ def fresh_seed() -> int:
     return secrets.randbelow(2**31)
 
 
-def games_option(help: str, default: int, minimum: int = 1):
-    """``--games``/``-n``: at most :data:`MAX_GAMES`; ``minimum`` 0 only where 0 has a meaning."""
-    return click.option(
-        "--games", "-n", type=click.IntRange(minimum, MAX_GAMES), default=default, show_default=True, help=help
-    )
+def games_option(help: str, default: int):
+    """``--games``/``-n``: 1 to :data:`MAX_GAMES` in every command (no 0 that means
+    something else: balance says ``--no-self-play``)."""
+    return click.option("--games", "-n", type=GAMES, default=default, show_default=True, help=help)
 
 
 def jobs_option(help: str, default: int = ALL_CORES):

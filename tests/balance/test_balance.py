@@ -394,3 +394,15 @@ def test_self_play_forfeit_is_a_result_like_any_other(tmp_path, monkeypatch):
                                    "--no-plots", "--no-progress", "--seed", "1")
     assert code == 0, stderr
     assert "forfeit 2" in stdout
+
+
+def test_no_self_play_plays_only_the_matches_with_games_games():
+    """--games is 1..10^9 as everywhere; --no-self-play (not --games 0) skips self-play,
+    and the matches are still reported (they were dropped when a variant had no self-play)."""
+    data = run_json("random", "--no-self-play", "--weak", "random", "--restrict", "corners",
+                    "--games", "4", "--seed", "3", "--jobs", "1", "--no-progress")
+    variant = data["variants"][0]
+    assert variant["games"] == 0 and "side_win" not in variant
+    assert variant["skill"]["games"] == variant["restricted"]["corners"]["games"] == 4
+    assert "--no-self-play" in data["command"]
+    assert "'--games'" in run_cli("--games", "0", "--weak", "random")[2]
