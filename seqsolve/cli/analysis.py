@@ -22,7 +22,9 @@ from .options import (
     SECONDS,
     fresh_seed,
     jobs_option,
+    json_option,
     option_group,
+    progress_option,
     recorded_game,
     seed_option,
 )
@@ -185,10 +187,8 @@ Examples:
     is_flag=True,
     help="Perfect information: every hand and the draw order must be listed.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option(
-    "--progress/--no-progress", default=None, help="Say on stderr when the search starts (default: on a terminal)."
-)
+@json_option("one JSON object")
+@progress_option("A line when the search starts")
 def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, progress):
     """Rank every legal turn of the side to move in the position FILE.
 
@@ -269,10 +269,8 @@ Examples:
 @click.option(
     "--all", "show_all", is_flag=True, help="List every analysed decision, not only the marked ones."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (every decision).")
-@click.option(
-    "--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal)."
-)
+@json_option("one JSON object (every decision)")
+@progress_option()
 def annotate(
     records,
     game,

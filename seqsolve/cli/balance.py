@@ -29,7 +29,11 @@ from .options import (
     fresh_seed,
     games_option,
     jobs_option,
+    json_option,
+    players_option,
+    progress_option,
     seed_option,
+    teams_option,
     variant_option,
 )
 from .progress import Progress, progress_enabled
@@ -118,13 +122,8 @@ Rerunning the same command with the same --out resumes an interrupted run
 @click.option(
     "--all-presets", is_flag=True, help="Every preset of RULES.md §2.2 with every seating it allows."
 )
-@click.option("--players", type=int, default=None, help="Players when not varied [default: 2].")
-@click.option(
-    "--teams",
-    type=int,
-    default=None,
-    help="Sides when not varied (6 or 12 players without it: both 2 and 3).",
-)
+@players_option("Players when not varied [default: 2].", default=None)
+@teams_option("Sides when not varied (6 or 12 players without it: both 2 and 3).")
 @games_option("Self-play games per variant (and per match unless --match-games).", default=1000)
 @click.option("--self-play/--no-self-play", default=True, show_default=True,
               help="Play the self-play games (--no-self-play: only the --restrict and --weak matches).")
@@ -172,14 +171,10 @@ Rerunning the same command with the same --out resumes an interrupted run
     help="CSV file, one row per variant [default: OUT/balance.csv].",
 )
 @click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the PNG plots of the report.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@json_option()
 @backend_options()
 @MOVE_TIMEOUT
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress line on stderr (default: when stderr is a terminal).",
-)
+@progress_option()
 @click.pass_context
 def balance(
     ctx,

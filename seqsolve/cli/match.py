@@ -24,6 +24,8 @@ from .options import (
     fresh_seed,
     game_options,
     games_option,
+    json_option,
+    progress_option,
     recorded_game,
 )
 from .progress import Progress, progress_enabled
@@ -73,10 +75,10 @@ Examples:
 @games_option("Games to play (rounded up to whole deals).", default=100)
 @game_options(where="the --out file")
 @click.option("--out", type=FILE_PATH, default=None, help="Record every game as a JSON line; rerunning resumes.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@json_option()
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05", help="Stop as soon as the sequential test decides.")
 @backend_options()
-@click.option("--progress/--no-progress", default=None, help="Progress line on stderr (default: when stderr is a terminal).")
+@progress_option()
 def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, backend, scheduler, move_timeout, progress):
     """Play BOTS against each other and report who is stronger, with error bars.
 
@@ -166,9 +168,9 @@ Examples:
 @games_option("Games per pairing.", default=100)
 @game_options(where="the --out folder")
 @click.option("--out", type=FOLDER_PATH, default=None, help="Folder for one record file per pairing (resumable).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: ratings, scores, results.")
+@json_option("one JSON object: ratings, scores, results")
 @backend_options()
-@click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal).")
+@progress_option()
 def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, backend, scheduler,
                progress):
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
@@ -280,7 +282,7 @@ def replay(records, game, ply, fmt):
 
 
 @click.command(name="bots")
-@click.option("--json", "as_json", is_flag=True)
+@json_option("every bot and parameter as one JSON object")
 def bots_command(as_json):
     """List the bots and their parameters (use them as 'name:key=value,...'),
     each with its default and, for numbers, its range."""

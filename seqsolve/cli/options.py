@@ -178,6 +178,27 @@ MOVE_TIMEOUT = click.option("--move-timeout", type=SECONDS, default=10.0, show_d
                                  "past it, it loses the game.")
 
 
+def json_option(what: str = "one JSON object instead of the table"):
+    """``--json``: the command's result as JSON on stdout, the one spelling of machine
+    output (``--to json`` of apply, convert and replay is a form of a position file)."""
+    return click.option("--json", "as_json", is_flag=True, help=f"Print {what}.")
+
+
+def progress_option(what: str = "Progress line"):
+    """``--progress/--no-progress``: stderr only, by default when stderr is a terminal."""
+    return click.option("--progress/--no-progress", default=None,
+                        help=f"{what} on stderr (default: when stderr is a terminal).")
+
+
+def players_option(help: str = "2, 3, 4, 6, 8, 9, 10 or 12.", default: int | None = 2):
+    shown = {"show_default": True} if default is not None else {}
+    return click.option("--players", type=int, default=default, help=help, **shown)
+
+
+def teams_option(help: str = "Number of sides (2 or 3); needed for 6 and 12 players."):
+    return click.option("--teams", type=int, default=None, help=help)
+
+
 def game_options(where: str):
     """The options match and tournament share: workers, seed and the rules;
     ``where`` names the records a run without --seed takes its seed from."""
@@ -185,8 +206,8 @@ def game_options(where: str):
         jobs_option(PROCESS_JOBS_HELP),
         seed_option("every game, the same at any --jobs", resumes=where),
         variant_option("Preset with overrides, e.g. 'classic[sequences_to_win=3]'.", default="classic"),
-        click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
-        click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),
+        players_option(),
+        teams_option(),
         MOVE_TIMEOUT,
     ]
     return option_group(options)

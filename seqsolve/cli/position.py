@@ -32,7 +32,17 @@ from ..games.sequence.notation import (
 from ..games.sequence.position import Position
 from ..games.sequence.rules import Variant
 from .errors import CliError
-from .options import GAMES, MAX_GAMES, fresh_seed, seed_option, variant_option
+from .options import (
+    GAMES,
+    MAX_GAMES,
+    fresh_seed,
+    json_option,
+    players_option,
+    progress_option,
+    seed_option,
+    teams_option,
+    variant_option,
+)
 from .progress import progress_enabled
 
 FORMATS = ("sqn", "readable", "json")
@@ -161,12 +171,12 @@ Examples:
 )
 @click.option("--new", "new", is_flag=True, help="Deal a new game instead of reading FILE.")
 @variant_option("With --new: preset and overrides, e.g. 'classic[sequences_to_win=3]'.")
-@click.option("--players", type=int, help="With --new: number of players (default 2).")
-@click.option("--teams", type=int, help="With --new: number of sides when it is not implied.")
+@players_option("With --new: number of players [default: 2].", default=None)
+@teams_option("With --new: number of sides when it is not implied.")
 @seed_option("the deal, the random play and hidden cards")
 @click.option("--play-random", is_flag=True, help="Play uniformly random moves to the end of the game.")
 @click.option("--viewer", type=int, help="Show only what this seat may see (other hands hidden).")
-@click.option("--json", "as_json", is_flag=True, help="Print the position as JSON (with legal_moves).")
+@json_option("the position as JSON (with legal_moves)")
 @click.option(
     "--color/--no-color", default=None, help="Force ANSI colours on or off (default: on a terminal)."
 )
@@ -323,11 +333,9 @@ An exchange is an action of its own; an action that ends the game is one leaf.
 @click.argument("file")
 @click.option("--depth", type=click.IntRange(0, MAX_DEPTH), required=True, help=f"Actions deep (at most {MAX_DEPTH}).")
 @click.option("--divide", is_flag=True, help="List the count below each legal first action.")
-@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+@json_option("the counts as JSON")
 @seed_option("any reshuffle inside the tree", fixed=True)
-@click.option(
-    "--progress/--no-progress", default=None, help="Say on stderr when the count starts (default: on a terminal)."
-)
+@progress_option("A line when the count starts")
 def perft(file, depth, divide, as_json, seed, progress) -> None:
     """Count the leaves of the action tree of the position in FILE (as chess perft)."""
     import time
@@ -385,7 +393,7 @@ benchmarks/bench.py compares these figures with the plain-Python reference.
 @click.option(
     "--scans", type=click.IntRange(1, 2 * MAX_GAMES), default=None, help="Repeats of the scan loop [default: 2 x games]."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@json_option("the figures as JSON")
 def bench(games, seed, scans, as_json) -> None:
     """Time the compiled core on one CPU core: random playouts and sequence scans.
 
