@@ -25,17 +25,17 @@ from joblib import Parallel, delayed
 from seqsolve import _search
 from seqsolve.bots import make_bot
 from seqsolve.games.sequence.cards import CardKind
-from seqsolve.games.sequence.state import State, decode_action
+from seqsolve.games.sequence.state import ActionKind, State, decode_action
 from seqsolve.play.config import MatchConfig
 
 
 def kind_of(rules, action: int) -> str:
     kind, card, _, _ = decode_action(action)
-    if kind == 1:
+    if kind == ActionKind.REMOVE:
         return "remove"
-    if kind == 2:
+    if kind == ActionKind.EXCHANGE:
         return "exchange"
-    if kind == 3:
+    if kind == ActionKind.PASS:
         return "pass"
     deck = rules.deck_cards
     return "wild" if deck.kind(deck.codes[card]) == CardKind.WILD else "place"

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-import numpy as np
-
 from ..play.records import Replay, result_text, turns
 from .results import AnalysisError
 from .search import SearchThreads, analyze
@@ -32,9 +30,9 @@ def annotate_record(
     """Analyse every decision of ``seats`` (default all) in a recorded game.
 
     The game is replayed from its record (rules from ``variant``/``players``/``teams``,
-    the deal from ``deal_seed(seed, deal)``).  Before each action of a chosen seat
+    the deal from its seed, stream and deal number).  Before each action of a chosen seat
     that had a choice, the position as that seat saw it is analysed with
-    :func:`analyze` (one tree, seed ``SeedSequence(seed, spawn_key=(ply,))``), so the
+    :func:`analyze` (one tree, the stream ``(ply, 0)`` of the root seed), so the
     result does not depend on ``jobs``, which only runs decisions side by side.
     A turn with a dead-card exchange is two decisions: exchange or not (the
     exchange is compared with the best whole turn), then the play after the
@@ -78,7 +76,8 @@ def annotate_record(
         analysis = analyze(
             view,
             settings=settings,
-            seed=np.random.SeedSequence(seed, spawn_key=(ply,)),
+            seed=seed,
+            stream=(ply,),
             open_information=open_information,
             threats=False,
         )

@@ -20,14 +20,15 @@ game) and answers for the side to move:
 How the search is used
 ----------------------
 The search is the compiled information-set MCTS of :mod:`seqsolve._search`
-(the ``mcts`` bot's ``Searcher``; ``--bot mcts:...`` sets its parameters).
+(the ``mcts`` bot's ``Searcher``; an ``mcts:...`` spec after the position sets its parameters).
 Unless the analysis is *open* (every card listed and ``open_information``
 asked for), the side to move searches its own observation: every iteration
 deals the cards it cannot see at random among those it has not seen, so cards
 in its hand and in the discard piles are never dealt elsewhere.
 
 Root parallelism: ``jobs=J`` runs ``J`` independent trees on ``J`` threads (the
-search releases the GIL), seeded by ``SeedSequence(seed).spawn(J)``, each with
+search releases the GIL), tree ``i`` seeded by the stream ``(*stream, i)`` of the root
+seed (:mod:`seqsolve.play.seeds`), each with
 its share of the iteration budget; their root statistics are merged action by
 action (visits and value sums added).  The result is a pure function of
 ``(position, seed, jobs, iterations, bot parameters)``: the same seed and jobs
@@ -185,13 +186,11 @@ def _search_tree(
     return result, searcher.root_stats(pv_length)
 
 
-def _run_search(view, viewer, settings, seed, jobs, open_information, pv_length):
+def _run_search(view, viewer, settings, seed, stream, jobs, open_information, pv_length):
     """Root-parallel search: ``jobs`` trees, merged by root action."""
-    children = (
-        np.random.SeedSequence(seed).spawn(jobs)
-        if not isinstance(seed, np.random.SeedSequence)
-        else seed.spawn(jobs)
-    )
+    from ..play.seeds import stream_seed
+
+    children = [stream_seed(seed, (*stream, tree)) for tree in range(jobs)]
     budgets = [
         settings.iterations // jobs + (1 if i < settings.iterations % jobs else 0) for i in range(jobs)
     ]
@@ -247,7 +246,8 @@ def analyze(
     iterations: int | None = None,
     seconds: float | None = None,
     settings: SearchSettings | None = None,
-    seed=0,
+    seed: int = 0,
+    stream: tuple = (),
     jobs: int = 1,
     open_information: bool = False,
     pv_length: int = 8,
@@ -263,7 +263,8 @@ def analyze(
         iterations, seconds: the search budget (total over the trees); default
             :data:`DEFAULT_ITERATIONS` unless the bot spec gives one.
         settings: ready-made :func:`search_settings` (then ``bot`` and the budget are ignored).
-        seed: an int or SeedSequence; the trees' seeds are spawned from it.
+        seed: the root seed; tree ``i`` draws from its stream ``(*stream, i)``.
+        stream: the key prefix of this analysis under ``seed`` (annotate: the decision's ply).
         jobs: independent root-parallel trees, one thread each.
         open_information: search with every card known (the state must list them all).
         pv_length: actions in each principal variation (before joining into turns).
@@ -308,9 +309,8 @@ def analyze(
 
     merged, done, seconds_used, value = {}, 0, 0.0, None
     if len(legal) > 1:
-        seed_seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
         merged, done, seconds_used, value = _run_search(
-            view, mover, settings, seed_seq, jobs, open_information, pv_length
+            view, mover, settings, seed, stream, jobs, open_information, pv_length
         )
     elif legal:
         value = _game(view).searcher(settings.params).evaluate(view, side)
@@ -422,7 +422,7 @@ def analyze(
         side=view.sides[side],
         turn=view.turn,
         open_information=open_information,
-        seed=_seed_int(seed),
+        seed=seed,
         jobs=jobs,
         iterations=done,
         seconds=seconds_used,
@@ -431,12 +431,6 @@ def analyze(
         threats=threat_summary(view) if threats else None,
         value=_nan_to_none(value),
     )
-
-
-def _seed_int(seed) -> int:
-    if isinstance(seed, np.random.SeedSequence):
-        return int(seed.entropy) if isinstance(seed.entropy, int) else 0
-    return int(seed)
 
 
 def analyze_position(pos: Position, **options) -> Analysis:

@@ -15,8 +15,8 @@ chips and sequences).  Optionally it also plays two kinds of matches:
 
 Every run is the match runner's: seeds per game from ``SeedSequence``, one
 resumable JSON-lines record file per point and job under the output folder,
-and a ``manifest.json`` naming the run (:mod:`.manifest`).  The seed of a point is derived from
-the root seed and the point itself (not its place in the grid), so adding a
+and a ``manifest.json`` naming the run (:mod:`.manifest`).  The games of a point come from
+a stream of the root seed keyed by the point itself (:mod:`seqsolve.play.seeds`) (not its place in the grid), so adding a
 variant to a grid changes nothing for the others, and the same variant listed
 twice (a *replica*) gets its own, independent games.
 

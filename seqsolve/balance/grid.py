@@ -1,18 +1,15 @@
 """Variant grids: presets, ``--vary`` options and seatings expanded into
-:class:`VariantPoint` s, and the seed each point derives from the root seed and
-itself (not its place in the grid), so adding a variant changes nothing for the
-others and a replica gets its own games."""
+:class:`VariantPoint` s, and the stream each point's games come from under the
+root seed: a function of the point itself (not its place in the grid), so adding
+a variant changes nothing for the others and a replica gets its own games."""
 
 from __future__ import annotations
 
 import itertools
 import re
-import zlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
 
 from ..games import game_for, rules_for
 from ..games.sequence.rules import (
@@ -24,6 +21,7 @@ from ..games.sequence.rules import (
     default_teams,
     parse_value,
 )
+from ..play.seeds import balance_stream
 
 SEATING = ("players", "teams")
 #: Player counts a rule book names for its preset where the engine would seat more
@@ -192,14 +190,11 @@ def _first(*values):
     return next((v for v in values if v is not None), None)
 
 
-def point_seed(root: int, point: VariantPoint, job: str) -> int:
-    """The match seed of one job of one point: a function of the root seed and the point
-    itself, never of its place in the grid.
+def point_stream(point: VariantPoint, job: str) -> tuple:
+    """The stream of one job of one point under the run's root seed (:mod:`seqsolve.play.seeds`):
+    a function of the point itself, never of its place in the grid.
 
-    >>> point_seed(1, VariantPoint("classic", 2, 2), "self") == point_seed(1, VariantPoint("classic", 2, 2), "self")
-    True
+    >>> point_stream(VariantPoint("classic", 2, 2), "self")
+    ('balance', 'classic', 2, 2, 0, 'self')
     """
-    key = zlib.crc32(f"{point.variant}|{point.players}|{point.teams}|{point.replica}|{job}".encode())
-    return int(np.random.SeedSequence([root, key]).generate_state(1)[0]) & 0x7FFFFFFF
-
-
+    return balance_stream(point.variant, point.players, point.teams, point.replica, job)

@@ -15,6 +15,7 @@ from ..play.records import (
     make_output_folder,
     write_text,
 )
+from ..play.seeds import SEED_SCHEME
 from .grid import BalanceError, VariantPoint
 from .run import BalanceConfig, jobs_of
 
@@ -27,6 +28,7 @@ def _manifest(config: BalanceConfig) -> dict:
         "seqsolve": "balance",
         "format": MANIFEST_FORMAT,
         "seed": config.seed,
+        "seeds": SEED_SCHEME,
         "bots": list(config.bots),
         "strong": config.strong,
         "weak": config.weak,
@@ -84,6 +86,11 @@ def open_output(config: BalanceConfig, out: str) -> Iterator[None]:
             found = read_manifest(out)
             mine = _manifest(config)
             if found is not None:
+                if found.get("seeds") != SEED_SCHEME:
+                    raise BalanceError(
+                        f"{out} holds a balance run made with the seeds of seqsolve before spawn-key streams;"
+                        " its games cannot be resumed: choose another --out"
+                    )
                 for key, name in RUN_KEYS.items():
                     if _run_value(found, key) != _run_value(mine, key):
                         raise BalanceError(

@@ -14,12 +14,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..games.sequence.board import CORNERS, windows
+from ..games.sequence.state import Termination
 from ..play import stats
 from ..play.config import MatchConfig
 from ..play.report import summarize_match
 from .grid import VariantPoint
 
-TERMINATIONS = ("win", "frozen", "stall", "turn_cap", "deck_exhausted", "draft_end", "forfeit")
+#: why games end, as records name them: every :class:`Termination` a played game can
+#: have (not ``recorded``, which only a position file read back has), then a forfeit
+TERMINATIONS = (*(t.name.lower() for t in Termination if t is not Termination.RECORDED), "forfeit")
 
 
 @dataclass
@@ -148,8 +151,10 @@ def summarize_point(result: PointResult) -> dict:
         "label": point.label,
         "bots": list(result.configs["self"].bots) if "self" in result.configs else None,
         "seed": result.configs["self"].seed if "self" in result.configs else None,
+        "stream": list(result.configs["self"].stream) if "self" in result.configs else None,
         "games": n,
     }
+    _add_matches(out, result, sides)
     if not n:
         return out
     side_rate = [_rate(k, n) for k in side_wins]
@@ -192,6 +197,12 @@ def summarize_point(result: PointResult) -> dict:
         "duration": out["turns"]["mean"],
     }
     out["heatmap"] = {"chips": (chips / n).round(4).tolist(), "sequences": (seq_cells / n).round(4).tolist()}
+    return out
+
+
+def _add_matches(out: dict, result: PointResult, sides: int) -> None:
+    """The restricted-play and skill matches of a point, into its summary ``out``
+    (also when it played no self-play games: ``--no-self-play``)."""
     for name, recs in result.records.items():
         if name == "self" or not recs:
             continue
@@ -200,6 +211,7 @@ def summarize_point(result: PointResult) -> dict:
         entry = {
             "bots": list(config.bots),
             "seed": config.seed,
+            "stream": list(config.stream),
             "games": s["games"],
             "score": s["score"],
             "score_ci": s["score_ci"],
@@ -210,7 +222,6 @@ def summarize_point(result: PointResult) -> dict:
             out["skill"] = entry
         else:
             out.setdefault("restricted", {})[name] = entry
-    return out
 
 
 def add_deltas(summaries: list[dict]) -> None:

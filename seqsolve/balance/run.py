@@ -11,7 +11,7 @@ from ..bots.restricted import RESTRICTIONS
 from ..games import game_for
 from ..play.config import MatchConfig, MatchError, check_config
 from ..play.match import run_games
-from .grid import BalanceError, VariantPoint, point_seed
+from .grid import BalanceError, VariantPoint, point_stream
 from .metrics import PointResult
 
 
@@ -84,7 +84,8 @@ def jobs_of(config: BalanceConfig, point: VariantPoint) -> list[Job]:
             MatchConfig(
                 bots=seat_bots(config.bots, point),
                 fixed_seats=True,
-                seed=point_seed(config.seed, point, "self"),
+                seed=config.seed,
+                stream=point_stream(point, "self"),
                 **common,
             ),
         )
@@ -95,7 +96,7 @@ def jobs_of(config: BalanceConfig, point: VariantPoint) -> list[Job]:
             Job(
                 "restrict",
                 r,
-                MatchConfig(bots=bots, seed=point_seed(config.seed, point, f"restrict:{r}"), **common),
+                MatchConfig(bots=bots, seed=config.seed, stream=point_stream(point, f"restrict:{r}"), **common),
             )
         )
     if config.weak:
@@ -104,7 +105,7 @@ def jobs_of(config: BalanceConfig, point: VariantPoint) -> list[Job]:
             Job(
                 "skill",
                 "skill",
-                MatchConfig(bots=bots, seed=point_seed(config.seed, point, "skill"), **common),
+                MatchConfig(bots=bots, seed=config.seed, stream=point_stream(point, "skill"), **common),
             )
         )
     return jobs

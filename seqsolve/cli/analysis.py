@@ -13,15 +13,26 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..games.sequence.position import COLOUR_NAMES
 from .errors import Interrupted
-from .options import FILE_PATH, PROBABILITY, SECONDS, jobs_option, option_group, seed_option
+from .options import (
+    FILE_PATH,
+    GAME_OPTION,
+    PROBABILITY,
+    SECONDS,
+    fresh_seed,
+    jobs_option,
+    json_option,
+    option_group,
+    progress_option,
+    recorded_game,
+    seed_option,
+)
 from .position import load_position
-from .progress import progress_enabled
+from .progress import Progress, progress_enabled
 
 if TYPE_CHECKING:  # the analysis (numpy, the compiled core) is imported by the commands
     from ..analysis.results import Analysis, SideThreats
-
-_NAMES = {"b": "blue", "g": "green", "r": "red"}
 
 
 def _pct(x: float | None, digits: int = 3) -> str:
@@ -49,7 +60,7 @@ def _cards_note(info: dict) -> str:
 
 
 def _threat_lines(t: SideThreats, limit: int = 6) -> list[str]:
-    name = _NAMES[t.colour]
+    name = COLOUR_NAMES[t.colour]
     seqs = f" ({', '.join(t.sequences)})" if t.sequences else ""
     lines = [f"  {name:<6} {t.count}/{t.needed} sequences{seqs}; seats {', '.join(map(str, t.seats))}"]
 
@@ -80,7 +91,7 @@ def _threat_lines(t: SideThreats, limit: int = 6) -> list[str]:
 
 def format_analysis(a: Analysis, top: int | None = None) -> str:
     """The text report of an analysis (ends with a newline)."""
-    mover = f"seat {a.to_move} ({_NAMES[a.side]})"
+    mover = f"seat {a.to_move} ({COLOUR_NAMES[a.side]})"
     info = (
         "open: every card known"
         if a.open_information
@@ -108,12 +119,12 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     lines.append("")
     t = a.tactics
     if t.win_in_one:
-        lines.append(f"exact      {_NAMES[a.side]} wins now with {', '.join(t.win_in_one)}")
+        lines.append(f"exact      {COLOUR_NAMES[a.side]} wins now with {', '.join(t.win_in_one)}")
     if t.threats:
         threats = []
         for th in t.threats:
             maybe = "possible" if th["possible"] else "impossible: no copy left for it"
-            threats.append(f"{_NAMES[th['side']]} on {th['cell']} with {th['card']} or a wild card ({maybe})")
+            threats.append(f"{COLOUR_NAMES[th['side']]} on {th['cell']} with {th['card']} or a wild card ({maybe})")
         lines.append("threats    next turn: " + "; ".join(threats))
         if t.blocks:
             lines.append(f"blocks     {', '.join(t.blocks)}")
@@ -134,10 +145,7 @@ def search_options(iters: str, seconds: str, jobs: str):
     options = [
         click.option("--iters", type=click.IntRange(1, 10**9), default=None, help=iters),
         click.option("--time", "seconds", type=SECONDS, default=None, help=f"{seconds.rstrip('.')} (0 < s <= 86400)."),
-        click.option(
-            "--bot", default="mcts", show_default=True, help="Search parameters as an mcts spec, e.g. mcts:c=0.5,depth=8."
-        ),
-        seed_option("Seed of the search (hidden cards, playouts).", default=0),
+        seed_option("the search (hidden cards, playouts)"),
         jobs_option(f"{jobs.rstrip('.')}; -1 = one per core.", default=1),
     ]
     return option_group(options)
@@ -154,12 +162,13 @@ Examples:
   seqsolve analyze example:2 --top 5 --iters 200000
   seqsolve analyze game.sqn --time 5 --jobs 4    four root-parallel trees for 5 s
   seqsolve analyze example:4 --open              every card known: perfect information
-  seqsolve analyze game.sqn --bot mcts:c=0.5,depth=8 --seed 3 --json
+  seqsolve analyze game.sqn mcts:c=0.5,depth=8 --seed 3 --json
 """
 
 
 @click.command(epilog=ANALYZE_EPILOG)
 @click.argument("file")
+@click.argument("bot", default="mcts", required=False)
 @click.option(
     "--top",
     type=click.IntRange(min=0),
@@ -178,12 +187,12 @@ Examples:
     is_flag=True,
     help="Perfect information: every hand and the draw order must be listed.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option(
-    "--progress/--no-progress", default=None, help="Say on stderr when the search starts (default: on a terminal)."
-)
+@json_option("one JSON object")
+@progress_option("A line when the search starts")
 def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, progress):
     """Rank every legal turn of the side to move in the position FILE.
+
+    BOT is the search, an mcts spec (default mcts), e.g. mcts:c=0.5,depth=8.
 
     For each turn (a dead-card exchange counts as part of the turn: '~5S 9H@i3'):
     its share of the search, its estimated win probability with a 95% interval,
@@ -207,7 +216,7 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
         bot=bot,
         iterations=iters,
         seconds=seconds,
-        seed=seed,
+        seed=fresh_seed() if seed is None else seed,
         jobs=_threads(jobs),
         open_information=open_information,
     )
@@ -228,7 +237,8 @@ Examples:
 
 @click.command(epilog=ANNOTATE_EPILOG)
 @click.argument("records", type=FILE_PATH)
-@click.option("--game", "-g", type=int, required=True, help="Game number (as in the records).")
+@click.argument("bot", default="mcts", required=False)
+@GAME_OPTION
 @click.option(
     "--seat",
     "seats",
@@ -259,10 +269,8 @@ Examples:
 @click.option(
     "--all", "show_all", is_flag=True, help="List every analysed decision, not only the marked ones."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (every decision).")
-@click.option(
-    "--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal)."
-)
+@json_option("one JSON object (every decision)")
+@progress_option()
 def annotate(
     records,
     game,
@@ -284,20 +292,16 @@ def annotate(
     Each decision of the chosen seats is analysed from what that seat could see
     at the time; the drop is the best turn's estimated win probability minus
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
+    BOT is the search, an mcts spec (default mcts), e.g. mcts:c=0.5,depth=8.
     """
     from ..analysis.annotate import annotate_record
-    from ..play.records import find_game
-
-    record, where = find_game(records, game)
-    if record is None:
-        raise click.UsageError(f"{records} has no game {game} (it holds {where} games)")
-    show = progress_enabled(progress)
-    counts = [0, 0]  # decisions analysed, in all
+    record, where = recorded_game(records, game)
+    bar = Progress(progress_enabled(progress), unit="decisions")
 
     def report(done: int, total: int) -> None:
-        counts[:] = done, total
-        if show:
-            click.echo(f"\rannotating: {done}/{total} decisions", err=True, nl=done == total)
+        if done == 0:
+            bar.start(f"annotating game {game}", total)
+        bar.advance(done - bar.done)
 
     try:
         result = annotate_record(
@@ -306,7 +310,7 @@ def annotate(
             bot=bot,
             iterations=iters,
             seconds=seconds,
-            seed=seed,
+            seed=fresh_seed() if seed is None else seed,
             jobs=_threads(jobs),
             mistake=mistake,
             blunder=blunder,
@@ -315,9 +319,9 @@ def annotate(
             where=where,
         )
     except KeyboardInterrupt:
-        if show and counts[0] < counts[1]:
-            click.echo("", err=True)  # end the progress line
-        raise Interrupted(f"interrupted after {counts[0]} of {counts[1]} decisions") from None
+        bar.close()
+        raise Interrupted(f"interrupted after {bar.done} of {bar.total} decisions") from None
+    bar.close()
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
@@ -361,7 +365,7 @@ def format_annotation(result: dict, show_all: bool = False) -> str:
     for s in result["summary"]:
         bot = f", {seats[s['seat']]}" if s["seat"] < len(seats) else ""
         lines.append(
-            f"seat {s['seat']} ({_NAMES[s['side']]}{bot}): {_count(s['decisions'], 'decision')},"
+            f"seat {s['seat']} ({COLOUR_NAMES[s['side']]}{bot}): {_count(s['decisions'], 'decision')},"
             f" {_count(s['blunders'], 'blunder')}, {_count(s['mistakes'], 'mistake')},"
             f" mean drop {_pct(s['mean_drop'], 3)}"
         )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shlex
 import time
 
@@ -27,61 +26,42 @@ from .options import (
     backend_options,
     check_backend,
     dask_backend,
+    fresh_seed,
     games_option,
     jobs_option,
+    json_option,
+    players_option,
+    progress_option,
     seed_option,
+    teams_option,
     variant_option,
 )
-from .progress import progress_enabled
+from .progress import Progress, progress_enabled
 
 # balance (numpy, scipy, joblib, the compiled core) is imported by the command,
 # so that --help and every usage error answer at once.
 
 
-class _Progress:
-    """One line on stderr per job: which variant, games done, games/s."""
+def _stages(bar: Progress, total_jobs: int):
+    """The balance runner's ``on_start``: each job of each point is a stage of ``bar``."""
+    started = [0]
 
-    def __init__(self, total_jobs: int, enabled: bool):
-        self.total_jobs, self.enabled = total_jobs, enabled
-        self.job = 0
-        self.label = ""
-        self.need = self.done = 0
-        self.started = time.perf_counter()
-
-    def start(self, point, job, games: int) -> None:
-        self.close()
-        self.job += 1
+    def on_start(point, job, games: int) -> None:
+        started[0] += 1
         what = {"self": "self-play", "restrict": f"vs no {job.name}", "skill": "strong vs weak"}[job.kind]
-        self.label = f"[{self.job}/{self.total_jobs}] {point.label} {what}"
-        self.need, self.done, self.started = games, 0, time.perf_counter()
-        self._show()
+        bar.start(f"[{started[0]}/{total_jobs}] {point.label} {what}", games)
 
-    def update(self, records: list[dict]) -> None:
-        self.done += len(records)
-        self._show()
-
-    def _show(self) -> None:
-        if not self.enabled or not self.label:
-            return
-        rate = self.done / max(time.perf_counter() - self.started, 1e-9)
-        click.echo(
-            f"\r{self.label}: {self.done}/{self.need} games  {rate:.0f} games/s   ", err=True, nl=False
-        )
-
-    def close(self) -> None:
-        if self.enabled and self.label:
-            click.echo("", err=True)
-            self.label = ""
+    return on_start
 
 
 def _command_line(ctx: click.Context) -> str:
     """The command that reproduces this run (the options that differ from their defaults)."""
-    parts = ["seqsolve", "balance"]
+    parts = ["seqsolve", "balance", *ctx.params.get("bots", ())]
     for param in ctx.command.params:
         if not isinstance(param, click.Option) or param.name in ("progress",):
             continue
         value = ctx.params.get(param.name)
-        if value is None or value == param.default or value == () or value is False:
+        if value is None or value == param.default or value == () or (value is False and not param.secondary_opts):
             continue
         flag = param.opts[0]
         if param.is_flag:
@@ -119,12 +99,14 @@ Examples:
   seqsolve balance --games 2000 --out runs/classic
   seqsolve balance --variant classic --vary players=2,3,4 --vary sequences_to_win=1,2 --games 1000
   seqsolve balance --variant seed000 --variant classic[sequences_to_win=3] --json
+  seqsolve balance greedy random --games 1000        greedy seat 0, random seat 1
   seqsolve balance --restrict all --weak random --games 1000 --out runs/rules
   seqsolve balance --all-presets --games 4300 --jobs 2 --out runs/all --report docs/balance.md
 Rerunning the same command with the same --out resumes an interrupted run
 (the seed is read back from the folder when --seed is not given).
 """
 )
+@click.argument("bots", nargs=-1)
 @variant_option(
     "A variant to measure (repeatable; default classic). The same one twice is measured twice.",
     multiple=True,
@@ -140,21 +122,11 @@ Rerunning the same command with the same --out resumes an interrupted run
 @click.option(
     "--all-presets", is_flag=True, help="Every preset of RULES.md §2.2 with every seating it allows."
 )
-@click.option("--players", type=int, default=None, help="Players when not varied [default: 2].")
-@click.option(
-    "--teams",
-    type=int,
-    default=None,
-    help="Sides when not varied (6 or 12 players without it: both 2 and 3).",
-)
-@click.option(
-    "--bot",
-    "bots",
-    multiple=True,
-    metavar="SPEC",
-    help="The bot of every seat [default: heuristic]; give one per side or one per seat to seat different bots.",
-)
-@games_option("Self-play games per variant (0: only the --restrict and --weak matches).", default=1000, minimum=0)
+@players_option("Players when not varied [default: 2].", default=None)
+@teams_option("Sides when not varied (6 or 12 players without it: both 2 and 3).")
+@games_option("Self-play games per variant (and per match unless --match-games).", default=1000)
+@click.option("--self-play/--no-self-play", default=True, show_default=True,
+              help="Play the self-play games (--no-self-play: only the --restrict and --weak matches).")
 @click.option(
     "--restrict",
     default=None,
@@ -168,7 +140,7 @@ Rerunning the same command with the same --out resumes an interrupted run
     help="Skill vs luck: the bot (or --strong) against this weaker bot.",
 )
 @click.option(
-    "--strong", default=None, metavar="SPEC", help="The strong bot of --weak [default: the first --bot]."
+    "--strong", default=None, metavar="SPEC", help="The strong bot of --weak [default: the first of BOTS]."
 )
 @click.option(
     "--match-games",
@@ -177,7 +149,7 @@ Rerunning the same command with the same --out resumes an interrupted run
     help="Games per restricted-play or skill match [default: --games], rounded up to whole deals.",
 )
 @jobs_option(PROCESS_JOBS_HELP)
-@seed_option("Root seed; the same seed gives the same games at any --jobs.")
+@seed_option("every game, the same at any --jobs", resumes="the --out folder")
 @click.option(
     "--out",
     type=FOLDER_PATH,
@@ -199,14 +171,10 @@ Rerunning the same command with the same --out resumes an interrupted run
     help="CSV file, one row per variant [default: OUT/balance.csv].",
 )
 @click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the PNG plots of the report.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@json_option()
 @backend_options()
 @MOVE_TIMEOUT
-@click.option(
-    "--progress/--no-progress",
-    default=None,
-    help="Progress line on stderr (default: when stderr is a terminal).",
-)
+@progress_option()
 @click.pass_context
 def balance(
     ctx,
@@ -217,6 +185,7 @@ def balance(
     teams,
     bots,
     games,
+    self_play,
     restrict,
     weak,
     strong,
@@ -235,6 +204,9 @@ def balance(
 ):
     """Measure how fair and how decisive rule variants are: seat advantage, draws, length.
 
+    BOTS: the bot of every seat (default heuristic), or one per side or one per
+    seat to seat different bots (see 'seqsolve bots').
+
     Every variant of the grid is played by the bot against itself (a new deal every
     game, each bot fixed on its seat), and reported with 95% intervals: the win
     rate of every seat and side, the first seat's advantage and a chi-square test
@@ -242,7 +214,9 @@ def balance(
     and branching, exchanges, jacks and reshuffles per game, and how often the
     winner used a corner.  See docs/balance-metrics.md.
     """
-    _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games)
+    _check_combinations(variants, all_presets, self_play, restrict, weak, strong, match_games)
+    if not self_play:  # the matches get --games unless --match-games says otherwise
+        games, match_games = 0, games if match_games is None else match_games
     check_backend(backend, scheduler)
     from ..balance.grid import expand_grid
     from ..balance.manifest import open_output, read_manifest
@@ -254,7 +228,7 @@ def balance(
     found = read_manifest(out) if out and os.path.isdir(out) else None
     given_seed = seed
     if seed is None:
-        seed = found["seed"] if found else secrets.randbelow(2**31)
+        seed = found["seed"] if found else fresh_seed()
     ctx.meta["balance_seed"] = seed
     config = BalanceConfig(
         points=tuple(points),
@@ -277,7 +251,7 @@ def balance(
         except ImportError as exc:
             raise click.ClickException(str(exc)) from None
     n_jobs = len(points) * (1 + len(config.restrict) + bool(weak))
-    bar = _Progress(n_jobs, progress_enabled(progress))
+    bar = Progress(progress_enabled(progress))
     client = None
     started = time.perf_counter()
     from ..play.match import import_runner
@@ -296,7 +270,7 @@ def balance(
             jobs=jobs,
             backend=backend,
             games_per_match=match_games,
-            on_start=bar.start,
+            on_start=_stages(bar, n_jobs),
             on_records=bar.update,
         )
     except KeyboardInterrupt:
@@ -339,7 +313,7 @@ def balance(
         )
 
 
-def _check_combinations(variants, all_presets, games, restrict, weak, strong, match_games) -> None:
+def _check_combinations(variants, all_presets, self_play, restrict, weak, strong, match_games) -> None:
     """Options that mean nothing together are refused (a usage error), not ignored."""
     matches = bool(restrict) or weak is not None
     if variants and all_presets:
@@ -348,10 +322,8 @@ def _check_combinations(variants, all_presets, games, restrict, weak, strong, ma
         raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
     if match_games is not None and not matches:
         raise click.UsageError("--match-games goes with --restrict or --weak (it counts their games)")
-    if games == 0 and not matches:
-        raise click.UsageError("--games 0 plays no self-play games: give --restrict or --weak, or more games")
-    if games == 0 and match_games is None:
-        raise click.UsageError("--games 0 leaves the matches no games: give --match-games N")
+    if not self_play and not matches:
+        raise click.UsageError("--no-self-play leaves nothing to play: give --restrict or --weak")
 
 
 COMMANDS = [balance]

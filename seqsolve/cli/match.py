@@ -9,21 +9,25 @@ from __future__ import annotations
 
 import itertools
 import json
-import secrets
 import time
 from dataclasses import replace
 
 import click
 
-from .errors import interrupted
+from .errors import CliError, interrupted
 from .options import (
     FILE_PATH,
     FOLDER_PATH,
+    GAME_OPTION,
     backend_options,
     check_backend,
     dask_backend,
+    fresh_seed,
     game_options,
     games_option,
+    json_option,
+    progress_option,
+    recorded_game,
 )
 from .progress import Progress, progress_enabled
 
@@ -72,10 +76,10 @@ Examples:
 @games_option("Games to play (rounded up to whole deals).", default=100)
 @game_options(where="the --out file")
 @click.option("--out", type=FILE_PATH, default=None, help="Record every game as a JSON line; rerunning resumes.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+@json_option()
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05", help="Stop as soon as the sequential test decides.")
 @backend_options()
-@click.option("--progress/--no-progress", default=None, help="Progress line on stderr (default: when stderr is a terminal).")
+@progress_option()
 def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, backend, scheduler, move_timeout, progress):
     """Play BOTS against each other and report who is stronger, with error bars.
 
@@ -94,16 +98,20 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     rules = check_config(config)
     recorded = _recorded_seed(out, config) if seed is None else None
     if seed is None:
-        seed = secrets.randbelow(2**31) if recorded is None else recorded
+        seed = fresh_seed() if recorded is None else recorded
         config = replace(config, seed=seed)
     games = -(-games // rules.teams) * rules.teams
     test, tracker = _sprt_tracker(sprt, rules.teams)
     import_runner()  # before the record file exists
-    bar = Progress(games, bots[0], progress_enabled(progress))
+    bar = Progress(progress_enabled(progress))
+    bar.start(" vs ".join(bots), games)
     feed = tracker[1] if tracker else None
+    score = [0.0]  # the first bot's, over the games done
 
     def on_records(records):
-        bar.update(records)
+        score[0] += sum(r["score"] for r in records)
+        mean = score[0] / max(bar.done + len(records), 1)
+        bar.advance(len(records), note=f"score of {bots[0]}: {100 * mean:.1f}%")
         return feed(records) if feed else False
 
     client = None
@@ -161,9 +169,11 @@ Examples:
 @games_option("Games per pairing.", default=100)
 @game_options(where="the --out folder")
 @click.option("--out", type=FOLDER_PATH, default=None, help="Folder for one record file per pairing (resumable).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: ratings, scores, results.")
-@click.option("--progress/--no-progress", default=None, help="Progress on stderr (default: when stderr is a terminal).")
-def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, progress):
+@json_option("one JSON object: ratings, scores, results")
+@backend_options()
+@progress_option()
+def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, backend, scheduler,
+               progress):
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
     from ..bots import make_bot
@@ -172,6 +182,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     from ..play.records import FolderLock, check_files, make_output_folder
     from ..play.tournament import Tournament
 
+    check_backend(backend, scheduler)
     if len(bots) < 2:
         raise click.UsageError("a tournament needs at least two bots")
     if len(set(bots)) != len(bots):
@@ -184,7 +195,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     check_config(first)  # every pairing shares the rules: refuse them before a folder is made
     recorded = _recorded_seed(first_path, first) if seed is None else None
     if seed is None:  # the first pairing's records, when there are some, hold the seed
-        seed = secrets.randbelow(2**31) if recorded is None else recorded
+        seed = fresh_seed() if recorded is None else recorded
     import_runner()  # before the folder is made
     if out:  # locked until the command ends: a second run on the folder is refused
         make_output_folder(out)
@@ -195,18 +206,23 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     if recorded is not None:
         click.echo(f"seed {seed} (from {first_path})", err=True)
     started = time.perf_counter()
-    bar = Progress(0, "", False)
+    bar = Progress(progress_enabled(progress))
+    client = None
     try:  # Ctrl-C between pairings as well as inside one says how to resume
+        client = dask_backend(scheduler) if backend == "dask" else None
         for k, (a, b) in enumerate(league.pairings):
             config = league.config(k, seed)
             rules = check_config(config)
             n = -(-games // rules.teams) * rules.teams
-            bar = Progress(n, f"{a} vs {b}", progress_enabled(progress))
+            bar.start(f"{a} vs {b}", n)
             path = league.record_path(out, k) if out else None
-            league.add(k, run_games(config, n, jobs=jobs, out=path, on_records=bar.update))
-            bar.close()
+            league.add(k, run_games(config, n, jobs=jobs, out=path, on_records=bar.update, backend=backend))
     except KeyboardInterrupt:
-        interrupted(bar, out, "DIR", f" in {bar.first_bot}" if bar.first_bot else "")
+        interrupted(bar, out, "DIR", f" in {bar.label}" if bar.label else "")
+    finally:
+        if client is not None:
+            client.close()
+    bar.close()
     report = league.report(games, seed, time.perf_counter() - started)
     if as_json:
         click.echo(json.dumps(report, indent=2))
@@ -230,20 +246,18 @@ Examples:
   seqsolve replay games.jsonl --game 3 --ply 40 --to readable > pos.txt
 """)
 @click.argument("records", type=FILE_PATH)
-@click.option("--game", "-g", type=int, required=True, help="Game number (as in the records).")
+@GAME_OPTION
 @click.option("--ply", "-p", type=int, default=None,
               help="Write the position after this many actions (an exchange and the play after it are two).")
 @click.option("--to", "fmt", type=click.Choice(["sqn", "readable", "json"]), default="sqn", show_default=True)
 def replay(records, game, ply, fmt):
     """Print a recorded game turn by turn, or the position after a given number of actions."""
     from ..games import game_for
-    from ..play.records import Replay, colour_name, find_game, result_text, turns
+    from ..play.records import Replay, colour_name, result_text, turns
 
-    r, where = find_game(records, game)
-    if r is None:
-        raise click.UsageError(f"{records} has no game {game} (it holds {where} games)")
+    r, where = recorded_game(records, game)
     if ply is not None and not 0 <= ply <= r["plies"]:
-        raise click.UsageError(f"--ply must be 0..{r['plies']} for game {game}")
+        raise CliError(f"--ply must be 0..{r['plies']} for game {game} of {records}")
     played = Replay(r, where)
     state = played.state
     whole = turns(itertools.takewhile(lambda step: ply is None or step.ply <= ply, played))
@@ -259,7 +273,7 @@ def replay(records, game, ply, fmt):
 
 
 @click.command(name="bots")
-@click.option("--json", "as_json", is_flag=True)
+@json_option("every bot and parameter as one JSON object")
 def bots_command(as_json):
     """List the bots and their parameters (use them as 'name:key=value,...'),
     each with its default and, for numbers, its range."""

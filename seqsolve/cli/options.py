@@ -78,17 +78,30 @@ SECONDS = FiniteFloat(0, 86_400, low_open=True)  # a positive time budget, at mo
 PROBABILITY = FiniteFloat(0, 1)
 
 
-def seed_option(help: str, default: int | None = None):
-    """``--seed``: the root of every random draw of the command (Click's help shows the range)."""
-    shown = {"show_default": True} if default is not None else {}
-    return click.option("--seed", type=SEED, default=default, help=help, **shown)
+def seed_option(what: str, fixed: bool = False, resumes: str | None = None):
+    """``--seed``: the root of every random draw of the command, with one default
+    everywhere: a fresh seed (:func:`fresh_seed`) that the output gives, so the run
+    can be repeated; a resumed run takes the seed of ``resumes`` (its records).
+    ``fixed`` is for commands that measure a fixed workload (bench, perft): 0."""
+    if fixed:
+        return click.option("--seed", type=SEED, default=0, show_default=True,
+                            help=f"Seed of {what}; a fixed workload, the same every run.")
+    resumed = f"the seed of {resumes} when it holds this run, else " if resumes else ""
+    return click.option("--seed", type=SEED, default=None,
+                        help=f"Root seed of {what} (default: {resumed}a fresh one, given in the output).")
 
 
-def games_option(help: str, default: int, minimum: int = 1):
-    """``--games``/``-n``: at most :data:`MAX_GAMES`; ``minimum`` 0 only where 0 has a meaning."""
-    return click.option(
-        "--games", "-n", type=click.IntRange(minimum, MAX_GAMES), default=default, show_default=True, help=help
-    )
+def fresh_seed() -> int:
+    """The seed of a run given none: below 2**31, short to type back."""
+    import secrets
+
+    return secrets.randbelow(2**31)
+
+
+def games_option(help: str, default: int):
+    """``--games``/``-n``: 1 to :data:`MAX_GAMES` in every command (no 0 that means
+    something else: balance says ``--no-self-play``)."""
+    return click.option("--games", "-n", type=GAMES, default=default, show_default=True, help=help)
 
 
 def jobs_option(help: str, default: int = ALL_CORES):
@@ -138,10 +151,52 @@ def variant_option(help: str, default: str | None = None, multiple: bool = False
     )
 
 
+#: ``--game``: a game of a record file (replay, annotate); one that is not there is bad
+#: input (exit 1, see :func:`recorded_game`), like any other, not a malformed command line
+GAME_OPTION = click.option("--game", "-g", type=click.IntRange(0), required=True,
+                           help="Game number, as in the records (0, 1, ...).")
+
+
+def recorded_game(records: str, game: int) -> tuple[dict, str]:
+    """Game ``game`` of the record file ``records`` and where it is (``file:line``).
+
+    Raises:
+        CliError: the file holds no such game (exit 1).
+    """
+    from ..play.records import find_game
+    from .errors import CliError
+
+    record, where = find_game(records, game)
+    if record is None:
+        raise CliError(f"{records} has no game {game} (it holds {where} games)")
+    return record, where
+
+
 #: the time an external program may think per move (match, tournament, balance)
 MOVE_TIMEOUT = click.option("--move-timeout", type=SECONDS, default=10.0, show_default=True,
                             help="Seconds an external bot (ext:...) may think per move (0 < s <= 86400); "
                                  "past it, it loses the game.")
+
+
+def json_option(what: str = "one JSON object instead of the table"):
+    """``--json``: the command's result as JSON on stdout, the one spelling of machine
+    output (``--to json`` of apply, convert and replay is a form of a position file)."""
+    return click.option("--json", "as_json", is_flag=True, help=f"Print {what}.")
+
+
+def progress_option(what: str = "Progress line"):
+    """``--progress/--no-progress``: stderr only, by default when stderr is a terminal."""
+    return click.option("--progress/--no-progress", default=None,
+                        help=f"{what} on stderr (default: when stderr is a terminal).")
+
+
+def players_option(help: str = "2, 3, 4, 6, 8, 9, 10 or 12.", default: int | None = 2):
+    shown = {"show_default": True} if default is not None else {}
+    return click.option("--players", type=int, default=default, help=help, **shown)
+
+
+def teams_option(help: str = "Number of sides (2 or 3); needed for 6 and 12 players."):
+    return click.option("--teams", type=int, default=None, help=help)
 
 
 def game_options(where: str):
@@ -149,17 +204,17 @@ def game_options(where: str):
     ``where`` names the records a run without --seed takes its seed from."""
     options = [
         jobs_option(PROCESS_JOBS_HELP),
-        seed_option(f"Root seed; the same seed gives the same games at any --jobs (default: {where}'s, when it holds these games, else fresh)."),
+        seed_option("every game, the same at any --jobs", resumes=where),
         variant_option("Preset with overrides, e.g. 'classic[sequences_to_win=3]'.", default="classic"),
-        click.option("--players", type=int, default=2, show_default=True, help="2, 3, 4, 6, 8, 9, 10 or 12."),
-        click.option("--teams", type=int, default=None, help="Number of sides (2 or 3); needed for 6 and 12 players."),
+        players_option(),
+        teams_option(),
         MOVE_TIMEOUT,
     ]
     return option_group(options)
 
 
 def backend_options():
-    """--backend and --scheduler (match and balance); see :func:`check_backend`."""
+    """--backend and --scheduler (match, tournament and balance); see :func:`check_backend`."""
     return option_group([
         click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
                      help="joblib backend (default loky: processes on this machine)."),

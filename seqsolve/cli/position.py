@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import sys
 import textwrap
 from importlib import resources
@@ -34,7 +33,17 @@ from ..games.sequence.notation import (
 from ..games.sequence.position import Position
 from ..games.sequence.rules import Variant
 from .errors import CliError
-from .options import GAMES, MAX_GAMES, seed_option, variant_option
+from .options import (
+    GAMES,
+    MAX_GAMES,
+    fresh_seed,
+    json_option,
+    players_option,
+    progress_option,
+    seed_option,
+    teams_option,
+    variant_option,
+)
 from .progress import progress_enabled
 
 FORMATS = ("sqn", "readable", "json")
@@ -120,10 +129,6 @@ def _use_color(flag: bool | None) -> bool:
     return sys.stdout.isatty()
 
 
-def _fresh_seed() -> int:
-    return secrets.randbelow(2**31)
-
-
 def play_to_end(state) -> list[str]:
     """Play uniformly random legal actions to the end; returns the turns as P-12 strings.
 
@@ -166,12 +171,12 @@ Examples:
 )
 @click.option("--new", "new", is_flag=True, help="Deal a new game instead of reading FILE.")
 @variant_option("With --new: preset and overrides, e.g. 'classic[sequences_to_win=3]'.")
-@click.option("--players", type=int, help="With --new: number of players (default 2).")
-@click.option("--teams", type=int, help="With --new: number of sides when it is not implied.")
-@seed_option("Seed of the deal, the random play and hidden cards (default: fresh).")
+@players_option("With --new: number of players [default: 2].", default=None)
+@teams_option("With --new: number of sides when it is not implied.")
+@seed_option("the deal, the random play and hidden cards")
 @click.option("--play-random", is_flag=True, help="Play uniformly random moves to the end of the game.")
 @click.option("--viewer", type=int, help="Show only what this seat may see (other hands hidden).")
-@click.option("--json", "as_json", is_flag=True, help="Print the position as JSON (with legal_moves).")
+@json_option("the position as JSON (with legal_moves)")
 @click.option(
     "--color/--no-color", default=None, help="Force ANSI colours on or off (default: on a terminal)."
 )
@@ -191,7 +196,7 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
     notes = []
     played = None
     if new or play_random:
-        seed = _fresh_seed() if seed is None else seed
+        seed = fresh_seed() if seed is None else seed
     if new:
         from ..games.sequence.state import State
 
@@ -328,11 +333,9 @@ An exchange is an action of its own; an action that ends the game is one leaf.
 @click.argument("file")
 @click.option("--depth", type=click.IntRange(0, MAX_DEPTH), required=True, help=f"Actions deep (at most {MAX_DEPTH}).")
 @click.option("--divide", is_flag=True, help="List the count below each legal first action.")
-@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
-@seed_option("Seed of any reshuffle inside the tree.", default=0)
-@click.option(
-    "--progress/--no-progress", default=None, help="Say on stderr when the count starts (default: on a terminal)."
-)
+@json_option("the counts as JSON")
+@seed_option("any reshuffle inside the tree", fixed=True)
+@progress_option("A line when the count starts")
 def perft(file, depth, divide, as_json, seed, progress) -> None:
     """Count the leaves of the action tree of the position in FILE (as chess perft)."""
     import time
@@ -386,11 +389,11 @@ benchmarks/bench.py compares these figures with the plain-Python reference.
 @click.option(
     "--games", type=GAMES, default=None, help=f"Random games to play (1..{MAX_GAMES}) [default: 100000]."
 )
-@seed_option("Seed of the deals and the scan position.", default=0)
+@seed_option("the deals and the scan position", fixed=True)
 @click.option(
     "--scans", type=click.IntRange(1, 2 * MAX_GAMES), default=None, help="Repeats of the scan loop [default: 2 x games]."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@json_option("the figures as JSON")
 def bench(games, seed, scans, as_json) -> None:
     """Time the compiled core on one CPU core: random playouts and sequence scans.
 

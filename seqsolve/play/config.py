@@ -13,7 +13,7 @@ import numpy as np
 
 from ..bots import make_bot
 from ..games import RulesError, game_for, rules_for
-from .seeds import bot_seed, deal_seed
+from .seeds import KeyPart, bot_seed, deal_seed
 
 
 class MatchError(ValueError):
@@ -32,6 +32,9 @@ class MatchConfig:
     move_timeout: float = 10.0
     #: every bot stays on its seat and every game has its own deal (self-play balance)
     fixed_seats: bool = False
+    #: the spawn-key prefix of this match's streams inside a bigger run (a tournament's
+    #: pairing, a balance job; see :mod:`.seeds`); empty for a match of its own
+    stream: tuple[KeyPart, ...] = ()
 
     def rules(self):
         return rules_for(self.variant, self.players, self.teams)
@@ -74,22 +77,24 @@ class MatchConfig:
         return game // self.games_per_deal
 
     def deal_seed(self, game: int) -> np.random.SeedSequence:
-        return deal_seed(self.seed, self.deal_index(game))
+        return deal_seed(self.seed, self.deal_index(game), self.stream)
 
     def bot_seed(self, game: int, seat: int) -> np.random.SeedSequence:
         per = self.games_per_deal
-        return bot_seed(self.seed, game // per, game % per, seat)
+        return bot_seed(self.seed, game // per, game % per, seat, self.stream)
 
     def to_json(self) -> dict:
         data = asdict(self)
         if not self.fixed_seats:
             del data["fixed_seats"]  # record headers of ordinary matches stay as they were
+        if not self.stream:
+            del data["stream"]
         return data
 
     @classmethod
     def from_json(cls, data: dict) -> MatchConfig:
         """The config of :meth:`to_json` (a record file's header holds it)."""
-        return cls(**{**data, "bots": tuple(data["bots"])})
+        return cls(**{**data, "bots": tuple(data["bots"]), "stream": tuple(data.get("stream", ()))})
 
 
 def check_config(config: MatchConfig):
@@ -125,6 +130,7 @@ def game_identity(config: MatchConfig, game: int) -> dict:
         "seed": config.seed,
         "seats": [config.bots[b] for b in seat_bot],
         "side_bot": [seat_bot[s] for s in range(rules.teams)],
+        **({"stream": list(config.stream)} if config.stream else {}),
     }
 
 
@@ -143,9 +149,10 @@ def not_this_match(config: MatchConfig, record: dict) -> str | None:
     another variant, deal or seating, or with a score its result does not give,
     would silently change the match's numbers."""
     game = record["game"]
-    for key, value in game_identity(config, game).items():
-        if record[key] != value:
-            return f"{key!r} is {json.dumps(record[key])[:40]}, but game {game} of this match has {json.dumps(value)[:40]}"
+    identity = {"stream": [], **game_identity(config, game)}  # a match of its own has no stream
+    for key, value in identity.items():
+        if record.get(key, []) != value:
+            return f"{key!r} is {json.dumps(record.get(key))[:40]}, but game {game} of this match has {json.dumps(value)[:40]}"
     score = game_score(record["side_bot"], record["winner_side"])
     if record["score"] != score:
         return f"'score' is {record['score']}, but its result gives {score:g}"

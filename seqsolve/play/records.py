@@ -23,10 +23,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..games import RulesError, game_for, rules_for
+from ..games.sequence.position import COLOUR_NAMES
 
 RECORD_FORMAT = 1
-
-_NAMES = {"b": "blue", "g": "green", "r": "red"}
 
 
 class RecordError(ValueError):
@@ -74,6 +73,17 @@ GAME_FIELDS = {
 }
 
 
+def _stream(v) -> bool:
+    """A spawn-key prefix (:mod:`.seeds`): whole numbers 0, 1, ... and texts."""
+    return isinstance(v, list) and all(isinstance(p, str) or (_int(p) and p >= 0) for p in v)
+
+
+#: Fields a game record has only in some runs, with what they must hold.
+OPTIONAL_FIELDS = {
+    "stream": ("a stream key (whole numbers and texts)", _stream),
+}
+
+
 def check_game(record) -> str | None:
     """What is wrong with one game record, or None when it can be used.
 
@@ -88,6 +98,9 @@ def check_game(record) -> str | None:
         if name not in record:
             return f"the game record has no {name!r}"
         if not valid(record[name]):
+            return f"{name!r} must be {what}, not {json.dumps(record[name])[:40]}"
+    for name, (what, valid) in OPTIONAL_FIELDS.items():
+        if name in record and not valid(record[name]):
             return f"{name!r} must be {what}, not {json.dumps(record[name])[:40]}"
     try:
         rules = rules_for(record["variant"], record["players"], record["teams"])
@@ -269,6 +282,7 @@ def check_file(path: str, config: dict, fd: int | None = None) -> Scan:
     from .config import MatchConfig, not_this_match  # numpy: not for --help
 
     found = scan(path, fd)
+    check_seed_scheme(found.header["config"], config, path)
     if found.header["config"] != json.loads(json.dumps(config)):
         raise RecordError(
             f"{path}:1: holds a different match ({_describe(found.header['config'])}); "
@@ -280,6 +294,22 @@ def check_file(path: str, config: dict, fd: int | None = None) -> Scan:
         if problem:
             raise RecordError(f"{path}:{number}: {problem}")
     return found
+
+
+def check_seed_scheme(held: dict, config: dict, path: str) -> None:
+    """Refuse a tournament's or balance run's record file made before their matches
+    had streams (:mod:`.seeds`): its games were dealt from another seed (the root plus
+    a multiple of a prime, or a hash of the variant), so the same command would now
+    play other games, and mixing them would change the numbers.
+
+    Raises:
+        RecordError: naming the file and what to do.
+    """
+    if "stream" in config and "stream" not in held:
+        raise RecordError(
+            f"{path}:1: made with the seeds of seqsolve before spawn-key streams (its seed {held.get('seed')}"
+            " is not a root seed), so its games cannot be resumed; choose another --out"
+        )
 
 
 def check_files(runs: list[tuple[str, dict]]) -> None:
@@ -515,7 +545,7 @@ def start_state(record: dict):
 
     game = game_for(record["variant"])
     rules = game.rules(record["variant"], record["players"], record["teams"])
-    return game.new_initial_state(rules, seed=deal_seed(record["seed"], record["deal"]))
+    return game.new_initial_state(rules, seed=deal_seed(record["seed"], record["deal"], record.get("stream", ())))
 
 
 @dataclass(frozen=True)
@@ -588,12 +618,12 @@ def result_text(record: dict, seats: str) -> str:
     forfeit = record["forfeit"]
     if record["termination"] == "forfeit" and forfeit:
         who = f"seat {forfeit.get('seat')} ({forfeit.get('bot')}) forfeited ({forfeit.get('reason')})"
-        return f"{_NAMES[sides[side]]} won: {who}" if side is not None else who
+        return f"{COLOUR_NAMES[sides[side]]} won: {who}" if side is not None else who
     if side is None:
         return f"draw ({record['termination']})"
     why = "" if record["termination"] == "win" else f" ({record['termination']})"
-    return f"{_NAMES[sides[side]]} won{why}"
+    return f"{COLOUR_NAMES[sides[side]]} won{why}"
 
 
 def colour_name(colour: str) -> str:
-    return _NAMES[colour]
+    return COLOUR_NAMES[colour]

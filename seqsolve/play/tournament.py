@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 from .config import MatchConfig
 from .ratings import bradley_terry
 from .report import summarize_match
-
-#: the seed of pairing ``k`` is the root seed plus ``k`` times this (a prime)
-PAIRING_SEED_STEP = 1000003
+from .seeds import tournament_stream
 
 
 @dataclass
@@ -46,14 +44,16 @@ class Tournament:
         return [(self.bots[i], self.bots[j]) for i in range(n) for j in range(i + 1, n)]
 
     def config(self, k: int, seed: int) -> MatchConfig:
-        """The match of pairing ``k`` under the tournament's root ``seed``."""
+        """The match of pairing ``k`` under the tournament's root ``seed``: its games
+        come from the pairing's own stream (:func:`~.seeds.tournament_stream`)."""
         a, b = self.pairings[k]
         return MatchConfig(
             bots=(a, b),
             variant=self.variant,
             players=self.players,
             teams=self.teams,
-            seed=seed + PAIRING_SEED_STEP * k,
+            seed=seed,
+            stream=tournament_stream(k),
             move_timeout=self.move_timeout,
         )
 

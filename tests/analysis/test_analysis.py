@@ -245,8 +245,8 @@ def test_cli_bad_input_is_one_line():
     assert "P-11.7" in fails("analyze", "-", input=TOO_MANY)
     line = fails("analyze", "example:2", "--open")
     assert "hand 0 holds 7 unknown" in line and "draw pile's 56 cards are not listed" in line
-    assert "unknown parameter 'foo'" in fails("analyze", "example:2", "--bot", "mcts:foo=1")
-    assert "search bot" in fails("analyze", "example:2", "--bot", "greedy")
+    assert "unknown parameter 'foo'" in fails("analyze", "example:2", "mcts:foo=1")
+    assert "search bot" in fails("analyze", "example:2", "greedy")
     assert "--frobnicate" in fails("analyze", "example:2", "--frobnicate", code=2)
     assert "--jobs" in fails("analyze", "example:2", "--jobs", "0", code=2)
 
@@ -293,7 +293,9 @@ def test_annotate_cli(recorded):
     assert {"ply", "turn", "seat", "played", "win_played", "best", "win_best", "drop", "mark"} <= set(
         data["decisions"][0]
     )
-    assert "has no game 7" in fails("annotate", str(recorded), "--game", "7", code=2)
+    assert fails("annotate", str(recorded), "--game", "7") == (  # bad input, exit 1
+        f"seqsolve: {recorded} has no game 7 (it holds 2 games)"
+    )
     assert "seat 4 does not exist" in fails("annotate", str(recorded), "--game", "0", "--seat", "4")
     assert "mistake <= blunder" in fails(
         "annotate", str(recorded), "--game", "0", "--mistake", "0.3", "--blunder", "0.2"

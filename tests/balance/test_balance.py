@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from seqsolve.balance.grid import expand_grid, point_seed
+from seqsolve.balance.grid import expand_grid, point_stream
 from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
@@ -19,7 +19,7 @@ from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game, run_games
 from seqsolve.play.records import read_records
 
-FAST = ("--bot", "greedy", "--jobs", "1", "--no-progress")
+FAST = ("greedy", "--jobs", "1", "--no-progress")
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:
@@ -60,7 +60,7 @@ def test_grid_is_the_product_of_the_varied_options_in_order():
     # the same variant twice is measured twice, with its own seeds
     twice = expand_grid(["classic", "classic"])
     assert [p.replica for p in twice] == [0, 1]
-    assert point_seed(1, twice[0], "self") != point_seed(1, twice[1], "self")
+    assert point_stream(twice[0], "self") != point_stream(twice[1], "self")
 
 
 def test_all_presets_seat_every_player_count_they_allow():
@@ -100,8 +100,8 @@ def test_all_presets_seat_every_player_count_they_allow():
         (["--variant", "clasic"], "unknown preset 'clasic'"),
         (["--vary", "players=2", "--vary", "players=3"], "given twice"),
         (["--all-presets", "--vary", "players=2"], "--all-presets"),
-        (["--bot", "nosuchbot"], "unknown bot 'nosuchbot'"),
-        (["--bot", "greedy", "--bot", "random", "--bot", "random"], "one per side (2) or one per seat (2)"),
+        (["nosuchbot"], "unknown bot 'nosuchbot'"),
+        (["greedy", "random", "random"], "one per side (2) or one per seat (2)"),
         (["--restrict", "jacks"], "unknown restriction 'jacks'"),
     ],
 )
@@ -143,7 +143,8 @@ def test_unfair_variant_is_reported_unbalanced_with_the_right_sign():
 def test_same_variant_twice_differs_by_no_more_than_its_interval():
     data = run_json("--variant", "classic", "--variant", "classic", "--games", "300", "--seed", "5", *FAST)
     a, b = data["variants"]
-    assert (a["replica"], b["replica"]) == (0, 1) and a["seed"] != b["seed"]
+    assert (a["replica"], b["replica"]) == (0, 1) and a["seed"] == b["seed"] == 5
+    assert a["stream"] == ["balance", "classic", 2, 2, 0, "self"] and b["stream"][4] == 1
     delta = b["delta"]
     assert delta["vs"] == "classic 2p"
     for key in ("first_seat_advantage", "draw_rate", "turns_mean"):
@@ -154,7 +155,7 @@ def test_same_variant_twice_differs_by_no_more_than_its_interval():
 
 def test_a_bot_per_side_stays_on_its_side():
     data = run_json(
-        "--bot", "greedy", "--bot", "random", "--games", "60", "--seed", "2", "--jobs", "1", "--no-progress"
+        "greedy", "random", "--games", "60", "--seed", "2", "--jobs", "1", "--no-progress"
     )
     v = data["variants"][0]
     assert v["bots"] == ["greedy", "random"] and v["side_win"][0] > 0.8
@@ -231,12 +232,12 @@ def test_terminal_table_and_no_out_writes_nothing(tmp_path, monkeypatch):
 
 
 def test_same_seed_same_report_whatever_jobs():
-    args = ("--vary", "players=2,4", "--games", "24", "--seed", "9", "--bot", "greedy", "--no-progress")
+    args = ("--vary", "players=2,4", "--games", "24", "--seed", "9", "greedy", "--no-progress")
     one = run_json(*args, "--jobs", "1")
     two = run_json(*args, "--jobs", "2")
     assert _stable(one) == _stable(two)
     assert _stable(run_json(*args, "--jobs", "1")) == _stable(one)
-    other = run_json(*args[:-5], "--seed", "10", "--bot", "greedy", "--no-progress", "--jobs", "1")
+    other = run_json(*args[:-4], "--seed", "10", "greedy", "--no-progress", "--jobs", "1")
     assert other["variants"][0]["heatmap"] != one["variants"][0]["heatmap"]
 
 
@@ -275,7 +276,7 @@ def test_other_backends_give_the_same_report(backend):
     """``--backend dask`` without --scheduler starts a local Dask cluster (see test_match for a remote one)."""
     if backend == "dask":
         import distributed  # noqa: F401  (installed by the test extra: a missing one must fail, not skip)
-    args = ("--vary", "players=2,3", "--games", "12", "--seed", "8", "--bot", "greedy", "--no-progress")
+    args = ("--vary", "players=2,3", "--games", "12", "--seed", "8", "greedy", "--no-progress")
     assert _stable(run_json(*args, "--backend", backend, "--jobs", "2")) == _stable(
         run_json(*args, "--jobs", "1")
     )
@@ -389,7 +390,19 @@ def test_self_play_forfeit_is_a_result_like_any_other(tmp_path, monkeypatch):
     """A bot that forfeits in single-bot self-play (here: a script path that does not
     exist where balance runs) is counted as a forfeit, not a crash of the run."""
     monkeypatch.chdir(tmp_path)
-    code, stdout, stderr = run_cli("--bot", "ext:python examples/random_bot.py", "--games", "2", "--jobs", "1",
+    code, stdout, stderr = run_cli("ext:python examples/random_bot.py", "--games", "2", "--jobs", "1",
                                    "--no-plots", "--no-progress", "--seed", "1")
     assert code == 0, stderr
     assert "forfeit 2" in stdout
+
+
+def test_no_self_play_plays_only_the_matches_with_games_games():
+    """--games is 1..10^9 as everywhere; --no-self-play (not --games 0) skips self-play,
+    and the matches are still reported (they were dropped when a variant had no self-play)."""
+    data = run_json("random", "--no-self-play", "--weak", "random", "--restrict", "corners",
+                    "--games", "4", "--seed", "3", "--jobs", "1", "--no-progress")
+    variant = data["variants"][0]
+    assert variant["games"] == 0 and "side_win" not in variant
+    assert variant["skill"]["games"] == variant["restricted"]["corners"]["games"] == 4
+    assert "--no-self-play" in data["command"]
+    assert "'--games'" in run_cli("--games", "0", "--weak", "random")[2]

@@ -111,10 +111,10 @@ for spec in BAD_BOTS:
     rows(1, BOT, ("match", spec, "random", "--games", "2", "--jobs", "1", "--seed", "1"))
 for spec in BAD_BOTS[:12]:
     rows(1, BOT, ("tournament", spec, "random", "--games", "2", "--jobs", "1", "--seed", "1"))
-    rows(1, None, ("balance", "--bot", spec, "--games", "2", "--jobs", "1", "--seed", "1", "--no-plots"))
+    rows(1, None, ("balance", spec, "--games", "2", "--jobs", "1", "--seed", "1", "--no-plots"))
 for spec in ["mcts:nosuch=1", "mcts:iters=abc", "mcts:c=nan", "mcts:iters=1,iters=2", "greedy", "nosuch"]:
-    rows(None, None, ("analyze", "example:2", "--bot", spec, "--iters", "10"))
-    rows(None, None, ("annotate", "{rec}", "--game", "0", "--bot", spec, "--iters", "10"))
+    rows(None, None, ("analyze", "example:2", spec, "--iters", "10"))
+    rows(None, None, ("annotate", "{rec}", spec, "--game", "0", "--iters", "10"))
 
 BAD_VARIANTS = [
     "klassik", "classic[", "classic]", "classic[hand_size=0]", "classic[hand_size=abc]", "classic[nosuch=1]",
@@ -152,7 +152,10 @@ for value in BAD_NUMBERS:
         ("--games", ("balance", "--games", value)),
         ("--games", ("tournament", "random", "greedy", "--games", value)),
     ]:
-        rows(2, f"({invalid(option)}|{{rec}} has no game)" if option == "--game" else invalid(option), args)
+        if option == "--game" and value == "99999999999999999999999999":
+            rows(1, "{rec} has no game", args)  # a game number, but not one on file: bad input
+        else:
+            rows(2, invalid(option), args)
     if value not in ("-1", "99999999999999999999999999"):  # every core; more than the cores is the cores
         rows(2, invalid("--jobs"), ("match", "random", "random", "--jobs", value, "--games", "2"))
 for value in ["-1", "abc", "1e8"]:
@@ -202,9 +205,9 @@ COMBINATIONS = [
     (2, ("tournament", "random")), (2, ("tournament", "random", "random", "--games", "2")),
     (2, ("tournament", "random", "greedy", "--games", "2", "--seed", "1", "--out", "{pos}")),
     (1, ("tournament", "random", "greedy", "--games", "2", "--seed", "1", "--out", "{missing_dir_file}")),
-    (2, ("replay", "{rec}")), (2, ("replay", "{rec}", "--game", "99")), (2, ("replay", "{rec}", "--game", "0", "--to", "pdf")),
-    (2, ("replay", "{rec}", "--game", "0", "--ply", "100000")),
-    (2, ("annotate", "{rec}")), (2, ("annotate", "{rec}", "--game", "99")),
+    (2, ("replay", "{rec}")), (1, ("replay", "{rec}", "--game", "99")), (2, ("replay", "{rec}", "--game", "0", "--to", "pdf")),
+    (1, ("replay", "{rec}", "--game", "0", "--ply", "100000")),  # the file's content: bad input
+    (2, ("annotate", "{rec}")), (1, ("annotate", "{rec}", "--game", "99")),
     (1, ("annotate", "{rec}", "--game", "0", "--mistake", "0.5", "--blunder", "0.1")),
     (2, ("bots", "extra")), (2, ("bots", "--nosuch")), (2, ("nosuchcommand",)), (2, ("--nosuch",)),
     (2, ("analyze",)),
@@ -295,7 +298,7 @@ SUBPROCESS = [
     (("replay", "{format-99.jsonl}", "--game", "0"), 1, "{format-99.jsonl}:1: record format 99"),
     (("replay", "{deep_header}", "--game", "0"), 1, "{deep_header}:1: not a seqsolve match record file"),
     (("annotate", "{game-not-utf8.jsonl}", "--game", "0"), 1, "{game-not-utf8.jsonl}:2: not UTF-8 text"),
-    (("analyze", "example:2", "--bot", "mcts:iters=1,iters=2"), 1, "bot 'mcts:iters=1,iters=2'"),
+    (("analyze", "example:2", "mcts:iters=1,iters=2"), 1, "bot 'mcts:iters=1,iters=2'"),
     (("balance", "--variant", "klassik"), 1, "unknown preset 'klassik'"),
     (("bots", "extra"), 2, "Got unexpected extra argument"),
     (("nosuchcommand",), 2, "No such command"),

@@ -134,7 +134,7 @@ def test_match_stops_inside_a_search_and_says_how_to_resume(start, tmp_path):
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_annotate_stops_on_sigint(start, record, jobs):
     proc = start(["annotate", record, "--game", "0", "--iters", "999999999", "--jobs", jobs, "--progress"])
-    _, err = _interrupt(proc, _stderr_until(proc, "annotating: 0/"))
+    _, err = _interrupt(proc, _stderr_until(proc, "annotating game 0: [------------------------------] 0/78 decisions"))
     assert err.rstrip().endswith("seqsolve: interrupted after 0 of 78 decisions")
 
 

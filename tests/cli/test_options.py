@@ -123,10 +123,11 @@ def test_sequences_to_win_up_to_what_fits_is_accepted():
         (["balance", "--restrict", "all", "--match-games", "0"], "'--match-games'"),
         (["balance", "--match-games", "10"], "--match-games goes with --restrict or --weak"),
         (["balance", "--variant", "classic", "--all-presets"], "--variant and --all-presets"),
-        (["balance", "--games", "0"], "--games 0"),
+        (["balance", "--no-self-play"], "--no-self-play leaves nothing to play"),
         (["balance", "--scheduler", "tcp://h:1"], "--scheduler goes with --backend dask"),
         (["match", "random", "random", "--scheduler", "tcp://h:1"], "--scheduler goes with --backend dask"),
         (["match", "random", "random", "--backend", "loky", "--scheduler", "x"], "--backend dask"),
+        (["tournament", "random", "greedy", "--scheduler", "tcp://h:1"], "--scheduler goes with --backend dask"),
     ],
 )
 def test_options_that_mean_nothing_together_are_usage_errors(args, words):
@@ -294,12 +295,15 @@ FUZZ = {
             "--seed": SEEDS,
             "--variant": VARIANTS,
             "--players": ["2", "4", "5", "-1"],
+            "--backend": ["threading", "nosuch"],
+            "--scheduler": ["tcp://127.0.0.1:1"],
+            "--move-timeout": FLOATS,
             "--out": ["OUT"],
             "bot": BOTS,
         },
     ),
     "balance": (
-        lambda d: ["--no-plots", "--bot", "random", "--games", "1", "--jobs", "1"],
+        lambda d: ["random", "--no-plots", "--games", "1", "--jobs", "1"],
         {
             "--games": ["1", "2", "0", "-1", "99999999999999999999999"],
             "--match-games": ["1", "0", "-1", "x"],
@@ -308,11 +312,12 @@ FUZZ = {
             "--variant": VARIANTS,
             "--vary": ["players=2,3", "hand_size=0", "sequences_to_win=1,1000", "x", "", "nosuch=1"],
             "--all-presets": [None],
+            "--no-self-play": [None],
             "--players": ["2", "5", "-1", "x"],
             "--restrict": ["corners", "all", "nothing", ""],
             "--weak": ["random", "mcts:eps=2", ""],
             "--strong": ["random", "nosuch"],
-            "--bot": BOTS,
+            "+bot": BOTS,
             "--scheduler": ["tcp://127.0.0.1:1"],
             "--move-timeout": FLOATS,
             "--out": ["OUT"],
@@ -325,7 +330,7 @@ FUZZ = {
             "--time": ["0.01", "0", "-1", "nan", "inf", "1e400", "x"],
             "--jobs": ["1", "2", "0", "-2", "x"],
             "--seed": SEEDS,
-            "--bot": ["mcts", "mcts:c=0.5", "mcts:eps=2", "mcts:c=1,c=2", "random", "nosuch", "mcts:depth=-2"],
+            "+bot": ["mcts", "mcts:c=0.5", "mcts:eps=2", "mcts:c=1,c=2", "random", "nosuch", "mcts:depth=-2"],
             "--top": ["0", "3", "-1", "x"],
         },
     ),
@@ -340,7 +345,7 @@ FUZZ = {
             "--seed": SEEDS,
             "--mistake": FLOATS,
             "--blunder": FLOATS,
-            "--bot": ["mcts", "mcts:eps=2", "nosuch"],
+            "+bot": ["mcts", "mcts:eps=2", "nosuch"],
         },
     ),
     "show": (
@@ -396,6 +401,8 @@ def _argv(command: str, folder: str, draw) -> list[str]:
         value = draw(st.sampled_from(options[name]))
         if name == "bot":  # a positional bot spec replaces one of the two
             argv[1 + draw(st.integers(0, 1))] = value
+        elif name == "+bot":  # one more positional bot spec (bots are never an option)
+            argv.append(value)
         elif value is None:
             argv.append(name)
         else:
@@ -434,3 +441,38 @@ def test_fuzz_every_command(records_folder, command, data):
             assert len(lines) == 1 and lines[0].startswith("seqsolve: "), (argv, result.stderr)
             assert result.stdout == "", argv
             assert not os.path.exists(os.path.join(folder, "out")), argv
+
+
+# ---------------------------------------------------------------- --seed: one default
+
+
+SAMPLING = ["match", "tournament", "balance", "show", "analyze", "annotate"]
+
+
+@pytest.mark.parametrize("command", SAMPLING)
+def test_every_seed_defaults_to_a_fresh_one_given_in_the_output(command):
+    text = " ".join(ok(command, "--help").split())
+    assert "a fresh one, given in the output)" in text
+
+
+@pytest.mark.parametrize("command", ["bench", "perft"])
+def test_a_fixed_workload_says_its_seed_is_fixed(command):
+    text = " ".join(ok(command, "--help").split())
+    assert "a fixed workload, the same every run. [default: 0;" in text
+
+
+def test_analyze_without_seed_draws_one_and_gives_it_so_the_run_repeats():
+    args = ("analyze", "example:2", "--iters", "200", "--json")
+    first = json.loads(ok(*args))
+    again = json.loads(ok(*args, "--seed", str(first["seed"])))
+    assert first["moves"] == again["moves"]
+
+
+# ---------------------------------------------------------------- bots: one way to name them
+
+
+@pytest.mark.parametrize("args", [["balance"], ["analyze", "example:2"], ["match", "random"], ["tournament", "random"]])
+def test_bots_are_arguments_everywhere_never_a_bot_option(args):
+    assert "No such option '--bot'" in fails(*args, "--bot", "greedy", code=2)
+    usage = ok(args[0], "--help").splitlines()[0]
+    assert "BOT" in usage

@@ -11,7 +11,7 @@ import pytest
 from seqsolve.play.match import run_games
 from seqsolve.play.ratings import Rating, bradley_terry
 from seqsolve.play.stats import elo_from_score, score_from_elo
-from seqsolve.play.tournament import PAIRING_SEED_STEP, Tournament
+from seqsolve.play.tournament import Tournament
 
 
 def test_bradley_terry_two_players_matches_closed_form() -> None:
@@ -83,7 +83,8 @@ def test_tournament_pairings_seeds_and_report():
     league = Tournament(("random", "greedy", "heuristic"), players=2)
     assert league.pairings == [("random", "greedy"), ("random", "heuristic"), ("greedy", "heuristic")]
     configs = [league.config(k, 7) for k in range(3)]
-    assert [c.seed for c in configs] == [7, 7 + PAIRING_SEED_STEP, 7 + 2 * PAIRING_SEED_STEP]
+    assert [c.seed for c in configs] == [7, 7, 7]  # one root; each pairing has its own stream
+    assert [c.stream for c in configs] == [("tournament", 0), ("tournament", 1), ("tournament", 2)]
     assert [c.bots for c in configs] == league.pairings
     records = run_games(configs[0], 2, jobs=1)
     league.add(0, records)

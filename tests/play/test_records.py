@@ -159,7 +159,7 @@ def _stop(proc: subprocess.Popen) -> None:
 RUNS = {
     "match": ("match", "random", "random", "--games", "400000", "--seed", "2", "--jobs", "1"),
     "tournament": ("tournament", "random", "greedy", "--games", "400000", "--seed", "2", "--jobs", "1"),
-    "balance": ("balance", "--bot", "random", "--games", "400000", "--seed", "2", "--jobs", "1", "--no-plots"),
+    "balance": ("balance", "random", "--games", "400000", "--seed", "2", "--jobs", "1", "--no-plots"),
 }
 
 
@@ -186,13 +186,13 @@ def test_a_second_run_on_the_same_out_is_refused_while_the_first_runs(tmp_path, 
 
 def test_balance_out_reused_with_another_grid_is_refused(tmp_path):
     out = tmp_path / "run"
-    base = ("balance", "--bot", "random", "--games", "4", "--seed", "1", "--jobs", "1", "--no-progress", "--no-plots")
+    base = ("balance", "random", "--games", "4", "--seed", "1", "--jobs", "1", "--no-progress", "--no-plots")
     ok(*base, "--out", str(out))
     files = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     for other, held, asked in [
         (("--variant", "seed000"), "variants=classic 2p", "not seed000 2p"),
         (("--players", "3"), "variants=classic 2p", "not classic 3p"),
-        (("--bot", "greedy"), 'bots=["random"]', 'not ["random", "greedy"]'),
+        (("greedy",), 'bots=["random"]', 'not ["random", "greedy"]'),
         (("--weak", "random"), "weak=null", 'not "random"'),
     ]:
         line = fails(*base, *other, "--out", str(out))
@@ -205,8 +205,8 @@ def test_balance_out_reused_with_another_grid_is_refused(tmp_path):
     "command, option",
     [
         (("match", *ARGS, "--games", "2"), "--out"),
-        (("balance", "--bot", "random", "--games", "2", "--jobs", "1", "--no-plots"), "--report"),
-        (("balance", "--bot", "random", "--games", "2", "--jobs", "1", "--no-plots"), "--csv"),
+        (("balance", "random", "--games", "2", "--jobs", "1", "--no-plots"), "--report"),
+        (("balance", "random", "--games", "2", "--jobs", "1", "--no-plots"), "--csv"),
     ],
 )
 def test_a_file_in_a_missing_folder_is_refused_before_any_game(tmp_path, command, option):
@@ -221,7 +221,7 @@ def test_a_file_in_a_missing_folder_is_refused_before_any_game(tmp_path, command
     "command",
     [
         ("tournament", "random", "greedy", "--games", "2", "--jobs", "1", "--no-progress"),
-        ("balance", "--bot", "random", "--games", "2", "--jobs", "1", "--no-plots", "--no-progress"),
+        ("balance", "random", "--games", "2", "--jobs", "1", "--no-plots", "--no-progress"),
     ],
 )
 def test_an_out_folder_is_made_when_its_parent_exists(tmp_path, command):

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from .rules import Rules
 
 COLOURS = "bgr"
+#: what the text says of each colour (the one copy: renderers, checks, reports)
+COLOUR_NAMES = {"b": "blue", "g": "green", "r": "red"}
 EMPTY = "."
 CORNER = "*"
 # The largest turn or stall counter (P-9): the core keeps both in 32 bits, so readers

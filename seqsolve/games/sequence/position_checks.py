@@ -10,12 +10,11 @@ from functools import lru_cache
 
 from .board import CELLS, CORNERS, cell_name, parse_window, window_name, windows
 from .cards import Deck, normalize_card
-from .position import COLOURS, CORNER, COUNTER_MAX, Hand, Position
+from .position import COLOUR_NAMES, COLOURS, CORNER, COUNTER_MAX, Hand, Position
 from .position_syntax import BOARD_TOKENS, DIGITS, BadToken, Fields, Tok, TokList, end_of, number_value
 from .rules import PLAYER_COUNTS, Rules, RulesError, Variant, format_value, parse_value
 from .sequences import overlap_allows
 
-COLOUR_NAMES = {"b": "blue", "g": "green", "r": "red"}
 _PLAYABLE = frozenset(BOARD_TOKENS) - {CORNER}
 _SEQUENCE = re.compile(r"([bgrBGR]):(.+)")
 

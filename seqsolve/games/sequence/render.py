@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .board import COLUMNS, SIZE, window_name
-from .position import CORNER, EMPTY, Position
+from .position import COLOUR_NAMES, CORNER, EMPTY, Position
 
 __all__ = ["COLOUR_NAMES", "draw_board", "render_position", "style"]
 
-COLOUR_NAMES = {"b": "blue", "g": "green", "r": "red"}
 
 # SGR codes: chips on their colour's background; locked chips also bold.
 _CHIP_STYLE = {"b": "97;44", "g": "30;42", "r": "97;41"}

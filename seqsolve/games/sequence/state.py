@@ -35,8 +35,32 @@ except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tr
 UNKNOWN_CODE = 255
 _NO_CELL = 127
 _UNLIMITED_EXCHANGES = 32767
-_ACTION_KIND = {MoveKind.PLACE: 0, MoveKind.REMOVE: 1, MoveKind.EXCHANGE: 2, MoveKind.PASS: 3}
 _EXHAUSTION = {"reshuffle": 0, "draw_game": 1, "draft_end": 2}
+
+
+class ActionKind(enum.IntEnum):
+    """The kind of a core action number (bits 16..19; ``kind`` in ext/seqsolve/_core.pyx)."""
+
+    PLACE = 0
+    REMOVE = 1
+    EXCHANGE = 2
+    PASS = 3
+
+    @classmethod
+    def of(cls, move: Move) -> ActionKind:
+        return cls[move.kind.name]
+
+
+#: what the per-action paths compare with: looking a member up on the enum class costs
+#: about 0.1 µs, a module global a few ns (action_to_move runs for every recorded ply)
+_REMOVE, _EXCHANGE, _PASS = ActionKind.REMOVE, ActionKind.EXCHANGE, ActionKind.PASS
+
+
+class CoreResult(enum.IntEnum):
+    """The core's ``result`` beyond a winning side's number (0, 1, 2)."""
+
+    ONGOING = -1
+    DRAW = 3
 
 
 class Termination(enum.Enum):
@@ -64,21 +88,23 @@ class Outcome:
         return self.winner or "draw"
 
 
-def encode_action(kind: int, card: int = 0, cell: int = _NO_CELL, pick: int = -1) -> int:
+def encode_action(kind: ActionKind, card: int = 0, cell: int = _NO_CELL, pick: int = -1) -> int:
     """The core's action number: ``kind << 16 | (pick + 1) << 20 | card << 8 | cell``.
 
-    ``kind`` is 0 place, 1 remove, 2 exchange, 3 pass; ``card`` and ``pick`` are
-    deck indexes (``pick`` -1: no draft card).  The one Python mirror of the
-    core's encoding (``encode`` in ext/seqsolve/_core.pyx).
+    ``card`` and ``pick`` are deck indexes (``pick`` -1: no draft card).  The one
+    Python mirror of the core's encoding (``encode`` in ext/seqsolve/_core.pyx).
 
-    >>> decode_action(encode_action(1, card=11, cell=44, pick=3))
+    >>> decode_action(encode_action(ActionKind.REMOVE, card=11, cell=44, pick=3))
     (1, 11, 44, 3)
+    >>> decode_action(encode_action(ActionKind.PASS))[0] == ActionKind.PASS
+    True
     """
     return (kind << 16) | ((pick + 1) << 20) | (card << 8) | cell
 
 
 def decode_action(action: int) -> tuple[int, int, int, int]:
-    """``(kind, card, cell, pick)`` of a core action number (see :func:`encode_action`)."""
+    """``(kind, card, cell, pick)`` of a core action number (see :func:`encode_action`);
+    ``kind`` is a plain int, equal to its :class:`ActionKind` (no enum is built per action)."""
     return (action >> 16) & 3, (action >> 8) & 0xFF, action & 0x7F, ((action >> 20) & 0x7F) - 1
 
 
@@ -197,9 +223,9 @@ class State:
             if pos.draw_cards is not None
             else [UNKNOWN_CODE] * pos.draw_count
         )
-        result, termination = -1, 0
+        result, termination = CoreResult.ONGOING, 0
         if pos.result is not None:
-            result = 3 if pos.result == "draw" else sides.index(pos.result)
+            result = CoreResult.DRAW if pos.result == "draw" else sides.index(pos.result)
             termination = Termination.WIN.value if pos.result != "draw" else Termination.RECORDED.value
         core = _core.CoreGame(core_rules(rules), _bit_generator(seed))
         core.load(
@@ -281,19 +307,19 @@ class State:
         return seat % self.rules.teams
 
     def is_terminal(self) -> bool:
-        return self._core.result != -1
+        return self._core.result != CoreResult.ONGOING
 
     def outcome(self) -> Outcome | None:
         result = self._core.result
-        if result == -1:
+        if result == CoreResult.ONGOING:
             return None
-        winner = None if result == 3 else self.sides[result]
+        winner = None if result == CoreResult.DRAW else self.sides[result]
         return Outcome(Termination(self._core.termination), winner)
 
     def returns(self) -> list[float]:
         """Per seat: 1 for the winning side, -1 for the others, 0 for all in a draw."""
         result = self._core.result
-        if result in (-1, 3):
+        if result in (CoreResult.ONGOING, CoreResult.DRAW):
             return [0.0] * self.rules.players
         return [1.0 if self.side_of(s) == result else -1.0 for s in range(self.rules.players)]
 
@@ -374,11 +400,12 @@ class State:
         kind, card_index, cell, pick_index = decode_action(action)
         card = codes[card_index]
         pick = codes[pick_index] if pick_index >= 0 else None
-        if kind == 3:
+        if kind == _PASS:
             return Move(MoveKind.PASS)
-        if kind == 2:
+        if kind == _EXCHANGE:
             return Move(MoveKind.EXCHANGE, card=card, pick=pick)
-        return Move(MoveKind.REMOVE if kind == 1 else MoveKind.PLACE, card=card, cell=cell, pick=pick)
+        move_kind = MoveKind.REMOVE if kind == _REMOVE else MoveKind.PLACE
+        return Move(move_kind, card=card, cell=cell, pick=pick)
 
     def move_to_action(self, move: Move | str) -> int:
         """The core action of a move, or IllegalMoveError saying why it is not legal here."""
@@ -537,14 +564,14 @@ class State:
         if self.is_terminal():
             raise IllegalMoveError(f"{move}: the game is over")
         rules, deck, core = self.rules, self.rules.deck_cards, self._core
-        past = self.counter_past_limit(encode_action(_ACTION_KIND[move.kind]))
+        past = self.counter_past_limit(encode_action(ActionKind.of(move)))
         if past:  # whatever the move, this position cannot end a turn
             raise IllegalMoveError(f"{move}: {past}")
         seat = core.to_move
         side = self.side_of(seat)
         legal = core.legal_actions()
         if move.kind is MoveKind.PASS:
-            action = encode_action(3)
+            action = encode_action(ActionKind.PASS)
             if action not in legal:
                 raise IllegalMoveError("pass: a legal play exists, and a player who can play must (C-19)")
             return action
@@ -564,7 +591,7 @@ class State:
                 raise IllegalMoveError(f"{move}: {move.card} is not dead ({', '.join(free)} is empty) (C-20)")
             if core.exchanges_left <= 0:
                 raise IllegalMoveError(f"{move}: no dead-card exchange is left this turn (C-14)")
-            action = encode_action(2, card, pick=pick)
+            action = encode_action(ActionKind.EXCHANGE, card, pick=pick)
         else:
             cell = move.cell
             where = cell_name(cell)
@@ -578,7 +605,7 @@ class State:
                     raise IllegalMoveError(f"{move}: {where} holds your own side's chip")
                 if cell in self.locked_cells():
                     raise IllegalMoveError(f"{move}: the chip on {where} is locked in a sequence (C-27)")
-                action = encode_action(1, card, cell, pick)
+                action = encode_action(ActionKind.REMOVE, card, cell, pick)
             else:
                 if kind == CardKind.REMOVE:
                     raise IllegalMoveError(f"{move}: {move.card} removes a chip; write {move.card}x{where}")
@@ -590,7 +617,7 @@ class State:
                 if kind == CardKind.NORMAL and cell not in cells:
                     names = ", ".join(cell_name(c) for c in cells)
                     raise IllegalMoveError(f"{move}: {move.card} is played on {names}, not {where}")
-                action = encode_action(0, card, cell, pick)
+                action = encode_action(ActionKind.PLACE, card, cell, pick)
                 if move.declare is not None:
                     options = core.declarations(cell)
                     if tuple(move.declare) not in options:
@@ -610,9 +637,9 @@ class State:
         (even one that would end the game, RULES-NOTES "Counters").
         """
         kind = decode_action(action)[0]
-        if kind == 2:  # an exchange does not end the turn
+        if kind == ActionKind.EXCHANGE:  # an exchange does not end the turn
             return None
-        for name, value, counts in (("turn", self._core.turn, True), ("stall", self._core.stall, kind == 3)):
+        for name, value, counts in (("turn", self._core.turn, True), ("stall", self._core.stall, kind == ActionKind.PASS)):
             if counts and value >= COUNTER_MAX:
                 return f"the {name} counter is at its largest value, {COUNTER_MAX}, and may not pass it (P-9)"
         return None

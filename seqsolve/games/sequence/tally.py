@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from .cards import CardKind
 from .rules import Rules
-from .state import State, decode_action
+from .state import ActionKind, State, decode_action
+
+#: compared with for every action of a self-play game (an enum class lookup costs ~0.1 µs)
+_REMOVE, _EXCHANGE, _PASS = ActionKind.REMOVE, ActionKind.EXCHANGE, ActionKind.PASS
 
 
 class GameDetail:
@@ -30,18 +33,18 @@ class GameDetail:
         c["legal"] += n_legal
         c["decisions"] += n_legal > 1
         kind, card, _, _ = decode_action(action)
-        if kind == 2:
+        if kind == _EXCHANGE:
             c["exchanges"] += 1
-        elif kind == 3:
+        elif kind == _PASS:
             c["passes"] += 1
-        elif kind == 1:
+        elif kind == _REMOVE:
             c["one_eyed"] += 1
         elif self.deck.kind(self.deck.codes[card]) == CardKind.WILD:
             c["two_eyed"] += 1
         discards = len(state.discarded())
         state.apply(action)
         # every action but a pass discards one card; a reshuffle empties the piles (C-29)
-        if len(state.discarded()) < discards + (kind != 3):
+        if len(state.discarded()) < discards + (kind != _PASS):
             c["reshuffles"] += 1
 
     def finish(self, state: State) -> dict:
