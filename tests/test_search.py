@@ -199,7 +199,9 @@ def test_heuristic_with_two_rivals_also_blocks_the_trailing_one():
         draw=60,
     )
     observation = state.observation(0)
-    after = {move(state, a): _search.evaluate_scores(_child(observation, a).core) for a in state.legal_actions()}
+    after = {
+        move(state, a): _search.evaluate_scores(_child(observation, a).core) for a in state.legal_actions()
+    }
     blue, green, red = after["3H@f6"]
     blue_f9, green_f9, red_f9 = after["3S@f9"]
     assert green > max(red, red_f9) + 15 and abs(green - green_f9) < 2  # the leader, out of reach
