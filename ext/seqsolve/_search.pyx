@@ -968,6 +968,26 @@ cdef double hand_card_term(const Ctx* ctx, const Game* g, int card) noexcept nog
     return 0.0
 
 
+cdef double rivals_score(const Ctx* ctx, const double* scores, int me) noexcept nogil:
+    """The other sides' scores pooled as the evaluation's softmax pools them (a
+    log-sum-exp at eval_scale), so that mover minus this is the log-odds of the
+    mover's win chance.  With one rival it is that rival's score, exactly; with two
+    it also counts the trailing rival, whom a play that only watched the leader
+    would let grow or leave unharmed (either rival's win is the mover's loss)."""
+    cdef const Tables* t = ctx.t
+    cdef double top = -INFINITY, total = 0.0
+    cdef int s
+    for s in range(t.sides):
+        if s != me and scores[s] > top:
+            top = scores[s]
+    if t.sides <= 2:
+        return top
+    for s in range(t.sides):
+        if s != me:
+            total += exp((scores[s] - top) / ctx.w.eval_scale)
+    return top + ctx.w.eval_scale * log(total)
+
+
 cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
     """One action of look-ahead with the static evaluation (see heuristic_action).
 
@@ -977,7 +997,7 @@ cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int3
     each adds what holding the card is worth and subtracts what the draft then
     left offers the next seat."""
     cdef const Tables* t = ctx.t
-    cdef int n = gen_actions(t, g, buf), i, s, kind, threats, pick
+    cdef int n = gen_actions(t, g, buf), i, kind, threats, pick
     cdef int seat = g.to_move
     cdef int me = t.seat_side[seat]
     cdef Game child
@@ -1015,10 +1035,7 @@ cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int3
                 if cls == 0:
                     threats = win_threat_cells(ctx, &child, me, seat)
                 side_scores(ctx, &child, scores)
-                other = -INFINITY
-                for s in range(t.sides):
-                    if s != me and scores[s] > other:
-                        other = scores[s]
+                other = rivals_score(ctx, scores, me)
                 last_play, base_threats = play, threats
                 base_me, base_other = scores[me] - hand_card_term(ctx, &child, pick), other
             if t.draft_mode:
@@ -1216,6 +1233,16 @@ def evaluate_position(CoreGame game, int side, weights=None):
     return side_value(&ctx, &game.g, side)
 
 
+def evaluate_scores(CoreGame game, weights=None):
+    """The raw per-side scores behind :func:`evaluate_position`: what a test of the
+    evaluation's premises reads before it looks at a choice."""
+    cdef Ctx ctx
+    cdef double scores[MAX_SIDES]
+    load_ctx(&ctx, game, weights)
+    side_scores(&ctx, &game.g, scores)
+    return [scores[s] for s in range(game.rules.t.sides)]
+
+
 def position_features(CoreGame game):
     """The evaluation features of every side (``FEATURE_NAMES`` order): the score
     of a side is their dot product with the evaluation weights."""
@@ -1299,8 +1326,9 @@ def heuristic_action(CoreGame game, bit_generator, weights=None):
     leave an opponent a cell where it wins at once; otherwise a dead-card exchange
     if there is one; otherwise the play that leaves the fewest cells where an
     opponent could win at once (so an immediate win is blocked whenever a block
-    exists), then the best evaluation score difference (mover minus best other
-    side, over eval_scale) plus ``w_tactics * score_action / 100`` (default 0: the
+    exists), then the best evaluation score difference (mover minus the other
+    sides pooled by :func:`rivals_score`, over eval_scale: the log-odds of the
+    mover's win chance; with two sides, minus the other side) plus ``w_tactics * score_action / 100`` (default 0: the
     fitted evaluation alone played best, 57.7% against greedy, against 53% with
     0.25 or 1).
     Exchanges are ranked among themselves by the same difference.

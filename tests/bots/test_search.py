@@ -184,6 +184,37 @@ def test_heuristic_wins_and_blocks():
     assert move(state, _search.heuristic_action(state.core, np.random.PCG64(0))) == "AC@f8"
 
 
+def test_heuristic_with_two_rivals_also_blocks_the_trailing_one():
+    """C-10: with 3 sides one sequence wins, so either rival's sequence is blue's loss.
+    Green leads (g1 h1 i1, a7 a8) and no play of blue's touches it; red, behind, has the
+    open three c6 d6 e6.  Blue holds 3H (f6, the block; or i9) and 3S (f9, making its own
+    three f9 g9 h9; or c1).  Watching only the leader, blue scored f9 a little above f6
+    and left red its three; pooling both rivals as the evaluation's softmax does, the
+    block is worth more."""
+    state = make(
+        parse_rules("classic", players=3),
+        chips={"g": "g1 h1 i1 a7 a8", "r": "c6 d6 e6", "b": "g9 h9"},
+        hands=["3H 3S", [], []],
+        unknown_hands={1: 6, 2: 6},
+        draw=60,
+    )
+    observation = state.observation(0)
+    after = {
+        move(state, a): _search.evaluate_scores(_child(observation, a).core) for a in state.legal_actions()
+    }
+    blue, green, red = after["3H@f6"]
+    blue_f9, green_f9, red_f9 = after["3S@f9"]
+    assert green > max(red, red_f9) + 15 and abs(green - green_f9) < 2  # the leader, out of reach
+    assert blue - green < blue_f9 - green_f9 and red < red_f9 - 10
+    assert _heuristic_moves(observation) == {"3H@f6"}
+
+
+def _child(state: State, action: int) -> State:
+    child = state.clone()
+    child.apply(action)
+    return child
+
+
 def _play(bots, seed, preset="classic", players=2, teams=None):
     state = State.new(parse_rules(preset, players=players, teams=teams), seed=seed)
     rng = np.random.default_rng(seed)
