@@ -968,8 +968,46 @@ cdef double hand_card_term(const Ctx* ctx, const Game* g, int card) noexcept nog
     return 0.0
 
 
-cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
-    """One action of look-ahead with the static evaluation (see heuristic_action).
+ctypedef struct HeuristicKey:
+    # the heuristic's order of actions: class (win > exchange > play), then fewer
+    # open win threats left, then the evaluation h
+    int cls
+    int threats
+    double h
+
+
+ctypedef struct HeuristicMemo:
+    # what the actions of one decision share: the scores' memo and, in the draft
+    # variant, the evaluation of the last play (its picks leave the same board)
+    ScoreMemo mm
+    int32_t last_play
+    int base_threats
+    double base_me, base_other
+
+
+cdef inline void heuristic_start(HeuristicMemo* hm) noexcept nogil:
+    memo_clear(&hm.mm)
+    hm.last_play = -1
+    hm.base_threats = 0
+    hm.base_me = 0.0
+    hm.base_other = 0.0
+
+
+cdef inline int key_order(const HeuristicKey* a, const HeuristicKey* b) noexcept nogil:
+    """1 when the heuristic prefers ``a`` to ``b``, 0 when it cannot tell them apart, else -1."""
+    if a.cls != b.cls:
+        return 1 if a.cls > b.cls else -1
+    if a.threats != b.threats:
+        return 1 if a.threats < b.threats else -1
+    if a.h != b.h:
+        return 1 if a.h > b.h else -1
+    return 0
+
+
+cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, HeuristicMemo* hm,
+                                int32_t action) noexcept nogil:
+    """The heuristic's key of one action of ``g``; the actions of one decision
+    come in gen_actions' order, with one ``hm`` (heuristic_start) between them.
 
     In the draft variant the picks of one play leave the same board, so they share
     its evaluation, corrected for the evaluation's term of the card taken (the
@@ -977,58 +1015,66 @@ cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int3
     each adds what holding the card is worth and subtracts what the draft then
     left offers the next seat."""
     cdef const Tables* t = ctx.t
-    cdef int n = gen_actions(t, g, buf), i, s, kind, threats, pick
+    cdef int s, kind = act_kind(action), pick = act_pick(action)
     cdef int seat = g.to_move
     cdef int me = t.seat_side[seat]
+    cdef int32_t play = action & 0xFFFFF  # the action without its pick
     cdef Game child
     cdef double scores[MAX_SIDES]
-    cdef double h, best_h = -INFINITY, other, base_me = 0.0, base_other = 0.0
-    cdef int best_threats = 1 << 30, best_class = -1, cls, ties = 0, base_threats = 0
-    cdef int32_t choice = -1, play, last_play = -1
+    cdef double other
     cdef bint share = t.draft_mode and not ctx.split
-    cdef ScoreMemo mm
+    cdef HeuristicKey key
+    memcpy(&child, g, sizeof(Game))
+    apply_action(t, &child, action, rng, NULL, -1)
+    key.threats = 0
+    if child.result == me:
+        key.cls, key.h = 2, memo_score(ctx, g, &hm.mm, action)
+    elif child.result != RESULT_NONE:  # a loss or a draw: by the count of D-4, or C-31
+        key.cls = 0
+        if child.result == RESULT_DRAW:
+            key.h = -1e14  # still better than leaving an opponent a winning cell
+        else:
+            key.threats, key.h = 1 << 29, -1e15
+    else:
+        key.cls = 1 if kind == ACT_EXCHANGE else 0
+        if share and play == hm.last_play:
+            key.threats = hm.base_threats
+            scores[me] = hm.base_me + hand_card_term(ctx, &child, pick)
+            other = hm.base_other
+        else:
+            if key.cls == 0:
+                key.threats = win_threat_cells(ctx, &child, me, seat)
+            side_scores(ctx, &child, scores)
+            other = -INFINITY
+            for s in range(t.sides):
+                if s != me and scores[s] > other:
+                    other = scores[s]
+            hm.last_play, hm.base_threats = play, key.threats
+            hm.base_me, hm.base_other = scores[me] - hand_card_term(ctx, &child, pick), other
+        if t.draft_mode:
+            scores[me] += hold_value(ctx, &child, seat, pick)
+            other += next_pick_value(ctx, &child, me)
+        key.h = (scores[me] - other) / ctx.w.eval_scale + ctx.w.tactics * memo_score(ctx, g, &hm.mm, action) / 100.0
+    return key
+
+
+cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
+    """One action of look-ahead with the static evaluation (see heuristic_action):
+    the best by heuristic_key, ties drawn at random."""
+    cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0, order
+    cdef int32_t choice = -1
+    cdef HeuristicMemo hm
+    cdef HeuristicKey key, best
     if n <= 1:
         return buf[0] if n == 1 else -1
-    memo_clear(&mm)
+    heuristic_start(&hm)
+    best.cls, best.threats, best.h = -1, 1 << 30, -INFINITY
     for i in range(n):
-        kind = act_kind(buf[i])
-        pick = act_pick(buf[i])
-        play = buf[i] & 0xFFFFF  # the action without its pick
-        memcpy(&child, g, sizeof(Game))
-        apply_action(t, &child, buf[i], rng, NULL, -1)
-        threats = 0
-        if child.result == me:
-            cls, h = 2, memo_score(ctx, g, &mm, buf[i])
-        elif child.result != RESULT_NONE:  # a loss or a draw: by the count of D-4, or C-31
-            cls = 0
-            if child.result == RESULT_DRAW:
-                h = -1e14  # still better than leaving an opponent a winning cell
-            else:
-                threats, h = 1 << 29, -1e15
-        else:
-            cls = 1 if kind == ACT_EXCHANGE else 0
-            if share and play == last_play:
-                threats = base_threats
-                scores[me] = base_me + hand_card_term(ctx, &child, pick)
-                other = base_other
-            else:
-                if cls == 0:
-                    threats = win_threat_cells(ctx, &child, me, seat)
-                side_scores(ctx, &child, scores)
-                other = -INFINITY
-                for s in range(t.sides):
-                    if s != me and scores[s] > other:
-                        other = scores[s]
-                last_play, base_threats = play, threats
-                base_me, base_other = scores[me] - hand_card_term(ctx, &child, pick), other
-            if t.draft_mode:
-                scores[me] += hold_value(ctx, &child, seat, pick)
-                other += next_pick_value(ctx, &child, me)
-            h = (scores[me] - other) / ctx.w.eval_scale + ctx.w.tactics * memo_score(ctx, g, &mm, buf[i]) / 100.0
-        # order: class (win > exchange > play), then fewer open win threats, then h
-        if cls > best_class or (cls == best_class and (threats < best_threats or (threats == best_threats and h > best_h))):
-            best_class, best_threats, best_h, choice, ties = cls, threats, h, buf[i], 1
-        elif cls == best_class and threats == best_threats and h == best_h:
+        key = heuristic_key(ctx, g, rng, &hm, buf[i])
+        order = key_order(&key, &best)
+        if order > 0:
+            best, choice, ties = key, buf[i], 1
+        elif order == 0:
             ties += 1
             if rand_below(rng, ties) == 0:
                 choice = buf[i]
