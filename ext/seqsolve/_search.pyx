@@ -1138,6 +1138,7 @@ _DEFAULT_SEARCH = {
     "expand_k": 8,
     "decisive": 1,
     "root_prior": 30.0,
+    "root_top": 0,
     "other_policy": 0,
     "playout_depth": 2,
     "policy_eps": 0.5,
@@ -1468,6 +1469,11 @@ cdef class Searcher:
             * ``root_prior``: virtual visits giving each root action the static
               value of the position after it (heuristic_action's view) until
               the search has real visits (0: off).
+            * ``root_top``: the root considers only the heuristic's best
+              ``root_top`` actions (heuristic_key, ties in generation order; 0:
+              every legal action), as ``rollout`` considers greedy's best k: the
+              iterations are spent telling good moves apart instead of refuting
+              the many poor ones (the viewer must be to move, its hand known).
             * ``playout_depth``: actions played out before the position is
               scored by the evaluation (0: score the new leaf at once; -1: play
               to the end of the game and score the result).
@@ -1506,7 +1512,8 @@ cdef class Searcher:
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
     cdef double root_prior
-    cdef int n_root
+    cdef int n_root, root_top
+    cdef HeuristicKey* root_key
     cdef int32_t* root_act
     cdef float* root_val
     cdef uint16_t slot_off[MAX_SLOTS]
@@ -1529,6 +1536,7 @@ cdef class Searcher:
         self.tried = NULL
         self.root_act = NULL
         self.root_val = NULL
+        self.root_key = NULL
         self.capacity = 0
         self.n_nodes = 0
         self.single = -1
@@ -1550,11 +1558,12 @@ cdef class Searcher:
         self.expand_k = int(merged["expand_k"])
         self.decisive = int(bool(merged["decisive"]))
         self.root_prior = float(merged["root_prior"])
+        self.root_top = int(merged["root_top"])
         self.other_policy = int(bool(merged["other_policy"]))
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
-        if self.max_nodes < 16 or self.policy_k < 1 or self.c < 0:
-            raise ValueError("need max_nodes >= 16, policy_k >= 1 and c >= 0")
+        if self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.root_top < 0:
+            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0 and root_top >= 0")
         self._params = merged
         if self.nodes == NULL:
             self.capacity = min(4096, self.max_nodes)
@@ -1564,8 +1573,9 @@ cdef class Searcher:
             self.tried = <uint8_t*>malloc(MAX_MOVES)
             self.root_act = <int32_t*>malloc(MAX_MOVES * sizeof(int32_t))
             self.root_val = <float*>malloc(MAX_MOVES * sizeof(float))
+            self.root_key = <HeuristicKey*>malloc(MAX_MOVES * sizeof(HeuristicKey))
             if (self.nodes == NULL or self.table == NULL or self.buf == NULL or self.tried == NULL
-                    or self.root_act == NULL or self.root_val == NULL):
+                    or self.root_act == NULL or self.root_val == NULL or self.root_key == NULL):
                 raise MemoryError()
             memset(self.table, 0, HASH_SIZE * sizeof(Slot))
             self.stamp = 0
@@ -1578,6 +1588,7 @@ cdef class Searcher:
         free(self.tried)
         free(self.root_act)
         free(self.root_val)
+        free(self.root_key)
 
     @property
     def params(self):
@@ -1873,7 +1884,11 @@ cdef class Searcher:
                 if expanded:
                     break
                 continue
-            n = gen_actions(t, &g, self.buf)
+            if node == 0 and self.root_top > 0 and self.n_root > 0:
+                n = self.n_root  # the root's candidates: the same in every world
+                memcpy(self.buf, self.root_act, n * sizeof(int32_t))
+            else:
+                n = gen_actions(t, &g, self.buf)
             if n == 0:
                 break
             self.new_set(n)
@@ -1963,7 +1978,8 @@ cdef class Searcher:
 
     cdef void root_priors(self, bitgen_t* rng) noexcept nogil:
         """The static value, for the mover, of each root action applied to the
-        root with every hidden card unknown: the heuristic's view of it."""
+        root with every hidden card unknown: the heuristic's view of it; with
+        root_top, only the heuristic's best root_top actions are kept."""
         cdef const Tables* t = self.ctx.t
         cdef Game masked, child
         cdef int i, me = t.seat_side[self.root.to_move]
@@ -1972,10 +1988,40 @@ cdef class Searcher:
         for i in range(self.n_slots):
             base[self.slot_off[i]] = UNKNOWN_CARD
         self.n_root = gen_actions(t, &masked, self.root_act)
+        if self.root_top > 0 and self.n_root > self.root_top:
+            self.keep_heuristic_best(&masked, rng)
         for i in range(self.n_root):
             memcpy(&child, &masked, sizeof(Game))
             apply_action(t, &child, self.root_act[i], rng, NULL, -1)
             self.root_val[i] = side_value(&self.ctx, &child, me)
+
+    cdef void keep_heuristic_best(self, const Game* masked, bitgen_t* rng) noexcept nogil:
+        """Cut root_act to the heuristic's best root_top actions (stable: equal keys
+        keep generation order), ranked as heuristic_choice ranks them (without hold,
+        which the heuristic adds for the pick alone)."""
+        cdef Ctx plain = self.ctx
+        cdef HeuristicMemo hm
+        cdef HeuristicKey key
+        cdef int32_t action
+        cdef int i, j, kept = 0
+        plain.hold = 0.0
+        heuristic_start(&hm)
+        for i in range(self.n_root):
+            action = self.root_act[i]
+            key = heuristic_key(&plain, masked, rng, &hm, action)
+            # insertion into the sorted best-so-far prefix root_act[0:kept]
+            j = kept if kept < self.root_top else self.root_top
+            while j > 0 and key_order(&key, &self.root_key[j - 1]) > 0:
+                if j < self.root_top:
+                    self.root_key[j] = self.root_key[j - 1]
+                    self.root_act[j] = self.root_act[j - 1]
+                j -= 1
+            if j < self.root_top:
+                self.root_key[j] = key
+                self.root_act[j] = action
+                if kept < self.root_top:
+                    kept += 1
+        self.n_root = kept
 
     cdef int prepare(self, CoreGame observation, int viewer, int open_information) except -1:
         """Root state, hidden slots and the pool of unseen cards (open_information:
@@ -2092,7 +2138,8 @@ cdef class Searcher:
         cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:
-                if self.root_prior > 0 and not unknown_mover and (open_information or viewer == self.root.to_move):
+                if ((self.root_prior > 0 or self.root_top > 0) and not unknown_mover
+                        and (open_information or viewer == self.root.to_move)):
                     self.root_priors(rng)
                 start = now()
                 while True:
