@@ -1520,6 +1520,7 @@ cdef class Searcher:
     cdef uint8_t pool[MAX_SLOTS]
     cdef int32_t path[MAX_PATH]
     cdef int viewer_side, viewer_seat, other_policy
+    cdef ScoreMemo memo   # the scores pick_untried's draws share
     cdef int32_t single   # the only legal root action when the search returned at once, else -1
     # evidence (set_evidence): the last opponent play and the position it was made in
     cdef Game ev_before
@@ -1827,9 +1828,10 @@ cdef class Searcher:
                 m += 1
         if self.expand_k <= 1 or m == 1:
             return self.buf[rand_below(rng, m)]
+        memo_clear(&self.memo)  # the draws share cells and (draft) picks
         for j in range(self.expand_k if self.expand_k < m else m):
             a = self.buf[rand_below(rng, m)]
-            sc = action_score(&self.ctx, g, a)
+            sc = memo_score(&self.ctx, g, &self.memo, a)
             if sc > best:
                 best = sc
                 best_a = a
