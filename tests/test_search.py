@@ -464,8 +464,20 @@ def test_mcts_top_searches_only_the_heuristics_best_moves():
     _, result = _search_from(four, 0, iterations=600, root_top=3)
     assert len(result["actions"]) == 3 and sum(a[1] for a in result["actions"]) == 600
     assert {move(four, a[0]).split("+")[1] for a in result["actions"]} == {"9C"}  # no other pick is near
-    _, wide = _search_from(four, 0, iterations=600)
-    assert len(wide["actions"]) > 3
+    _, wide = _search_from(four, 0, iterations=600, root_top=0)
+    assert len(wide["actions"]) > 8
+
+
+def test_mcts_top_by_default_cuts_only_the_draft_root():
+    """The default (-1): the heuristic's best 8 in the draft variant (D-1: every play
+    comes with each of five picks), every legal move elsewhere."""
+    assert _search.default_params()["root_top"] == -1
+    draft = State.new(parse_rules("draft", players=2), seed=3)
+    _, result = _search_from(draft, 0, iterations=1500)
+    assert len(draft.legal_actions()) > 8 and len(result["actions"]) == 8
+    classic = State.new(parse_rules("classic", players=2), seed=3)
+    _, result = _search_from(classic, 0, iterations=1500)
+    assert len(result["actions"]) > 8
 
 
 def test_mcts_top_finds_wins_and_blocks_and_is_deterministic():
@@ -488,7 +500,8 @@ def test_mcts_top_parameter_has_a_range():
     from seqsolve.bots.base import BotError
 
     assert make_bot("mcts:top=5").searcher().params["root_top"] == 5
+    assert make_bot("mcts").searcher().params["root_top"] == -1
     with pytest.raises(BotError, match="top"):
-        make_bot("mcts:top=-1")
+        make_bot("mcts:top=-2")
     with pytest.raises(ValueError, match="root_top"):
         _search.Searcher({"root_top": -2})

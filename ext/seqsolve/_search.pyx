@@ -1138,7 +1138,7 @@ _DEFAULT_SEARCH = {
     "expand_k": 8,
     "decisive": 1,
     "root_prior": 30.0,
-    "root_top": 0,
+    "root_top": -1,
     "other_policy": 0,
     "playout_depth": 2,
     "policy_eps": 0.5,
@@ -1378,6 +1378,7 @@ def heuristic_action(CoreGame game, bit_generator, weights=None):
 # ---------------------------------------------------------------- ISMCTS
 
 cdef enum:
+    DRAFT_TOP = 8  # root_top's default in the draft variant (root_top=-1)
     HASH_BITS = 14
     HASH_SIZE = 1 << HASH_BITS
     MAX_PATH = 512
@@ -1471,9 +1472,13 @@ cdef class Searcher:
               the search has real visits (0: off).
             * ``root_top``: the root considers only the heuristic's best
               ``root_top`` actions (heuristic_key, ties in generation order; 0:
-              every legal action), as ``rollout`` considers greedy's best k: the
-              iterations are spent telling good moves apart instead of refuting
-              the many poor ones (the viewer must be to move, its hand known).
+              every legal action; -1: DRAFT_TOP in the draft variant, else 0), as
+              ``rollout`` considers greedy's best k: the iterations are spent
+              telling good moves apart instead of refuting the many poor ones
+              (the viewer must be to move, its hand known).  In the draft variant
+              every play comes with each of five picks and the cut is worth
+              about 4 points against greedy; on classic it cost points
+              (benchmarks/RESULTS.md, "mcts, fifth session").
             * ``playout_depth``: actions played out before the position is
               scored by the evaluation (0: score the new leaf at once; -1: play
               to the end of the game and score the result).
@@ -1512,7 +1517,7 @@ cdef class Searcher:
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
     cdef double root_prior
-    cdef int n_root, root_top
+    cdef int n_root, root_top, top_setting
     cdef HeuristicKey* root_key
     cdef int32_t* root_act
     cdef float* root_val
@@ -1559,12 +1564,12 @@ cdef class Searcher:
         self.expand_k = int(merged["expand_k"])
         self.decisive = int(bool(merged["decisive"]))
         self.root_prior = float(merged["root_prior"])
-        self.root_top = int(merged["root_top"])
+        self.top_setting = int(merged["root_top"])
         self.other_policy = int(bool(merged["other_policy"]))
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
-        if self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.root_top < 0:
-            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0 and root_top >= 0")
+        if self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.top_setting < -1:
+            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0 and root_top >= -1")
         self._params = merged
         if self.nodes == NULL:
             self.capacity = min(4096, self.max_nodes)
@@ -2137,6 +2142,9 @@ cdef class Searcher:
                     "pv": [self.buf[0]], "actions": [(self.buf[0], 0, float("nan"), 0)],
                 }
         self.n_root = 0
+        self.root_top = self.top_setting
+        if self.root_top < 0:
+            self.root_top = DRAFT_TOP if t.draft_mode else 0
         cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:

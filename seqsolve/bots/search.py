@@ -163,7 +163,7 @@ class MCTSBot(_Evidence, Bot):
                       "to hold, added to the evaluation (0: the picks are told apart by playouts only)",
                       maximum=100.0),
         "top": Param(int, _search_defaults["root_top"], "root candidates: the heuristic's best k moves "
-                     "(0: every legal move)", maximum=10**4),
+                     "(0: every legal move; -1: 8 in the draft variant, else 0)", minimum=-1, maximum=10**4),
         "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
         "infer": _INFER,
         **_weight_params(),
