@@ -142,8 +142,8 @@ class MCTSBot(_Evidence, Bot):
     summary = "information-set MCTS in C: a fresh world of hidden cards every iteration"
     _search_defaults = _search.default_params()
     params = {
-        "iters": Param(int, 6000, "iterations per move (0: use time only); 6,000 take about 33 ms "
-                             "(classic) to 63 ms (draft) of CPU a move", maximum=10**9),
+        "iters": Param(int, 6000, "iterations per move (0: use time only); 6,000 take about 31 ms "
+                             "(classic) to 70 ms (draft) of CPU a move", maximum=10**9),
         "time": Param(float, 0.0, "seconds per move (0: use iterations only)", maximum=86_400.0),
         "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0),
         "depth": Param(
