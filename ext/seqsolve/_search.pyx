@@ -988,8 +988,46 @@ cdef double rivals_score(const Ctx* ctx, const double* scores, int me) noexcept 
     return top + ctx.w.eval_scale * log(total)
 
 
-cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
-    """One action of look-ahead with the static evaluation (see heuristic_action).
+ctypedef struct HeuristicKey:
+    # the heuristic's order of actions: class (win > exchange > play), then fewer
+    # open win threats left, then the evaluation h
+    int cls
+    int threats
+    double h
+
+
+ctypedef struct HeuristicMemo:
+    # what the actions of one decision share: the scores' memo and, in the draft
+    # variant, the evaluation of the last play (its picks leave the same board)
+    ScoreMemo mm
+    int32_t last_play
+    int base_threats
+    double base_me, base_other
+
+
+cdef inline void heuristic_start(HeuristicMemo* hm) noexcept nogil:
+    memo_clear(&hm.mm)
+    hm.last_play = -1
+    hm.base_threats = 0
+    hm.base_me = 0.0
+    hm.base_other = 0.0
+
+
+cdef inline int key_order(const HeuristicKey* a, const HeuristicKey* b) noexcept nogil:
+    """1 when the heuristic prefers ``a`` to ``b``, 0 when it cannot tell them apart, else -1."""
+    if a.cls != b.cls:
+        return 1 if a.cls > b.cls else -1
+    if a.threats != b.threats:
+        return 1 if a.threats < b.threats else -1
+    if a.h != b.h:
+        return 1 if a.h > b.h else -1
+    return 0
+
+
+cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, HeuristicMemo* hm,
+                                int32_t action) noexcept nogil:
+    """The heuristic's key of one action of ``g``; the actions of one decision
+    come in gen_actions' order, with one ``hm`` (heuristic_start) between them.
 
     In the draft variant the picks of one play leave the same board, so they share
     its evaluation, corrected for the evaluation's term of the card taken (the
@@ -997,55 +1035,63 @@ cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int3
     each adds what holding the card is worth and subtracts what the draft then
     left offers the next seat."""
     cdef const Tables* t = ctx.t
-    cdef int n = gen_actions(t, g, buf), i, kind, threats, pick
+    cdef int kind = act_kind(action), pick = act_pick(action)
     cdef int seat = g.to_move
     cdef int me = t.seat_side[seat]
+    cdef int32_t play = action & 0xFFFFF  # the action without its pick
     cdef Game child
     cdef double scores[MAX_SIDES]
-    cdef double h, best_h = -INFINITY, other, base_me = 0.0, base_other = 0.0
-    cdef int best_threats = 1 << 30, best_class = -1, cls, ties = 0, base_threats = 0
-    cdef int32_t choice = -1, play, last_play = -1
+    cdef double other
     cdef bint share = t.draft_mode and not ctx.split
-    cdef ScoreMemo mm
+    cdef HeuristicKey key
+    memcpy(&child, g, sizeof(Game))
+    apply_action(t, &child, action, rng, NULL, -1)
+    key.threats = 0
+    if child.result == me:
+        key.cls, key.h = 2, memo_score(ctx, g, &hm.mm, action)
+    elif child.result != RESULT_NONE:  # a loss or a draw: by the count of D-4, or C-31
+        key.cls = 0
+        if child.result == RESULT_DRAW:
+            key.h = -1e14  # still better than leaving an opponent a winning cell
+        else:
+            key.threats, key.h = 1 << 29, -1e15
+    else:
+        key.cls = 1 if kind == ACT_EXCHANGE else 0
+        if share and play == hm.last_play:
+            key.threats = hm.base_threats
+            scores[me] = hm.base_me + hand_card_term(ctx, &child, pick)
+            other = hm.base_other
+        else:
+            if key.cls == 0:
+                key.threats = win_threat_cells(ctx, &child, me, seat)
+            side_scores(ctx, &child, scores)
+            other = rivals_score(ctx, scores, me)
+            hm.last_play, hm.base_threats = play, key.threats
+            hm.base_me, hm.base_other = scores[me] - hand_card_term(ctx, &child, pick), other
+        if t.draft_mode:
+            scores[me] += hold_value(ctx, &child, seat, pick)
+            other += next_pick_value(ctx, &child, me)
+        key.h = (scores[me] - other) / ctx.w.eval_scale + ctx.w.tactics * memo_score(ctx, g, &hm.mm, action) / 100.0
+    return key
+
+
+cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
+    """One action of look-ahead with the static evaluation (see heuristic_action):
+    the best by heuristic_key, ties drawn at random."""
+    cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0, order
+    cdef int32_t choice = -1
+    cdef HeuristicMemo hm
+    cdef HeuristicKey key, best
     if n <= 1:
         return buf[0] if n == 1 else -1
-    memo_clear(&mm)
+    heuristic_start(&hm)
+    best.cls, best.threats, best.h = -1, 1 << 30, -INFINITY
     for i in range(n):
-        kind = act_kind(buf[i])
-        pick = act_pick(buf[i])
-        play = buf[i] & 0xFFFFF  # the action without its pick
-        memcpy(&child, g, sizeof(Game))
-        apply_action(t, &child, buf[i], rng, NULL, -1)
-        threats = 0
-        if child.result == me:
-            cls, h = 2, memo_score(ctx, g, &mm, buf[i])
-        elif child.result != RESULT_NONE:  # a loss or a draw: by the count of D-4, or C-31
-            cls = 0
-            if child.result == RESULT_DRAW:
-                h = -1e14  # still better than leaving an opponent a winning cell
-            else:
-                threats, h = 1 << 29, -1e15
-        else:
-            cls = 1 if kind == ACT_EXCHANGE else 0
-            if share and play == last_play:
-                threats = base_threats
-                scores[me] = base_me + hand_card_term(ctx, &child, pick)
-                other = base_other
-            else:
-                if cls == 0:
-                    threats = win_threat_cells(ctx, &child, me, seat)
-                side_scores(ctx, &child, scores)
-                other = rivals_score(ctx, scores, me)
-                last_play, base_threats = play, threats
-                base_me, base_other = scores[me] - hand_card_term(ctx, &child, pick), other
-            if t.draft_mode:
-                scores[me] += hold_value(ctx, &child, seat, pick)
-                other += next_pick_value(ctx, &child, me)
-            h = (scores[me] - other) / ctx.w.eval_scale + ctx.w.tactics * memo_score(ctx, g, &mm, buf[i]) / 100.0
-        # order: class (win > exchange > play), then fewer open win threats, then h
-        if cls > best_class or (cls == best_class and (threats < best_threats or (threats == best_threats and h > best_h))):
-            best_class, best_threats, best_h, choice, ties = cls, threats, h, buf[i], 1
-        elif cls == best_class and threats == best_threats and h == best_h:
+        key = heuristic_key(ctx, g, rng, &hm, buf[i])
+        order = key_order(&key, &best)
+        if order > 0:
+            best, choice, ties = key, buf[i], 1
+        elif order == 0:
             ties += 1
             if rand_below(rng, ties) == 0:
                 choice = buf[i]
@@ -1109,6 +1155,7 @@ _DEFAULT_SEARCH = {
     "expand_k": 8,
     "decisive": 1,
     "root_prior": 30.0,
+    "root_top": -1,
     "other_policy": 0,
     "playout_depth": 2,
     "policy_eps": 0.5,
@@ -1350,6 +1397,7 @@ def heuristic_action(CoreGame game, bit_generator, weights=None):
 # ---------------------------------------------------------------- ISMCTS
 
 cdef enum:
+    DRAFT_TOP = 8  # root_top's default in the draft variant (root_top=-1)
     HASH_BITS = 14
     HASH_SIZE = 1 << HASH_BITS
     MAX_PATH = 512
@@ -1441,6 +1489,15 @@ cdef class Searcher:
             * ``root_prior``: virtual visits giving each root action the static
               value of the position after it (heuristic_action's view) until
               the search has real visits (0: off).
+            * ``root_top``: the root considers only the heuristic's best
+              ``root_top`` actions (heuristic_key, ties in generation order; 0:
+              every legal action; -1: DRAFT_TOP in the draft variant, else 0), as
+              ``rollout`` considers greedy's best k: the iterations are spent
+              telling good moves apart instead of refuting the many poor ones
+              (the viewer must be to move, its hand known).  In the draft variant
+              every play comes with each of five picks and the cut is worth
+              about 4 points against greedy; on classic it cost points
+              (benchmarks/RESULTS.md, "mcts, fifth session").
             * ``playout_depth``: actions played out before the position is
               scored by the evaluation (0: score the new leaf at once; -1: play
               to the end of the game and score the result).
@@ -1479,13 +1536,15 @@ cdef class Searcher:
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
     cdef double root_prior
-    cdef int n_root
+    cdef int n_root, root_top, top_setting
+    cdef HeuristicKey* root_key
     cdef int32_t* root_act
     cdef float* root_val
     cdef uint16_t slot_off[MAX_SLOTS]
     cdef uint8_t pool[MAX_SLOTS]
     cdef int32_t path[MAX_PATH]
     cdef int viewer_side, viewer_seat, other_policy
+    cdef ScoreMemo memo   # the scores pick_untried's draws share
     cdef int32_t single   # the only legal root action when the search returned at once, else -1
     # evidence (set_evidence): the last opponent play and the position it was made in
     cdef Game ev_before
@@ -1502,6 +1561,7 @@ cdef class Searcher:
         self.tried = NULL
         self.root_act = NULL
         self.root_val = NULL
+        self.root_key = NULL
         self.capacity = 0
         self.n_nodes = 0
         self.single = -1
@@ -1523,11 +1583,12 @@ cdef class Searcher:
         self.expand_k = int(merged["expand_k"])
         self.decisive = int(bool(merged["decisive"]))
         self.root_prior = float(merged["root_prior"])
+        self.top_setting = int(merged["root_top"])
         self.other_policy = int(bool(merged["other_policy"]))
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
-        if self.max_nodes < 16 or self.policy_k < 1 or self.c < 0:
-            raise ValueError("need max_nodes >= 16, policy_k >= 1 and c >= 0")
+        if self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.top_setting < -1:
+            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0 and root_top >= -1")
         self._params = merged
         if self.nodes == NULL:
             self.capacity = min(4096, self.max_nodes)
@@ -1537,8 +1598,9 @@ cdef class Searcher:
             self.tried = <uint8_t*>malloc(MAX_MOVES)
             self.root_act = <int32_t*>malloc(MAX_MOVES * sizeof(int32_t))
             self.root_val = <float*>malloc(MAX_MOVES * sizeof(float))
+            self.root_key = <HeuristicKey*>malloc(MAX_MOVES * sizeof(HeuristicKey))
             if (self.nodes == NULL or self.table == NULL or self.buf == NULL or self.tried == NULL
-                    or self.root_act == NULL or self.root_val == NULL):
+                    or self.root_act == NULL or self.root_val == NULL or self.root_key == NULL):
                 raise MemoryError()
             memset(self.table, 0, HASH_SIZE * sizeof(Slot))
             self.stamp = 0
@@ -1551,6 +1613,7 @@ cdef class Searcher:
         free(self.tried)
         free(self.root_act)
         free(self.root_val)
+        free(self.root_key)
 
     @property
     def params(self):
@@ -1789,9 +1852,10 @@ cdef class Searcher:
                 m += 1
         if self.expand_k <= 1 or m == 1:
             return self.buf[rand_below(rng, m)]
+        memo_clear(&self.memo)  # the draws share cells and (draft) picks
         for j in range(self.expand_k if self.expand_k < m else m):
             a = self.buf[rand_below(rng, m)]
-            sc = action_score(&self.ctx, g, a)
+            sc = memo_score(&self.ctx, g, &self.memo, a)
             if sc > best:
                 best = sc
                 best_a = a
@@ -1846,7 +1910,11 @@ cdef class Searcher:
                 if expanded:
                     break
                 continue
-            n = gen_actions(t, &g, self.buf)
+            if node == 0 and self.root_top > 0 and self.n_root > 0:
+                n = self.n_root  # the root's candidates: the same in every world
+                memcpy(self.buf, self.root_act, n * sizeof(int32_t))
+            else:
+                n = gen_actions(t, &g, self.buf)
             if n == 0:
                 break
             self.new_set(n)
@@ -1936,7 +2004,8 @@ cdef class Searcher:
 
     cdef void root_priors(self, bitgen_t* rng) noexcept nogil:
         """The static value, for the mover, of each root action applied to the
-        root with every hidden card unknown: the heuristic's view of it."""
+        root with every hidden card unknown: the heuristic's view of it; with
+        root_top, only the heuristic's best root_top actions are kept."""
         cdef const Tables* t = self.ctx.t
         cdef Game masked, child
         cdef int i, me = t.seat_side[self.root.to_move]
@@ -1945,10 +2014,40 @@ cdef class Searcher:
         for i in range(self.n_slots):
             base[self.slot_off[i]] = UNKNOWN_CARD
         self.n_root = gen_actions(t, &masked, self.root_act)
+        if self.root_top > 0 and self.n_root > self.root_top:
+            self.keep_heuristic_best(&masked, rng)
         for i in range(self.n_root):
             memcpy(&child, &masked, sizeof(Game))
             apply_action(t, &child, self.root_act[i], rng, NULL, -1)
             self.root_val[i] = side_value(&self.ctx, &child, me)
+
+    cdef void keep_heuristic_best(self, const Game* masked, bitgen_t* rng) noexcept nogil:
+        """Cut root_act to the heuristic's best root_top actions (stable: equal keys
+        keep generation order), ranked as heuristic_choice ranks them (without hold,
+        which the heuristic adds for the pick alone)."""
+        cdef Ctx plain = self.ctx
+        cdef HeuristicMemo hm
+        cdef HeuristicKey key
+        cdef int32_t action
+        cdef int i, j, kept = 0
+        plain.hold = 0.0
+        heuristic_start(&hm)
+        for i in range(self.n_root):
+            action = self.root_act[i]
+            key = heuristic_key(&plain, masked, rng, &hm, action)
+            # insertion into the sorted best-so-far prefix root_act[0:kept]
+            j = kept if kept < self.root_top else self.root_top
+            while j > 0 and key_order(&key, &self.root_key[j - 1]) > 0:
+                if j < self.root_top:
+                    self.root_key[j] = self.root_key[j - 1]
+                    self.root_act[j] = self.root_act[j - 1]
+                j -= 1
+            if j < self.root_top:
+                self.root_key[j] = key
+                self.root_act[j] = action
+                if kept < self.root_top:
+                    kept += 1
+        self.n_root = kept
 
     cdef int prepare(self, CoreGame observation, int viewer, int open_information) except -1:
         """Root state, hidden slots and the pool of unseen cards (open_information:
@@ -2062,10 +2161,14 @@ cdef class Searcher:
                     "pv": [self.buf[0]], "actions": [(self.buf[0], 0, float("nan"), 0)],
                 }
         self.n_root = 0
+        self.root_top = self.top_setting
+        if self.root_top < 0:
+            self.root_top = DRAFT_TOP if t.draft_mode else 0
         cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:
-                if self.root_prior > 0 and not unknown_mover and (open_information or viewer == self.root.to_move):
+                if ((self.root_prior > 0 or self.root_top > 0) and not unknown_mover
+                        and (open_information or viewer == self.root.to_move)):
                     self.root_priors(rng)
                 start = now()
                 while True:

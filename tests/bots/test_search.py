@@ -483,3 +483,57 @@ def test_search_hold_weight_reaches_the_searcher_and_has_a_range():
     assert "hold" not in make_bot("mcts").searcher().params or make_bot("mcts").searcher().params["hold"] == 1.0
     with pytest.raises(BotError, match="hold"):
         make_bot("mcts:hold=-1")
+
+
+def test_mcts_top_searches_only_the_heuristics_best_moves():
+    """mcts:top=k: the root's moves are the heuristic's best k (heuristic_key's
+    order), so with k=1 the search plays what the heuristic plays (D-1 in the draft)."""
+    four = position({5: ".bbbbg...."}, "2S,3S,4S,5S,6S,KD/?6", variant="draft", draft="9C,QD,2C,4H,KH")
+    for state in (four, position(**MUST_BLOCK), State.new(parse_rules("classic", players=2), seed=5)):
+        _, result = _search_from(state, 0, iterations=300, root_top=1)
+        assert move(state, result["best"]) in _heuristic_moves(state, seeds=range(12))
+        assert len(result["actions"]) == 1 and result["actions"][0][1] == 300
+    _, result = _search_from(four, 0, iterations=600, root_top=3)
+    assert len(result["actions"]) == 3 and sum(a[1] for a in result["actions"]) == 600
+    assert {move(four, a[0]).split("+")[1] for a in result["actions"]} == {"9C"}  # no other pick is near
+    _, wide = _search_from(four, 0, iterations=600, root_top=0)
+    assert len(wide["actions"]) > 8
+
+
+def test_mcts_top_by_default_cuts_only_the_draft_root():
+    """The default (-1): the heuristic's best 8 in the draft variant (D-1: every play
+    comes with each of five picks), every legal move elsewhere."""
+    assert _search.default_params()["root_top"] == -1
+    draft = State.new(parse_rules("draft", players=2), seed=3)
+    _, result = _search_from(draft, 0, iterations=1500)
+    assert len(draft.legal_actions()) > 8 and len(result["actions"]) == 8
+    classic = State.new(parse_rules("classic", players=2), seed=3)
+    _, result = _search_from(classic, 0, iterations=1500)
+    assert len(result["actions"]) > 8
+
+
+def test_mcts_top_finds_wins_and_blocks_and_is_deterministic():
+    state = position(**WIN_IN_ONE)
+    _, result = _search_from(state, 0, iterations=500, root_top=4)
+    assert move(state, result["best"]) == "9C@a5"
+    state = position(**MUST_BLOCK)
+    _, result = _search_from(state, 0, iterations=1000, root_top=4)
+    assert move(state, result["best"]) == "AC@f8"
+    fresh = State.new(parse_rules("draft", players=2), seed=3)
+    _, a = _search_from(fresh, 0, seed=4, iterations=800, root_top=6)
+    _, b = _search_from(fresh, 0, seed=4, iterations=800, root_top=6)
+    for key in ("iterations", "best", "pv", "actions", "nodes"):
+        assert a[key] == b[key]
+    assert a["best"] in fresh.legal_actions()
+
+
+def test_mcts_top_parameter_has_a_range():
+    from seqsolve.bots import make_bot
+    from seqsolve.bots.base import BotError
+
+    assert make_bot("mcts:top=5").searcher().params["root_top"] == 5
+    assert make_bot("mcts").searcher().params["root_top"] == -1
+    with pytest.raises(BotError, match="top"):
+        make_bot("mcts:top=-2")
+    with pytest.raises(ValueError, match="root_top"):
+        _search.Searcher({"root_top": -2})
