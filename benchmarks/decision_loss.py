@@ -24,8 +24,9 @@ from joblib import Parallel, delayed
 
 from seqsolve import _search
 from seqsolve.bots import make_bot
+from seqsolve.games.sequence.actions import ActionKind, decode_action
 from seqsolve.games.sequence.cards import CardKind
-from seqsolve.games.sequence.state import ActionKind, State, decode_action
+from seqsolve.games.sequence.state import State
 from seqsolve.play.config import MatchConfig
 
 

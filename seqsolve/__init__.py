@@ -30,7 +30,7 @@ _HOMES = {
     "State": "games.sequence.state",
     "Outcome": "games.sequence.state",
     "Termination": "games.sequence.state",
-    "IllegalMoveError": "games.sequence.state",
+    "IllegalMoveError": "games.sequence.actions",
     # positions: from text, from objects, and the helpers for what a program lacks
     "Position": "games.sequence.position",
     "PositionError": "games.sequence.notation",

@@ -17,11 +17,12 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .bots import Bot, BotError, bot_classes, make_bot, parse_spec
+from .games.sequence.actions import IllegalMoveError
 from .games.sequence.moves import Move
 from .games.sequence.notation import parse_position
 from .games.sequence.position_objects import CardList, position_from_objects
 from .games.sequence.rules import Rules
-from .games.sequence.state import UNKNOWN_CODE, IllegalMoveError, State
+from .games.sequence.state import UNKNOWN_CODE, State
 
 __all__ = ["best_move", "make_state", "parse_state"]
 

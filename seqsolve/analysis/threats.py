@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from ..games.sequence.actions import decode_action
 from ..games.sequence.board import CORNERS, cell_name, window_name, windows
 from ..games.sequence.cards import CardKind
 from ..games.sequence.position import CORNER, EMPTY
 from ..games.sequence.sequences import HEART_CELLS, new_sequences, overlap_allows
-from ..games.sequence.state import decode_action
 from .results import SideThreats
 
 

@@ -42,8 +42,9 @@ import time
 
 import numpy as np
 
+from ..games.sequence.actions import IllegalMoveError
 from ..games.sequence.rules import Rules
-from ..games.sequence.state import IllegalMoveError, State
+from ..games.sequence.state import State
 from .base import Bot, BotError, BotFailure, Param
 
 #: the longest answer line read (a program printing without newlines is cut off here)

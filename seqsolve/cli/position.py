@@ -278,7 +278,7 @@ def apply(file, moves, to) -> None:
     the reason, and nothing is printed on stdout.  A draw from reshuffled discards
     is unknown, '?' (RULES.md P-17): nobody knows the new order of the pile.
     """
-    from ..games.sequence.state import IllegalMoveError
+    from ..games.sequence.actions import IllegalMoveError
 
     state = _state(load_position(file)).without_shuffles()
     for number, text in enumerate(moves, 1):

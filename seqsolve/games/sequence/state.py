@@ -17,8 +17,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from .board import CORNERS, cell_name, windows
+from .actions import ActionKind, IllegalMoveError, decode_action
+from .board import CORNERS, windows
 from .cards import UNKNOWN, CardKind
+from .move_checks import check_move
 from .moves import Move, MoveKind, MoveSyntaxError, parse_turn
 from .position import COLOURS, CORNER, COUNTER_MAX, EMPTY, Hand, Position
 from .rules import UNLIMITED, Rules
@@ -33,22 +35,8 @@ except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tr
 
 #: the core's code of a card this seat cannot see (an unknown hand card or draw pile)
 UNKNOWN_CODE = 255
-_NO_CELL = 127
 _UNLIMITED_EXCHANGES = 32767
 _EXHAUSTION = {"reshuffle": 0, "draw_game": 1, "draft_end": 2}
-
-
-class ActionKind(enum.IntEnum):
-    """The kind of a core action number (bits 16..19; ``kind`` in ext/seqsolve/_core.pyx)."""
-
-    PLACE = 0
-    REMOVE = 1
-    EXCHANGE = 2
-    PASS = 3
-
-    @classmethod
-    def of(cls, move: Move) -> ActionKind:
-        return cls[move.kind.name]
 
 
 #: what the per-action paths compare with: looking a member up on the enum class costs
@@ -86,30 +74,6 @@ class Outcome:
     def result(self) -> str:
         """``'b'``, ``'g'``, ``'r'`` or ``'draw'`` (the ``result:`` of a position file)."""
         return self.winner or "draw"
-
-
-def encode_action(kind: ActionKind, card: int = 0, cell: int = _NO_CELL, pick: int = -1) -> int:
-    """The core's action number: ``kind << 16 | (pick + 1) << 20 | card << 8 | cell``.
-
-    ``card`` and ``pick`` are deck indexes (``pick`` -1: no draft card).  The one
-    Python mirror of the core's encoding (``encode`` in ext/seqsolve/_core.pyx).
-
-    >>> decode_action(encode_action(ActionKind.REMOVE, card=11, cell=44, pick=3))
-    (1, 11, 44, 3)
-    >>> decode_action(encode_action(ActionKind.PASS))[0] == ActionKind.PASS
-    True
-    """
-    return (kind << 16) | ((pick + 1) << 20) | (card << 8) | cell
-
-
-def decode_action(action: int) -> tuple[int, int, int, int]:
-    """``(kind, card, cell, pick)`` of a core action number (see :func:`encode_action`);
-    ``kind`` is a plain int, equal to its :class:`ActionKind` (no enum is built per action)."""
-    return (action >> 16) & 3, (action >> 8) & 0xFF, action & 0x7F, ((action >> 20) & 0x7F) - 1
-
-
-class IllegalMoveError(ValueError):
-    """A move that the rules do not allow here; the message says why."""
 
 
 def default_seats(rules: Rules) -> str:
@@ -411,7 +375,7 @@ class State:
         """The core action of a move, or IllegalMoveError saying why it is not legal here."""
         if isinstance(move, str):
             move = Move.from_str(move)
-        return self._check(move)
+        return check_move(self, move)
 
     def action_to_string(self, action: int) -> str:
         """The action in move notation (P-12), as records store it (the game interface's name)."""
@@ -432,7 +396,7 @@ class State:
         moves = parse_turn(text)
         if len(moves) > 1:
             raise MoveSyntaxError(f"{text!r} is a turn of {len(moves)} actions, not one action")
-        return self._check(moves[0])
+        return check_move(self, moves[0])
 
     def apply(self, move: Move | str | int) -> None:
         """Play one action (an exchange, or the play that ends the turn).
@@ -459,7 +423,7 @@ class State:
                     raise
                 return
             move = actions[0]
-        action = self._check(move)
+        action = check_move(self, move)
         if move.kind is MoveKind.EXCHANGE and move.drawn and self.rules.draw_mode == "blind":
             self._install_drawn(move.drawn)
         self._core.apply(action, None if move.declare is None else list(move.declare))
@@ -559,76 +523,6 @@ class State:
         pile[0] = self.rules.deck_cards.index(drawn)
         self._core.set_hidden([self._core.hand(s) for s in range(self.rules.players)], pile, True)
 
-    def _check(self, move: Move) -> int:
-        """Why a move is illegal, named; or its core action."""
-        if self.is_terminal():
-            raise IllegalMoveError(f"{move}: the game is over")
-        rules, deck, core = self.rules, self.rules.deck_cards, self._core
-        past = self.counter_past_limit(encode_action(ActionKind.of(move)))
-        if past:  # whatever the move, this position cannot end a turn
-            raise IllegalMoveError(f"{move}: {past}")
-        seat = core.to_move
-        side = self.side_of(seat)
-        legal = core.legal_actions()
-        if move.kind is MoveKind.PASS:
-            action = encode_action(ActionKind.PASS)
-            if action not in legal:
-                raise IllegalMoveError("pass: a legal play exists, and a player who can play must (C-19)")
-            return action
-        if move.card not in deck.codes:
-            raise IllegalMoveError(f"{move}: {move.card} is not a card of the {deck.name} deck")
-        card = deck.index(move.card)
-        hand = core.hand(seat)
-        if card not in hand:
-            raise IllegalMoveError(f"{move}: seat {seat} does not hold {move.card}")
-        pick = self._check_pick(move)
-        kind = deck.kind(move.card)
-        if move.kind is MoveKind.EXCHANGE:
-            if kind != CardKind.NORMAL:
-                raise IllegalMoveError(f"{move}: a jack is never dead (C-19a)")
-            free = [cell_name(c) for c in rules.layout.cells_of(move.card) if self._is_empty(c)]
-            if free:
-                raise IllegalMoveError(f"{move}: {move.card} is not dead ({', '.join(free)} is empty) (C-20)")
-            if core.exchanges_left <= 0:
-                raise IllegalMoveError(f"{move}: no dead-card exchange is left this turn (C-14)")
-            action = encode_action(ActionKind.EXCHANGE, card, pick=pick)
-        else:
-            cell = move.cell
-            where = cell_name(cell)
-            if move.kind is MoveKind.REMOVE:
-                if kind != CardKind.REMOVE:
-                    raise IllegalMoveError(f"{move}: only a one-eyed jack removes a chip (C-15)")
-                owner = self._owner(cell)
-                if owner is None:
-                    raise IllegalMoveError(f"{move}: there is no chip on {where} to remove")
-                if owner == side:
-                    raise IllegalMoveError(f"{move}: {where} holds your own side's chip")
-                if cell in self.locked_cells():
-                    raise IllegalMoveError(f"{move}: the chip on {where} is locked in a sequence (C-27)")
-                action = encode_action(ActionKind.REMOVE, card, cell, pick)
-            else:
-                if kind == CardKind.REMOVE:
-                    raise IllegalMoveError(f"{move}: {move.card} removes a chip; write {move.card}x{where}")
-                if cell in CORNERS:
-                    raise IllegalMoveError(f"{move}: {where} is a free corner, never played on (C-23)")
-                if not self._is_empty(cell):
-                    raise IllegalMoveError(f"{move}: {where} is not empty")
-                cells = rules.layout.cells_of(move.card)
-                if kind == CardKind.NORMAL and cell not in cells:
-                    names = ", ".join(cell_name(c) for c in cells)
-                    raise IllegalMoveError(f"{move}: {move.card} is played on {names}, not {where}")
-                action = encode_action(ActionKind.PLACE, card, cell, pick)
-                if move.declare is not None:
-                    options = core.declarations(cell)
-                    if tuple(move.declare) not in options:
-                        shown = "; ".join(",".join(self._window_names(o)) or "none" for o in options[:4])
-                        if len(options) > 4:
-                            shown += f"; … ({len(options)} maximum choices in all)"
-                        raise IllegalMoveError(f"{move}: not a maximum declaration here (C-26); choose {shown}")
-        if action not in legal:  # pragma: no cover - the checks above mirror the core
-            raise IllegalMoveError(f"{move}: not legal here")
-        return action
-
     def counter_past_limit(self, action: int) -> str | None:
         """Why ending the turn with ``action`` would take a counter past COUNTER_MAX, or None.
 
@@ -643,33 +537,3 @@ class State:
             if counts and value >= COUNTER_MAX:
                 return f"the {name} counter is at its largest value, {COUNTER_MAX}, and may not pass it (P-9)"
         return None
-
-    def _check_pick(self, move: Move) -> int:
-        """Index of the draft card a move takes (D-1), -1 outside the draft variant."""
-        draft = self._core.draft()
-        if self.rules.draw_mode != "draft" or not draft:
-            if move.pick is not None:
-                raise IllegalMoveError(f"{move}: there is no draft card to take")
-            return -1
-        codes = self.rules.deck_cards.codes
-        if move.pick is None:
-            offer = ", ".join(sorted({codes[c] for c in draft}, key=self.rules.deck_cards.index))
-            raise IllegalMoveError(f"{move}: name the draft card to take, e.g. {move}+{codes[draft[0]]} ({offer})")
-        if move.pick not in codes or self.rules.deck_cards.index(move.pick) not in draft:
-            raise IllegalMoveError(f"{move}: {move.pick} is not in the draft")
-        return self.rules.deck_cards.index(move.pick)
-
-    def _owner(self, cell: int) -> int | None:
-        for side in range(self.rules.teams):
-            if self._core.chips(side) >> cell & 1:
-                return side
-        return None
-
-    def _is_empty(self, cell: int) -> bool:
-        return cell not in CORNERS and self._owner(cell) is None
-
-    @staticmethod
-    def _window_names(option: tuple[int, ...]) -> list[str]:
-        from .board import window_name
-
-        return [window_name(w) for w in option]

@@ -7,9 +7,10 @@ import numpy as np
 
 from seqsolve import State, parse_rules
 from seqsolve.balance.metrics import TERMINATIONS
+from seqsolve.games.sequence.actions import ActionKind, decode_action
 from seqsolve.games.sequence.moves import MoveKind
 from seqsolve.games.sequence.position import COLOUR_NAMES, COLOURS
-from seqsolve.games.sequence.state import ActionKind, CoreResult, Termination, decode_action
+from seqsolve.games.sequence.state import CoreResult, Termination
 
 
 def test_action_kinds_name_what_the_core_encodes():

@@ -12,11 +12,12 @@ from dataclasses import replace
 import pytest
 from state_helpers import FILLER, LONG_GAME, board_token, make, moves, rules_for, seq_names
 
+from seqsolve.games.sequence.actions import IllegalMoveError
 from seqsolve.games.sequence.board import parse_window
 from seqsolve.games.sequence.moves import Move, MoveKind, MoveSyntaxError, parse_turn
 from seqsolve.games.sequence.notation import parse_position, read_position, to_sqn
 from seqsolve.games.sequence.rules import parse_rules
-from seqsolve.games.sequence.state import IllegalMoveError, State, Termination
+from seqsolve.games.sequence.state import State, Termination
 
 # ---------------------------------------------------------------------------
 # P-12 notation

@@ -26,11 +26,12 @@ from state_helpers import (
     seq_names,
 )
 
+from seqsolve.games.sequence.actions import IllegalMoveError
 from seqsolve.games.sequence.board import CORNERS, cell_name, get_layout, parse_cell, windows
 from seqsolve.games.sequence.cards import CardKind, make_deck, normalize_card
 from seqsolve.games.sequence.moves import Move, MoveSyntaxError
 from seqsolve.games.sequence.rules import RulesError, parse_rules
-from seqsolve.games.sequence.state import IllegalMoveError, State, Termination, default_seats
+from seqsolve.games.sequence.state import State, Termination, default_seats
 
 # ---------------------------------------------------------------------------
 # 1.1 Components (C-1 … C-4)

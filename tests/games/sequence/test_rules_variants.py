@@ -23,10 +23,11 @@ from state_helpers import (
     seq_names,
 )
 
+from seqsolve.games.sequence.actions import IllegalMoveError
 from seqsolve.games.sequence.board import cell_name, get_layout
 from seqsolve.games.sequence.cards import CardKind, make_deck
 from seqsolve.games.sequence.rules import DEFAULTS, OPTIONS, UNLIMITED, RulesError, parse_rules
-from seqsolve.games.sequence.state import IllegalMoveError, State, Termination, default_seats
+from seqsolve.games.sequence.state import State, Termination, default_seats
 
 # ---------------------------------------------------------------------------
 # §2.2 presets
