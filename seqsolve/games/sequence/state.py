@@ -51,6 +51,10 @@ class CoreResult(enum.IntEnum):
     DRAW = 3
 
 
+#: is_terminal runs twice per action of every game: a module global, not a class lookup
+_ONGOING = CoreResult.ONGOING
+
+
 class Termination(enum.Enum):
     """Why a game ended (C-31, D-4)."""
 
@@ -271,7 +275,7 @@ class State:
         return seat % self.rules.teams
 
     def is_terminal(self) -> bool:
-        return self._core.result != CoreResult.ONGOING
+        return self._core.result != _ONGOING
 
     def outcome(self) -> Outcome | None:
         result = self._core.result
