@@ -18,7 +18,7 @@ import json
 import numpy as np
 from joblib import Parallel, delayed
 
-from seqsolve import _search
+from seqsolve import _eval, _search
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
@@ -60,7 +60,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=-1)
     ap.add_argument("--out", help="write the best mean weights as JSON")
     args = ap.parse_args()
-    start = {k: v for k, v in _search.default_weights().items() if k in TUNED}
+    start = {k: v for k, v in _eval.default_weights().items() if k in TUNED}
     slots = [(k, i) for k in TUNED for i in range(len(start[k]) if isinstance(start[k], tuple) else 1)]
 
     def value(k, i):

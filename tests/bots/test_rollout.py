@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
 
-from seqsolve import _search
+from seqsolve import _eval, _search
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
-NAMES = _search.FEATURE_NAMES
+NAMES = _eval.FEATURE_NAMES
 DECK = parse_rules("classic", players=2).deck_cards
 
 
@@ -27,7 +27,7 @@ def card_code(name: str) -> int:
 
 
 def features(state: State, side: int = 0) -> dict[str, float]:
-    return dict(zip(NAMES, _search.position_features(state.core)[side]))
+    return dict(zip(NAMES, _eval.position_features(state.core)[side]))
 
 
 def test_hand_features_count_cells_the_hand_can_fill():
@@ -47,7 +47,7 @@ def test_hand_features_count_cells_the_hand_can_fill():
     assert one["hand3"] - none["hand3"] == 1  # c5-g5: 2 + e5
     # green's view of blue: blue's hand unknown, so no hand features for blue
     hidden = position(rows=rows, hands=f"5H,4H,{filler}/?7").observation(1)
-    assert all(v == 0 for k, v in zip(NAMES, _search.position_features(hidden.core)[0]) if k.startswith("hand"))
+    assert all(v == 0 for k, v in zip(NAMES, _eval.position_features(hidden.core)[0]) if k.startswith("hand"))
 
 
 def test_a_window_needing_a_card_with_no_copy_left_is_dead():
@@ -64,7 +64,7 @@ def test_a_card_in_the_other_hand_does_not_make_a_threat_live():
     rows = {5: ".bbbbg...."}
     state = position(rows=rows, hands="AS,AS,2S,3S,4S,5S,6S/9C,2H,3H,4H,5H,6H,7H", discards="9C/-")
     assert features(state)["threat"] == 0.5  # only a two-eyed jack can still fill a5
-    hidden = dict(zip(NAMES, _search.position_features(state.observation(0).core)[0]))
+    hidden = dict(zip(NAMES, _eval.position_features(state.observation(0).core)[0]))
     assert hidden["threat"] == 1.0  # blue cannot see green's 9C
 
 
