@@ -18,7 +18,7 @@ import json
 import numpy as np
 from joblib import Parallel, delayed
 
-from seqsolve import _eval, _search
+from seqsolve import _choose, _eval
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
@@ -39,9 +39,9 @@ def play_pair(deal: int, seed: int, weights: dict) -> float:
             seat = state.current_player
             view = state.observation(seat).core
             if (seat == 0) != bool(swap):
-                state.apply(_search.heuristic_action(view, gens[seat], weights))
+                state.apply(_choose.heuristic_action(view, gens[seat], weights))
             else:
-                state.apply(_search.greedy_action(view, gens[seat]))
+                state.apply(_choose.greedy_action(view, gens[seat]))
         total += (state.returns()[1 if swap else 0] + 1) / 2
     return total / 2
 

@@ -9,6 +9,3 @@ from seqsolve._eval cimport Ctx
 cdef int32_t sample_action(const Ctx* ctx, const Game* g, bitgen_t* rng) noexcept nogil
 cdef int32_t policy_action(const Ctx* ctx, const Game* g, bitgen_t* rng,
                            double eps, int k) noexcept nogil
-# the choosers, until they move to _choose
-cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil
-cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil

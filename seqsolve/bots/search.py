@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _eval, _search
+from .. import _choose, _eval, _search
 from ..games.sequence.state import State
 from .base import Bot, Param
 
@@ -125,7 +125,7 @@ class GreedyBot(Bot):
         self._weights = _scaled_weights(self.options)
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
-        return _search.greedy_action(observation.core, rng.bit_generator, self._weights)
+        return _choose.greedy_action(observation.core, rng.bit_generator, self._weights)
 
 
 class HeuristicBot(GreedyBot):
@@ -134,7 +134,7 @@ class HeuristicBot(GreedyBot):
     params = _weight_params()
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
-        return _search.heuristic_action(observation.core, rng.bit_generator, self._weights)
+        return _choose.heuristic_action(observation.core, rng.bit_generator, self._weights)
 
 
 class MCTSBot(_Evidence, Bot):

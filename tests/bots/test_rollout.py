@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
 
-from seqsolve import _eval, _search
+from seqsolve import _choose, _eval, _search
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
@@ -88,7 +88,7 @@ def test_rollout_values_are_win_rates_with_common_worlds():
 def test_dealt_worlds_keep_what_the_viewer_sees_and_conserve_cards():
     state = State.new(parse_rules("classic", players=2), seed=4)
     for _ in range(9):
-        state.apply(_search.greedy_action(state.observation(state.current_player).core, np.random.PCG64(0)))
+        state.apply(_choose.greedy_action(state.observation(state.current_player).core, np.random.PCG64(0)))
     seat = state.current_player
     view = state.observation(seat)
     searcher = _search.Searcher()
@@ -105,7 +105,7 @@ def _unblocked_threat():
     wins; green held neither 9C nor a two-eyed jack and played elsewhere."""
     full = position(**{**WIN_IN_ONE, "hands": "9C,2S,3S,4S,5S,6S,KD/5H,6H,7H,8H,4D,9D,3D"}, to_move=1)
     before = full.observation(0)
-    action = _search.greedy_action(full.observation(1).core, np.random.PCG64(0))
+    action = _choose.greedy_action(full.observation(1).core, np.random.PCG64(0))
     assert move(full, action) != "9C@a5"
     full.apply(action)
     return before, full.observation(0), full
