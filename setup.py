@@ -1,4 +1,5 @@
-"""Build the compiled modules of ``seqsolve`` (``_core``, ``_eval``, ``_choose``, ``_search``) from ``ext/seqsolve/``.
+"""Build the compiled modules of ``seqsolve`` (``_core``, ``_eval``, ``_choose``, ``_search``)
+from ``ext/seqsolve/``.
 
 Metadata lives in pyproject.toml; this file only declares the extension and
 turns a failed compile into one sentence that says what to install.

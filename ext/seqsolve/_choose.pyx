@@ -144,7 +144,6 @@ cdef double next_pick_value(const Ctx* ctx, const Game* g, int me) noexcept nogi
     return best
 
 
-
 cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, HeuristicMemo* hm,
                                 int32_t action) noexcept nogil:
     """The heuristic's key of one action of ``g``; the actions of one decision

@@ -93,7 +93,6 @@ ctypedef struct ScoreMemo:
     double pick[MAX_CODES + 1]
 
 
-
 # ---------------------------------------------------------------- inline helpers
 
 cdef inline u128 seq_cells(const Tables* t, const Game* g, int side) noexcept nogil:
@@ -127,7 +126,6 @@ cdef inline bint is_threat_window(const Tables* t, const Game* g, int s, int wi,
     return eligible(t, g, s, m, seq_cells(t, g, s))
 
 
-
 cdef inline void threats_update(const Ctx* ctx, const Game* g, Threats* th, int32_t action,
                                 int mover) noexcept nogil:
     """After side ``mover``'s action: a placement may have made threats of its own
@@ -153,7 +151,6 @@ cdef inline void memo_clear(ScoreMemo* mm) noexcept nogil:
     memset(mm.have_place, 0, sizeof(mm.have_place))
     memset(mm.have_remove, 0, sizeof(mm.have_remove))
     memset(mm.have_pick, 0, sizeof(mm.have_pick))
-
 
 
 cdef inline bitgen_t* bitgen_of(object bit_generator) except NULL:

@@ -52,7 +52,6 @@ cdef enum:
     MAX_CAND = 10   # completed windows through one cell considered for a declaration
 
 
-
 cdef int max_compatible(const Tables* t, const u128* cand, int n, int i,
                         u128* chosen, int n_chosen) noexcept nogil:
     """Size of the largest subset of cand[i:] that, with chosen[:n_chosen], pairwise
@@ -273,7 +272,6 @@ cdef double pick_value(const Ctx* ctx, const Game* g, int me, int pick) noexcept
     if best > ctx.w.complete:
         best = ctx.w.complete
     return ctx.w.pick * best
-
 
 
 cdef double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int32_t action) noexcept nogil:

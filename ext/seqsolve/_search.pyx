@@ -132,6 +132,8 @@ cdef int32_t policy_action(const Ctx* ctx, const Game* g, bitgen_t* rng,
     return a
 
 
+# ---------------------------------------------------------------- parameters
+
 _DEFAULT_SEARCH = {
     "c": 0.3,
     "widen": 1.0,
@@ -148,7 +150,6 @@ _DEFAULT_SEARCH = {
     "max_nodes": 1_000_000,
     "hold": 1.0,
 }
-
 
 
 def default_params():

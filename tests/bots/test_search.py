@@ -1,5 +1,5 @@
-"""The compiled bot brains (seqsolve._search): one-ply scores, the static
-evaluation, greedy / heuristic choices and information-set MCTS.
+"""The compiled bot brains (seqsolve._eval, _choose, _search): one-ply scores,
+the static evaluation, greedy / heuristic choices and information-set MCTS.
 
 Hand-built positions are SQN lines (RULES.md §5.1) written row by row, so each
 test shows the board it is about.  Cells named in comments use the C-5 layout.
