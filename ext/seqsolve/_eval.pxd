@@ -2,16 +2,17 @@
 # context built from the core's Tables, the one-ply action scores, the static
 # evaluation and the threat scan, which the choosers (_choose) and the tree
 # search (_search) are made of.  A call into another compiled module goes through
-# a function pointer and is never inlined, so the small helpers those modules
-# call in their inner loops are defined here, inline, and compiled into each.
+# a function pointer and is never inlined, so the helpers those modules call in
+# their inner loops (memo_score: once per action a chooser ranks) are defined
+# here, inline, and compiled into each.
 
 from libc.stdint cimport uint8_t, int8_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 from seqsolve._core cimport (
-    u128, popcount128, Tables, Game, CoreGame, act_kind, act_cell,
-    MAX_CODES, MAX_SIDES, N_CELLS, N_WINDOWS, ACT_PLACE, ACT_REMOVE,
+    u128, popcount128, Tables, Game, CoreGame, act_kind, act_card, act_cell, act_pick,
+    MAX_CODES, MAX_SIDES, N_CELLS, N_WINDOWS, ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD,
 )
 
 
@@ -153,6 +154,64 @@ cdef inline void memo_clear(ScoreMemo* mm) noexcept nogil:
     memset(mm.have_pick, 0, sizeof(mm.have_pick))
 
 
+cdef inline double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int32_t action) noexcept nogil:
+    """action_score, with what the actions of one decision share computed once
+    (the same arithmetic, so the same value to the last bit).  It matters in the
+    draft variant, where every play comes with each of the draft's cards, and
+    whenever a two-eyed jack and a plain card reach the same cell.  ``mm`` NULL:
+    nothing is kept (one action scored on its own)."""
+    cdef const Tables* t = ctx.t
+    cdef int me = t.seat_side[g.to_move]
+    cdef int kind = act_kind(action), card = act_card(action), cell, pick
+    cdef bint won
+    cdef double s
+    if kind == ACT_PASS:
+        return 0.0
+    if kind == ACT_EXCHANGE:
+        s = ctx.w.exchange
+    elif kind == ACT_REMOVE:
+        cell = act_cell(action)
+        if mm == NULL:
+            s = score_remove(ctx, g, me, cell)
+        else:
+            if not mm.have_remove[cell]:
+                mm.remove[cell] = score_remove(ctx, g, me, cell)
+                mm.have_remove[cell] = 1
+            s = mm.remove[cell]
+    else:
+        cell = act_cell(action)
+        if mm == NULL:
+            s = place_value(ctx, g, me, cell, &won)
+        else:
+            if not mm.have_place[cell]:
+                mm.place[cell] = place_value(ctx, g, me, cell, &won)
+                mm.won[cell] = won
+                mm.have_place[cell] = 1
+            s = mm.place[cell]
+            won = mm.won[cell]
+        if card < MAX_CODES and t.card_kind[card] == CARD_WILD and not won:
+            s -= ctx.w.jack_cost
+    if t.draft_mode:
+        pick = act_pick(action)
+        if mm == NULL or pick < 0 or pick >= t.n_codes:
+            s += pick_value(ctx, g, me, pick)
+        else:
+            if not mm.have_pick[pick]:
+                mm.pick[pick] = pick_value(ctx, g, me, pick)
+                mm.have_pick[pick] = 1
+            s += mm.pick[pick]
+    return s
+
+
+cdef inline double action_score(const Ctx* ctx, const Game* g, int32_t action) noexcept nogil:
+    """Cheap one-ply score of an action for the side to move (higher is better):
+    a placement's window value (a two-eyed jack costs w_jack_cost unless it wins),
+    a removal's, w_exchange for a dead-card exchange, plus in the draft variant
+    the value of the card taken.  A decision that scores many actions shares one
+    ScoreMemo between them (memo_score)."""
+    return memo_score(ctx, g, NULL, action)
+
+
 cdef inline bitgen_t* bitgen_of(object bit_generator) except NULL:
     return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
 
@@ -162,8 +221,9 @@ cdef inline bitgen_t* bitgen_of(object bit_generator) except NULL:
 cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil
 cdef int fill_weights(Weights* w, object given, object also_known) except -1
 cdef int load_ctx(Ctx* ctx, CoreGame game, object weights) except -1
-cdef double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int32_t action) noexcept nogil
-cdef double action_score(const Ctx* ctx, const Game* g, int32_t action) noexcept nogil
+cdef double place_value(const Ctx* ctx, const Game* g, int me, int cell, bint* won) noexcept nogil
+cdef double score_remove(const Ctx* ctx, const Game* g, int me, int cell) noexcept nogil
+cdef double pick_value(const Ctx* ctx, const Game* g, int me, int pick) noexcept nogil
 cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, int wild_left,
                         double* f) noexcept nogil
 cdef void side_scores(const Ctx* ctx, const Game* g, double* scores) noexcept nogil

@@ -274,64 +274,6 @@ cdef double pick_value(const Ctx* ctx, const Game* g, int me, int pick) noexcept
     return ctx.w.pick * best
 
 
-cdef double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int32_t action) noexcept nogil:
-    """action_score, with what the actions of one decision share computed once
-    (the same arithmetic, so the same value to the last bit).  It matters in the
-    draft variant, where every play comes with each of the draft's cards, and
-    whenever a two-eyed jack and a plain card reach the same cell.  ``mm`` NULL:
-    nothing is kept (one action scored on its own)."""
-    cdef const Tables* t = ctx.t
-    cdef int me = t.seat_side[g.to_move]
-    cdef int kind = act_kind(action), card = act_card(action), cell, pick
-    cdef bint won
-    cdef double s
-    if kind == ACT_PASS:
-        return 0.0
-    if kind == ACT_EXCHANGE:
-        s = ctx.w.exchange
-    elif kind == ACT_REMOVE:
-        cell = act_cell(action)
-        if mm == NULL:
-            s = score_remove(ctx, g, me, cell)
-        else:
-            if not mm.have_remove[cell]:
-                mm.remove[cell] = score_remove(ctx, g, me, cell)
-                mm.have_remove[cell] = 1
-            s = mm.remove[cell]
-    else:
-        cell = act_cell(action)
-        if mm == NULL:
-            s = place_value(ctx, g, me, cell, &won)
-        else:
-            if not mm.have_place[cell]:
-                mm.place[cell] = place_value(ctx, g, me, cell, &won)
-                mm.won[cell] = won
-                mm.have_place[cell] = 1
-            s = mm.place[cell]
-            won = mm.won[cell]
-        if card < MAX_CODES and t.card_kind[card] == CARD_WILD and not won:
-            s -= ctx.w.jack_cost
-    if t.draft_mode:
-        pick = act_pick(action)
-        if mm == NULL or pick < 0 or pick >= t.n_codes:
-            s += pick_value(ctx, g, me, pick)
-        else:
-            if not mm.have_pick[pick]:
-                mm.pick[pick] = pick_value(ctx, g, me, pick)
-                mm.have_pick[pick] = 1
-            s += mm.pick[pick]
-    return s
-
-
-cdef double action_score(const Ctx* ctx, const Game* g, int32_t action) noexcept nogil:
-    """Cheap one-ply score of an action for the side to move (higher is better):
-    a placement's window value (a two-eyed jack costs w_jack_cost unless it wins),
-    a removal's, w_exchange for a dead-card exchange, plus in the draft variant
-    the value of the card taken.  A decision that scores many actions shares one
-    ScoreMemo between them (memo_score)."""
-    return memo_score(ctx, g, NULL, action)
-
-
 # ---------------------------------------------------------------- evaluation
 
 cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* left, int* wild_left) noexcept nogil:
