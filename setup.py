@@ -1,4 +1,5 @@
-"""Build the compiled modules ``seqsolve._core`` and ``seqsolve._search`` from ``ext/seqsolve/``.
+"""Build the compiled modules of ``seqsolve`` (``_core``, ``_eval``, ``_choose``, ``_search``)
+from ``ext/seqsolve/``.
 
 Metadata lives in pyproject.toml; this file only declares the extension and
 turns a failed compile into one sentence that says what to install.
@@ -37,8 +38,10 @@ def _extension(name: str) -> Extension:
     )
 
 
-# _core: the rules engine; _search: scores, evaluation and MCTS (cimports _core's C contract).
-extensions = [_extension("_core"), _extension("_search")]
+# _core: the rules engine; _eval: action scores and the static evaluation; _choose: the
+# greedy, heuristic and decisive choosers; _search: MCTS and rollouts.  Each cimports
+# the C contracts (.pxd) of the ones before it.
+extensions = [_extension(name) for name in ("_core", "_eval", "_choose", "_search")]
 
 setup(
     ext_modules=cythonize(

@@ -22,7 +22,7 @@ from collections import defaultdict
 import numpy as np
 from joblib import Parallel, delayed
 
-from seqsolve import _search
+from seqsolve import _eval, _search
 from seqsolve.bots import make_bot
 from seqsolve.games.sequence.actions import ActionKind, decode_action
 from seqsolve.games.sequence.cards import CardKind
@@ -59,7 +59,7 @@ def game_losses(config: MatchConfig, game: int, k: int, worlds: int) -> list[dic
         view = state.observation(seat)
         action = bots[seat_bot[seat]].choose(view, rngs[seat])
         if seat_bot[seat] == 0:
-            scored = sorted(_search.score_actions(view.core), key=lambda item: -item[1])
+            scored = sorted(_eval.score_actions(view.core), key=lambda item: -item[1])
             candidates = [a for a, _ in scored[:k]]
             if action not in candidates:
                 candidates.append(action)

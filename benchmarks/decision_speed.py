@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from seqsolve import _search
+from seqsolve import _choose
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
@@ -36,7 +36,7 @@ def positions(preset: str, games: int = 20) -> list[State]:
         while not state.is_terminal():
             if ply % 3 == 0:
                 out.append(state.clone())
-            state.apply(_search.greedy_action(state.core, rng))
+            state.apply(_choose.greedy_action(state.core, rng))
             ply += 1
     return out
 
@@ -60,12 +60,12 @@ def main() -> None:
     rows = []
     for preset in args.presets.split(","):
         states = positions(preset)
-        choices = [_search.greedy_action(s.core, np.random.PCG64(7)) for s in states]
+        choices = [_choose.greedy_action(s.core, np.random.PCG64(7)) for s in states]
         digest = hashlib.sha256(np.asarray(choices, dtype=np.int64).tobytes()).hexdigest()[:12]
         row = {
             "preset": preset, "positions": len(states),
-            "greedy_us": per_decision(_search.greedy_action, states),
-            "heuristic_us": per_decision(_search.heuristic_action, states, passes=2),
+            "greedy_us": per_decision(_choose.greedy_action, states),
+            "heuristic_us": per_decision(_choose.heuristic_action, states, passes=2),
             "choices": digest,
         }
         rows.append(row)

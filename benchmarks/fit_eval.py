@@ -1,4 +1,4 @@
-"""Fit the evaluation weights (the F_* features of ext/seqsolve/_search.pxd) by
+"""Fit the evaluation weights (the F_* features of ext/seqsolve/_eval.pxd) by
 logistic regression on self-play positions.
 
 Each sampled position is seen by one seat (its observation: its own hand known,
@@ -18,7 +18,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from scipy.optimize import minimize
 
-from seqsolve import _search
+from seqsolve import _eval
 from seqsolve.bots import make_bot
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
@@ -42,7 +42,7 @@ def play(game: int, seed: int, every: int) -> tuple[np.ndarray, np.ndarray]:
         seat = state.current_player
         if ply % every == 0:
             viewer = int(sampler.integers(2))
-            feats = _search.position_features(state.observation(viewer).core)
+            feats = _eval.position_features(state.observation(viewer).core)
             me = state.side_of(viewer)
             rows.append(np.subtract(feats[me], feats[1 - me]))
             seats.append(me)
@@ -88,7 +88,7 @@ def main() -> None:
         np.savez_compressed(args.data, x=x, y=y)
     keep = y != 0.5
     w = fit(x[keep], y[keep], args.l2) * 100.0  # in eval points: eval_scale is 100
-    names = _search.FEATURE_NAMES
+    names = _eval.FEATURE_NAMES
     for name, value in zip(names, w):
         print(f"{name:12s} {value:9.2f}")
     if args.out:

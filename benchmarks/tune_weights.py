@@ -18,7 +18,7 @@ import json
 import numpy as np
 from joblib import Parallel, delayed
 
-from seqsolve import _search
+from seqsolve import _choose, _eval
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
@@ -39,9 +39,9 @@ def play_pair(deal: int, seed: int, weights: dict) -> float:
             seat = state.current_player
             view = state.observation(seat).core
             if (seat == 0) != bool(swap):
-                state.apply(_search.heuristic_action(view, gens[seat], weights))
+                state.apply(_choose.heuristic_action(view, gens[seat], weights))
             else:
-                state.apply(_search.greedy_action(view, gens[seat]))
+                state.apply(_choose.greedy_action(view, gens[seat]))
         total += (state.returns()[1 if swap else 0] + 1) / 2
     return total / 2
 
@@ -60,7 +60,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=-1)
     ap.add_argument("--out", help="write the best mean weights as JSON")
     args = ap.parse_args()
-    start = {k: v for k, v in _search.default_weights().items() if k in TUNED}
+    start = {k: v for k, v in _eval.default_weights().items() if k in TUNED}
     slots = [(k, i) for k in TUNED for i in range(len(start[k]) if isinstance(start[k], tuple) else 1)]
 
     def value(k, i):

@@ -1,16 +1,11 @@
-"""Type stub of the compiled search module ``seqsolve._search`` (ext/seqsolve/_search.pyx)."""
+"""Type stub of the compiled tree search ``seqsolve._search`` (ext/seqsolve/_search.pyx)."""
 
 from collections.abc import Mapping
-from typing import Any, TypeAlias, TypedDict
+from typing import Any, TypedDict
 
 import numpy as np
 
 from ._core import CoreGame
-
-Weights: TypeAlias = Mapping[str, float | tuple[float, ...] | list[float]]
-
-#: Names of the evaluation features, in the order of :func:`position_features`.
-FEATURE_NAMES: tuple[str, ...]
 
 class SearchResult(TypedDict):
     iterations: int
@@ -29,21 +24,7 @@ class RootStat(TypedDict):
     availability: int
     pv: list[int]
 
-def default_weights() -> dict[str, Any]: ...
 def default_params() -> dict[str, Any]: ...
-def score_action(game: CoreGame, action: int, weights: Weights | None = None) -> float: ...
-def score_actions(game: CoreGame, weights: Weights | None = None) -> list[tuple[int, float]]: ...
-def evaluate_position(game: CoreGame, side: int, weights: Weights | None = None) -> float: ...
-def evaluate_scores(game: CoreGame, weights: Weights | None = None) -> list[float]: ...
-def position_features(game: CoreGame) -> list[list[float]]: ...
-def decisive_action(game: CoreGame, bit_generator: np.random.BitGenerator | None = None) -> int | None: ...
-def greedy_action(
-    game: CoreGame, bit_generator: np.random.BitGenerator, weights: Weights | None = None
-) -> int: ...
-def heuristic_action(
-    game: CoreGame, bit_generator: np.random.BitGenerator, weights: Weights | None = None
-) -> int: ...
-
 def halt(stop: bool = True) -> None: ...
 
 class Searcher:

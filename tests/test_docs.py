@@ -96,7 +96,8 @@ def test_rules_page_board_is_the_engines_layout():
     assert tuple(label for row in rows for label in row) == get_layout("jax").labels
 
 
-@pytest.mark.parametrize("name", ["seqsolve._search"])  # _core has no examples
+# not _core: it has no examples
+@pytest.mark.parametrize("name", ["seqsolve._eval", "seqsolve._choose", "seqsolve._search"])
 def test_the_compiled_modules_docstring_examples_run(name):
     """pytest does not collect doctests from compiled modules: run them here."""
     import doctest

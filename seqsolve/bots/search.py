@@ -1,7 +1,7 @@
 """The bots whose brains live in the compiled search module: greedy, heuristic, mcts.
 
 Evaluation weights are tuned through the spec string as *multipliers* of the
-defaults of ``seqsolve._search.default_weights()``: ``heuristic:w_block=2``
+defaults of ``seqsolve._eval.default_weights()``: ``heuristic:w_block=2``
 doubles every blocking weight (the list of four, by opponent fill), and
 ``w_jack_cost=0`` makes jacks free.  The Python side only translates specs and
 hands the observation's compiled game to the C functions; every per-move
@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _search
+from .. import _choose, _eval, _search
 from ..games.sequence.state import State
 from .base import Bot, Param
 
@@ -59,14 +59,14 @@ WEIGHT_FACTOR_MAX = 1000.0
 def _weight_params() -> dict[str, Param]:
     return {
         name: Param(float, 1.0, f"× default weight: {_WEIGHT_HELP.get(name, name)}", maximum=WEIGHT_FACTOR_MAX)
-        for name in _search.default_weights()
+        for name in _eval.default_weights()
     }
 
 
 def _scaled_weights(options: dict[str, Any]) -> dict[str, Any]:
     """Default weights multiplied by the spec's factors (only those that differ from 1)."""
     weights = {}
-    for name, default in _search.default_weights().items():
+    for name, default in _eval.default_weights().items():
         factor = options.get(name, 1.0)
         if factor == 1.0:
             continue
@@ -125,7 +125,7 @@ class GreedyBot(Bot):
         self._weights = _scaled_weights(self.options)
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
-        return _search.greedy_action(observation.core, rng.bit_generator, self._weights)
+        return _choose.greedy_action(observation.core, rng.bit_generator, self._weights)
 
 
 class HeuristicBot(GreedyBot):
@@ -134,7 +134,7 @@ class HeuristicBot(GreedyBot):
     params = _weight_params()
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
-        return _search.heuristic_action(observation.core, rng.bit_generator, self._weights)
+        return _choose.heuristic_action(observation.core, rng.bit_generator, self._weights)
 
 
 class MCTSBot(_Evidence, Bot):
@@ -245,7 +245,7 @@ class RolloutBot(_Evidence, Bot):
                 raise BotError(f"bot rollout: {key} is one of {', '.join(allowed)}, not {self.options[key]!r}")
         self.open_information = self.options["see"] != "none"
         self._weights = _scaled_weights(self.options)
-        weights = {**_search.default_weights(), **self._weights}
+        weights = {**_eval.default_weights(), **self._weights}
         self._sure = min(weights["w_exchange"], weights["w_win"])  # scores that need no playouts
         self._searcher: _search.Searcher | None = None
 
@@ -258,7 +258,7 @@ class RolloutBot(_Evidence, Bot):
         if self._searcher is None:
             self._searcher = _search.Searcher(self._weights)
         self._weigh(self._searcher, observation)
-        scored = sorted(_search.score_actions(observation.core, self._weights), key=lambda item: -item[1])
+        scored = sorted(_eval.score_actions(observation.core, self._weights), key=lambda item: -item[1])
         # a win, and a dead-card exchange (it costs nothing), need no playouts
         if len(scored) == 1 or scored[0][1] >= self._sure:
             return scored[0][0]

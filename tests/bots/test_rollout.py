@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
 
-from seqsolve import _search
+from seqsolve import _choose, _eval, _search
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
-NAMES = _search.FEATURE_NAMES
+NAMES = _eval.FEATURE_NAMES
 DECK = parse_rules("classic", players=2).deck_cards
 
 
@@ -27,7 +27,7 @@ def card_code(name: str) -> int:
 
 
 def features(state: State, side: int = 0) -> dict[str, float]:
-    return dict(zip(NAMES, _search.position_features(state.core)[side]))
+    return dict(zip(NAMES, _eval.position_features(state.core)[side]))
 
 
 def test_hand_features_count_cells_the_hand_can_fill():
@@ -47,7 +47,7 @@ def test_hand_features_count_cells_the_hand_can_fill():
     assert one["hand3"] - none["hand3"] == 1  # c5-g5: 2 + e5
     # green's view of blue: blue's hand unknown, so no hand features for blue
     hidden = position(rows=rows, hands=f"5H,4H,{filler}/?7").observation(1)
-    assert all(v == 0 for k, v in zip(NAMES, _search.position_features(hidden.core)[0]) if k.startswith("hand"))
+    assert all(v == 0 for k, v in zip(NAMES, _eval.position_features(hidden.core)[0]) if k.startswith("hand"))
 
 
 def test_a_window_needing_a_card_with_no_copy_left_is_dead():
@@ -64,7 +64,7 @@ def test_a_card_in_the_other_hand_does_not_make_a_threat_live():
     rows = {5: ".bbbbg...."}
     state = position(rows=rows, hands="AS,AS,2S,3S,4S,5S,6S/9C,2H,3H,4H,5H,6H,7H", discards="9C/-")
     assert features(state)["threat"] == 0.5  # only a two-eyed jack can still fill a5
-    hidden = dict(zip(NAMES, _search.position_features(state.observation(0).core)[0]))
+    hidden = dict(zip(NAMES, _eval.position_features(state.observation(0).core)[0]))
     assert hidden["threat"] == 1.0  # blue cannot see green's 9C
 
 
@@ -88,7 +88,7 @@ def test_rollout_values_are_win_rates_with_common_worlds():
 def test_dealt_worlds_keep_what_the_viewer_sees_and_conserve_cards():
     state = State.new(parse_rules("classic", players=2), seed=4)
     for _ in range(9):
-        state.apply(_search.greedy_action(state.observation(state.current_player).core, np.random.PCG64(0)))
+        state.apply(_choose.greedy_action(state.observation(state.current_player).core, np.random.PCG64(0)))
     seat = state.current_player
     view = state.observation(seat)
     searcher = _search.Searcher()
@@ -105,7 +105,7 @@ def _unblocked_threat():
     wins; green held neither 9C nor a two-eyed jack and played elsewhere."""
     full = position(**{**WIN_IN_ONE, "hands": "9C,2S,3S,4S,5S,6S,KD/5H,6H,7H,8H,4D,9D,3D"}, to_move=1)
     before = full.observation(0)
-    action = _search.greedy_action(full.observation(1).core, np.random.PCG64(0))
+    action = _choose.greedy_action(full.observation(1).core, np.random.PCG64(0))
     assert move(full, action) != "9C@a5"
     full.apply(action)
     return before, full.observation(0), full

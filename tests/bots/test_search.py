@@ -1,5 +1,5 @@
-"""The compiled bot brains (seqsolve._search): one-ply scores, the static
-evaluation, greedy / heuristic choices and information-set MCTS.
+"""The compiled bot brains (seqsolve._eval, _choose, _search): one-ply scores,
+the static evaluation, greedy / heuristic choices and information-set MCTS.
 
 Hand-built positions are SQN lines (RULES.md §5.1) written row by row, so each
 test shows the board it is about.  Cells named in comments use the C-5 layout.
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from state_helpers import make
 
-from seqsolve import _search
+from seqsolve import _choose, _eval, _search
 from seqsolve.games.sequence.notation import parse_position
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State, Termination
@@ -93,17 +93,17 @@ MUST_BLOCK = {
 
 
 def test_defaults_and_unknown_keys():
-    w = _search.default_weights()
+    w = _eval.default_weights()
     assert w["w_win"] > w["w_exchange"] > w["w_block_win"] > w["w_complete"] > w["w_block"][3]
     assert set(w) < set(_search.default_params())
     with pytest.raises(ValueError, match="known: w_win"):
-        _search.greedy_action(
+        _choose.greedy_action(
             State.new(parse_rules("classic", players=2), seed=0).core, np.random.PCG64(0), {"w_wni": 1.0}
         )
     with pytest.raises(ValueError, match="known:.*max_nodes"):
         _search.Searcher({"cc": 1.0})
     with pytest.raises(ValueError, match="w_block needs 4"):
-        _search.score_actions(State.new(parse_rules("classic", players=2), seed=0).core, {"w_block": (1, 2)})
+        _eval.score_actions(State.new(parse_rules("classic", players=2), seed=0).core, {"w_block": (1, 2)})
 
 
 # ---------------------------------------------------------------- greedy
@@ -111,9 +111,9 @@ def test_defaults_and_unknown_keys():
 
 def test_greedy_takes_a_win_in_one():
     state = position(**WIN_IN_ONE)
-    action = _search.greedy_action(state.core, np.random.PCG64(0))
+    action = _choose.greedy_action(state.core, np.random.PCG64(0))
     assert move(state, action) == "9C@a5"
-    assert _search.score_action(state.core, action) >= _search.default_weights()["w_win"]
+    assert _eval.score_action(state.core, action) >= _eval.default_weights()["w_win"]
     state.apply(action)
     assert state.outcome().winner == "b"
 
@@ -121,22 +121,22 @@ def test_greedy_takes_a_win_in_one():
 def test_greedy_blocks_an_opponent_four():
     state = position(**MUST_BLOCK)
     for seed in range(5):
-        assert move(state, _search.greedy_action(state.core, np.random.PCG64(seed))) == "AC@f8"
+        assert move(state, _choose.greedy_action(state.core, np.random.PCG64(seed))) == "AC@f8"
 
 
 def test_greedy_exchanges_a_dead_card():
     # 9C shows on a5 and c7, both taken (C-20): exchanging it comes before any play
     state = position(rows={5: "g.........", 7: "..g......."}, hands="9C,2S,3S,4S,5S,6S,KD/?7")
-    action = _search.greedy_action(state.core, np.random.PCG64(0))
+    action = _choose.greedy_action(state.core, np.random.PCG64(0))
     assert move(state, action) == "~9C"
-    assert _search.score_action(state.core, action) > 0
+    assert _eval.score_action(state.core, action) > 0
 
 
 def test_greedy_breaks_ties_with_the_generator():
     state = State.new(parse_rules("classic", players=2), seed=3)
     flat = {"w_centre": 0.0, "w_corner_line": 0.0, "w_extend": (0, 0, 0, 0, 0)}  # every plain play scores 0
-    picks = {_search.greedy_action(state.core, np.random.PCG64(s), flat) for s in range(30)}
-    plain = {a for a in state.legal_actions() if _search.score_action(state.core, a, flat) == 0.0}
+    picks = {_choose.greedy_action(state.core, np.random.PCG64(s), flat) for s in range(30)}
+    plain = {a for a in state.legal_actions() if _eval.score_action(state.core, a, flat) == 0.0}
     assert picks <= plain and len(plain) >= 4
     assert len(picks) >= 3
 
@@ -146,7 +146,7 @@ def test_one_eyed_jack_breaks_an_opponent_four():
     state = position(
         rows={3: ".GGGGG....", 8: "bgggg....."}, hands="JS,2S,3S,4S,5S,6S,KD/?7", sequences="g:b3-f3"
     )
-    action = _search.greedy_action(state.core, np.random.PCG64(0))
+    action = _choose.greedy_action(state.core, np.random.PCG64(0))
     assert kind(action) == 1 and move(state, action)[3:] in ("b8", "c8", "d8", "e8")
 
 
@@ -155,23 +155,23 @@ def test_one_eyed_jack_breaks_an_opponent_four():
 
 def test_evaluation_is_a_probability_that_sees_threats():
     state = position(**WIN_IN_ONE)
-    blue = _search.evaluate_position(state.core, 0)
-    green = _search.evaluate_position(state.core, 1)
+    blue = _eval.evaluate_position(state.core, 0)
+    green = _eval.evaluate_position(state.core, 1)
     assert 0.0 < blue < 1.0 and math.isclose(blue + green, 1.0)
     assert blue > 0.9  # a sequence, a live four and the card in hand, to move
     fresh = State.new(parse_rules("classic", players=2), seed=0)
-    assert abs(_search.evaluate_position(fresh.core, 0) - 0.5) < 0.15
-    names = _search.FEATURE_NAMES
-    feats = _search.position_features(state.core)
+    assert abs(_eval.evaluate_position(fresh.core, 0) - 0.5) < 0.15
+    names = _eval.FEATURE_NAMES
+    feats = _eval.position_features(state.core)
     assert feats[0][names.index("sequence")] == 1 and feats[0][names.index("threat")] >= 1
     assert feats[0][names.index("ready")] == 1 and feats[1][names.index("ready")] == 0
 
 
 def test_evaluation_of_a_finished_game():
     state = position(**WIN_IN_ONE)
-    state.apply(_search.greedy_action(state.core, np.random.PCG64(0)))
-    assert _search.evaluate_position(state.core, 0) == 1.0
-    assert _search.evaluate_position(state.core, 1) == 0.0
+    state.apply(_choose.greedy_action(state.core, np.random.PCG64(0)))
+    assert _eval.evaluate_position(state.core, 0) == 1.0
+    assert _eval.evaluate_position(state.core, 1) == 0.0
 
 
 # ---------------------------------------------------------------- heuristic
@@ -179,9 +179,9 @@ def test_evaluation_of_a_finished_game():
 
 def test_heuristic_wins_and_blocks():
     state = position(**WIN_IN_ONE)
-    assert move(state, _search.heuristic_action(state.core, np.random.PCG64(0))) == "9C@a5"
+    assert move(state, _choose.heuristic_action(state.core, np.random.PCG64(0))) == "9C@a5"
     state = position(**MUST_BLOCK)
-    assert move(state, _search.heuristic_action(state.core, np.random.PCG64(0))) == "AC@f8"
+    assert move(state, _choose.heuristic_action(state.core, np.random.PCG64(0))) == "AC@f8"
 
 
 def test_heuristic_with_two_rivals_also_blocks_the_trailing_one():
@@ -200,7 +200,7 @@ def test_heuristic_with_two_rivals_also_blocks_the_trailing_one():
     )
     observation = state.observation(0)
     after = {
-        move(state, a): _search.evaluate_scores(_child(observation, a).core) for a in state.legal_actions()
+        move(state, a): _eval.evaluate_scores(_child(observation, a).core) for a in state.legal_actions()
     }
     blue, green, red = after["3H@f6"]
     blue_f9, green_f9, red_f9 = after["3S@f9"]
@@ -230,7 +230,7 @@ def _random_bot(state, seat, rng):
 
 
 def _heuristic_bot(state, seat, rng):
-    return _search.heuristic_action(state.observation(seat).core, np.random.PCG64(rng.integers(2**32)))
+    return _choose.heuristic_action(state.observation(seat).core, np.random.PCG64(rng.integers(2**32)))
 
 
 def test_heuristic_beats_random():
@@ -317,7 +317,7 @@ def test_mcts_root_stats_and_budget():
 def test_mcts_edge_cases():
     searcher = _search.Searcher()
     finished = position(**WIN_IN_ONE)
-    finished.apply(_search.greedy_action(finished.core, np.random.PCG64(0)))
+    finished.apply(_choose.greedy_action(finished.core, np.random.PCG64(0)))
     with pytest.raises(ValueError, match="over"):
         searcher.search(finished.core, 0, np.random.PCG64(0), iterations=10)
     fresh = State.new(parse_rules("classic", players=2), seed=0)
@@ -366,24 +366,24 @@ def test_mcts_plays_every_seating(preset, players, teams):
     if not state.is_terminal():
         seat = state.current_player
         view = state.observation(seat).core
-        assert _search.greedy_action(view, np.random.PCG64(0)) in state.legal_actions()
-        assert _search.heuristic_action(view, np.random.PCG64(0)) in state.legal_actions()
-        values = [_search.evaluate_position(view, s) for s in range(state.rules.teams)]
+        assert _choose.greedy_action(view, np.random.PCG64(0)) in state.legal_actions()
+        assert _choose.heuristic_action(view, np.random.PCG64(0)) in state.legal_actions()
+        values = [_eval.evaluate_position(view, s) for s in range(state.rules.teams)]
         assert math.isclose(sum(values), 1.0)
 
 
 def test_draft_actions_take_a_good_card():
     state = State.new(parse_rules("draft", players=2), seed=8)
-    action = _search.greedy_action(state.core, np.random.PCG64(0))
+    action = _choose.greedy_action(state.core, np.random.PCG64(0))
     pick = ((action >> 20) & 0x7F) - 1
     assert pick in state.core.draft()
-    scores = dict(_search.score_actions(state.core))
+    scores = dict(_eval.score_actions(state.core))
     same_play = [s for a, s in scores.items() if a & 0xFFFFF == action & 0xFFFFF]
     assert scores[action] == max(same_play)
 
 
 def _heuristic_moves(state: State, seeds=range(6)) -> set[str]:
-    return {move(state, _search.heuristic_action(state.core, np.random.PCG64(k))) for k in seeds}
+    return {move(state, _choose.heuristic_action(state.core, np.random.PCG64(k))) for k in seeds}
 
 
 def test_heuristic_draft_pick_fills_its_four():
@@ -421,7 +421,7 @@ def test_heuristic_draws_by_count_rather_than_lose_at_the_draft_end():
         draw=[],
     )
     assert _heuristic_moves(state) == {"9C@a5+QD"}
-    state.apply(_search.heuristic_action(state.core, np.random.PCG64(0)))
+    state.apply(_choose.heuristic_action(state.core, np.random.PCG64(0)))
     assert state.outcome().termination is Termination.DRAFT_END and state.outcome().winner is None
 
 
@@ -438,9 +438,9 @@ def test_heuristic_beats_greedy_in_the_draft():
 
 
 def test_decisive_action():
-    assert move(position(**WIN_IN_ONE), _search.decisive_action(position(**WIN_IN_ONE).core)) == "9C@a5"
-    assert move(position(**MUST_BLOCK), _search.decisive_action(position(**MUST_BLOCK).core)) == "AC@f8"
-    assert _search.decisive_action(State.new(parse_rules("classic", players=2), seed=0).core) is None
+    assert move(position(**WIN_IN_ONE), _choose.decisive_action(position(**WIN_IN_ONE).core)) == "9C@a5"
+    assert move(position(**MUST_BLOCK), _choose.decisive_action(position(**MUST_BLOCK).core)) == "AC@f8"
+    assert _choose.decisive_action(State.new(parse_rules("classic", players=2), seed=0).core) is None
 
 
 @pytest.mark.parametrize(

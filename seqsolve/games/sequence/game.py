@@ -88,9 +88,9 @@ class Searcher:
     @staticmethod
     def evaluate(state, side: int) -> float:
         """The static evaluation of ``state`` for ``side`` (what a playout stops on)."""
-        from ... import _search
+        from ... import _eval
 
-        return _search.evaluate_position(state.core, side)
+        return _eval.evaluate_position(state.core, side)
 
 
 @lru_cache(maxsize=64)
