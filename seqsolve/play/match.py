@@ -259,12 +259,13 @@ def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list
         size = max(per, size - size % per)
         n_jobs = workers(jobs, -(-count // size), backend)
         tasks = (delayed(_play_chunk)(config, part, detail, store is not None) for part in chunks(todo, size))
-        if backend not in (None, "loky"):
-            context = parallel_backend(backend, n_jobs=n_jobs)
-        else:  # worker processes on this machine
+        on_this_machine = backend in (None, "loky")  # worker processes started here
+        if on_this_machine:
             context = parallel_config(backend="loky", n_jobs=n_jobs)
+        else:
+            context = parallel_backend(backend, n_jobs=n_jobs)
         with context:
-            if backend in (None, "loky"):
+            if on_this_machine:
                 with _ctrl_c_held():  # the workers start here, on a first errand
                     Parallel(n_jobs=n_jobs)(delayed(os.getpid)() for _ in range(n_jobs))
             runner = Parallel(n_jobs=n_jobs if backend is None else None, return_as="generator_unordered")
