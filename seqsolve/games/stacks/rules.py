@@ -1,0 +1,137 @@
+"""The rules of one game of Sequence Stacks: preset ``stacks`` and the options of
+RULES.md §4.9, written ``stacks[stacks_refill=empty_hand_only,...]`` like every
+variant of the tool (P-1).  Stacks has no teams: every player plays for themselves
+(ST-1), so a seating is a player count, 2 to 6.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from ..base import RulesError
+from .cards import deck_counts
+
+PRESET = "stacks"
+#: piles of one colour the compiled core has room for (stacks_max_piles_per_colour)
+MAX_PILES_PER_COLOUR = 8
+#: the compiled core counts chips and turns in 16 and 32 bits
+MAX_CHIP_SUPPLY = 99
+MAX_TURNS = 1_000_000
+
+
+@dataclasses.dataclass(frozen=True)
+class StacksRules:
+    players: int = 2
+    refill: str = "turn_start"  # ST-11; "empty_hand_only" is the literal seed
+    max_piles_per_colour: int = 2  # ST-7
+    chip_supply: int = 20  # per colour, ST-4
+    win_chips: int = 5  # ST-21
+    win_min_each: int = 2  # ST-21
+    two_player_removal: bool = True  # ST-3
+    actions_from_discard: bool = True  # ST-12
+    steal_chip_can_win: bool = False  # ST-19
+    max_turns: int = 3000  # ST-22
+
+    @property
+    def deck(self) -> list[int]:
+        """Copies of each card kind in this game's deck."""
+        return deck_counts(self.players, self.two_player_removal)
+
+    @property
+    def variant(self) -> str:
+        """The variant string that gives these rules back (options that differ from
+        the preset's defaults, in the table's order; the player count is a seating)."""
+        base = StacksRules(players=self.players)
+        changed = [
+            f"{OPTION_NAMES[f.name]}={_format(getattr(self, f.name))}"
+            for f in dataclasses.fields(self)
+            if f.name != "players" and getattr(self, f.name) != getattr(base, f.name)
+        ]
+        return PRESET + (f"[{','.join(changed)}]" if changed else "")
+
+
+#: option name in a variant string -> field of StacksRules
+OPTIONS = {
+    "stacks_refill": "refill",
+    "stacks_max_piles_per_colour": "max_piles_per_colour",
+    "stacks_chip_supply": "chip_supply",
+    "stacks_win_chips": "win_chips",
+    "stacks_win_min_each": "win_min_each",
+    "stacks_two_player_removal": "two_player_removal",
+    "stacks_actions_from_discard": "actions_from_discard",
+    "stacks_steal_chip_can_win": "steal_chip_can_win",
+    "max_turns": "max_turns",
+}
+OPTION_NAMES = {field: name for name, field in OPTIONS.items()}
+REFILLS = ("turn_start", "empty_hand_only")
+
+
+def _format(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _parse_value(name: str, text: str) -> object:
+    field = OPTIONS[name]
+    kind = type(getattr(StacksRules(), field))
+    if kind is bool:
+        if text.lower() not in ("true", "false"):
+            raise RulesError(f"option {name} takes true or false, not {text!r}")
+        return text.lower() == "true"
+    if kind is int:
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(f"option {name} takes a whole number, not {text!r}") from None
+    if text not in REFILLS:
+        raise RulesError(f"option {name} takes {' or '.join(REFILLS)}, not {text!r}")
+    return text
+
+
+def parse_overrides(variant: str) -> dict[str, object]:
+    """The options a ``stacks[...]`` string sets, as StacksRules fields."""
+    text = variant.strip()
+    preset, _, rest = text.partition("[")
+    if preset.strip() != PRESET:
+        raise RulesError(f"{preset.strip()!r} is not Sequence Stacks' preset ({PRESET!r})")
+    if rest and not rest.endswith("]"):
+        raise RulesError(f"variant {text!r}: the options' '[' is not closed by a final ']'")
+    body = rest[:-1].strip() if rest else ""
+    fields: dict[str, object] = {}
+    for item in filter(None, (s.strip() for s in body.split(","))) if body else ():
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq or not value.strip():
+            raise RulesError(f"variant option {item!r} is not name=value")
+        if name == "players":
+            raise RulesError("the player count is a seating: give it with --players (or the position's hands)")
+        if name not in OPTIONS:
+            raise RulesError(f"unknown Stacks option {name!r} (known: {', '.join(OPTIONS)})")
+        if OPTIONS[name] in fields:
+            raise RulesError(f"option {name} given twice")
+        fields[OPTIONS[name]] = _parse_value(name, value.strip())
+    return fields
+
+
+def make_rules(variant: str = PRESET, players: int | None = None, teams: int | None = None) -> StacksRules:
+    """The rules ``variant`` names for ``players`` (default 2), every value checked."""
+    fields = parse_overrides(variant)
+    players = 2 if players is None else players
+    if not 2 <= players <= 6:
+        raise RulesError(f"Sequence Stacks is for 2 to 6 players, not {players} (ST-1)")
+    if teams is not None and teams != players:
+        raise RulesError("Sequence Stacks has no teams: every player plays for themselves (ST-1)")
+    rules = StacksRules(players=players, **fields)
+    _check(rules)
+    return rules
+
+
+def _check(r: StacksRules) -> None:
+    def within(name: str, value: int, low: int, high: int) -> None:
+        if not low <= value <= high:
+            raise RulesError(f"option {name} must be between {low} and {high}, not {value}")
+
+    within("stacks_max_piles_per_colour", r.max_piles_per_colour, 1, MAX_PILES_PER_COLOUR)
+    within("stacks_chip_supply", r.chip_supply, 0, MAX_CHIP_SUPPLY)
+    within("stacks_win_chips", r.win_chips, 1, 2 * MAX_CHIP_SUPPLY)
+    within("stacks_win_min_each", r.win_min_each, 0, r.win_chips // 2)
+    within("max_turns", r.max_turns, 1, MAX_TURNS)
