@@ -1,0 +1,293 @@
+"""A game of Sequence Stacks in progress: the Python face of the compiled engine
+``seqsolve._stacks``, speaking the :class:`~seqsolve.games.base.GameState`
+vocabulary the runners and bots use.
+
+Every seat plays for itself (ST-1), so a side is a seat, named ``'0'``…``'5'``.
+A turn is many decisions, and a Block is asked of opponents out of turn (ST-15,
+docs/stacks.md), so :attr:`StacksState.current_player` is whoever decides now.
+User input is checked here, with the reason for every refusal; the engine assumes
+legal actions and never checks again.
+
+>>> from seqsolve.games.stacks.rules import make_rules
+>>> state = StacksState.new(make_rules("stacks", 2), seed=7)
+>>> state.current_player, state.sides, state.to_position().draw_count
+(0, '01', 102)
+>>> state.apply(state.legal_actions()[-1]); state.turn
+1
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..sequence.state import _bit_generator
+from .actions import BLOCK, END, NUM_ACTIONS, PASS, ActionKind, action_to_text, decode_action, text_to_action
+from .cards import PILE_CARDS, Card, value
+from .position import StacksPosition
+from .rules import StacksRules
+
+try:
+    from ... import _stacks
+except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tree
+    raise ImportError(
+        "seqsolve's compiled Stacks engine is not built: run 'pip install -e .' in the "
+        f"project folder (it needs a C compiler) — {exc}"
+    ) from None
+
+#: a seat's side character (ST-1: no teams)
+SEAT_NAMES = "012345"
+_ONGOING, _DRAW = -1, 6
+
+
+class Termination(enum.Enum):
+    """Why a Stacks game ended (ST-21, ST-22)."""
+
+    WIN = 1
+    DRAW_STALLED = 2  # nothing left to draw and a full round without progress
+    MAX_TURNS = 3
+    RECORDED = 4  # read finished from a position: the reason is not recorded
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: why, and which seat won (its character; None for a draw)."""
+
+    termination: Termination
+    winner: str | None
+
+    @property
+    def result(self) -> str:
+        return self.winner or "draw"
+
+
+@lru_cache(maxsize=64)
+def stacks_tables(rules: StacksRules) -> _stacks.StacksTables:
+    """The engine's copy of a rule set, built once per rule set."""
+    return _stacks.StacksTables(
+        rules.players,
+        rules.refill,
+        rules.max_piles_per_colour,
+        rules.chip_supply,
+        rules.win_chips,
+        rules.win_min_each,
+        rules.actions_from_discard,
+        rules.steal_chip_can_win,
+        rules.max_turns,
+        rules.deck,
+    )
+
+
+class StacksState:
+    """A game of Sequence Stacks in progress or finished."""
+
+    def __init__(self, rules: StacksRules, core: _stacks.StacksCore):
+        self.rules = rules
+        self.seats = SEAT_NAMES[: rules.players]
+        self._core = core
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, rules: StacksRules, seed=None) -> StacksState:
+        """Shuffle and deal (ST-5); the same seed deals the same game and recycles alike."""
+        core = _stacks.StacksCore(stacks_tables(rules), _bit_generator(seed))
+        core.deal()
+        return cls(rules, core)
+
+    @classmethod
+    def from_position(cls, pos: StacksPosition, seed=None) -> StacksState:
+        """The game at ``pos``, a decision point (the mover's turn start is behind it).
+
+        ``seed`` is the shuffle source of recycled piles (ST-20); without one a
+        recycled draw pile is unknown, as it is to anyone reading the file.
+        """
+        core = _stacks.StacksCore(stacks_tables(pos.rules), None if seed is None else _bit_generator(seed))
+        fields = {name: getattr(pos, name) for name in _FIELDS}
+        core.load(fields)
+        return cls(pos.rules, core)
+
+    def to_position(self) -> StacksPosition:
+        """Everything, canonical (docs/stacks.md); an empty pile or stack is listed."""
+        fields = self._core.dump()
+        del fields["termination"]
+        return StacksPosition(rules=self.rules, **fields)
+
+    # ------------------------------------------------------------ reading
+    @property
+    def sides(self) -> str:
+        return self.seats
+
+    def side_of(self, seat: int) -> int:
+        return seat
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that decides now (the asked opponent in a Block window); None when over."""
+        return self._core.current_player
+
+    @property
+    def turn(self) -> int:
+        return self._core.turn
+
+    @property
+    def core(self) -> _stacks.StacksCore:
+        """The compiled game, for bots and runners that work in the engine."""
+        return self._core
+
+    def is_terminal(self) -> bool:
+        return self._core.result != _ONGOING
+
+    def outcome(self) -> Outcome | None:
+        result = self._core.result
+        if result == _ONGOING:
+            return None
+        winner = None if result == _DRAW else self.seats[result]
+        return Outcome(Termination(self._core.termination), winner)
+
+    def returns(self) -> list[float]:
+        """1 for the winner and -1 for the others; all 0 for a draw or a game going on."""
+        result = self._core.result
+        if result in (_ONGOING, _DRAW):
+            return [0.0] * self.rules.players
+        return [1.0 if seat == result else -1.0 for seat in range(self.rules.players)]
+
+    def has_hidden_cards(self) -> bool:
+        return self._core.has_unknown()
+
+    # ------------------------------------------------------------ actions
+    def legal_actions(self) -> list[int]:
+        """Ascending action numbers of docs/stacks.md."""
+        return self._core.legal_actions()
+
+    def apply(self, action: int | str) -> None:
+        """Play one decision (a number, or its text); a ValueError saying why when it is
+        not legal here."""
+        if isinstance(action, str):
+            action = self.string_to_action(action)
+        elif action not in self._core.legal_actions():
+            raise ValueError(self._refusal(action))
+        self._core.apply(action)
+
+    def random_action(self) -> int:
+        """A legal action drawn uniformly with the game's own bit generator."""
+        return self._core.random_action()
+
+    def action_to_string(self, action: int) -> str:
+        return action_to_text(action)
+
+    def string_to_action(self, text: str) -> int:
+        """The action ``text`` names, or a ValueError saying why it is not legal here."""
+        action = text_to_action(text)
+        if action not in self._core.legal_actions():
+            raise ValueError(self._refusal(action))
+        return action
+
+    def clone(self) -> StacksState:
+        return StacksState(self.rules, self._core.clone())
+
+    def perft(self, depth: int) -> int:
+        """Leaves of the action tree ``depth`` actions deep."""
+        if self.has_hidden_cards():
+            raise ValueError("perft needs every hand, the draw pile and the set-aside cards listed")
+        return self._core.clone().perft(depth)
+
+    # ------------------------------------------------------------ hidden information
+    def observation(self, player: int) -> StacksState:
+        """What ``player`` may see (§4.8): its own hand and everything public; the other
+        hands and the draw pile are unknown, and there is no shuffle source, so a
+        recycled pile stays unknown instead of foretelling a shuffle."""
+        seen = StacksState(self.rules, self._core.clone(None))
+        seen._core.mask_hidden(player)
+        return seen
+
+    def resample(self, player: int, rng) -> StacksState:
+        """A full-information world consistent with what ``player`` has seen: every card
+        it cannot see (other hands, its own unknown cards, the draw pile, set-aside
+        cards given by their count) dealt anew from the cards it has not seen."""
+        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        pos = self.to_position()
+        unseen = Counter(dict(enumerate(self.rules.deck)))
+        own = list(pos.hands[player])
+        seen = own + [c for pile in pos.discards for c in pile] + pos.special + [c for p in pos.piles for c in p]
+        seen += pos.aside_cards or []
+        unseen.subtract(seen)
+        if any(n < 0 for n in unseen.values()):
+            raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
+        sizes = [len(h) + u for h, u in zip(pos.hands, pos.unknown)]
+        hidden_aside = 0 if pos.aside_cards is not None else pos.aside_count
+        slots = sum(sizes) - len(own) + pos.draw_count + hidden_aside
+        pool = np.array(sorted(unseen.elements()), dtype=np.int64)
+        if len(pool) != slots:
+            raise ValueError(f"inconsistent position: {slots} hidden cards but {len(pool)} cards unseen by seat {player}")
+        rng.shuffle(pool)
+        cards = pool.tolist()
+        hands = []
+        for seat, size in enumerate(sizes):
+            mine = own if seat == player else []
+            take = size - len(mine)
+            hands.append(mine + cards[:take])
+            cards = cards[take:]
+        draw, aside = cards[: pos.draw_count], cards[pos.draw_count :]
+        # its own generator, drawn from rng: copying the real game's would foresee its recycling
+        world = StacksState(self.rules, self._core.clone(_bit_generator(rng)))
+        world._core.set_hidden(hands, draw, sorted(aside) if pos.aside_cards is None else None)
+        return world
+
+    # ------------------------------------------------------------ refusals
+    def _refusal(self, action: int) -> str:
+        """Why ``action`` is not legal here, in one sentence naming the rule."""
+        if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
+            return f"no Stacks action has number {action!r}"
+        text, a = action_to_text(action), decode_action(action)
+        pos = self.to_position()
+        if pos.result is not None:
+            return f"{text}: the game is over"
+        if pos.block_asked is not None:
+            if action == BLOCK:
+                return f"block: seat {pos.block_asked} holds no Block (ST-15)"
+            return f"{text}: seat {pos.block_asked} is asked whether to block the completion: block or pass (ST-15)"
+        seat = pos.to_move
+        if action in (BLOCK, PASS):
+            return f"{text}: no completion is waiting for a Block (ST-15)"
+        if action == END:
+            return "end: the hand is not empty, so the turn ends with a discard (ST-14)"
+        if a.kind == ActionKind.DISCARD or not a.from_discard:
+            if a.card not in pos.hands[seat]:
+                return f"{text}: seat {seat} holds no {a.card.name}"
+        elif not pos.discards[seat] or pos.discards[seat][-1] != a.card:
+            return f"{text}: the top of seat {seat}'s discard pile is not {a.card.name} (ST-12)"
+        elif a.card not in PILE_CARDS and not self.rules.actions_from_discard:
+            return f"{text}: action cards are played from the hand only (stacks_actions_from_discard=false)"
+        if a.card == Card.BK:
+            return f"{text}: a Block is played only in answer to a completion (ST-15)"
+        return f"{text}: {_no_target(self.rules, a.card, a.arg)}"
+
+
+def _no_target(rules: StacksRules, card: int, arg: int) -> str:
+    if card in PILE_CARDS:
+        v = value(card)
+        if v and arg:
+            return "a number card names no target (its value gives the pile)"
+        if v == 1 or (v == 0 and arg == 0):
+            return f"{rules.max_piles_per_colour} piles of that colour are in play already (ST-7)"
+        return f"no pile of that colour has value {arg if v == 0 else v - 1} (ST-8)"
+    if card in (Card.SK, Card.RV):
+        return "this card names no target"
+    if card == Card.SC:
+        return f"seat {arg} is not an opponent with a discard pile to steal from (ST-18)"
+    return (
+        f"seat {arg // 2} is not an opponent holding such a chip, or the steal would win"
+        " and stacks_steal_chip_can_win is false (ST-19)"
+    )
+
+
+#: the StacksPosition fields the engine loads
+_FIELDS = (
+    "to_move", "direction", "progress", "block_asked", "result", "hands", "unknown", "discards",
+    "special", "piles", "chips", "skips", "aside_count", "aside_cards", "draw_count", "draw_cards",
+    "turn", "quiet",
+)
