@@ -211,6 +211,15 @@ def test_st13_an_emptied_hand_draws_five_at_once():
     assert hand(st, 0) == "R1 R1 R1 R1 R1" and st.to_position().draw_count == len(PLENTY.split()) - 5
 
 
+def test_st13_the_five_come_as_the_last_card_leaves_the_hand_before_its_window():
+    st = state(hands=["B5", "-"], piles=["B1 B2 B3 B4"], draw=PLENTY)
+    st.apply("B5")
+    assert st.current_player == 1 and hand(st, 0) == "R1 R1 R1 R1 R1"  # drawn before the Block window
+    st = state(hands=["SC", "-"], discards=["-", "B2"], draw=PLENTY)
+    st.apply("SC@1")
+    assert hand(st, 0) == "B2 R1 R1 R1 R1 R1"  # five, then the stolen card
+
+
 def test_st14_an_empty_hand_that_cannot_be_refilled_ends_with_end():
     st = state(hands=["B1", "-"], discards=["R1", "-"])
     st.apply("B1")
