@@ -15,7 +15,7 @@ from seqsolve.games.stacks.game import STACKS
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import StacksState
 
-from .core_helpers import card_census, state
+from core_helpers import card_census, state
 
 
 def midgame(players: int = 3, seed: int = 11, actions: int = 60) -> StacksState:

@@ -15,7 +15,7 @@ from seqsolve.games.stacks.cards import colour
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import StacksState
 
-from .core_helpers import card_census
+from core_helpers import card_census
 
 VARIANTS = [
     "stacks",

@@ -9,7 +9,7 @@ from seqsolve.games.stacks.cards import Card
 from seqsolve.games.stacks.state import StacksState, Termination
 from seqsolve.games.stacks.rules import make_rules
 
-from .core_helpers import card_census, hand, state, texts
+from core_helpers import card_census, hand, state, texts
 
 PLENTY = "R1 R1 R1 R1 R1 R1 R1 R1 R1 R1 R1 R1"
 
