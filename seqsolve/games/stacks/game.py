@@ -34,10 +34,10 @@ class StacksGame:
 
     def read_position(self, text: str, source: str = "<string>"):
         """The state of a Stacks position file in either form (docs/stacks.md)."""
-        from .position_text import parse_position
+        from .position_text import parse
         from .state import StacksState
 
-        return StacksState.from_position(parse_position(text, source))
+        return StacksState.from_position(parse(text, source))
 
     #: the forms :meth:`write_position` writes: one line (STN), readable
     position_forms = ("stn", "readable")
