@@ -259,7 +259,9 @@ class ReferenceStacks:
                 for c in (0, 1):
                     gained = list(self.chips[seat])
                     gained[c] += 1
-                    if self.chips[victim][c] and (self.rules.steal_chip_can_win or not self.meets_win(*gained)):
+                    if self.chips[victim][c] and (
+                        self.rules.steal_chip_can_win or not self.meets_win(*gained)
+                    ):
                         args.append(victim * 2 + c)
             return args
         return []  # a Block is never played in one's own turn (ST-15)
@@ -463,8 +465,7 @@ class ReferenceStacks:
             return "this card names no target"
         if card == Card.SC:
             return f"seat {arg} is not an opponent with a discard pile to steal from (ST-18)"
-        victim, c = divmod(arg, 2)
         return (
-            f"seat {victim} is not an opponent holding such a chip, or the steal would win"
+            f"seat {arg // 2} is not an opponent holding such a chip, or the steal would win"
             " and stacks_steal_chip_can_win is false (ST-19)"
         )

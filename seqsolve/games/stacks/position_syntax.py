@@ -25,7 +25,20 @@ from ..sequence.position_syntax import (
 )
 
 HEADER = "seqsolve-position 1"
-STN_FIELDS = ("variant", "to-move", "hands", "discards", "special", "piles", "chips", "skips", "aside", "draw", "turn", "quiet")
+STN_FIELDS = (
+    "variant",
+    "to-move",
+    "hands",
+    "discards",
+    "special",
+    "piles",
+    "chips",
+    "skips",
+    "aside",
+    "draw",
+    "turn",
+    "quiet",
+)
 READABLE_KEYS = (
     "variant", "options", "to-move", "direction", "progress", "block-asked", "result",
     "turn", "quiet", "special", "aside", "draw",
@@ -91,7 +104,10 @@ def parse_fields(text: str) -> StacksFields:
         return _parse_readable(lines[index + 1 :], words[0])
     if len(meaningful) > 1:
         _, n, extra = meaningful[1]
-        raise BadToken(Tok(extra, n, len(extra) - len(extra.lstrip()) + 1), "unexpected text after the STN line: a file holds one position")
+        raise BadToken(
+            Tok(extra, n, len(extra) - len(extra.lstrip()) + 1),
+            "unexpected text after the STN line: a file holds one position",
+        )
     return _parse_stn(words)
 
 
@@ -102,9 +118,14 @@ def parse_fields(text: str) -> StacksFields:
 def _parse_stn(words: list[Tok]) -> StacksFields:
     if len(words) < len(STN_FIELDS):
         missing = STN_FIELDS[len(words)]
-        raise BadToken(end_of(words[-1]), f"STN has {len(words)} fields, expected 12: the {missing} field is missing ({' '.join(STN_FIELDS)})")
+        raise BadToken(
+            end_of(words[-1]),
+            f"STN has {len(words)} fields, expected 12: the {missing} field is missing ({' '.join(STN_FIELDS)})",
+        )
     if len(words) > len(STN_FIELDS):
-        raise BadToken(words[len(STN_FIELDS)], f"unexpected field {words[len(STN_FIELDS)].text!r} after the quiet field")
+        raise BadToken(
+            words[len(STN_FIELDS)], f"unexpected field {words[len(STN_FIELDS)].text!r} after the quiet field"
+        )
     variant, to_move, hands, discards, special, piles, chips, skips, aside, draw, turn, quiet = words
     f = StacksFields(head=variant, variant=variant, turn=turn, quiet=quiet)
     _stn_to_move(f, to_move)
@@ -117,8 +138,14 @@ def _parse_stn(words: list[Tok]) -> StacksFields:
     for seat, piece in enumerate(split_pieces(chips, "/")):
         m = re.fullmatch(r"([0-9]+)b([0-9]+)r", piece.text)
         if not m:
-            raise BadToken(piece, f"bad chips {piece.text!r} for seat {seat}: expected <blue>b<red>r, e.g. 2b1r")
-        f.chips[seat] = (piece, Tok(m.group(1), piece.line, piece.col), token_after(piece, m.start(2))._replace(text=m.group(2)))
+            raise BadToken(
+                piece, f"bad chips {piece.text!r} for seat {seat}: expected <blue>b<red>r, e.g. 2b1r"
+            )
+        f.chips[seat] = (
+            piece,
+            Tok(m.group(1), piece.line, piece.col),
+            token_after(piece, m.start(2))._replace(text=m.group(2)),
+        )
     f.skips = dict(enumerate(split_pieces(skips, "/")))
     f.aside, f.aside_cards = _count_and_cards(aside, ",")
     f.draw, f.draw_cards = _count_and_cards(draw, ",")
@@ -135,7 +162,10 @@ def _stn_to_move(f: StacksFields, tok: Tok) -> None:
         return
     m = _TO_MOVE.fullmatch(text)
     if not m:
-        raise BadToken(tok, f"bad to-move {text!r}: expected a seat, > or <, optionally p, optionally k and a seat (e.g. 0>, 2<p, 1>pk2)")
+        raise BadToken(
+            tok,
+            f"bad to-move {text!r}: expected a seat, > or <, optionally p, optionally k and a seat (e.g. 0>, 2<p, 1>pk2)",
+        )
     f.to_move = Tok(m.group(1), tok.line, tok.col)
     f.direction = token_after(tok, m.start(2))._replace(text=m.group(2))
     f.progress = token_after(tok, m.start(3))._replace(text=m.group(3)) if m.group(3) else None
@@ -174,7 +204,9 @@ def _parse_readable(lines: list[tuple[int, str]], head: Tok) -> StacksFields:
         indent = len(text) - len(text.lstrip())
         colon = text.find(":")
         if colon < 0:
-            raise BadToken(Tok(text.strip(), lineno, indent + 1), f"expected 'key: value', found {text.strip()!r} (P-10)")
+            raise BadToken(
+                Tok(text.strip(), lineno, indent + 1), f"expected 'key: value', found {text.strip()!r} (P-10)"
+            )
         key = Tok(" ".join(text[:colon].lower().split()), lineno, indent + 1)
         raw = text[colon + 1 :]
         value = Tok(raw.strip(), lineno, colon + 2 + len(raw) - len(raw.lstrip()))
@@ -227,7 +259,9 @@ def _readable_seat_key(f: StacksFields, kind: str, seat: int, value: Tok) -> Non
     else:
         words = split_items(value)
         if len(words) != 2:
-            raise BadToken(value, f"chips {seat} takes two numbers, blue then red (e.g. 2 1), not {value.text!r}")
+            raise BadToken(
+                value, f"chips {seat} takes two numbers, blue then red (e.g. 2 1), not {value.text!r}"
+            )
         f.chips[seat] = (value, words[0], words[1])
 
 

@@ -102,19 +102,28 @@ def _players(f: StacksFields) -> int:
     if not 2 <= players <= 6:
         at = f.hands_at[max(f.hands_at)] if f.hands_at else f.head
         raise BadToken(at, f"{players} hands: Sequence Stacks is for 2 to 6 players (ST-1)")
-    entries = (("hand", f.hands, f.hands_at), ("discard", f.discards, f.discards_at), ("chips", f.chips, f.chips), ("skips", f.skips, f.skips))
+    entries = (
+        ("hand", f.hands, f.hands_at),
+        ("discard", f.discards, f.discards_at),
+        ("chips", f.chips, f.chips),
+        ("skips", f.skips, f.skips),
+    )
     for name, entry, where in entries:
         for seat in sorted(entry):
             if seat >= players:
                 at = where[seat][0] if name == "chips" else where[seat]
-                raise BadToken(at, f"{name} entry for seat {seat}, but the {players} hands give seats 0-{players - 1}")
+                raise BadToken(
+                    at, f"{name} entry for seat {seat}, but the {players} hands give seats 0-{players - 1}"
+                )
         missing = [s for s in range(players) if s not in entry]
         if missing and not (name == "skips" and _readable(f)):
             if _readable(f):
                 raise BadToken(f.head, f"missing '{name} {missing[0]}:' line (one per seat)")
             last = where[max(entry)] if entry else f.head
             last = last[0] if name == "chips" else last
-            raise BadToken(end_of(last), f"{len(entry)} {name} entries for {players} hands: one per seat, /-separated")
+            raise BadToken(
+                end_of(last), f"{len(entry)} {name} entries for {players} hands: one per seat, /-separated"
+            )
     return players
 
 
@@ -157,7 +166,9 @@ def _turn_state(f: StacksFields, players: int) -> tuple[int | None, int | None, 
         return to_move, None, None
     block_asked = _seat(asked, players, "block-asked")
     if block_asked == to_move:
-        raise BadToken(asked, f"seat {to_move} completed the pile: only an opponent is asked to block it (ST-15)")
+        raise BadToken(
+            asked, f"seat {to_move} completed the pile: only an opponent is asked to block it (ST-15)"
+        )
     return to_move, block_asked, None
 
 
@@ -208,7 +219,11 @@ def _hand(items: list[Tok]) -> tuple[list[int], int]:
     known, unknown = [], 0
     for tok in items:
         if tok.text.startswith("?"):
-            unknown += 1 if tok.text == "?" else _count(tok._replace(text=tok.text[1:], col=tok.col + 1), "unknown cards", MAX_SMALL)
+            unknown += (
+                1
+                if tok.text == "?"
+                else _count(tok._replace(text=tok.text[1:], col=tok.col + 1), "unknown cards", MAX_SMALL)
+            )
         else:
             known.append(_card(tok))
     return known, unknown
@@ -217,7 +232,9 @@ def _hand(items: list[Tok]) -> tuple[list[int], int]:
 def _special_card(tok: Tok) -> Card:
     card = _card(tok)
     if card not in ACTION_CARDS:
-        raise BadToken(tok, f"{card.name} is not an action card: the special pile holds only played action cards (ST-5)")
+        raise BadToken(
+            tok, f"{card.name} is not an action card: the special pile holds only played action cards (ST-5)"
+        )
     return card
 
 
@@ -230,26 +247,40 @@ def _piles(f: StacksFields, rules: StacksRules, block_asked: int | None) -> list
         cards = [_card(t) for t in toks]
         for tok, card in zip(toks, cards):
             if card not in PILE_CARDS:
-                raise BadToken(tok, f"{card.name} is an action card: sequence piles hold number and wild cards (ST-8)")
+                raise BadToken(
+                    tok, f"{card.name} is an action card: sequence piles hold number and wild cards (ST-8)"
+                )
         pile_colour = colour(cards[0])
         for place, (tok, card) in enumerate(zip(toks, cards), 1):
             if colour(card) != pile_colour:
-                raise BadToken(tok, f"{card.name} on a {COLOUR_LETTERS[pile_colour]} pile: a pile is one colour (ST-8)")
+                raise BadToken(
+                    tok, f"{card.name} on a {COLOUR_LETTERS[pile_colour]} pile: a pile is one colour (ST-8)"
+                )
             if value(card) not in (0, place):
-                raise BadToken(tok, f"{card.name} as card {place} of a pile: card {place} is a {place} or a wild (ST-8)")
+                raise BadToken(
+                    tok, f"{card.name} as card {place} of a pile: card {place} is a {place} or a wild (ST-8)"
+                )
         if len(cards) > FULL_PILE:
             raise BadToken(toks[FULL_PILE], f"a pile of {len(cards)} cards: a pile is complete at 5 (ST-9)")
         if len(cards) == FULL_PILE:
             full += 1
             if block_asked is None or full > 1:
-                raise BadToken(whole, "a pile of 5 cards stands only while a Block window is open on it (to-move ...k<seat>, ST-15)")
+                raise BadToken(
+                    whole,
+                    "a pile of 5 cards stands only while a Block window is open on it (to-move ...k<seat>, ST-15)",
+                )
         per_colour[pile_colour] += 1
         if per_colour[pile_colour] > rules.max_piles_per_colour:
-            raise BadToken(whole, f"more than {rules.max_piles_per_colour} piles of one colour (ST-7, stacks_max_piles_per_colour)")
+            raise BadToken(
+                whole,
+                f"more than {rules.max_piles_per_colour} piles of one colour (ST-7, stacks_max_piles_per_colour)",
+            )
         piles.append(cards)
     if block_asked is not None and not full:
         assert f.block_asked is not None
-        raise BadToken(f.block_asked, "k names a seat asked to block a completion, but no pile holds 5 cards (ST-15)")
+        raise BadToken(
+            f.block_asked, "k names a seat asked to block a completion, but no pile holds 5 cards (ST-15)"
+        )
     return piles
 
 
@@ -263,9 +294,13 @@ def _chips(f: StacksFields, rules: StacksRules, result: int | str | None) -> lis
         for c in (0, 1):
             held[c] += pair[c]
             if held[c] > rules.chip_supply:
-                raise BadToken(entry, f"more {'blue red'.split()[c]} chips than the supply of {rules.chip_supply} (ST-4)")
+                raise BadToken(
+                    entry, f"more {('blue', 'red')[c]} chips than the supply of {rules.chip_supply} (ST-4)"
+                )
         if result is None and _meets_win(rules, *pair):
-            raise BadToken(entry, f"seat {seat} holds {pair[0]}b{pair[1]}r and has won (ST-21), but the game is going on")
+            raise BadToken(
+                entry, f"seat {seat} holds {pair[0]}b{pair[1]}r and has won (ST-21), but the game is going on"
+            )
         chips.append(pair)
     return chips
 
@@ -274,7 +309,9 @@ def _meets_win(rules: StacksRules, blue: int, red: int) -> bool:
     return blue + red >= rules.win_chips and min(blue, red) >= rules.win_min_each
 
 
-def _listed_pile(count_tok: Tok | None, listed: list[Tok] | None, name: str, f: StacksFields) -> tuple[int, list[int] | None]:
+def _listed_pile(
+    count_tok: Tok | None, listed: list[Tok] | None, name: str, f: StacksFields
+) -> tuple[int, list[int] | None]:
     """The count and, if listed, the cards of the draw pile or the set-aside stack;
     an empty one is listed (nothing in it is unknown)."""
     if count_tok is None:
@@ -286,7 +323,9 @@ def _listed_pile(count_tok: Tok | None, listed: list[Tok] | None, name: str, f: 
     return count, [] if count == 0 else cards
 
 
-def _check_deck(f: StacksFields, rules: StacksRules, hands: list[tuple[list[int], int]], aside: int, draw: int) -> None:
+def _check_deck(
+    f: StacksFields, rules: StacksRules, hands: list[tuple[list[int], int]], aside: int, draw: int
+) -> None:
     """ST-2, ST-3: no card more often than the deck holds it, and every card somewhere."""
     deck = rules.deck
     known = [t for s in range(rules.players) for t in f.hands[s] if not t.text.startswith("?")]
@@ -297,13 +336,24 @@ def _check_deck(f: StacksFields, rules: StacksRules, hands: list[tuple[list[int]
         card = _card(tok)
         seen[card] += 1
         if seen[card] > deck[card]:
-            raise BadToken(tok, f"{card.name} is named {seen[card]} times; the deck of {rules.players} players has {deck[card]} (ST-2, ST-3)")
+            raise BadToken(
+                tok,
+                f"{card.name} is named {seen[card]} times; the deck of {rules.players} players has {deck[card]} (ST-2, ST-3)",
+            )
     in_hands = sum(len(k) + u for k, u in hands)
-    listed = in_hands + sum(len(f.discards[s]) for s in range(rules.players)) + len(f.special) + sum(len(t) for _, t in f.piles)
+    listed = (
+        in_hands
+        + sum(len(f.discards[s]) for s in range(rules.players))
+        + len(f.special)
+        + sum(len(t) for _, t in f.piles)
+    )
     total = listed + aside + draw
     if total != sum(deck):
         assert f.draw is not None
-        raise BadToken(f.draw, f"the position holds {total} cards ({listed} in hands, discards and piles, {aside} set aside, {draw} to draw); the deck has {sum(deck)} (ST-2, ST-3)")
+        raise BadToken(
+            f.draw,
+            f"the position holds {total} cards ({listed} in hands, discards and piles, {aside} set aside, {draw} to draw); the deck has {sum(deck)} (ST-2, ST-3)",
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -356,7 +406,9 @@ def to_readable(pos: StacksPosition) -> str:
     a finished game gives its result instead of the mover's lines.  Ends with a newline."""
     n = pos.players
     overrides = pos.rules.variant.partition("[")[2].rstrip("]")
-    lines = [HEADER, "variant: stacks"] + ([f"options: {', '.join(overrides.split(','))}"] if overrides else [])
+    lines = [HEADER, "variant: stacks"] + (
+        [f"options: {', '.join(overrides.split(','))}"] if overrides else []
+    )
     if pos.result is None:
         lines += [
             f"to-move: {pos.to_move}",
@@ -374,6 +426,8 @@ def to_readable(pos: StacksPosition) -> str:
     lines += [f"pile: {' '.join(_codes(p))}" for p in pos.piles]
     lines += [f"chips {s}: {b} {r}" for s, (b, r) in enumerate(pos.chips)]
     lines += [f"skips {s}: {k}" for s, k in enumerate(pos.skips)]
-    lines.append(f"aside: {_counted(pos.aside_count, None if pos.aside_cards is None else sorted(pos.aside_cards), ' : ', ' ')}")
+    lines.append(
+        f"aside: {_counted(pos.aside_count, None if pos.aside_cards is None else sorted(pos.aside_cards), ' : ', ' ')}"
+    )
     lines.append(f"draw: {_counted(pos.draw_count, pos.draw_cards, ' : ', ' ')}")
     return "\n".join(lines) + "\n"

@@ -21,7 +21,7 @@ EXAMPLE = "stacks 0> B4,BW,R2,SK,BK/?5 R5/B2 - B1+B2+B3,R1 0b1r/0b0r 0/0 5 91 6 
 
 def _docs_block(after: str) -> str:
     text = DOCS.read_text(encoding="utf-8")
-    return re.search(re.escape(after) + r".*?```\n(.*?)```", text, re.S).group(1)
+    return re.search(re.escape(after) + r".*?```\n(.*?)```", text, re.DOTALL).group(1)
 
 
 def test_the_docs_examples_parse_and_are_one_position():
@@ -127,7 +127,11 @@ REFUSED = [
     ("stacks 0> B1/B2 -/- - - 0b0r 0/0 0 110 0 0", " 0/0", "1 chips entries for 2 hands"),
     ("stacks 0> B1/B2 -/- - - 0b0r/0b0r 0 0 110 0 0", " 0 110", "1 skips entries for 2 hands"),
     ("stacks 0> B1/B2 -/- - - 0b/0b0r 0/0 0 110 0 0", "0b/", "bad chips '0b' for seat 0"),
-    ("stacks 0> B1,B2 - - - 0b0r 0 0 110 0 0", "B1,B2", "1 hands: Sequence Stacks is for 2 to 6 players (ST-1)"),
+    (
+        "stacks 0> B1,B2 - - - 0b0r 0 0 110 0 0",
+        "B1,B2",
+        "1 hands: Sequence Stacks is for 2 to 6 players (ST-1)",
+    ),
     ("stacks 0> B1/B2 -/- - B1+B3 0b0r/0b0r 0/0 0 108 0 0", "B3", "B3 as card 2 of a pile"),
     ("stacks 0> B1/B3 -/- - B2 0b0r/0b0r 0/0 0 109 0 0", "B2 ", "B2 as card 1 of a pile"),
     ("stacks 0> B1/B2 -/- - B1+RW 0b0r/0b0r 0/0 0 108 0 0", "RW", "RW on a b pile: a pile is one colour"),
@@ -135,8 +139,16 @@ REFUSED = [
     ("stacks 0> B1/B2 -/- - B1+BW+BW+BW+BW+BW 0b0r/0b0r 0/0 0 104 0 0", "BW 0b", "a pile of 6 cards"),
     ("stacks 0> B1/B2 -/- - R1+R2+R3+R4+R5 0b0r/0b0r 0/0 0 105 0 0", "R1+", "a pile of 5 cards stands only"),
     ("stacks 0>k1 B1/B2 -/- - B1+B2+B3+B4+B5,R1+R2+R3+R4+R5 0b0r/0b0r 0/0 0 100 0 0", "R1+", "a pile of 5"),
-    ("stacks 0> B1/B2 -/- - B1,BW,B1 0b0r/0b0r 0/0 0 107 0 0", "B1 0b", "more than 2 piles of one colour (ST-7"),
-    ("stacks 0> B1/B1,B1,B1,B1,B1,B1,B1,B1,B1 -/- - - 0b0r/0b0r 0/0 0 102 0 0", "B1 -", "B1 is named 10 times"),
+    (
+        "stacks 0> B1/B2 -/- - B1,BW,B1 0b0r/0b0r 0/0 0 107 0 0",
+        "B1 0b",
+        "more than 2 piles of one colour (ST-7",
+    ),
+    (
+        "stacks 0> B1/B1,B1,B1,B1,B1,B1,B1,B1,B1 -/- - - 0b0r/0b0r 0/0 0 102 0 0",
+        "B1 -",
+        "B1 is named 10 times",
+    ),
     ("stacks 0> B1/B2 -/- - - 0b0r/0b0r 0/0 0 109 0 0", "109", "the position holds 111 cards"),
     ("stacks 0> B1/B2 -/- - - 0b0r/0b0r 0/0 5 106 0 0", "106", "the position holds 113 cards"),
     ("stacks 0> B1/B2 -/- - - 0b0r/0b21r 0/0 0 110 0 0", "0b21r", "more red chips than the supply of 20"),
@@ -197,7 +209,12 @@ READABLE_REFUSED = [
     ("chips 1: 0 0", "", "seqsolve", "missing 'chips 1:' line"),
     ("chips 1: 0 0", "chips 1: 0 0\nchips 4: 0 0", "0 0\naside", "chips entry for seat 4"),
     ("draw: 110", "", "seqsolve", "missing 'draw:' line"),
-    ("to-move: 0", "to-move: 0\noptions: stacks_refill=never", "stacks_refill=never", "takes turn_start or empty_hand_only"),
+    (
+        "to-move: 0",
+        "to-move: 0\noptions: stacks_refill=never",
+        "stacks_refill=never",
+        "takes turn_start or empty_hand_only",
+    ),
     ("to-move: 0", "to-move: 0\noptions: max_turns=9\nvariant2: x", "variant2", "unknown key"),
     ("variant: stacks", "variant: stacks[max_turns=5]\noptions: max_turns=9", "max_turns=9", "is set twice"),
     ("to-move: 0", "to-move: 0\nfree text", "free text", "expected 'key: value'"),

@@ -24,7 +24,9 @@ VARIANTS = [
     "stacks[stacks_two_player_removal=false,stacks_actions_from_discard=false]",
     "stacks[max_turns=30]",
 ]
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 games = st.tuples(st.sampled_from(VARIANTS), st.integers(2, 6), st.integers(0, 2**32 - 1))
 
 

@@ -24,7 +24,10 @@ from seqsolve.games.stacks.rules import make_rules
 
 def test_st1_two_to_six_players(engine):
     """ST-1: six hands make a 6-player game whose turn goes round all six seats."""
-    g = start(engine, "stacks 4> B1/B1/B1/B1/B1/B1 -/-/-/-/-/- - - 0b0r/0b0r/0b0r/0b0r/0b0r/0b0r 0/0/0/0/0/0 0 * 0 0")
+    g = start(
+        engine,
+        "stacks 4> B1/B1/B1/B1/B1/B1 -/-/-/-/-/- - - 0b0r/0b0r/0b0r/0b0r/0b0r/0b0r 0/0/0/0/0/0 0 * 0 0",
+    )
     play(g, "~B1")
     assert g.current_player == 5
     play(g, "~B1")
@@ -36,7 +39,9 @@ def test_st1_seven_players_are_refused():
     with pytest.raises(RulesError, match="ST-1"):
         make_rules("stacks", 7)
     with pytest.raises(PositionError, match="ST-1"):
-        parse("stacks 0> -/-/-/-/-/-/- -/-/-/-/-/-/- - - " + "/".join(["0b0r"] * 7) + " 0/0/0/0/0/0/0 0 120 0 0")
+        parse(
+            "stacks 0> -/-/-/-/-/-/- -/-/-/-/-/-/- - - " + "/".join(["0b0r"] * 7) + " 0/0/0/0/0/0/0 0 120 0 0"
+        )
 
 
 def test_st2_the_deck_holds_120_cards():
@@ -136,7 +141,9 @@ def test_st7_only_a_1_or_a_wild_starts_a_pile(engine):
 def test_st7_stacks_max_piles_per_colour(engine, limit, startable):
     """ST-7, option stacks_max_piles_per_colour."""
     piles = "B1" if limit == 1 else "B1,B1+B2"
-    g = start(engine, f"stacks[stacks_max_piles_per_colour={limit}] 0> B1,R1/B2 -/- - {piles} 0b0r/0b0r 0/0 0 * 0 0")
+    g = start(
+        engine, f"stacks[stacks_max_piles_per_colour={limit}] 0> B1,R1/B2 -/- - {piles} 0b0r/0b0r 0/0 0 * 0 0"
+    )
     assert ("B1" in legal(g)) == startable
     assert "R1" in legal(g)
 
@@ -213,12 +220,17 @@ def test_st11_the_hand_is_refilled_to_five_at_the_turn_start(engine):
 
 def test_st11_stacks_refill_empty_hand_only_draws_only_into_an_empty_hand(engine):
     """ST-11, option stacks_refill=empty_hand_only: 2 cards stay 2; an empty hand draws 5."""
-    g = start(engine, "stacks[stacks_refill=empty_hand_only] 0> B1/R2,R3 -/- - - 0b0r/0b0r 0/0 * 6:R4,R5,RW,B1,B2,B3 0 0")
+    g = start(
+        engine,
+        "stacks[stacks_refill=empty_hand_only] 0> B1/R2,R3 -/- - - 0b0r/0b0r 0/0 * 6:R4,R5,RW,B1,B2,B3 0 0",
+    )
     play(g, "~B1")
     assert g.to_position().hands[1] == [Card.R2, Card.R3]
     play(g, "~R2")
     pos = g.to_position()
-    assert sorted(pos.hands[0]) == [Card.B1, Card.B2, Card.R4, Card.R5, Card.RW] and pos.draw_cards == [Card.B3]
+    assert sorted(pos.hands[0]) == [Card.B1, Card.B2, Card.R4, Card.R5, Card.RW] and pos.draw_cards == [
+        Card.B3
+    ]
 
 
 def test_st12_any_number_of_cards_in_one_turn(engine):
@@ -442,7 +454,10 @@ def test_st21_four_blue_and_one_red_is_not_yet_a_win(engine):
 
 def test_st21_stacks_win_chips_and_stacks_win_min_each(engine):
     """ST-21, options stacks_win_chips=3 and stacks_win_min_each=1: 2b1r wins."""
-    g = start(engine, "stacks[stacks_win_chips=3,stacks_win_min_each=1] 1> R1/B5,R2 -/- - B1+B2+B3+B4 0b0r/1b1r 0/0 0 * 0 0")
+    g = start(
+        engine,
+        "stacks[stacks_win_chips=3,stacks_win_min_each=1] 1> R1/B5,R2 -/- - B1+B2+B3+B4 0b0r/1b1r 0/0 0 * 0 0",
+    )
     play(g, "B5", "pass")
     assert g.is_terminal() and g.returns() == [-1.0, 1.0]
 
