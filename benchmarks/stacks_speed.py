@@ -72,11 +72,17 @@ def main() -> None:
     for players in (2, 4):
         core = compiled_games(players, args.games, args.seed)
         ref = reference_games(players, args.ref_games, args.seed)
-        rows[players] = {"compiled": core, "reference": ref, "ratio": round(core["games_per_s"] / ref["games_per_s"], 1)}
+        rows[players] = {
+            "compiled": core,
+            "reference": ref,
+            "ratio": round(core["games_per_s"] / ref["games_per_s"], 1),
+        }
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    print(f"{'players':>7} {'compiled games/s':>17} {'reference games/s':>18} {'ratio':>7} {'actions/game':>13}")
+    print(
+        f"{'players':>7} {'compiled games/s':>17} {'reference games/s':>18} {'ratio':>7} {'actions/game':>13}"
+    )
     for players, row in rows.items():
         mark = "" if row["ratio"] >= TARGET else f"  (below the {TARGET:.0f}x target)"
         print(

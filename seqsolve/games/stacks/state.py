@@ -212,7 +212,9 @@ class StacksState:
         pos = self.to_position()
         unseen = Counter(dict(enumerate(self.rules.deck)))
         own = list(pos.hands[player])
-        seen = own + [c for pile in pos.discards for c in pile] + pos.special + [c for p in pos.piles for c in p]
+        seen = (
+            own + [c for pile in pos.discards for c in pile] + pos.special + [c for p in pos.piles for c in p]
+        )
         seen += pos.aside_cards or []
         unseen.subtract(seen)
         if any(n < 0 for n in unseen.values()):
@@ -222,7 +224,9 @@ class StacksState:
         slots = sum(sizes) - len(own) + pos.draw_count + hidden_aside
         pool = np.array(sorted(unseen.elements()), dtype=np.int64)
         if len(pool) != slots:
-            raise ValueError(f"inconsistent position: {slots} hidden cards but {len(pool)} cards unseen by seat {player}")
+            raise ValueError(
+                f"inconsistent position: {slots} hidden cards but {len(pool)} cards unseen by seat {player}"
+            )
         rng.shuffle(pool)
         cards = pool.tolist()
         hands = []
@@ -287,7 +291,22 @@ def _no_target(rules: StacksRules, card: int, arg: int) -> str:
 
 #: the StacksPosition fields the engine loads
 _FIELDS = (
-    "to_move", "direction", "progress", "block_asked", "result", "hands", "unknown", "discards",
-    "special", "piles", "chips", "skips", "aside_count", "aside_cards", "draw_count", "draw_cards",
-    "turn", "quiet",
+    "to_move",
+    "direction",
+    "progress",
+    "block_asked",
+    "result",
+    "hands",
+    "unknown",
+    "discards",
+    "special",
+    "piles",
+    "chips",
+    "skips",
+    "aside_count",
+    "aside_cards",
+    "draw_count",
+    "draw_cards",
+    "turn",
+    "quiet",
 )

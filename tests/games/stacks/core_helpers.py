@@ -20,9 +20,23 @@ def cards(text: str) -> list[int]:
     return [] if text.strip() in ("", "-") else [parse_card(c) for c in text.split()]
 
 
-def position(players: int = 2, variant: str = "stacks", *, hands=None, unknown=None, discards=None,
-             special="", piles=(), chips=None, skips=None, aside=None, aside_count=None, draw="",
-             draw_count=None, **fields) -> StacksPosition:
+def position(
+    players: int = 2,
+    variant: str = "stacks",
+    *,
+    hands=None,
+    unknown=None,
+    discards=None,
+    special="",
+    piles=(),
+    chips=None,
+    skips=None,
+    aside=None,
+    aside_count=None,
+    draw="",
+    draw_count=None,
+    **fields,
+) -> StacksPosition:
     """A position with seat 0 to move forward and everything else empty unless given.
 
     ``aside``/``draw`` are card lists (the draw pile top first); ``None`` with a
@@ -66,7 +80,14 @@ def hand(st: StacksState, seat: int) -> str:
 def card_census(pos: StacksPosition) -> tuple[Counter, int]:
     """Every known card of a position by kind, and how many cards are unknown."""
     known = Counter()
-    for group in (*pos.hands, *pos.discards, pos.special, *pos.piles, pos.aside_cards or [], pos.draw_cards or []):
+    for group in (
+        *pos.hands,
+        *pos.discards,
+        pos.special,
+        *pos.piles,
+        pos.aside_cards or [],
+        pos.draw_cards or [],
+    ):
         known.update(group)
     unknown = sum(pos.unknown) + (pos.aside_count if pos.aside_cards is None else 0)
     unknown += pos.draw_count if pos.draw_cards is None else 0

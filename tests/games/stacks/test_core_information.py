@@ -9,13 +9,12 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from core_helpers import card_census, state
 
 from seqsolve.games.base import NotSupported
 from seqsolve.games.stacks.game import STACKS
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import StacksState
-
-from core_helpers import card_census, state
 
 
 def midgame(players: int = 3, seed: int = 11, actions: int = 60) -> StacksState:
@@ -53,7 +52,17 @@ def test_an_observation_hides_the_other_hands_and_the_draw_pile():
     for seat in (0, 2):
         assert seen.hands[seat] == [] and seen.unknown[seat] == len(full.hands[seat])
     assert seen.draw_cards is None and seen.draw_count == full.draw_count
-    public = ("discards", "special", "piles", "chips", "skips", "aside_cards", "turn", "to_move", "block_asked")
+    public = (
+        "discards",
+        "special",
+        "piles",
+        "chips",
+        "skips",
+        "aside_cards",
+        "turn",
+        "to_move",
+        "block_asked",
+    )
     assert all(getattr(seen, f) == getattr(full, f) for f in public)
     assert st.observation(1).has_hidden_cards() and not st.has_hidden_cards()
 
@@ -74,7 +83,17 @@ def test_a_resampled_world_keeps_what_the_seat_saw_and_conserves_the_cards():
     assert not world.has_hidden_cards()
     assert wpos.hands[2] == full.hands[2]
     assert [len(h) for h in wpos.hands] == [len(h) for h in full.hands]
-    for f in ("discards", "special", "piles", "chips", "skips", "aside_cards", "draw_count", "turn", "block_asked"):
+    for f in (
+        "discards",
+        "special",
+        "piles",
+        "chips",
+        "skips",
+        "aside_cards",
+        "draw_count",
+        "turn",
+        "block_asked",
+    ):
         assert getattr(wpos, f) == getattr(full, f)
     assert card_census(wpos) == (Counter(dict(enumerate(st.rules.deck))), 0)
     assert world.legal_actions()  # a world plays on

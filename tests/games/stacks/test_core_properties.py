@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from core_helpers import card_census
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +15,6 @@ from seqsolve.games.stacks.actions import NUM_ACTIONS
 from seqsolve.games.stacks.cards import colour
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import StacksState
-
-from core_helpers import card_census
 
 VARIANTS = [
     "stacks",

@@ -4,17 +4,17 @@ RULES.md §4 at a time, each named by its ID."""
 from __future__ import annotations
 
 import pytest
+from core_helpers import card_census, hand, state, texts
 
 from seqsolve.games.stacks.cards import Card
-from seqsolve.games.stacks.state import StacksState, Termination
 from seqsolve.games.stacks.rules import make_rules
-
-from core_helpers import card_census, hand, state, texts
+from seqsolve.games.stacks.state import StacksState, Termination
 
 PLENTY = "R1 R1 R1 R1 R1 R1 R1 R1 R1 R1 R1 R1"
 
 
 # ---------------------------------------------------------------- ST-15 Block window
+
 
 def completion(**kw) -> StacksState:
     """Four players; seat 1 holds the blue 5 for a blue pile at 4."""
@@ -77,6 +77,7 @@ def test_st9_an_empty_supply_gives_no_chip():
 
 # ---------------------------------------------------------------- ST-7, ST-8, ST-12 piles
 
+
 def test_st7_two_piles_of_a_colour_at_most():
     st = state(hands=["B1 BW R1 RW", "-"], piles=["B1", "B1 B2"], draw=PLENTY)
     assert texts(st)[:6] == ["BW>1", "BW>2", "R1", "RW>0", "~B1", "~BW"]  # no B1, no BW>0
@@ -108,7 +109,7 @@ def test_st12_the_top_of_the_own_discard_pile_is_playable_and_then_the_next():
 
 
 def test_st12_action_cards_from_the_discard_pile_follow_the_option():
-    pos = dict(hands=["R5", "-"], discards=["SK", "-"], draw=PLENTY)
+    pos = {"hands": ["R5", "-"], "discards": ["SK", "-"], "draw": PLENTY}
     assert "^SK" in texts(state(**pos))
     st = state(variant="stacks[stacks_actions_from_discard=false]", **pos)
     assert "^SK" not in texts(st)
@@ -118,6 +119,7 @@ def test_st12_action_cards_from_the_discard_pile_follow_the_option():
 
 
 # ---------------------------------------------------------------- ST-10, ST-16, ST-17 turn order
+
 
 def test_st16_skip_gives_a_token_to_the_next_player_who_loses_a_whole_turn():
     st = state(players=3, hands=["SK B3", "R4", "-"], draw=PLENTY)
@@ -160,6 +162,7 @@ def test_st3_two_players_play_without_reverse():
 
 # ---------------------------------------------------------------- ST-18, ST-19 steals
 
+
 def test_st18_steal_a_card_takes_the_top_of_an_opponents_discard_pile():
     st = state(players=3, hands=["SC B3", "-", "-"], discards=["R1", "R2 R5", "-"], draw=PLENTY)
     assert [t for t in texts(st) if t.startswith("SC")] == ["SC@1"]  # not itself, not an empty pile
@@ -171,7 +174,7 @@ def test_st18_steal_a_card_takes_the_top_of_an_opponents_discard_pile():
 
 
 def test_st19_steal_a_chip_may_not_make_the_stealer_win():
-    pos = dict(players=3, hands=["SX B3", "-", "-"], chips=[(3, 1), (1, 1), (0, 0)], draw=PLENTY)
+    pos = {"players": 3, "hands": ["SX B3", "-", "-"], "chips": [(3, 1), (1, 1), (0, 0)], "draw": PLENTY}
     st = state(**pos)
     assert [t for t in texts(st) if t.startswith("SX")] == ["SX@1b"]  # 4b1r is no win (ST-21); 3b2r would be
     with pytest.raises(ValueError, match="ST-19"):
@@ -181,14 +184,20 @@ def test_st19_steal_a_chip_may_not_make_the_stealer_win():
 
 
 def test_st19_with_the_option_a_steal_wins():
-    st = state(variant="stacks[stacks_steal_chip_can_win=true]", players=3, hands=["SX B3", "-", "-"],
-               chips=[(3, 1), (1, 1), (0, 0)], draw=PLENTY)
+    st = state(
+        variant="stacks[stacks_steal_chip_can_win=true]",
+        players=3,
+        hands=["SX B3", "-", "-"],
+        chips=[(3, 1), (1, 1), (0, 0)],
+        draw=PLENTY,
+    )
     st.apply("SX@1r")
     assert st.is_terminal() and st.returns() == [1.0, -1.0, -1.0]
     assert st.outcome().termination is Termination.WIN and st.outcome().result == "0"
 
 
 # ---------------------------------------------------------------- ST-11, ST-13 refills
+
 
 def test_st11_turn_start_refills_to_five():
     st = state(hands=["B3", "R2 R3"], draw=PLENTY)
@@ -232,6 +241,7 @@ def test_st14_an_empty_hand_that_cannot_be_refilled_ends_with_end():
 
 # ---------------------------------------------------------------- ST-20 recycling
 
+
 def test_st20_an_empty_draw_pile_is_refilled_from_the_set_aside_cards():
     st = state(seed=5, hands=["B3", "-"], aside="B1 B2 B4 B5 BW")
     st.apply("~B3")
@@ -255,8 +265,11 @@ def test_st20_with_nothing_to_recycle_draws_are_skipped():
 
 # ---------------------------------------------------------------- ST-21, ST-22 the end
 
+
 def test_st21_four_blue_and_one_red_is_not_yet_a_win():
-    st = state(hands=["B5 R5", "-"], piles=["B1 B2 B3 B4", "R1 R2 R3 R4"], chips=[(3, 1), (0, 0)], draw=PLENTY)
+    st = state(
+        hands=["B5 R5", "-"], piles=["B1 B2 B3 B4", "R1 R2 R3 R4"], chips=[(3, 1), (0, 0)], draw=PLENTY
+    )
     st.apply("B5")
     st.apply("pass")
     assert not st.is_terminal() and st.to_position().chips[0] == (4, 1)

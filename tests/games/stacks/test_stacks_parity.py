@@ -31,8 +31,11 @@ POSITIONS = 12_000
 
 
 def differences(a, b) -> dict[str, tuple]:
-    return {f.name: (getattr(a, f.name), getattr(b, f.name))
-            for f in dataclasses.fields(a) if getattr(a, f.name) != getattr(b, f.name)}
+    return {
+        f.name: (getattr(a, f.name), getattr(b, f.name))
+        for f in dataclasses.fields(a)
+        if getattr(a, f.name) != getattr(b, f.name)
+    }
 
 
 def test_the_compiled_engine_agrees_with_the_reference_on_random_positions():
@@ -52,7 +55,11 @@ def test_the_compiled_engine_agrees_with_the_reference_on_random_positions():
             core.apply(action)
             ref.apply(action)
             after = core.to_position()
-            assert after == ref.to_position(), (pos, action_to_text(action), differences(after, ref.to_position()))
+            assert after == ref.to_position(), (
+                pos,
+                action_to_text(action),
+                differences(after, ref.to_position()),
+            )
             assert core.current_player == ref.current_player and core.returns() == ref.returns()
             driver.apply(action)
             checked += 1
