@@ -1,4 +1,4 @@
-"""Build the compiled modules of ``seqsolve`` (``_core``, ``_eval``, ``_choose``, ``_search``)
+"""Build the compiled modules of ``seqsolve`` (``_core``, ``_eval``, ``_choose``, ``_search``, ``_loop``)
 from ``ext/seqsolve/``.
 
 Metadata lives in pyproject.toml; this file only declares the extension and
@@ -39,9 +39,9 @@ def _extension(name: str) -> Extension:
 
 
 # _core: the rules engine; _eval: action scores and the static evaluation; _choose: the
-# greedy, heuristic and decisive choosers; _search: MCTS and rollouts.  Each cimports
-# the C contracts (.pxd) of the ones before it.
-extensions = [_extension(name) for name in ("_core", "_eval", "_choose", "_search")]
+# greedy, heuristic and decisive choosers; _search: MCTS and rollouts; _loop: whole games
+# between built-in bots.  Each cimports the C contracts (.pxd) of the ones before it.
+extensions = [_extension(name) for name in ("_core", "_eval", "_choose", "_search", "_loop")]
 
 setup(
     ext_modules=cythonize(
