@@ -8,9 +8,11 @@ import json
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from seqsolve import _loop
 from seqsolve.bots import make_bot
+from seqsolve.cli import main
 from seqsolve.games import RulesError, rules_for
 from seqsolve.games.sequence.game import SEQUENCE, SequenceGame
 from seqsolve.games.sequence.rules import PRESETS
@@ -171,3 +173,22 @@ def test_another_tally_stays_on_the_python_runner():
     rules = MatchConfig(bots=("random", "random")).rules()
     assert SEQUENCE.loop(rules, [("random", None, 0)] * 2, Plies) is None
     assert SEQUENCE.loop(rules, [("random", None, 0)] * 2, SEQUENCE.tally) is not None
+
+
+def test_sprt_stops_at_the_same_deal_in_bigger_chunks(monkeypatch):
+    """The compiled loop plays bigger chunks; an SPRT still stops at the same deal with
+    the same numbers as the Python runner's 64-game chunks, and at any --jobs."""
+    args = ["match", "greedy", "random", "--games", "4000", "--seed", "4", "--json",
+            "--sprt", "elo0=0,elo1=50,alpha=0.05,beta=0.05"]
+    keys = ("games", "wins", "draws", "score", "score_ci", "sprt", "turns")
+
+    def summary(*extra):
+        result = CliRunner().invoke(main, args + list(extra))
+        assert result.exit_code == 0, result.stderr
+        return {k: json.loads(result.stdout)[k] for k in keys}
+
+    compiled = summary("--jobs", "1")
+    assert compiled["sprt"]["decision"] == "H1" and compiled["games"] < 4000
+    assert summary("--jobs", "2") == compiled
+    monkeypatch.setattr(SequenceGame, "loop", lambda self, *a: None)
+    assert summary("--jobs", "1") == compiled
