@@ -195,11 +195,11 @@ def _play_compiled(config: MatchConfig, games: list[int], loop, detail: bool, mo
         if g % per not in seatings:
             seatings[g % per] = config.seat_bots(g)
             identities[g % per] = game_identity(config, g)
-        plan.append((config.deal_index(g), g % per, seatings[g % per]))
+        plan.append((g // per, g % per, seatings[g % per]))  # config.deal_index, without its lookups
     records = []
     endings = loop.play(stream_words(config.seed, config.stream), plan, moves, detail)
     for g, (result, winner, termination, turns, plies, seconds, played, counted) in zip(games, endings):
-        identity = {**identities[g % per], "game": g, "deal": config.deal_index(g)}
+        identity = {**identities[g % per], "game": g, "deal": g // per}
         record = _record(config, g, (result, winner, termination, turns), played, plies, None, seconds, identity)
         if counted is not None:
             record["detail"] = counted
