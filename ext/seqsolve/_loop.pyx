@@ -33,7 +33,7 @@ from seqsolve._core cimport (
     u128, Tables, Game, CoreRules, rand_below, act_kind, act_card,
     MAX_SEATS, MAX_SIDES, MAX_MOVES, N_CELLS, UNKNOWN_CARD,
     ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD, RESULT_NONE,
-    deal, gen_actions, apply_action,
+    deal, gen_actions, apply_action, uniform_action,
 )
 from seqsolve._eval cimport Ctx, Weights, fill_weights, make_ctx
 from seqsolve._choose cimport greedy_choice, heuristic_choice
@@ -235,6 +235,8 @@ cdef int32_t choose(const LoopBot* b, const Game* view, bitgen_t* rng, Buffers* 
     cdef int n_legal, n_allowed = 0, n, i
     cdef int32_t action
     if not b.restrict:
+        if b.kind == BOT_RANDOM:  # the same choice as listing them (P-13 order), faster
+            return uniform_action(b.ctx.t, view, rng, 0)
         return pick(b.kind, &b.ctx, view, rng, bufs.work)
     barred = &b.barred[b.ctx.t.seat_side[view.to_move]]
     n_legal = gen_actions(b.ctx.t, view, bufs.legal)

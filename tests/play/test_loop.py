@@ -109,6 +109,15 @@ def test_one_bot_per_side_and_per_seat(preset):
     assert _stable(_compiled(per_seat, range(3), GameDetail)) == _stable(_python_runner(per_seat, range(3), GameDetail))
 
 
+def test_a_single_legal_action_draws_nothing_from_the_random_bots_stream():
+    """numpy's ``integers(1)`` draws nothing, and the random bot's stream must not move
+    either when one action is legal (often a forced pass in a 12-player game)."""
+    config = MatchConfig(bots=("random",), players=12, teams=3, fixed_seats=True, seed=3)
+    ours = _compiled(config, range(4), GameDetail)
+    assert sum(r["plies"] - r["detail"]["decisions"] for r in ours) > 20  # single-action plies
+    assert _stable(ours) == _stable(_python_runner(config, range(4), GameDetail))
+
+
 @pytest.mark.parametrize("inner", ["random", "greedy", "heuristic:w_block=2"])
 @pytest.mark.parametrize("barred", ["two_eyed", "one_eyed", "exchange", "corners", "two_eyed+one_eyed+exchange+corners"])
 def test_restricted_bots_play_as_in_python(inner, barred):
