@@ -38,9 +38,10 @@ def _seated(preset: str, players: int, teams: int) -> bool:
 PRESET_SEATINGS = [(preset, p, t) for preset in PRESETS for p, t in SEATINGS if _seated(preset, p, t)]
 
 
-def _stable(records: list[dict]) -> list[dict]:
-    """Records without their timing, the one field that may differ between runs."""
-    return [{k: v for k, v in r.items() if k != "seconds"} for r in records]
+def _stable(records: list[dict]) -> list[list]:
+    """Records without their timing, the one field that may differ between runs, as
+    lists of fields: the order too is a record file's line."""
+    return [[(k, v) for k, v in r.items() if k != "seconds"] for r in records]
 
 
 def _python_runner(config: MatchConfig, games, detail=None) -> list[dict]:
