@@ -1,13 +1,16 @@
 """The fixed, seeded speed workload of ``seqsolve bench`` (one core, classic rules, 2 players).
 
-Two measurements, both in the compiled core without the GIL:
+Three measurements, all in the compiled core without the GIL:
 
 * **random playouts** — ``games`` uniformly random games from fresh seeded
   deals (``_core.random_games``): games/s and plies (actions)/s;
 * **sequence scans** — on a mid-game position (a seeded random game stopped
   after half of its actions), ``_core.scan_counts`` times, separately, the
   incremental scan (the windows through one cell, what a placement needs) over
-  each of the 100 cells, and the full scan of all 192 windows.
+  each of the 100 cells, and the full scan of all 192 windows;
+* **bot games** — greedy and heuristic self-play as ``seqsolve match`` plays it
+  on one core (the compiled game loop, records made, none written): games/s
+  and µs per decision (action), all in.
 
 ``benchmarks/bench.py`` compares these figures with the plain-Python reference.
 """
@@ -29,6 +32,8 @@ __all__ = ["DEFAULT_GAMES", "DEFAULT_SCAN_REPEATS", "machine_info", "midgame_sta
 
 DEFAULT_GAMES = 100_000
 DEFAULT_SCAN_REPEATS = 200_000
+#: the bot-game workload: each bot's self-play games, one per this many random games
+BOT_GAMES = {"greedy": 50, "heuristic": 500}
 VARIANT = "classic"
 PLAYERS = 2
 
@@ -86,8 +91,9 @@ def run_benchmark(
     Returns:
         ``games_per_s``, ``plies_per_s``, ``scans_per_s`` (incremental),
         ``full_scans_per_s``, ``games``, ``plies_per_game``, ``seconds`` (of the
-        playouts), ``scan_seconds``, ``machine``, ``version`` and the workload's
-        settings.
+        playouts), ``scan_seconds``, ``bot_games`` (per bot of :data:`BOT_GAMES`:
+        ``bot``, ``games``, ``plies``, ``seconds``, ``games_per_s``, ``plies_per_s``,
+        ``us_per_action``), ``machine``, ``version`` and the workload's settings.
     """
     from . import _core
     from .games.sequence.state import core_rules
@@ -114,6 +120,12 @@ def run_benchmark(
     full, _found = _core.scan_counts(state.core, repeats * 20, False)
     full_seconds = time.perf_counter() - start
 
+    bot_games = []
+    for bot, per in BOT_GAMES.items():
+        n = max(1, games // per)
+        say(f"playing {n} {bot} self-play games ...")
+        bot_games.append(self_play(bot, n, seed))
+
     return {
         "version": __version__,
         "variant": VARIANT,
@@ -134,7 +146,34 @@ def run_benchmark(
         "scans_per_s": incremental / scan_seconds,
         "full_scan_seconds": full_seconds,
         "full_scans_per_s": full / full_seconds,
+        "bot_games": bot_games,
         "machine": machine_info(),
+    }
+
+
+def self_play(bot: str, games: int, seed: int) -> dict:
+    """``games`` games of ``bot`` against itself, timed as a match on one core plays them.
+
+    >>> figures = self_play("greedy", 2, 0); figures["games"], figures["us_per_action"] > 0
+    (2, True)
+    """
+    from .play.config import MatchConfig
+    from .play.match import run_games
+
+    config = MatchConfig(bots=(bot, bot), variant=VARIANT, players=PLAYERS, seed=seed)
+    run_games(config, 2, jobs=1)  # the runner's imports and tables, once
+    start = time.perf_counter()
+    records = run_games(config, games, jobs=1)
+    seconds = time.perf_counter() - start
+    plies = sum(r["plies"] for r in records)
+    return {
+        "bot": bot,
+        "games": len(records),
+        "plies": plies,
+        "seconds": seconds,
+        "games_per_s": len(records) / seconds,
+        "plies_per_s": plies / seconds,
+        "us_per_action": 1e6 * seconds / plies,
     }
 
 
@@ -151,6 +190,9 @@ def format_table(result: dict) -> str:
             result["full_scans_per_s"],
         ),
     ]
+    for b in result["bot_games"]:
+        rows.append((f"{b['bot']} self-play games", b["games"], b["seconds"], b["games_per_s"]))
+        rows.append(("  decisions (actions)", b["plies"], b["seconds"], b["plies_per_s"]))
     m = result["machine"]
     lines = [
         (
@@ -164,5 +206,7 @@ def format_table(result: dict) -> str:
     lines.append(
         f"plies per game {result['plies_per_game']:.1f}, draws {result['draws']}"
     )
+    for b in result["bot_games"]:
+        lines.append(f"{b['bot']}: {b['us_per_action']:.2f} µs per decision, all in")
     lines.append(f"machine: {m['cpu']}, {m['cpu_count']} CPUs, {m['platform']}, Python {m['python']}")
     return "\n".join(lines) + "\n"

@@ -195,6 +195,7 @@ cdef inline int side_total(const Tables* t, const Game* g, int side) noexcept no
 cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil
 cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogil
 cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexcept nogil
+cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint draw_for_one) noexcept nogil
 cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
                        const uint8_t* declare, int declare_n) noexcept nogil
 cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil

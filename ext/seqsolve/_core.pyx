@@ -480,17 +480,26 @@ cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogi
     return n
 
 
-cdef int32_t restricted_random_action(const Tables* t, const Game* g, bitgen_t* rng) noexcept nogil:
+cdef int32_t restricted_random_action(const Tables* t, const Game* g, bitgen_t* rng, bint draw_for_one) noexcept nogil:
     """random_action for a side under a bot restriction: list the actions, pick one."""
     cdef int32_t buf[MAX_MOVES]
     cdef int n = gen_actions(t, g, buf)
     if n == 0:
         return encode(ACT_PASS, 0, NO_CELL, -1)
+    if n == 1 and not draw_for_one:
+        return buf[0]
     return buf[rand_below(rng, n)]
 
 
 cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexcept nogil:
-    """A uniform choice among the actions gen_actions would list, without listing them."""
+    """A uniform choice among the actions gen_actions would list, without listing them
+    (one number drawn, even for a single action: the playouts' stream)."""
+    return uniform_action(t, g, rng, 1)
+
+
+cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint draw_for_one) noexcept nogil:
+    """random_action; without ``draw_for_one`` nothing is drawn when one action is legal,
+    as numpy's ``Generator.integers(1)`` draws nothing (the random bot's stream)."""
     cdef int seat = g.to_move, side, unknown, c, i, n_picks, kind
     cdef int picks[MAX_DRAFT]
     cdef int counts[MAX_CODES]
@@ -499,7 +508,7 @@ cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexce
     cdef int n_plays = 0, n_dead = 0, total, r
     side = t.seat_side[seat]
     if t.restrict and side == t.restrict_side:
-        return restricted_random_action(t, g, rng)
+        return restricted_random_action(t, g, rng, draw_for_one)
     have = hand_codes(g, seat, &unknown)
     removable = removable_chips(t, g, side)
     n_picks = draft_picks(t, g, picks)
@@ -516,7 +525,7 @@ cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexce
     total = (n_plays + n_dead) * n_picks
     if (n_plays == 0 and not unknown) or t.vpass or total == 0:
         total += 1
-    r = rand_below(rng, total)
+    r = rand_below(rng, total) if total > 1 or draw_for_one else 0
     if r >= (n_plays + n_dead) * n_picks:
         return encode(ACT_PASS, 0, NO_CELL, -1)
     i = r % n_picks

@@ -104,5 +104,9 @@ class RestrictedBot(Bot):
         self.forced += 1
         return self.inner.choose(observation, rng)
 
+    def loop_chooser(self) -> tuple[str, dict | None, int] | None:
+        inner = self.inner.loop_chooser()
+        return None if inner is None else (inner[0], inner[1], self.flags)
+
     def close(self) -> None:
         self.inner.close()

@@ -127,6 +127,9 @@ class GreedyBot(Bot):
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         return _choose.greedy_action(observation.core, rng.bit_generator, self._weights)
 
+    def loop_chooser(self) -> tuple[str, dict, int]:
+        return self.name, self._weights, 0
+
 
 class HeuristicBot(GreedyBot):
     name = "heuristic"

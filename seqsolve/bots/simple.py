@@ -16,3 +16,6 @@ class RandomBot(Bot):
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         actions = observation.legal_actions()
         return actions[int(rng.integers(len(actions)))]
+
+    def loop_chooser(self) -> tuple[str, None, int]:
+        return "random", None, 0

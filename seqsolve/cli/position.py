@@ -395,11 +395,13 @@ benchmarks/bench.py compares these figures with the plain-Python reference.
 )
 @json_option("the figures as JSON")
 def bench(games, seed, scans, as_json) -> None:
-    """Time the compiled core on one CPU core: random playouts and sequence scans.
+    """Time the compiled core on one CPU core: random playouts, sequence scans, bot games.
 
     The workload is fixed and seeded: classic rules, 2 players, uniformly random
     games from fresh deals (games/s, plies/s), then full and through-one-cell
-    sequence scans of a mid-game position (scans/s).  Progress goes to stderr.
+    sequence scans of a mid-game position (scans/s), then greedy and heuristic
+    self-play as a match plays it (games/s, µs per decision; one game per 50 and
+    per 500 random games).  Progress goes to stderr.
     """
     from ..benchmark import DEFAULT_GAMES, format_table, run_benchmark
 

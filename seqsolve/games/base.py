@@ -135,5 +135,11 @@ class Game(Protocol):
     def tally(self, rules: Any) -> Any:
         """What the balance analysis counts of each game (a ``play.match.Tally``)."""
 
+    def loop(self, rules: Any, choosers: list, detail: Any = None) -> Any:
+        """A compiled player of whole games between bots (each bot's
+        ``Bot.loop_chooser()``, None for a bot it cannot play) with the same games
+        and records as the runner's own loop, or None: the runner then plays them
+        action by action."""
+
     def searcher(self, params: dict) -> Any:
         """The compiled information-set search that ``analyze`` drives."""

@@ -49,6 +49,27 @@ def stream_seed(seed: int, key: Sequence[KeyPart]) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=tuple(key_part(p) for p in key))
 
 
+def stream_words(seed: int, stream: Sequence[KeyPart] = ()) -> list[int]:
+    """The 32-bit words that ``SeedSequence(seed, spawn_key=(*stream, ...))`` hashes
+    before the rest of its key, as numpy assembles them (the seed's words, zero-padded
+    to its pool of 4, then each key part's, least significant first; 0 is one word):
+    what the compiled game loop seeds numpy's PCG64 streams from (``seqsolve._loop``).
+
+    >>> stream_words(2**32 + 5, ("ab",))
+    [5, 1, 0, 0, 24930]
+    """
+    words = _words(seed)
+    return words + [0] * (4 - len(words)) + [w for part in stream for w in _words(key_part(part))]
+
+
+def _words(n: int) -> list[int]:
+    out = [n & 0xFFFFFFFF]
+    while n > 0xFFFFFFFF:
+        n >>= 32
+        out.append(n & 0xFFFFFFFF)
+    return out
+
+
 def deal_seed(seed: int, deal: int, stream: Sequence[KeyPart] = ()) -> np.random.SeedSequence:
     """The stream that shuffles deal number ``deal`` of a match (and its reshuffles)."""
     return stream_seed(seed, (*stream, deal))

@@ -362,11 +362,14 @@ def test_bench_json_tiny():
     assert data["version"] == __version__
     assert {"platform", "cpu_count", "python"} <= set(data["machine"])
     assert "playing 20 random games" in result.stderr
+    assert [b["bot"] for b in data["bot_games"]] == ["greedy", "heuristic"]
+    assert all(b["games"] == 1 and b["plies"] > 0 and b["us_per_action"] > 0 for b in data["bot_games"])
 
 
 def test_bench_table():
     text = ok("bench", "--games", "10", "--scans", "5")
     assert "random games" in text and "plies" in text and "full scans" in text
+    assert "greedy self-play games" in text and "heuristic: " in text and "µs per decision" in text
 
 
 # ---------------------------------------------------------------------------

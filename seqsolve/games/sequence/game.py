@@ -57,6 +57,14 @@ class SequenceGame:
 
         return GameDetail(rules)
 
+    def loop(self, rules: Rules, choosers, detail=None):
+        """The compiled loop that plays whole games between these bots (their
+        ``Bot.loop_chooser()``), or None when a bot has none or ``detail`` is not the
+        game's own tally: the runner then plays action by action."""
+        from .loop import compiled_games
+
+        return compiled_games(rules, choosers, detail)
+
     def searcher(self, params: dict):
         """The compiled information-set MCTS of ``seqsolve._search``, driven by states."""
         return Searcher(params)

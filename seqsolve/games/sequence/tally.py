@@ -12,6 +12,15 @@ from .state import State
 #: compared with for every action of a self-play game (an enum class lookup costs ~0.1 µs)
 _REMOVE, _EXCHANGE, _PASS = ActionKind.REMOVE, ActionKind.EXCHANGE, ActionKind.PASS
 
+#: what GameDetail counts per action, in the order of its record (and of the compiled loop's counts)
+COUNTS = ("decisions", "legal", "exchanges", "two_eyed", "one_eyed", "passes", "reshuffles")
+
+
+def detail_record(counts, chips: list[list[int]], sequences: list[list[int]]) -> dict:
+    """A game's ``detail`` as its record holds it, from the :data:`COUNTS` in order, the
+    cells of each side's chips and ``[side, window]`` of every completed sequence."""
+    return {**dict(zip(COUNTS, counts)), "chips": chips, "sequences": sequences}
+
 
 class GameDetail:
     """What one game did, beyond its result, for the balance analysis (the runner's ``detail``).
@@ -26,7 +35,7 @@ class GameDetail:
 
     def __init__(self, rules: Rules):
         self.deck = rules.deck_cards
-        self.counts = dict.fromkeys(("decisions", "legal", "exchanges", "two_eyed", "one_eyed", "passes", "reshuffles"), 0)
+        self.counts = dict.fromkeys(COUNTS, 0)
 
     def play(self, state: State, action: int, n_legal: int) -> None:
         """Apply ``action`` to ``state``, counting it."""
@@ -49,7 +58,8 @@ class GameDetail:
             c["reshuffles"] += 1
 
     def finish(self, state: State) -> dict:
-        out: dict = dict(self.counts)
-        out["chips"] = [state.chips(side) for side in range(state.rules.teams)]
-        out["sequences"] = [[state.sides.index(colour), w] for colour, w in state.sequences()]
-        return out
+        return detail_record(
+            self.counts.values(),
+            [state.chips(side) for side in range(state.rules.teams)],
+            [[state.sides.index(colour), w] for colour, w in state.sequences()],
+        )
