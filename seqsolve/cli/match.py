@@ -253,7 +253,7 @@ Examples:
 def replay(records, game, ply, fmt):
     """Print a recorded game turn by turn, or the position after a given number of actions."""
     from ..games import game_for
-    from ..play.records import Replay, colour_name, result_text, turns
+    from ..play.records import Replay, result_text, turns
 
     r, where = recorded_game(records, game)
     if ply is not None and not 0 <= ply <= r["plies"]:
@@ -265,6 +265,7 @@ def replay(records, game, ply, fmt):
         click.echo(game_for(r["variant"]).write_position(state, form=fmt).rstrip("\n"))
         return
     seats = state.seats
+    colour_name = game_for(r["variant"]).side_name
     click.echo(f"game {game}: {r['variant']}, seats " + ", ".join(
         f"{seat} ({colour_name(c)}, {bot})" for seat, (c, bot) in enumerate(zip(seats, r["seats"]))))
     for number, (seat, moves) in enumerate(whole, 1):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .position import COLOUR_NAMES
 from .rules import Rules, Variant
 
 
@@ -30,12 +31,14 @@ class SequenceGame:
 
         return State.new(rules, seed=seed)
 
-    def read_position(self, text: str, source: str = "<string>"):
-        """The state of a position file in either form, with every P-11 check."""
+    def read_position(self, text: str, source: str = "<string>", seed=None):
+        """The state of a position file in either form, with every P-11 check; without
+        a seed, a draw after a reshuffle is unknown (P-17)."""
         from .notation import parse_position
         from .state import State
 
-        return State.from_position(parse_position(text, source))
+        state = State.from_position(parse_position(text, source), seed=seed)
+        return state if seed is not None else state.without_shuffles()
 
     #: the forms :meth:`write_position` writes (P-15): one line, readable, JSON fields
     position_forms = ("sqn", "readable", "json")
@@ -50,6 +53,35 @@ class SequenceGame:
         if form == "json":
             return json.dumps(position_to_dict(pos), indent=2)
         return to_readable(pos) if form == "readable" else to_sqn(pos)
+
+    def position_facts(self, state) -> dict:
+        """The completed sequences, as P-7 strings (``b:a1-e1``)."""
+        from .board import window_name
+
+        return {"sequences": [f"{colour}:{window_name(w)}" for colour, w in state.sequences()]}
+
+    def render(self, state, viewer: int | None, legal: list[str], color: bool, notes: list[str]) -> str:
+        """The board in colour (P-2 letters without it), hands, piles and whose turn."""
+        from .render import render_position
+
+        return render_position(state.to_position(viewer), legal, color=color, notes=notes)
+
+    @staticmethod
+    def side_name(side: str) -> str:
+        return COLOUR_NAMES[side]
+
+    @property
+    def terminations(self) -> tuple[str, ...]:
+        """C-31 and D-4's reasons (not ``recorded``, which only a position file read back has)."""
+        from .state import Termination
+
+        return tuple(t.name.lower() for t in Termination if t is not Termination.RECORDED)
+
+    def tactics(self, view, open_information: bool):
+        """Cells that win at once, their cards, dead cards, what an exchange may draw."""
+        from .threats import SequenceTactics
+
+        return SequenceTactics(view, open_information)
 
     def tally(self, rules: Rules):
         """The balance analysis' count of one game (docs/balance-metrics.md)."""

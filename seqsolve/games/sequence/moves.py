@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..base import MoveSyntaxError
 from .board import cell_name, parse_cell, parse_window, window_name
 from .cards import normalize_card
 
@@ -23,10 +24,6 @@ class MoveKind(enum.Enum):
     REMOVE = "remove"  # a remove card (one-eyed jack, Minus) on an opposing chip
     EXCHANGE = "exchange"  # dead-card exchange, the optional first step of a turn
     PASS = "pass"  # no play: forced (C-30) or voluntary (C-19 option)
-
-
-class MoveSyntaxError(ValueError):
-    """Move text that is not P-12 notation."""
 
 
 _CELL = r"[a-jA-J](?:10|[1-9])"
