@@ -195,7 +195,22 @@ class Game(Protocol):
 
     def parse_variant(self, text: str) -> Any:
         """The variant ``text`` names, checked as far as it can be without a seating
-        (a ``ValueError`` naming what is wrong)."""
+        (a ``ValueError`` naming what is wrong): an object with its ``preset``, its
+        ``overrides`` (option, value) pairs, ``options()`` (every option's value,
+        ``players`` None when it seats no one) and ``with_overrides(dict)``, whose
+        ``str`` is the variant string."""
+
+    #: the presets of the game's rule books, in their order (what ``balance --all-presets`` runs)
+    presets: tuple[str, ...]
+
+    def parse_option(self, name: str, text: str) -> Any:
+        """The value of the option ``name`` written ``text`` (a ``RulesError`` naming what it takes)."""
+
+    def default_teams(self, players: int) -> int | None:
+        """The sides a player count implies when none are given; None when it leaves a choice."""
+
+    def seatings(self, preset: str) -> list[tuple[int, int]]:
+        """Every (players, teams) the preset allows, as the balance grid seats it."""
 
     def rules(self, variant: str, players: int | None = None, teams: int | None = None) -> Any:
         """The rules of one game of ``variant`` with that seating (players/teams
@@ -237,6 +252,10 @@ class Game(Protocol):
     def tally(self, rules: Any) -> Any:
         """What the balance analysis counts of each game (a ``play.match.Tally``),
         which also sums those counts over a point's records (``tally.summarize``)."""
+
+    def plot_games(self, summary: dict, path: str, new_figure) -> str:
+        """The game's own picture of a balance point's games (from its tally's summary)
+        into the PNG file ``path``, drawn on ``new_figure(width, height)``; the path."""
 
     def searcher(self, params: dict) -> Any:
         """The compiled information-set search that ``analyze`` drives."""

@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from seqsolve.balance.grid import preset_seatings
 from seqsolve.games import GameState, RulesError, game_for, rules_for
 from seqsolve.games.sequence.game import SEQUENCE
 from seqsolve.games.sequence.rules import PRESETS
@@ -92,7 +91,7 @@ def check_conformance(game, rules, seed: int, every: int = 1, max_plies: int = 2
 SEATINGS = [
     (preset, players, teams)
     for preset in PRESETS
-    for players, teams in preset_seatings(preset)
+    for players, teams in SEQUENCE.seatings(preset)
     if players <= 4
 ]
 

@@ -10,7 +10,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .position import COLOUR_NAMES
-from .rules import Rules, Variant
+from .rules import PLAYER_COUNTS, PRESETS, Rules, RulesError, Variant, default_teams, parse_value
+
+#: Player counts a rule book names for its preset where the engine would seat more
+#: (RULES.md §2.3: the draft variant is for 2 players, or 4 in 2 teams).
+RULE_BOOK_PLAYERS: dict[str, tuple[int, ...]] = {"draft": (2, 4)}
 
 
 class SequenceGame:
@@ -24,6 +28,38 @@ class SequenceGame:
 
     def rules(self, variant: str, players: int | None = None, teams: int | None = None) -> Rules:
         return _resolve(variant, players, teams)
+
+    #: the presets of RULES.md §2.2, in its order
+    presets = tuple(PRESETS)
+
+    @staticmethod
+    def parse_option(name: str, text: str):
+        """The value of option ``name`` written ``text`` (§2.1), or a RulesError saying what it takes."""
+        return parse_value(name, text)
+
+    @staticmethod
+    def default_teams(players: int) -> int | None:
+        """Sides for a player count when not given (§2.1 ``teams``); None for 6 and 12."""
+        return default_teams(players)
+
+    def seatings(self, preset: str) -> list[tuple[int, int]]:
+        """Every (players, teams) a preset allows: its ``max_players``, its hand-size table, 2 or
+        3 sides where the count does not decide, and the rule book's counts where it names them.
+
+        >>> SEQUENCE.seatings("draft")
+        [(2, 2), (4, 2)]
+        """
+        out = []
+        given = Variant(preset).options().get("teams")
+        for players in RULE_BOOK_PLAYERS.get(preset, PLAYER_COUNTS):
+            implied = default_teams(players)
+            for teams in [given] if given else ([implied] if implied else [2, 3]):
+                try:
+                    self.rules(preset, players, teams)
+                except RulesError:
+                    continue
+                out.append((players, teams))
+        return out
 
     def new_initial_state(self, rules: Rules, seed=None):
         """A shuffled, dealt game (C-12): the same seed deals the same cards."""
@@ -88,6 +124,12 @@ class SequenceGame:
         from .tally import GameDetail
 
         return GameDetail(rules)
+
+    def plot_games(self, summary: dict, path: str, new_figure) -> str:
+        """The board heatmaps of a balance point into the PNG file ``path``."""
+        from .heatmap import plot_heatmap
+
+        return plot_heatmap(summary, path, new_figure)
 
     def searcher(self, params: dict):
         """The compiled information-set MCTS of ``seqsolve._search``, driven by states."""
