@@ -29,8 +29,10 @@ def search_settings(
     iterations: int | None = None,
     seconds: float | None = None,
     default_iterations: int = DEFAULT_ITERATIONS,
+    game=None,
 ) -> SearchSettings:
-    """Parameters and budget from a ``mcts:...`` bot spec and explicit budgets.
+    """Parameters and budget from a ``mcts:...`` bot spec of ``game`` (default Sequence)
+    and explicit budgets.
 
     An explicit ``iterations``/``seconds`` wins over the spec's ``iters``/``time``;
     with neither anywhere, ``default_iterations``.
@@ -48,7 +50,7 @@ def search_settings(
         name, raw = parse_spec(bot)
         if name != "mcts":
             raise AnalysisError(f"analysis needs a search bot ('mcts' or 'mcts:key=value,...'), not {bot!r}")
-        made = make_bot(bot)
+        made = make_bot(bot, game)
     except BotError as exc:
         raise AnalysisError(str(exc)) from None
     try:

@@ -264,8 +264,9 @@ class Game(Protocol):
         """The exact facts ``analyze`` reports beside its search, found by trying moves
         in ``view`` (what the analyst sees): a :class:`Tactics`."""
 
-    def make_bot(self, name: str, values: dict) -> Any:
-        """The game's bot ``name`` built with its parsed parameters (see :mod:`seqsolve.bots`)."""
+    def bot_classes(self) -> dict[str, type]:
+        """The game's bots by name (``seqsolve.bots.Bot`` classes), the same name for the
+        same job in every game: ``random``, ``greedy``, ``mcts``, ..."""
 
 
 class Tactics(Protocol):

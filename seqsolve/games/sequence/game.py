@@ -131,6 +131,13 @@ class SequenceGame:
 
         return plot_heatmap(summary, path, new_figure)
 
+    @staticmethod
+    def bot_classes() -> dict:
+        """The bots of :mod:`seqsolve.bots` (random, greedy, heuristic, mcts, rollout, restricted, ext)."""
+        from ...bots.catalog import sequence_bots
+
+        return sequence_bots()
+
     def searcher(self, params: dict):
         """The compiled information-set MCTS of ``seqsolve._search``, driven by states."""
         return Searcher(params)
