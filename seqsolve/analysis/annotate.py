@@ -97,7 +97,7 @@ def annotate_record(
             if progress:
                 progress(done, len(jobs_list))
     else:
-        with SearchThreads(jobs) as threads:
+        with SearchThreads(jobs, game_for(str(state.rules.variant))) as threads:
             for item in threads.map(one, jobs_list):
                 results.append(item)
                 done += 1

@@ -19,8 +19,9 @@ game) and answers for the side to move:
 
 How the search is used
 ----------------------
-The search is the compiled information-set MCTS of :mod:`seqsolve._search`
-(the ``mcts`` bot's ``Searcher``; an ``mcts:...`` spec after the position sets its parameters).
+The search is the game's :meth:`~seqsolve.games.base.Game.searcher`, for Sequence the
+compiled information-set MCTS of :mod:`seqsolve._search` (the ``mcts`` bot's ``Searcher``;
+an ``mcts:...`` spec after the position sets its parameters).
 Unless the analysis is *open* (every card listed and ``open_information``
 asked for), the side to move searches its own observation: every iteration
 deals the cards it cannot see at random among those it has not seen, so cards
@@ -92,7 +93,7 @@ class SearchThreads:
 
     The signal reaches only the main thread, and only while it runs Python: it
     waits for each result in short steps, and when it leaves the ``with`` block by
-    an exception, :func:`seqsolve._search.halt` ends the running searches (instead
+    an exception, the game's :meth:`~seqsolve.games.base.Game.halt_searches` ends the running searches (instead
     of waiting for them to use up their budgets), items not yet begun are dropped,
     and the threads are waited for before searches may run again.  The threads
     are daemons, so even one whose start the signal cut short never holds up
@@ -101,8 +102,9 @@ class SearchThreads:
 
     POLL = 0.1  # seconds the main thread waits at a time
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, game):
         self.workers = workers
+        self.game = game
         self.threads: list[threading.Thread] = []
         self.stopping = False
 
@@ -143,16 +145,14 @@ class SearchThreads:
             yield value
 
     def __exit__(self, kind, exc, tb) -> None:
-        from .. import _search
-
         if kind is not None:
             self.stopping = True
-            _search.halt()
+            self.game.halt_searches()
         for thread in self.threads:
             while thread.is_alive():
                 thread.join(self.POLL)
         if kind is not None:
-            _search.halt(False)  # not reached if a second Ctrl-C cut the wait: they stay halted
+            self.game.halt_searches(False)  # not reached if a second Ctrl-C cut the wait: they stay halted
 
 
 def _game(state):
@@ -193,7 +193,7 @@ def _run_search(view, viewer, settings, seed, stream, jobs, open_information, pv
     if jobs == 1:
         results = [_search_tree(*args[0])]
     else:
-        with SearchThreads(jobs) as threads:
+        with SearchThreads(jobs, _game(view)) as threads:
             results = list(threads.map(lambda a: _search_tree(*a), args))
     merged: dict[int, dict] = {}
     iterations, seconds, value_sum, value_n = 0, 0.0, 0.0, 0

@@ -260,6 +260,10 @@ class Game(Protocol):
     def searcher(self, params: dict) -> Any:
         """The compiled information-set search that ``analyze`` drives."""
 
+    def halt_searches(self, stop: bool = True) -> None:
+        """End every search of :meth:`searcher` running in this process at its next check
+        (``stop``), or let searches run again (``False``)."""
+
     def tactics(self, view: GameState, open_information: bool) -> Any:
         """The exact facts ``analyze`` reports beside its search, found by trying moves
         in ``view`` (what the analyst sees): a :class:`Tactics`."""

@@ -142,6 +142,13 @@ class SequenceGame:
         """The compiled information-set MCTS of ``seqsolve._search``, driven by states."""
         return Searcher(params)
 
+    @staticmethod
+    def halt_searches(stop: bool = True) -> None:
+        """Stop every compiled search of the process at its next check (Ctrl-C), or let them run again."""
+        from ... import _search
+
+        _search.halt(stop)
+
     def __repr__(self) -> str:
         return "SEQUENCE"
 

@@ -329,11 +329,17 @@ class State:
         )
 
     def hidden_cards(self) -> list[str]:
-        """Each hand and the draw pile that hold cards this state does not know, in words."""
-        pos = self.to_position()
-        hidden = [f"hand {s} holds {h.unknown} unknown" for s, h in enumerate(pos.hands) if h.unknown]
-        if pos.draw_cards is None and pos.draw_count:
-            hidden.append(f"the draw pile's {pos.draw_count} cards are not listed")
+        """Each hand and the draw pile that hold cards this state does not know, in words
+        (empty exactly when :meth:`has_hidden_cards` is False)."""
+        core = self._core
+        hidden = [
+            f"hand {s} holds {n} unknown" for s in range(self.rules.players) if (n := core.hand(s).count(UNKNOWN_CODE))
+        ]
+        pile = core.draw_pile()
+        unknown = pile.count(UNKNOWN_CODE)
+        if unknown:
+            listed = "are not listed" if unknown == len(pile) else f"hold {unknown} unknown"
+            hidden.append(f"the draw pile's {len(pile)} cards {listed}")
         return hidden
 
     def known_hand(self, seat: int) -> list[int]:

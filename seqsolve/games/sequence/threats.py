@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from .actions import ActionKind, decode_action
 from .board import CORNERS, cell_name, parse_cell, window_name, windows
@@ -76,18 +76,11 @@ class SideThreats:
     dead_cards: dict[int, list[str]]
 
     def to_dict(self) -> dict:
-        return {
-            "side": self.colour,
-            "seats": self.seats,
-            "sequences": self.sequences,
-            "count": self.count,
-            "needed": self.needed,
-            "one_away": self.one_away,
-            "two_away": self.two_away,
-            "cells": self.cells,
-            "wild": self.wild,
-            "dead_cards": {str(s): cards for s, cards in self.dead_cards.items()},
-        }
+        """The fields as JSON: the colour as ``side``, seats as text keys of ``dead_cards``."""
+        data = {"side": self.colour, **asdict(self)}
+        del data["colour"]
+        data["dead_cards"] = {str(s): cards for s, cards in self.dead_cards.items()}
+        return data
 
     def lines(self, limit: int = 6) -> list[str]:
         """The side's threats as lines of ``analyze``'s report (at most ``limit`` windows a kind)."""
