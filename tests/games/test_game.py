@@ -11,7 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from seqsolve.games import GameState, PositionError, RulesError, game_for, position_game, read_state, rules_for
+from seqsolve.games import (
+    GameState,
+    PositionError,
+    RulesError,
+    game_for,
+    position_game,
+    read_state,
+    rules_for,
+)
 from seqsolve.games.base import IllegalMoveError, MoveSyntaxError
 from seqsolve.games.sequence.game import SEQUENCE
 from seqsolve.games.sequence.rules import PRESETS
