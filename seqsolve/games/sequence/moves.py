@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..base import MoveSyntaxError
@@ -130,21 +129,3 @@ def parse_turn(text: str) -> list[Move]:
     if len(plays) > 1 or (plays and plays[0] != len(moves) - 1):
         raise MoveSyntaxError(f"bad turn {text!r}: exchanges come first and a turn has one play")
     return moves
-
-
-def join_turns(moves: Iterable[Move]) -> list[str]:
-    """Actions as whole turns (P-12): each exchange joined to the play after it.
-
-    >>> join_turns([Move.from_str("~5S"), Move.from_str("9H@i3"), Move.from_str("JSxe5")])
-    ['~5S 9H@i3', 'JSxe5']
-    """
-    turns: list[str] = []
-    pending: list[str] = []
-    for move in moves:
-        pending.append(str(move))
-        if move.is_play:
-            turns.append(" ".join(pending))
-            pending = []
-    if pending:
-        turns.append(" ".join(pending))
-    return turns
