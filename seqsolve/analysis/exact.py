@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..games.base import NotSupported
+
 
 def outcome_of(view, actions: Iterable[int]):
     """The view after a turn, or None when one of its actions is not legal there."""
@@ -31,3 +33,42 @@ def won_after(state, action: int, side: int) -> bool:
 def turn_wins(view, turn: Iterable[int], side: int) -> bool:
     after = outcome_of(view, turn)
     return after is not None and has_won(after, side)
+
+
+class NoTactics:
+    """The tactics of a game that has none (its :meth:`~seqsolve.games.base.Game.tactics`
+    raises :class:`~seqsolve.games.base.NotSupported`): no threats, nothing an action
+    reveals, and every legal decision ranked on its own, as the decision to make now
+    (its continuation still shown in whole turns)."""
+
+    @staticmethod
+    def opponent_wins(view, side: int) -> list[dict]:
+        return []
+
+    @staticmethod
+    def replacement_wins(action: int, side: int) -> float:
+        return 0.0
+
+    @staticmethod
+    def is_pass(action: int) -> bool:
+        return False
+
+    @staticmethod
+    def is_known_play(state, action: int) -> bool:
+        return state.ends_turn(action)
+
+    @staticmethod
+    def describe(threat: dict) -> str:
+        return str(threat)
+
+    @staticmethod
+    def summary() -> None:
+        return None
+
+
+def tactics_of(game, view, open_information: bool):
+    """The game's tactics for ``view``, or :class:`NoTactics` for a game without them."""
+    try:
+        return game.tactics(view, open_information)
+    except NotSupported:
+        return NoTactics()

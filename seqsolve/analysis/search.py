@@ -78,7 +78,7 @@ import numpy as np
 from ..games import game_for
 from ..games.base import whole_turns
 from ..play.stats import rate_interval
-from .exact import has_won, outcome_of, turn_wins, won_after
+from .exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
 from .results import Analysis, AnalysisError, Tactics, TurnStat
 from .spec import SearchSettings, check_analyzable, search_settings
 
@@ -246,8 +246,7 @@ def analyze(
 
     Args:
         state: a :class:`~seqsolve.games.base.GameState` whose mover's hand is known; other
-            cards may be unknown (a game with :meth:`~seqsolve.games.base.Game.searcher`
-            and :meth:`~seqsolve.games.base.Game.tactics`: Sequence).  Unless ``open_information``, only what the mover
+            cards may be unknown, of a game with a :meth:`~seqsolve.games.base.Game.searcher`.  Unless ``open_information``, only what the mover
             may see is used (``state.observation(mover)``).
         bot: an ``mcts`` spec giving the search parameters (see ``seqsolve bots``).
         iterations, seconds: the search budget (total over the trees); default
@@ -265,7 +264,8 @@ def analyze(
 
     Raises:
         AnalysisError: what :func:`check_analyzable` refuses, or a bad bot spec or budget.
-        NotSupported: the game has no search or no tactics.
+        NotSupported: the game has no search (a game without tactics is analysed without
+            exact facts, each legal decision ranked on its own).
 
     >>> from seqsolve.cli.position import load_position
     >>> a = analyze(load_position("example:2", seed=1), iterations=500, seed=1)
@@ -282,7 +282,8 @@ def analyze(
     side = view.side_of(mover)
     legal = view.legal_actions()
     game = _game(view)
-    exact = game.tactics(view, open_information)
+    exact = tactics_of(game, view, open_information)
+    whole = not isinstance(exact, NoTactics)  # rank a turn's first decisions as whole turns
 
     # exact facts first: they do not depend on the search
     threatened = [t for t in exact.opponent_wins(view, side) if t["possible"]]
@@ -333,13 +334,13 @@ def analyze(
             s.move,
         )
 
-    plays = sorted((stat_of((a,), merged.get(a)) for a in legal if view.ends_turn(a)), key=rank)
+    plays = sorted((stat_of((a,), merged.get(a)) for a in legal if view.ends_turn(a) or not whole), key=rank)
     if len(legal) == 1 and plays and plays[0].win is None:
         plays[0].share, plays[0].win = 1.0, value
     anchored: dict[int, list[TurnStat]] = {}
     exchange_wins, free = [], []
     for a in legal:
-        if view.ends_turn(a):
+        if view.ends_turn(a) or not whole:
             continue
         m = merged.get(a)
         after = outcome_of(view, (a,))
