@@ -114,6 +114,8 @@ class GameOutcome(Protocol):
 class GameState(Protocol):
     """One game in progress or finished, as the runners and bots drive it."""
 
+    #: the rules of the game, as ``Game.rules`` made them: the runners read its
+    #: ``variant`` (whose ``str`` the registry maps to this game), ``players`` and ``teams``
     rules: Any
     #: one character per seat in turn order: the side each seat plays for
     seats: str
@@ -295,4 +297,4 @@ class Tactics(Protocol):
         """One entry of :meth:`opponent_wins` in words, for the text report."""
 
     def summary(self) -> list:
-        """Per side, what it threatens (objects with ``to_dict()`` and ``lines(side_name)``)."""
+        """Per side, what it threatens (objects with ``to_dict()`` and ``lines()``, the text report's)."""
