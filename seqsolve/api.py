@@ -47,7 +47,7 @@ def parse_state(text: str, seed=None, source: str = "<string>") -> State:
     (0, 7)
     >>> seqsolve.parse_state("classic *8*/10/10/10/10/10/10/10/10/*8* bb 0 ?7/?7 -/- - 90 0 0")
     Traceback (most recent call last):
-    seqsolve.games.sequence.notation.PositionError: <string>:1:41: every seat plays the same colour: a game has 2 or 3 sides (P-3)
+    seqsolve.games.base.PositionError: <string>:1:41: every seat plays the same colour: a game has 2 or 3 sides (P-3)
     """
     return State.from_position(parse_position(text, source), seed)
 

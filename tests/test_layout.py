@@ -100,3 +100,24 @@ def test_nothing_in_the_package_imports_the_reference():
     assert "seqsolve.reference.sequences" in graph["seqsolve.reference.game"]  # the graph sees it
     importers = [m for m, deps in graph.items() if not _is_reference(m) and any(map(_is_reference, deps))]
     assert importers == []
+
+
+RUNNERS = ("seqsolve.play", "seqsolve.analysis", "seqsolve.balance", "seqsolve.cli")
+
+
+def _is_sequence(module: str) -> bool:
+    return module == "seqsolve.games.sequence" or module.startswith("seqsolve.games.sequence.")
+
+
+def test_the_runners_reach_sequence_only_through_the_game_interface():
+    """Issue 12: match, tournament, replay, balance, analyze, annotate and the position
+    commands talk to seqsolve.games (the registry and base's protocols), so that a
+    second game plugs in by adding its folder; none of their modules imports Sequence's."""
+    graph = _graph()
+    runners = [m for m in graph if any(m == r or m.startswith(r + ".") for r in RUNNERS)]
+    assert "seqsolve.cli.position" in runners and "seqsolve.analysis.search" in runners
+    assert "seqsolve.games.sequence.state" in graph["seqsolve.bots.simple"]  # the graph sees such imports,
+    assert "seqsolve.benchmark" in graph["seqsolve.cli.position"]  # also those inside a function
+    importers = {m: sorted(filter(_is_sequence, graph[m])) for m in runners}
+    assert {m: deps for m, deps in importers.items() if deps} == {}
+

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ..games import game_for
 from ..play.records import Replay, result_text, turns
 from .results import AnalysisError
 from .search import SearchThreads, analyze
@@ -54,10 +55,12 @@ def annotate_record(
     """
     if not 0 <= mistake <= blunder:
         raise AnalysisError(f"thresholds must satisfy 0 <= mistake <= blunder (got {mistake} and {blunder})")
-    settings = search_settings(bot, iterations, seconds, DEFAULT_ANNOTATE_ITERATIONS)
-    open_information = open_information or settings.open_information
     game = Replay(record, where)
     state = game.state
+    settings = search_settings(
+        bot, iterations, seconds, DEFAULT_ANNOTATE_ITERATIONS, game_for(str(state.rules.variant))
+    )
+    open_information = open_information or settings.open_information
     players = state.rules.players
     chosen = set(range(players)) if seats is None else set(seats)
     bad = sorted(s for s in chosen if not 0 <= s < players)
@@ -94,7 +97,7 @@ def annotate_record(
             if progress:
                 progress(done, len(jobs_list))
     else:
-        with SearchThreads(jobs) as threads:
+        with SearchThreads(jobs, game_for(str(state.rules.variant))) as threads:
             for item in threads.map(one, jobs_list):
                 results.append(item)
                 done += 1

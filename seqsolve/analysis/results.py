@@ -55,6 +55,8 @@ class Tactics:
     threats: list[dict]
     blocks: list[str]
     no_block: bool
+    #: each of ``threats`` in words, as the game says it (not part of the JSON)
+    notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         return {
@@ -62,36 +64,6 @@ class Tactics:
             "opponent_wins": self.threats,
             "blocks": self.blocks,
             "no_block": self.no_block,
-        }
-
-
-@dataclass
-class SideThreats:
-    """The threat summary of one side (see :func:`threat_summary`)."""
-
-    colour: str
-    seats: list[int]
-    sequences: list[str]
-    count: int
-    needed: int
-    one_away: list[dict]
-    two_away: list[dict]
-    cells: dict[str, dict]
-    wild: dict
-    dead_cards: dict[int, list[str]]
-
-    def to_dict(self) -> dict:
-        return {
-            "side": self.colour,
-            "seats": self.seats,
-            "sequences": self.sequences,
-            "count": self.count,
-            "needed": self.needed,
-            "one_away": self.one_away,
-            "two_away": self.two_away,
-            "cells": self.cells,
-            "wild": self.wild,
-            "dead_cards": {str(s): cards for s, cards in self.dead_cards.items()},
         }
 
 
@@ -113,7 +85,8 @@ class Analysis:
     seconds: float
     moves: list[TurnStat]
     tactics: Tactics
-    threats: list[SideThreats] | None
+    #: per side, the game's threat summary (objects with ``to_dict()`` and ``lines()``)
+    threats: list | None
     value: float | None
 
     def to_dict(self, top: int | None = None) -> dict:

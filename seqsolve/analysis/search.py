@@ -12,15 +12,16 @@ game) and answers for the side to move:
   where an opposing side would win on its next turn are listed with whether it
   may hold a card for them, and the turns that leave no such cell are flagged as
   blocks and ranked next (or the analysis says that no block exists).
-* **A threat summary for every side** (:class:`SideThreats`): completed
+* **A threat summary for every side** (the game's, Sequence's ``SideThreats``): completed
   sequences, windows one and two cells from completion that can still become a
   sequence, which cards complete them and whether those cards are live, and the
   dead cards in each hand the analyst can see.
 
 How the search is used
 ----------------------
-The search is the compiled information-set MCTS of :mod:`seqsolve._search`
-(the ``mcts`` bot's ``Searcher``; an ``mcts:...`` spec after the position sets its parameters).
+The search is the game's :meth:`~seqsolve.games.base.Game.searcher`, for Sequence the
+compiled information-set MCTS of :mod:`seqsolve._search` (the ``mcts`` bot's ``Searcher``;
+an ``mcts:...`` spec after the position sets its parameters).
 Unless the analysis is *open* (every card listed and ``open_information``
 asked for), the side to move searches its own observation: every iteration
 deals the cards it cannot see at random among those it has not seen, so cards
@@ -75,27 +76,16 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from ..games import game_for
-from ..games.sequence.moves import MoveKind, join_turns
-from ..games.sequence.notation import to_sqn
-from ..games.sequence.position import Position
+from ..games.base import whole_turns
 from ..play.stats import rate_interval
+from .exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
 from .results import Analysis, AnalysisError, Tactics, TurnStat
 from .spec import SearchSettings, check_analyzable, search_settings
-from .threats import (
-    has_won,
-    is_known_play,
-    opponent_wins,
-    outcome_of,
-    replacement_wins,
-    threat_summary,
-    turn_wins,
-    won_after,
-)
 
 
 def _group_turns(view, actions: list[int]) -> list[str]:
-    """Actions as whole turns: exchanges joined to the play that follows them."""
-    return join_turns(view.action_to_move(a) for a in actions)
+    """Actions as whole turns: the decisions of a turn joined up to the one that ends it."""
+    return whole_turns((view.action_to_string(a), view.ends_turn(a)) for a in actions)
 
 
 class SearchThreads:
@@ -103,7 +93,7 @@ class SearchThreads:
 
     The signal reaches only the main thread, and only while it runs Python: it
     waits for each result in short steps, and when it leaves the ``with`` block by
-    an exception, :func:`seqsolve._search.halt` ends the running searches (instead
+    an exception, the game's :meth:`~seqsolve.games.base.Game.halt_searches` ends the running searches (instead
     of waiting for them to use up their budgets), items not yet begun are dropped,
     and the threads are waited for before searches may run again.  The threads
     are daemons, so even one whose start the signal cut short never holds up
@@ -112,8 +102,9 @@ class SearchThreads:
 
     POLL = 0.1  # seconds the main thread waits at a time
 
-    def __init__(self, workers: int):
+    def __init__(self, workers: int, game):
         self.workers = workers
+        self.game = game
         self.threads: list[threading.Thread] = []
         self.stopping = False
 
@@ -154,16 +145,14 @@ class SearchThreads:
             yield value
 
     def __exit__(self, kind, exc, tb) -> None:
-        from .. import _search
-
         if kind is not None:
             self.stopping = True
-            _search.halt()
+            self.game.halt_searches()
         for thread in self.threads:
             while thread.is_alive():
                 thread.join(self.POLL)
         if kind is not None:
-            _search.halt(False)  # not reached if a second Ctrl-C cut the wait: they stay halted
+            self.game.halt_searches(False)  # not reached if a second Ctrl-C cut the wait: they stay halted
 
 
 def _game(state):
@@ -204,7 +193,7 @@ def _run_search(view, viewer, settings, seed, stream, jobs, open_information, pv
     if jobs == 1:
         results = [_search_tree(*args[0])]
     else:
-        with SearchThreads(jobs) as threads:
+        with SearchThreads(jobs, _game(view)) as threads:
             results = list(threads.map(lambda a: _search_tree(*a), args))
     merged: dict[int, dict] = {}
     iterations, seconds, value_sum, value_n = 0, 0.0, 0.0, 0
@@ -230,7 +219,7 @@ def _continuation(view, first: int, pv: list[int]) -> tuple[int, ...]:
     turn = [first]
     for a in pv[1:]:
         turn.append(a)
-        if view.action_to_move(a).is_play:
+        if view.ends_turn(a):
             break
     else:
         return (first,)
@@ -256,8 +245,8 @@ def analyze(
     """Analyse the turn of the side to move in ``state``.
 
     Args:
-        state: a :class:`~seqsolve.games.sequence.state.State` whose mover's hand is known; other
-            cards may be unknown.  Unless ``open_information``, only what the mover
+        state: a :class:`~seqsolve.games.base.GameState` whose mover's hand is known; other
+            cards may be unknown, of a game with a :meth:`~seqsolve.games.base.Game.searcher`.  Unless ``open_information``, only what the mover
             may see is used (``state.observation(mover)``).
         bot: an ``mcts`` spec giving the search parameters (see ``seqsolve bots``).
         iterations, seconds: the search budget (total over the trees); default
@@ -274,38 +263,30 @@ def analyze(
         The :class:`Analysis`; ``moves`` holds every legal turn, best first.
 
     Raises:
-        AnalysisError: the game is over, or the mover's cards are unknown.
+        AnalysisError: what :func:`check_analyzable` refuses, or a bad bot spec or budget.
+        NotSupported: the game has no search (a game without tactics is analysed without
+            exact facts, each legal decision ranked on its own).
 
     >>> from seqsolve.cli.position import load_position
-    >>> from seqsolve.games.sequence.state import State
-    >>> a = analyze(State.from_position(load_position("example:2")), iterations=500, seed=1)
+    >>> a = analyze(load_position("example:2", seed=1), iterations=500, seed=1)
     >>> a.to_move, a.iterations, len(a.moves) == len(set(m.move for m in a.moves))
     (1, 500, True)
     """
-    if state.is_terminal():
-        raise AnalysisError(
-            f"the game is over (result {state.outcome().result}): there is nothing to analyze"
-        )
+    settings = settings or search_settings(bot, iterations, seconds, game=_game(state))
     if jobs < 1:
         raise AnalysisError("jobs must be at least 1")
-    settings = settings or search_settings(bot, iterations, seconds)
     open_information = open_information or settings.open_information
+    check_analyzable(state, open_information)
     mover = state.current_player
-    if "?" in state.hand(mover):
-        raise AnalysisError(
-            f"seat {mover}'s cards are not listed: analyze needs the cards of the side to move"
-        )
-    if open_information:
-        if state.has_hidden_cards():
-            raise AnalysisError("open analysis needs every hand and the draw pile known")
-        view = state.clone()
-    else:
-        view = state.observation(mover)
+    view = state.clone() if open_information else state.observation(mover)
     side = view.side_of(mover)
     legal = view.legal_actions()
+    game = _game(view)
+    exact = tactics_of(game, view, open_information)
+    whole = not isinstance(exact, NoTactics)  # rank a turn's first decisions as whole turns
 
     # exact facts first: they do not depend on the search
-    threatened = [t for t in opponent_wins(view, side, open_information) if t["possible"]]
+    threatened = [t for t in exact.opponent_wins(view, side) if t["possible"]]
 
     merged, done, seconds_used, value = {}, 0, 0.0, None
     if len(legal) > 1:
@@ -313,7 +294,7 @@ def analyze(
             view, mover, settings, seed, stream, jobs, open_information, pv_length
         )
     elif legal:
-        value = _game(view).searcher(settings.params).evaluate(view, side)
+        value = game.searcher(settings.params).evaluate(view, side)
     total = sum(m["visits"] for m in merged.values())
 
     def blocks(turn: tuple[int, ...]) -> bool | None:
@@ -322,9 +303,9 @@ def analyze(
             return None
         if after.is_terminal():
             return has_won(after, side)
-        if not view.action_to_move(turn[-1]).is_play:
+        if not view.ends_turn(turn[-1]):
             return None  # the play after the exchange is not known yet
-        return not any(t["possible"] for t in opponent_wins(after, side, open_information))
+        return not any(t["possible"] for t in exact.opponent_wins(after, side))
 
     def stat_of(turn: tuple[int, ...], m: dict | None) -> TurnStat:
         visits = m["visits"] if m else 0
@@ -333,7 +314,7 @@ def analyze(
             win = m["value_sum"] / visits
             _, low, high = rate_interval(min(max(m["value_sum"], 0.0), visits), visits)
             ci = (low, high)
-        text = " ".join(str(view.action_to_move(x)) for x in turn)
+        text = " ".join(view.action_to_string(x) for x in turn)
         pv = _group_turns(view, list(m["pv"])) if m else []
         if not pv or not (pv[0] == text or pv[0].startswith(text + " ")):
             pv = [text]  # no tree line, or the turn is not the tree's own choice
@@ -353,27 +334,27 @@ def analyze(
             s.move,
         )
 
-    plays = sorted((stat_of((a,), merged.get(a)) for a in legal if view.action_to_move(a).is_play), key=rank)
+    plays = sorted((stat_of((a,), merged.get(a)) for a in legal if view.ends_turn(a) or not whole), key=rank)
     if len(legal) == 1 and plays and plays[0].win is None:
         plays[0].share, plays[0].win = 1.0, value
     anchored: dict[int, list[TurnStat]] = {}
     exchange_wins, free = [], []
     for a in legal:
-        if view.action_to_move(a).is_play:
+        if view.ends_turn(a) or not whole:
             continue
         m = merged.get(a)
         after = outcome_of(view, (a,))
         follow = set(after.legal_actions())
         held = [p for p in plays if p.actions[0] in follow]
-        drawn = [b for b in follow if b not in set(legal) and is_known_play(after, b)]
+        drawn = [b for b in follow if b not in set(legal) and exact.is_known_play(after, b)]
         winning = [p.actions[0] for p in held if p.exact == "win"] + [
             b for b in drawn if won_after(after, b, side)
         ]
         if winning:
             exchange_wins.append(stat_of((a, winning[0]), m))
             continue
-        chance = replacement_wins(view, a, side, open_information)
-        passes = [p for p in held if view.action_to_move(p.actions[0]).kind is MoveKind.PASS]
+        chance = exact.replacement_wins(a, side)
+        passes = [p for p in held if exact.is_pass(p.actions[0])]
         held = [p for p in held if p not in passes]
         if not held:  # nothing held can follow: the play depends on the replacement
             stat = stat_of(_continuation(view, a, m["pv"]) if m else (a,), m)
@@ -406,15 +387,17 @@ def analyze(
         stats.insert(at, f)
     win_list = [s.move for s in stats if s.exact == "win"]
     block_list = [s.move for s in stats if threatened and s.block and s.exact != "win"]
+    threats_now = exact.opponent_wins(view, side)
     tactics = Tactics(
         win_in_one=win_list,
-        threats=opponent_wins(view, side, open_information),
+        threats=threats_now,
         blocks=block_list,
         no_block=bool(threatened) and not block_list and not win_list,
+        notes=[exact.describe(t) for t in threats_now],
     )
     rules = state.rules
     return Analysis(
-        position=to_sqn(view.to_position()),
+        position=game.write_position(view),
         variant=str(rules.variant),
         players=rules.players,
         teams=rules.teams,
@@ -428,20 +411,9 @@ def analyze(
         seconds=seconds_used,
         moves=stats,
         tactics=tactics,
-        threats=threat_summary(view) if threats else None,
+        threats=exact.summary() if threats else None,
         value=_nan_to_none(value),
     )
-
-
-def analyze_position(pos: Position, **options) -> Analysis:
-    """:func:`check_analyzable`, then :func:`analyze` of the position's state."""
-    from ..games.sequence.state import State
-
-    settings = options.pop("settings", None) or search_settings(
-        options.pop("bot", "mcts"), options.pop("iterations", None), options.pop("seconds", None)
-    )
-    check_analyzable(pos, options.get("open_information", False) or settings.open_information)
-    return analyze(State.from_position(pos, seed=options.get("seed", 0)), settings=settings, **options)
 
 
 def _nan_to_none(x: float | None) -> float | None:

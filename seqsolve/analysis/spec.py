@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..games.sequence.position import Position
 from .results import AnalysisError
 
 #: Iterations of an analysis when neither the caller nor the bot spec gives a budget.
@@ -30,8 +29,10 @@ def search_settings(
     iterations: int | None = None,
     seconds: float | None = None,
     default_iterations: int = DEFAULT_ITERATIONS,
+    game=None,
 ) -> SearchSettings:
-    """Parameters and budget from a ``mcts:...`` bot spec and explicit budgets.
+    """Parameters and budget from a ``mcts:...`` bot spec of ``game`` (default Sequence)
+    and explicit budgets.
 
     An explicit ``iterations``/``seconds`` wins over the spec's ``iters``/``time``;
     with neither anywhere, ``default_iterations``.
@@ -49,7 +50,7 @@ def search_settings(
         name, raw = parse_spec(bot)
         if name != "mcts":
             raise AnalysisError(f"analysis needs a search bot ('mcts' or 'mcts:key=value,...'), not {bot!r}")
-        made = make_bot(bot)
+        made = make_bot(bot, game)
     except BotError as exc:
         raise AnalysisError(str(exc)) from None
     try:
@@ -71,25 +72,20 @@ def search_settings(
         made.close()
 
 
-def check_analyzable(pos: Position, open_information: bool = False) -> None:
+def check_analyzable(state, open_information: bool = False) -> None:
     """Refuse what cannot be analysed, with one line saying why.
 
     Raises:
         AnalysisError: the game is over; the mover's cards are not all listed; or
             ``open_information`` is asked for while some cards are hidden.
     """
-    if pos.result is not None:
-        raise AnalysisError(f"the game is over (result {pos.result}): there is nothing to analyze")
-    seat = pos.to_move
-    hand = pos.hands[seat]
-    if hand.unknown:
-        listed = "not listed" if not hand.known else f"not all listed ({hand.unknown} unknown)"
+    if state.is_terminal():
+        raise AnalysisError(f"the game is over (result {state.outcome().result}): there is nothing to analyze")
+    seat = state.current_player
+    hand = state.hand(seat)
+    unknown = hand.count("?")
+    if unknown:
+        listed = "not listed" if unknown == len(hand) else f"not all listed ({unknown} unknown)"
         raise AnalysisError(f"seat {seat}'s cards are {listed}: analyze needs the cards of the side to move")
-    if open_information:
-        hidden = [f"hand {s} holds {h.unknown} unknown" for s, h in enumerate(pos.hands) if h.unknown]
-        if pos.draw_cards is None and pos.draw_count:
-            hidden.append(f"the draw pile's {pos.draw_count} cards are not listed")
-        if hidden:
-            raise AnalysisError(f"open analysis (--open) needs every card known, but {'; '.join(hidden)}")
-
-
+    if open_information and (hidden := state.hidden_cards()):
+        raise AnalysisError(f"open analysis (--open) needs every card known, but {'; '.join(hidden)}")

@@ -11,22 +11,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..games import game_for, rules_for
-from ..games.sequence.rules import (
-    OPTIONS,
-    PLAYER_COUNTS,
-    PRESETS,
-    RulesError,
-    Variant,
-    default_teams,
-    parse_value,
-)
+from ..games import Game, RulesError, all_games, game_for, rules_for
 from ..play.seeds import balance_stream
 
 SEATING = ("players", "teams")
-#: Player counts a rule book names for its preset where the engine would seat more
-#: (RULES.md §2.3: the draft variant is for 2 players, or 4 in 2 teams).
-RULE_BOOK_PLAYERS: dict[str, tuple[int, ...]] = {"draft": (2, 4)}
 
 
 class BalanceError(ValueError):
@@ -73,47 +61,39 @@ class VariantPoint:
         }
 
 
-def parse_vary(text: str) -> tuple[str, list[object]]:
-    """``"sequences_to_win=1,2,3"`` -> ``("sequences_to_win", [1, 2, 3])``.
+def parse_vary(text: str, game: Game | None = None) -> tuple[str, list[object]]:
+    """``"sequences_to_win=1,2,3"`` -> ``("sequences_to_win", [1, 2, 3])``, the values
+    read by the game of the grid (:func:`grid_game`).
 
     >>> parse_vary("players=2,3")
     ('players', [2, 3])
     """
+    game = game or all_games()[0]
     name, eq, values = text.partition("=")
     name = name.strip()
     if not eq or not name or not values.strip():
         raise BalanceError(f"--vary {text!r}: expected OPTION=VALUE,VALUE,... (e.g. players=2,3,4)")
-    if name not in OPTIONS:
-        raise BalanceError(f"--vary {text!r}: unknown option {name!r} (known: {', '.join(OPTIONS)})")
     parsed = []
     for item in values.split(","):
         if not item.strip():
             raise BalanceError(f"--vary {text!r}: an empty value")
         try:
-            parsed.append(parse_value(name, item))
+            parsed.append(game.parse_option(name, item))
         except RulesError as exc:
             raise BalanceError(f"--vary {text!r}: {exc}") from None
     return name, parsed
 
 
-def preset_seatings(preset: str) -> list[tuple[int, int]]:
-    """Every (players, teams) a preset allows: its ``max_players``, its hand-size table, 2 or
-    3 sides where the count does not decide, and the rule book's counts where it names them.
-
-    >>> preset_seatings("draft")
-    [(2, 2), (4, 2)]
-    """
-    out = []
-    base = Variant(preset)
-    for players in RULE_BOOK_PLAYERS.get(preset, PLAYER_COUNTS):
-        given = base.options().get("teams")
-        for teams in [given] if given else ([default_teams(players)] if default_teams(players) else [2, 3]):
-            try:
-                rules_for(preset, players, teams)
-            except RulesError:
-                continue
-            out.append((players, teams))
-    return out
+def grid_game(variants: Sequence[str], all_presets: bool = False) -> Game:
+    """The game of a grid, whose options ``--vary`` names: the first variant's (the first
+    game built for ``--all-presets``, or when that variant is refused, which is said later
+    naming it)."""
+    if variants and not all_presets:
+        try:
+            return game_for(variants[0])
+        except RulesError:
+            pass
+    return all_games()[0]
 
 
 def expand_grid(
@@ -138,19 +118,20 @@ def expand_grid(
     Raises:
         BalanceError: a bad variant, --vary text, option value or seating.
     """
-    grid = [parse_vary(v) for v in vary]
+    game = grid_game(variants, all_presets)
+    grid = [parse_vary(v, game) for v in vary]
     names = [name for name, _ in grid]
     repeated = {n for n in names if names.count(n) > 1}
     if repeated:
         raise BalanceError(f"--vary {min(repeated)} is given twice; list all its values in one --vary")
-    bases: list[tuple[Variant, list[tuple[int | None, int | None]]]] = []
+    bases: list[tuple[object, list[tuple[int | None, int | None]]]] = []
     if all_presets:
         if any(n in SEATING for n in names) or players is not None or teams is not None:
             raise BalanceError(
                 "--all-presets seats every player count the presets allow; do not also vary players or teams"
             )
-        for preset in PRESETS:
-            bases.append((Variant(preset), list(preset_seatings(preset))))
+        for preset in game.presets:
+            bases.append((game.parse_variant(preset), list(game.seatings(preset))))
     else:
         for text in variants:
             try:
@@ -163,7 +144,8 @@ def expand_grid(
     for base, seatings in bases:
         own = dict(base.overrides)
         own_players, own_teams = own.pop("players", None), own.pop("teams", None)
-        base = Variant(base.preset).with_overrides(own)
+        base_game = game_for(base.preset)
+        base = base_game.parse_variant(base.preset).with_overrides(own)
         for combo in itertools.product(*(values for _, values in grid)):
             chosen = dict(zip(names, combo))
             seat_p, seat_t = chosen.pop("players", None), chosen.pop("teams", None)
@@ -171,7 +153,8 @@ def expand_grid(
             for p, t in seatings:
                 n_players = _first(seat_p, p, own_players, 2)
                 n_teams = _first(seat_t, t, own_teams, variant.options().get("teams"))
-                candidates = [n_teams] if n_teams is not None or default_teams(int(n_players)) else [2, 3]
+                implied = base_game.default_teams(int(n_players))
+                candidates = [n_teams] if n_teams is not None or implied else [2, 3]
                 for sides in candidates:
                     label = f"{variant} with {n_players} players" + (
                         f" in {sides} sides" if sides is not None else ""

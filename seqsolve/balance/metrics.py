@@ -13,16 +13,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..games.sequence.board import CORNERS, windows
-from ..games.sequence.state import Termination
+from ..games import all_games, game_for
 from ..play import stats
 from ..play.config import MatchConfig
 from ..play.report import summarize_match
 from .grid import VariantPoint
 
-#: why games end, as records name them: every :class:`Termination` a played game can
-#: have (not ``recorded``, which only a position file read back has), then a forfeit
-TERMINATIONS = (*(t.name.lower() for t in Termination if t is not Termination.RECORDED), "forfeit")
+#: why games end, as records name them: every way a played game of a game built can
+#: end (:attr:`~seqsolve.games.base.Game.terminations`), then a forfeit
+TERMINATIONS = (*dict.fromkeys(t for game in all_games() for t in game.terminations), "forfeit")
 
 
 @dataclass
@@ -88,17 +87,6 @@ def balance_test(side_wins: Sequence[int]) -> dict:
     }
 
 
-@dataclass(frozen=True)
-class _Geometry:
-    window_cells: tuple[tuple[int, ...], ...]
-    corner_windows: frozenset[int]
-
-
-def _geometry() -> _Geometry:
-    ws = tuple(tuple(w) for w in windows())
-    return _Geometry(ws, frozenset(i for i, w in enumerate(ws) if set(w) & set(CORNERS)))
-
-
 def summarize_point(result: PointResult) -> dict:
     """Every balance metric of one point, from its records (docs/balance-metrics.md)."""
     point = result.point
@@ -106,17 +94,10 @@ def summarize_point(result: PointResult) -> dict:
     rules = point.rules()
     n, sides = len(records), point.teams
     first_side = rules.first_seat % sides
-    geo = _geometry()
     side_wins = [0] * sides
     draws = 0
     terminations: Counter = Counter()
     scores = []  # the first mover's side: 1 win, 1/T draw, 0 loss
-    chips = np.zeros(100)
-    seq_cells = np.zeros(100)
-    corner_wins = 0
-    per_game: dict[str, list[float]] = {
-        k: [] for k in ("decisions", "exchanges", "two_eyed", "one_eyed", "jacks", "reshuffles", "passes")
-    }
     legal = plies = 0
     for r in records:
         w = r["winner_side"]
@@ -127,21 +108,8 @@ def summarize_point(result: PointResult) -> dict:
         else:
             side_wins[w] += 1
             scores.append(1.0 if w == first_side else 0.0)
-        d = r["detail"]
-        legal += d["legal"]
+        legal += r["detail"]["legal"]
         plies += r["plies"]
-        for k, values in per_game.items():
-            values.append(d["two_eyed"] + d["one_eyed"] if k == "jacks" else d[k])
-        for side_cells in d["chips"]:
-            chips[np.asarray(side_cells, dtype=int)] += 1
-        cells = set()
-        winner_corner = False
-        for side, window in d["sequences"]:
-            cells.update(geo.window_cells[window])
-            if side == w and window in geo.corner_windows:
-                winner_corner = True
-        seq_cells[np.asarray(sorted(cells), dtype=int)] += 1
-        corner_wins += winner_corner
     decisive = n - draws
     out: dict = {
         "variant": point.variant,
@@ -181,10 +149,8 @@ def summarize_point(result: PointResult) -> dict:
     out["plies_mean"] = plies / n
     out["plies"] = stats.summarize_lengths([r["plies"] for r in records])
     out["branching"] = legal / plies if plies else None
-    for k, values in per_game.items():
-        out[f"{k}_mean"] = float(np.mean(values))
-    out["corner_win_rate"] = _rate(corner_wins, decisive)
-    out["corner_win_ci"] = _ci(corner_wins, decisive) if decisive else None
+    # the game's own metrics: every tally counts "legal" for the branching above
+    out.update(game_for(point.variant).tally(rules).summarize(records))
     # Ludii's outcome concepts (docs/balance-metrics.md): player 1 is the side that moves first
     timeouts = terminations.get("turn_cap", 0)
     ludii_rates = [k / n for k in side_wins]
@@ -196,7 +162,6 @@ def summarize_point(result: PointResult) -> dict:
         "timeouts": timeouts / n,
         "duration": out["turns"]["mean"],
     }
-    out["heatmap"] = {"chips": (chips / n).round(4).tolist(), "sequences": (seq_cells / n).round(4).tolist()}
     return out
 
 

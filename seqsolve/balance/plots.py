@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Sequence
 
-from ..games.sequence.board import CORNERS, SIZE, cell_name
+from ..games import game_for
 
 SIDE_COLOURS = ("#1f5fbf", "#2e8b3e", "#c0392b")  # blue, green, red chips
 SIDE_NAMES = "bgr"
@@ -96,39 +96,14 @@ def plot_lengths(summaries: Sequence[dict], path: str) -> str:
     return path
 
 
-def plot_heatmap(summary: dict, path: str) -> str:
-    """Where chips end up and where sequences form, as the share of games per cell."""
-    import numpy as np
-
-    fig = new_figure(10, 4.6)
-    axes = fig.subplots(1, 2)
-    maps = summary["heatmap"]
-    for ax, key, title, cmap in (
-        (axes[0], "chips", "a chip on the cell at the end", "Blues"),
-        (axes[1], "sequences", "the cell in a completed sequence", "Oranges"),
-    ):
-        grid = np.asarray(maps[key], dtype=float).reshape(SIZE, SIZE)
-        for c in CORNERS:
-            grid[divmod(c, SIZE)] = np.nan
-        image = ax.imshow(grid, cmap=cmap, vmin=0, vmax=max(float(np.nanmax(grid)), 1e-9))
-        ax.set_xticks(range(SIZE), [cell_name(c)[0] for c in range(SIZE)])
-        ax.set_yticks(range(SIZE), [str(r + 1) for r in range(SIZE)])
-        for c in CORNERS:
-            ax.text(c % SIZE, c // SIZE, "*", ha="center", va="center", fontsize=14, color="grey")
-        ax.set_title(f"share of games with {title}", fontsize="medium")
-        fig.colorbar(image, ax=ax, shrink=0.85)
-    fig.suptitle(f"{summary['label']}: {summary['games']} games")
-    fig.savefig(path)
-    return path
-
-
 def _slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", label).strip("_")
 
 
 def write_plots(summaries: Sequence[dict], folder: str) -> dict[str, object]:
     """Every plot of a run into ``folder``: ``seat_advantage.png``, ``lengths.png`` and one
-    ``heatmap-<variant>.png`` per variant.  Returns the paths by name."""
+    ``heatmap-<variant>.png`` per variant, the game's picture of its games
+    (:meth:`~seqsolve.games.base.Game.plot_games`).  Returns the paths by name."""
     os.makedirs(folder, exist_ok=True)
     out: dict[str, object] = {
         "seat_advantage": plot_seat_advantage(summaries, os.path.join(folder, "seat_advantage.png")),
@@ -137,6 +112,7 @@ def write_plots(summaries: Sequence[dict], folder: str) -> dict[str, object]:
     heatmaps = {}
     for s in summaries:
         if s.get("games"):
-            heatmaps[s["label"]] = plot_heatmap(s, os.path.join(folder, f"heatmap-{_slug(s['label'])}.png"))
+            path = os.path.join(folder, f"heatmap-{_slug(s['label'])}.png")
+            heatmaps[s["label"]] = game_for(s["variant"]).plot_games(s, path, new_figure)
     out["heatmaps"] = heatmaps
     return out

@@ -118,8 +118,9 @@ def check_balance(config: BalanceConfig) -> None:
     for r in config.restrict:
         if r not in RESTRICTIONS:
             raise BalanceError(f"--restrict: unknown restriction {r!r} (known: {', '.join(RESTRICTIONS)})")
+    game = game_for(config.points[0].variant)  # every point's own game checks its jobs below
     for spec in dict.fromkeys(config.bots + tuple(x for x in (config.weak, config.strong) if x)):
-        make_bot(spec).close()
+        make_bot(spec, game).close()
     for point in config.points:
         for job in jobs_of(config, point):
             try:

@@ -1,26 +1,36 @@
 """Bots and the spec strings that name them: ``random``, ``mcts:iters=4000,c=0.7``.
 
-``make_bot(spec)`` builds a bot from its spec; an unknown bot or parameter is
-a :class:`BotError` that lists what exists.  ``ext:COMMAND`` runs an external
-program speaking the line protocol of ``seqsolve.bots.external``.
+``make_bot(spec, game)`` builds a bot of a game from its spec; an unknown bot or
+parameter is a :class:`BotError` that lists what exists.  Each game has its own bots
+(:meth:`~seqsolve.games.base.Game.bot_classes`), under the same names where they do
+the same job (``random``, ``greedy``, ``mcts``); the modules of this folder are
+Sequence's.  ``ext:COMMAND`` runs an external program speaking the line protocol of
+``seqsolve.bots.external``.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .base import Bot, BotError, BotFailure, Param
+
+if TYPE_CHECKING:
+    from ..games.base import Game
 
 __all__ = ["Bot", "BotError", "BotFailure", "Param", "bot_classes", "make_bot", "parse_spec"]
 
 
-def bot_classes() -> dict[str, type[Bot]]:
-    """Every built-in bot by name (imported on demand: some load compiled modules)."""
-    from .external import ExternalBot
-    from .restricted import RestrictedBot
-    from .search import GreedyBot, HeuristicBot, MCTSBot, RolloutBot
-    from .simple import RandomBot
+def bot_classes(game: Game | None = None) -> dict[str, type[Bot]]:
+    """Every bot of ``game`` by name; without a game, the first game built's (Sequence's)."""
+    return _game(game).bot_classes()
 
-    found = [RandomBot, GreedyBot, HeuristicBot, MCTSBot, RolloutBot, RestrictedBot, ExternalBot]
-    return {cls.name: cls for cls in found}
+
+def _game(game: Game | None) -> Game:
+    if game is not None:
+        return game
+    from ..games import all_games
+
+    return all_games()[0]
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -47,8 +57,10 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, values
 
 
-def make_bot(spec: str) -> Bot:
-    """Build a bot from its spec string, checking every parameter.
+def make_bot(spec: str, game: Game | None = None) -> Bot:
+    """Build a bot of ``game`` (without one, Sequence) from its spec string, checking
+    every parameter.  A bot that names another bot (``restricted:bot=...``) gets one of
+    the same game.
 
     >>> make_bot("mcts:iters=500,c=0.5")
     <bot mcts:iters=500,c=0.5>
@@ -57,9 +69,12 @@ def make_bot(spec: str) -> Bot:
     seqsolve.bots.base.BotError: bot mcts: parameter iters must be at least 0 and at most 1000000000 (not -1)
     """
     name, raw = parse_spec(spec)
-    classes = bot_classes()
+    default = _game(None)
+    game = game or default
+    classes = game.bot_classes()
     if name not in classes:
-        raise BotError(f"unknown bot {name!r} (known: {', '.join(classes)}; see 'seqsolve bots')")
+        of = "" if game is default else f" of {game.name}"  # the default game's message is the one users know
+        raise BotError(f"unknown bot {name!r}{of} (known: {', '.join(classes)}; see 'seqsolve bots')")
     cls = classes[name]
     values = {}
     for key, text in raw.items():
@@ -68,5 +83,5 @@ def make_bot(spec: str) -> Bot:
             raise BotError(f"bot {name}: unknown parameter {key!r} (known: {known})")
         values[key] = cls.params[key].parse(name, key, text)
     if cls.wraps_a_bot:
-        values["make_bot"] = make_bot
+        values["make_bot"] = lambda inner: make_bot(inner, game)
     return cls(**values)

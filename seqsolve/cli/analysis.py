@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..games.sequence.position import COLOUR_NAMES
+from ..games import game_for
 from .errors import Interrupted
 from .options import (
     FILE_PATH,
@@ -32,7 +32,7 @@ from .position import load_position
 from .progress import Progress, progress_enabled
 
 if TYPE_CHECKING:  # the analysis (numpy, the compiled core) is imported by the commands
-    from ..analysis.results import Analysis, SideThreats
+    from ..analysis.results import Analysis
 
 
 def _pct(x: float | None, digits: int = 3) -> str:
@@ -47,51 +47,10 @@ def _interval(ci) -> str:
     return "-" if ci is None else f"{ci[0]:.3f}-{ci[1]:.3f}"
 
 
-def _cards_note(info: dict) -> str:
-    parts = []
-    if info["holders"]:
-        parts.append("held by seat " + ", ".join(map(str, info["holders"])))
-    parts.append(f"{info['unseen']} unseen")
-    if info.get("draft"):
-        parts.append(f"{info['draft']} in the draft")
-    if not info["live"]:
-        parts.append("not live")
-    return ", ".join(parts)
-
-
-def _threat_lines(t: SideThreats, limit: int = 6) -> list[str]:
-    name = COLOUR_NAMES[t.colour]
-    seqs = f" ({', '.join(t.sequences)})" if t.sequences else ""
-    lines = [f"  {name:<6} {t.count}/{t.needed} sequences{seqs}; seats {', '.join(map(str, t.seats))}"]
-
-    def window_list(entries, label):
-        if not entries:
-            lines.append(f"         {label}: -")
-            return
-        shown = []
-        for e in entries[:limit]:
-            wins = ", wins" if e.get("wins") else ""
-            shown.append(f"{e['window']} needs {' '.join(e['cells'])}{wins}")
-        more = f"; … {len(entries) - limit} more" if len(entries) > limit else ""
-        lines.append(f"         {label}: {len(entries)}: " + "; ".join(shown) + more)
-
-    window_list(t.one_away, "one away")
-    window_list(t.two_away, "two away")
-    needed = [c for e in t.one_away for c in e["cells"]]
-    if needed:
-        cells = sorted(set(needed), key=needed.index)
-        notes = [f"{c} {t.cells[c]['card']} ({_cards_note(t.cells[c])})" for c in cells]
-        lines.append("         cards:    " + "; ".join(notes))
-    if t.one_away or t.two_away:
-        lines.append(f"         wild:     {' '.join(t.wild['cards'])} ({_cards_note(t.wild)})")
-    for seat, cards in t.dead_cards.items():
-        lines.append(f"         dead cards in seat {seat}'s hand: {' '.join(cards)}")
-    return lines
-
-
 def format_analysis(a: Analysis, top: int | None = None) -> str:
     """The text report of an analysis (ends with a newline)."""
-    mover = f"seat {a.to_move} ({COLOUR_NAMES[a.side]})"
+    side_name = game_for(a.variant).side_name
+    mover = f"seat {a.to_move} ({side_name(a.side)})"
     info = (
         "open: every card known"
         if a.open_information
@@ -119,13 +78,9 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     lines.append("")
     t = a.tactics
     if t.win_in_one:
-        lines.append(f"exact      {COLOUR_NAMES[a.side]} wins now with {', '.join(t.win_in_one)}")
+        lines.append(f"exact      {side_name(a.side)} wins now with {', '.join(t.win_in_one)}")
     if t.threats:
-        threats = []
-        for th in t.threats:
-            maybe = "possible" if th["possible"] else "impossible: no copy left for it"
-            threats.append(f"{COLOUR_NAMES[th['side']]} on {th['cell']} with {th['card']} or a wild card ({maybe})")
-        lines.append("threats    next turn: " + "; ".join(threats))
+        lines.append("threats    next turn: " + "; ".join(t.notes))
         if t.blocks:
             lines.append(f"blocks     {', '.join(t.blocks)}")
         elif t.no_block:
@@ -135,7 +90,7 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     if a.threats is not None:
         lines.append("sides")
         for side in a.threats:
-            lines.extend(_threat_lines(side))
+            lines.extend(side.lines())
     return "\n".join(lines) + "\n"
 
 
@@ -206,17 +161,18 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
     them, unless --open.  With the same --seed and --jobs (and an iteration
     budget) the result is the same on every run.
     """
-    from ..analysis.search import analyze_position
+    from ..analysis.search import analyze
 
-    pos = load_position(file)
+    seed = fresh_seed() if seed is None else seed
+    state = load_position(file, seed)
     if progress_enabled(progress):
         click.echo(f"analyzing {file}: searching (Ctrl-C stops) ...", err=True)
-    result = analyze_position(
-        pos,
+    result = analyze(
+        state,
         bot=bot,
         iterations=iters,
         seconds=seconds,
-        seed=fresh_seed() if seed is None else seed,
+        seed=seed,
         jobs=_threads(jobs),
         open_information=open_information,
     )
@@ -331,6 +287,7 @@ def annotate(
 def format_annotation(result: dict, show_all: bool = False) -> str:
     """The text report of :func:`~seqsolve.analysis.annotate.annotate_record` (ends with a newline)."""
     seats = result["seats"] or []
+    side_name = game_for(result["variant"]).side_name
     budget = f"{result['iterations']} iterations" if result["iterations"] else f"{result['seconds_budget']} s"
     lines = [
         (
@@ -365,7 +322,7 @@ def format_annotation(result: dict, show_all: bool = False) -> str:
     for s in result["summary"]:
         bot = f", {seats[s['seat']]}" if s["seat"] < len(seats) else ""
         lines.append(
-            f"seat {s['seat']} ({COLOUR_NAMES[s['side']]}{bot}): {_count(s['decisions'], 'decision')},"
+            f"seat {s['seat']} ({side_name(s['side'])}{bot}): {_count(s['decisions'], 'decision')},"
             f" {_count(s['blunders'], 'blunder')}, {_count(s['mistakes'], 'mistake')},"
             f" mean drop {_pct(s['mean_drop'], 3)}"
         )

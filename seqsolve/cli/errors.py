@@ -10,7 +10,7 @@ from typing import NoReturn
 
 import click
 
-from ..games.sequence.notation import PositionError
+from ..games.base import PositionError
 
 
 class CliError(click.ClickException):

@@ -253,7 +253,7 @@ Examples:
 def replay(records, game, ply, fmt):
     """Print a recorded game turn by turn, or the position after a given number of actions."""
     from ..games import game_for
-    from ..play.records import Replay, colour_name, result_text, turns
+    from ..play.records import Replay, result_text, turns
 
     r, where = recorded_game(records, game)
     if ply is not None and not 0 <= ply <= r["plies"]:
@@ -265,10 +265,11 @@ def replay(records, game, ply, fmt):
         click.echo(game_for(r["variant"]).write_position(state, form=fmt).rstrip("\n"))
         return
     seats = state.seats
+    side_name = game_for(r["variant"]).side_name
     click.echo(f"game {game}: {r['variant']}, seats " + ", ".join(
-        f"{seat} ({colour_name(c)}, {bot})" for seat, (c, bot) in enumerate(zip(seats, r["seats"]))))
+        f"{seat} ({side_name(c)}, {bot})" for seat, (c, bot) in enumerate(zip(seats, r["seats"]))))
     for number, (seat, moves) in enumerate(whole, 1):
-        click.echo(f"{number:>4}. seat {seat} ({colour_name(seats[seat])}): {' '.join(moves)}")
+        click.echo(f"{number:>4}. seat {seat} ({side_name(seats[seat])}): {' '.join(moves)}")
     click.echo(f"result: {result_text(r, seats)} after {len(whole)} turn{'' if len(whole) == 1 else 's'}")
 
 

@@ -1,9 +1,9 @@
 """The commands on one position: show, apply, convert, perft; and bench, which
 times the engine on positions of its own.
 
-Positions are read and written by :mod:`seqsolve.games.sequence.notation`, played by
-:class:`seqsolve.games.sequence.state.State`, drawn by :mod:`seqsolve.games.sequence.render` and timed by
-:mod:`seqsolve.benchmark`.
+Positions are read, written and drawn by the game their variant names (the registry
+of :mod:`seqsolve.games`), played through its :class:`~seqsolve.games.base.GameState`,
+and timed by :mod:`seqsolve.benchmark`.
 
 A position argument ``FILE`` is a path, ``-`` for standard input, or
 ``example:N`` for a bundled example (``seqsolve/data/exampleN.sqn``: 1-3 are the worked
@@ -20,18 +20,9 @@ from importlib import resources
 
 import click
 
-from ..games import rules_for
-from ..games.sequence.moves import MoveSyntaxError, join_turns, parse_turn
-from ..games.sequence.notation import (
-    parse_position,
-    position_to_dict,
-    read_position,
-    read_position_stream,
-    to_readable,
-    to_sqn,
-)
-from ..games.sequence.position import Position
-from ..games.sequence.rules import Variant
+from ..games import game_for, read_state, rules_for
+from ..games.base import GameState, IllegalMoveError, MoveSyntaxError, whole_turns
+from ..games.files import read_stream_text, read_text
 from .errors import CliError
 from .options import (
     GAMES,
@@ -64,60 +55,57 @@ EXAMPLES = _example_names()
 # helpers shared by the commands
 
 
-def load_position(source: str) -> Position:
-    """Read ``source``: a path, ``-`` (standard input) or ``example:N`` (bundled).
+def load_position(source: str, seed=None) -> GameState:
+    """Read ``source``, a path, ``-`` (standard input) or ``example:N`` (bundled), as a
+    state of the game its variant names (``seed``: see :meth:`~seqsolve.games.base.Game.read_position`).
 
     Raises:
         PositionError: the text is not a valid position (or the file is unreadable).
         CliError: an unknown example name.
     """
     if source == "-":
-        return read_position_stream(sys.stdin, "<stdin>")
+        return read_state(read_stream_text(sys.stdin, "<stdin>"), "<stdin>", seed)
     if source.startswith("example:"):
-        return _example(source.split(":", 1)[1])
-    return read_position(source)
+        return _example(source.split(":", 1)[1], seed)
+    return read_state(read_text(source), source, seed)
 
 
-def _example(name: str) -> Position:
+def _example(name: str, seed=None) -> GameState:
     if name not in EXAMPLES:
         raise CliError(f"unknown example {name!r} (bundled: {', '.join(EXAMPLES)})")
     text = resources.files("seqsolve").joinpath("data", f"example{name}.sqn").read_text(encoding="utf-8")
-    return parse_position(text, f"example:{name}")
+    return read_state(text, f"example:{name}", seed)
 
 
-def _state(pos: Position, seed=None):
-    from ..games.sequence.state import State  # the compiled core, loaded only by commands that play
-
-    return State.from_position(pos, seed=seed)
+def _game(state: GameState):
+    return game_for(str(state.rules.variant))
 
 
-def legal_strings(pos: Position) -> list[str]:
-    """The P-13 strings of the side to move (empty when its hand is unknown or the game is over)."""
-    return [str(m) for m in _state(pos).legal_moves()]
+def legal_strings(state: GameState) -> list[str]:
+    """The legal moves of the side to move in its game's notation (none when the game is
+    over or the mover's hand is not all known)."""
+    if state.is_terminal() or "?" in state.hand(state.current_player):
+        return []
+    return [state.action_to_string(a) for a in state.legal_actions()]
 
 
-def position_json(pos: Position, **extra) -> str:
-    """``position_to_dict`` plus ``legal_moves`` and ``sequences`` (P-7 strings), as JSON text."""
-    data = position_to_dict(pos)
-    data["legal_moves"] = legal_strings(pos)
-    data["sequences"] = [f"{colour}:{_window(w)}" for colour, w in pos.sequences]
+def position_json(state: GameState, viewer: int | None = None, **extra) -> str:
+    """The position's JSON fields (as ``viewer`` sees it, if given), then ``legal_moves``
+    and the game's own facts (Sequence: ``sequences``), as JSON text."""
+    game = _game(state)
+    view = state if viewer is None else state.observation(viewer)
+    data = json.loads(game.write_position(state, viewer, "json"))
+    data["legal_moves"] = legal_strings(view)
+    data.update(game.position_facts(view))
     data.update(extra)
     return json.dumps(data, indent=2) + "\n"
 
 
-def _window(w: int) -> str:
-    from ..games.sequence.board import window_name
-
-    return window_name(w)
-
-
-def format_position(pos: Position, to: str) -> str:
-    """The whole text of ``pos`` in one of :data:`FORMATS`, ending with a newline."""
-    if to == "sqn":
-        return to_sqn(pos) + "\n"
-    if to == "readable":
-        return to_readable(pos)
-    return position_json(pos)
+def format_position(state: GameState, to: str) -> str:
+    """The whole text of ``state`` in one of :data:`FORMATS`, ending with a newline."""
+    if to == "json":
+        return position_json(state)
+    return _game(state).write_position(state, form=to).rstrip("\n") + "\n"
 
 
 def _use_color(flag: bool | None) -> bool:
@@ -137,17 +125,17 @@ def play_to_end(state) -> list[str]:
     """
     played = []
     while not state.is_terminal():
-        action = state.random_action()
-        past = state.counter_past_limit(action)
-        if past:
-            raise CliError(f"random play stopped at turn {state.turn}: {past}")
-        played.append(state.action_to_move(action))
+        try:
+            action = state.random_action()
+        except IllegalMoveError as exc:
+            raise CliError(f"random play stopped at turn {state.turn}: {exc}") from None
+        played.append((state.action_to_string(action), state.ends_turn(action)))
         state.apply(action)
-    return join_turns(played)
+    return whole_turns(played)
 
 
 def _new_rules(variant: str, players: int | None, teams: int | None):
-    if players is None and Variant.parse(variant).options().get("players") is None:
+    if players is None and game_for(variant).parse_variant(variant).options().get("players") is None:
         players = 2  # a variant that seats no one is shown with 2 players
     return rules_for(variant, players, teams)
 
@@ -198,14 +186,11 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
     if new or play_random:
         seed = fresh_seed() if seed is None else seed
     if new:
-        from ..games.sequence.state import State
-
         rules = _new_rules(variant or "classic", players, teams)
-        state = State.new(rules, seed=seed)
+        state = _game_of(rules).new_initial_state(rules, seed=seed)
         notes.append(f"dealt      {rules.variant}, seed {seed}")
     else:
-        pos = load_position(file) if file is not None else _example(example)
-        state = _state(pos, seed=seed)
+        state = load_position(file, seed) if file is not None else _example(example, seed)
     if viewer is not None and not 0 <= viewer < state.rules.players:
         raise click.BadParameter(
             f"seat {viewer} does not exist (0..{state.rules.players - 1})", param_hint="--viewer"
@@ -213,7 +198,7 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
     outcome = None
     if play_random:
         start = state.turn
-        if not new and _has_hidden(state):
+        if not new and state.has_hidden_cards():
             import numpy as np
 
             if state.is_terminal():
@@ -226,7 +211,6 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
             f"random     {len(played)} turns from turn {start} (seed {seed}),"
             f" ended by {outcome.termination.name.lower().replace('_', ' ')}"
         )
-    pos = state.to_position(viewer)
     if as_json:
         extra = {}
         if new or play_random:
@@ -234,11 +218,11 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
         if played is not None:
             extra["played"] = played
             extra["termination"] = outcome.termination.name.lower()
-        click.echo(position_json(pos, **extra), nl=False)
+        click.echo(position_json(state, viewer, **extra), nl=False)
         return
-    from ..games.sequence.render import render_position
-
-    text = render_position(pos, legal_strings(pos), color=_use_color(color), notes=notes)
+    game = _game(state)
+    legal = legal_strings(state if viewer is None else state.observation(viewer))
+    text = game.render(state, viewer, legal, color=_use_color(color), notes=notes)
     if played:
         wrapped = textwrap.fill(
             " ".join(f"{i}.{t.replace(' ', '_')}" for i, t in enumerate(played, 1)),
@@ -247,13 +231,12 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
             subsequent_indent="           ",
         )
         text += wrapped.replace("_", " ") + "\n"
-    text += f"sqn        {to_sqn(pos)}\n"
+    text += f"sqn        {game.write_position(state, viewer)}\n"
     click.echo(text, nl=False, color=_use_color(color))
 
 
-def _has_hidden(state) -> bool:
-    pos = state.to_position()
-    return any(h.unknown for h in pos.hands) or (pos.draw_cards is None and pos.draw_count > 0)
+def _game_of(rules):
+    return game_for(str(rules.variant))
 
 
 APPLY_EPILOG = """\b
@@ -278,26 +261,19 @@ def apply(file, moves, to) -> None:
     the reason, and nothing is printed on stdout.  A draw from reshuffled discards
     is unknown, '?' (RULES.md P-17): nobody knows the new order of the pile.
     """
-    from ..games.sequence.actions import IllegalMoveError
-
-    state = _state(load_position(file)).without_shuffles()
+    state = load_position(file)  # read without a seed: a draw after a reshuffle is unknown
     for number, text in enumerate(moves, 1):
         try:
-            actions = parse_turn(text)
+            state.play_turn(text)
         except MoveSyntaxError as exc:
             raise CliError(f"move {number} {text!r}: {exc}") from None
-        for action in actions:
-            try:
-                state.apply(action)
-            except IllegalMoveError as exc:
-                reason = str(exc)
-                if len(actions) == 1 and reason.startswith(f"{action}: "):
-                    reason = reason[len(f"{action}: ") :]
-                unknown = state.hand(state.current_player).count("?") if not state.is_terminal() else 0
-                if unknown:
-                    reason += f" (this position does not show {unknown} of the mover's cards)"
-                raise CliError(f"move {number} {text!r} is illegal: {reason}") from None
-    click.echo(format_position(state.to_position(), to), nl=False)
+        except IllegalMoveError as exc:
+            reason = str(exc)
+            unknown = state.hand(state.current_player).count("?") if not state.is_terminal() else 0
+            if unknown:
+                reason += f" (this position does not show {unknown} of the mover's cards)"
+            raise CliError(f"move {number} {text!r} is illegal: {reason}") from None
+    click.echo(format_position(state, to), nl=False)
 
 
 CONVERT_EPILOG = """\b
@@ -340,14 +316,11 @@ def perft(file, depth, divide, as_json, seed, progress) -> None:
     """Count the leaves of the action tree of the position in FILE (as chess perft)."""
     import time
 
-    pos = load_position(file)
-    hidden = [f"hand {s} holds {h.unknown} unknown" for s, h in enumerate(pos.hands) if h.unknown]
-    if pos.draw_cards is None and pos.draw_count:
-        hidden.append(f"the draw pile's {pos.draw_count} cards are not listed")
+    state = load_position(file, seed)
+    hidden = state.hidden_cards()
     if hidden:
         name = "<stdin>" if file == "-" else file
         raise CliError(f"{name}: perft needs every card known, but {'; '.join(hidden)}")
-    state = _state(pos, seed=seed)
     if progress_enabled(progress):
         click.echo(f"counting the leaves {depth} actions deep (Ctrl-C stops) ...", err=True)
     start = time.perf_counter()
@@ -356,7 +329,7 @@ def perft(file, depth, divide, as_json, seed, progress) -> None:
         for action in state.legal_actions():
             child = state.clone()
             child.apply(action)
-            parts[str(state.action_to_move(action))] = 1 if child.is_terminal() else child.perft(depth - 1)
+            parts[state.action_to_string(action)] = 1 if child.is_terminal() else child.perft(depth - 1)
         total = sum(parts.values())
     else:
         total = state.perft(depth)

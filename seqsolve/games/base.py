@@ -14,15 +14,21 @@ through the state they apply to (:meth:`GameState.string_to_action`), which is
 where the rules say whether the text is legal there.  Sides are named by one
 character each (``GameState.sides``); seat ``s`` plays for side ``side_of(s)``.
 
-Features that only one game has (Sequence's balance metrics and its compiled
-tree search) are reached through the game too (:meth:`Game.tally`,
-:meth:`Game.searcher`): a game without them raises :class:`NotSupported` there,
-in one place, instead of failing somewhere inside a runner.
+A turn may be several decisions of one player (Sequence's dead-card exchange and
+then its play; in Stacks every card of a turn): :meth:`GameState.ends_turn` says which
+decision ends it, so that a runner can show whole turns (:func:`whole_turns`) while
+everything it decides and stores is one action, "the decision to make now".
+
+Features that only one game has (Sequence's balance metrics, its compiled tree
+search, its board threats) are reached through the game too (:meth:`Game.tally`,
+:meth:`Game.searcher`, :meth:`Game.tactics`): a game without them raises
+:class:`NotSupported` there, in one place, instead of failing somewhere inside a runner.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
 #: presets of the rule books that name a game seqsolve does not play yet, and what
@@ -37,6 +43,56 @@ class RulesError(ValueError):
 
 class NotSupported(ValueError):
     """A feature the game of the variant does not have (its message names both)."""
+
+
+class PositionError(ValueError):
+    """A position file that cannot be read, and where to look (RULES.md P-11 for Sequence).
+
+    ``line`` and ``column`` are 1-based; both are 0 when the file itself
+    could not be read.
+
+    >>> str(PositionError("game.sqn", 1, 9, "corner a1 must be *"))
+    'game.sqn:1:9: corner a1 must be *'
+    """
+
+    def __init__(self, source: str, line: int, column: int, message: str) -> None:
+        super().__init__(f"{source}:{line}:{column}: {message}")
+        self.source = source
+        self.line = line
+        self.column = column
+        self.message = message
+
+    def __reduce__(self):
+        # The default pickling re-calls __init__ with the formatted text only;
+        # errors must survive the trip back from worker processes.
+        return (type(self), (self.source, self.line, self.column, self.message))
+
+
+class MoveSyntaxError(ValueError):
+    """Move text that is not in the game's notation."""
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules do not allow here; the message says why."""
+
+
+def whole_turns(decisions: Iterable[tuple[str, bool]]) -> list[str]:
+    """Decisions as whole turns: each ``(text, ends_turn)`` joined to those after it
+    up to the one that ends the turn (an unfinished turn last, as far as it goes).
+
+    >>> whole_turns([("~5S", False), ("9H@i3", True), ("JSxe5", True), ("~2C", False)])
+    ['~5S 9H@i3', 'JSxe5', '~2C']
+    """
+    turns: list[str] = []
+    pending: list[str] = []
+    for text, ends in decisions:
+        pending.append(text)
+        if ends:
+            turns.append(" ".join(pending))
+            pending = []
+    if pending:
+        turns.append(" ".join(pending))
+    return turns
 
 
 class GameOutcome(Protocol):
@@ -58,6 +114,8 @@ class GameOutcome(Protocol):
 class GameState(Protocol):
     """One game in progress or finished, as the runners and bots drive it."""
 
+    #: the rules of the game, as ``Game.rules`` made them: the runners read its
+    #: ``variant`` (whose ``str`` the registry maps to this game), ``players`` and ``teams``
     rules: Any
     #: one character per seat in turn order: the side each seat plays for
     seats: str
@@ -104,6 +162,32 @@ class GameState(Protocol):
     def string_to_action(self, text: str) -> int:
         """The action ``text`` names, or a ``ValueError`` saying why it is not legal here."""
 
+    def ends_turn(self, action: int) -> bool:
+        """Whether the legal ``action`` is the last decision of its player's turn (False
+        for a decision the same player follows with another); read from the action
+        alone, so that it can be asked of the state where the turn began."""
+
+    def play_turn(self, text: str) -> None:
+        """Play one whole turn written in the game's notation, keeping what the text
+        adds to its actions (Sequence: a declaration, the card an exchange drew);
+        nothing is played if a part is illegal.
+
+        Raises:
+            MoveSyntaxError: the text is not a turn in the game's notation.
+            IllegalMoveError: a decision is not legal where it comes (the message says why).
+        """
+
+    def hand(self, seat: int) -> list[str]:
+        """The cards of ``seat``'s hand in the game's notation, ``'?'`` for an unknown one."""
+
+    def hidden_cards(self) -> list[str]:
+        """Where the state holds cards it does not know, in words (``hand 1 holds 7
+        unknown``); empty when every card is known."""
+
+    def perft(self, depth: int) -> int:
+        """The leaves of the action tree ``depth`` actions deep (an action that ends the
+        game is one leaf); every card must be known."""
+
 
 class Game(Protocol):
     """One game: its rules from a variant string, its deals, its position files."""
@@ -113,7 +197,22 @@ class Game(Protocol):
 
     def parse_variant(self, text: str) -> Any:
         """The variant ``text`` names, checked as far as it can be without a seating
-        (a ``ValueError`` naming what is wrong)."""
+        (a ``ValueError`` naming what is wrong): an object with its ``preset``, its
+        ``overrides`` (option, value) pairs, ``options()`` (every option's value,
+        ``players`` None when it seats no one) and ``with_overrides(dict)``, whose
+        ``str`` is the variant string."""
+
+    #: the presets of the game's rule books, in their order (what ``balance --all-presets`` runs)
+    presets: tuple[str, ...]
+
+    def parse_option(self, name: str, text: str) -> Any:
+        """The value of the option ``name`` written ``text`` (a ``RulesError`` naming what it takes)."""
+
+    def default_teams(self, players: int) -> int | None:
+        """The sides a player count implies when none are given; None when it leaves a choice."""
+
+    def seatings(self, preset: str) -> list[tuple[int, int]]:
+        """Every (players, teams) the preset allows, as the balance grid seats it."""
 
     def rules(self, variant: str, players: int | None = None, teams: int | None = None) -> Any:
         """The rules of one game of ``variant`` with that seating (players/teams
@@ -122,9 +221,15 @@ class Game(Protocol):
     def new_initial_state(self, rules: Any, seed=None) -> GameState:
         """A freshly dealt game; the same seed deals the same game."""
 
-    def read_position(self, text: str, source: str = "<string>") -> GameState:
-        """The state a position file describes, with every check of a file; a
-        ``ValueError`` naming ``source``, the line and the column."""
+    def read_position(self, text: str, source: str = "<string>", seed=None) -> GameState:
+        """The state a position file describes, with every check of a file.
+
+        With a seed, chance in the game (a reshuffle, :meth:`GameState.resample`)
+        draws from it; without one, a card only chance could reveal stays unknown.
+
+        Raises:
+            PositionError: naming ``source``, the line and the column.
+        """
 
     #: the forms :meth:`write_position` writes, the first the default
     position_forms: tuple[str, ...]
@@ -132,8 +237,27 @@ class Game(Protocol):
     def write_position(self, state: GameState, viewer: int | None = None, form: str = "sqn") -> str:
         """The position file of ``state`` in ``form`` (only what ``viewer`` sees, if given)."""
 
+    def position_facts(self, state: GameState) -> dict:
+        """What ``show --json`` adds to the position's fields (JSON-ready), beyond the legal moves."""
+
+    def render(self, state: GameState, viewer: int | None, legal: list[str], color: bool, notes: list[str]) -> str:
+        """The position drawn for a terminal (only what ``viewer`` sees, if given), with
+        the lines of ``notes`` and the ``legal`` moves of the side to move."""
+
+    def side_name(self, side: str) -> str:
+        """The word for a side's character in messages (Sequence: ``'b'`` is ``'blue'``)."""
+
+    #: why a played game may end, as records name them (the lower-case names of
+    #: :attr:`GameOutcome.termination`), a win first
+    terminations: tuple[str, ...]
+
     def tally(self, rules: Any) -> Any:
-        """What the balance analysis counts of each game (a ``play.match.Tally``)."""
+        """What the balance analysis counts of each game (a ``play.match.Tally``),
+        which also sums those counts over a point's records (``tally.summarize``)."""
+
+    def plot_games(self, summary: dict, path: str, new_figure) -> str:
+        """The game's own picture of a balance point's games (from its tally's summary)
+        into the PNG file ``path``, drawn on ``new_figure(width, height)``; the path."""
 
     def loop(self, rules: Any, choosers: list, detail: Any = None) -> Any:
         """A compiled player of whole games between bots (each bot's
@@ -143,3 +267,40 @@ class Game(Protocol):
 
     def searcher(self, params: dict) -> Any:
         """The compiled information-set search that ``analyze`` drives."""
+
+    def halt_searches(self, stop: bool = True) -> None:
+        """End every search of :meth:`searcher` running in this process at its next check
+        (``stop``), or let searches run again (``False``)."""
+
+    def tactics(self, view: GameState, open_information: bool) -> Any:
+        """The exact facts ``analyze`` reports beside its search, found by trying moves
+        in ``view`` (what the analyst sees): a :class:`Tactics`."""
+
+    def bot_classes(self) -> dict[str, type]:
+        """The game's bots by name (``seqsolve.bots.Bot`` classes), the same name for the
+        same job in every game: ``random``, ``greedy``, ``mcts``, ..."""
+
+
+class Tactics(Protocol):
+    """What a game knows exactly about the decision to make in a view, by trying moves
+    rather than by search: the analysis ranks and explains turns with it."""
+
+    def opponent_wins(self, view: GameState, side: int) -> list[dict]:
+        """Every way a side other than ``side`` would win on its next turn in ``view``: a dict
+        each, JSON-ready, whose ``possible`` says whether it may hold what it needs."""
+
+    def replacement_wins(self, action: int, side: int) -> float:
+        """For a decision that does not end the turn (Sequence's exchange): the chance that
+        what it reveals lets ``side`` win at once."""
+
+    def is_pass(self, action: int) -> bool:
+        """Whether the action ends the turn doing nothing (the last resort a turn may anchor on)."""
+
+    def is_known_play(self, state: GameState, action: int) -> bool:
+        """Whether ``action`` ends the turn in ``state`` and the analyst knows all it plays."""
+
+    def describe(self, threat: dict) -> str:
+        """One entry of :meth:`opponent_wins` in words, for the text report."""
+
+    def summary(self) -> list:
+        """Per side, what it threatens (objects with ``to_dict()`` and ``lines()``, the text report's)."""

@@ -117,7 +117,7 @@ def play_game(
 
 def _make_bots(config: MatchConfig) -> list[Bot]:
     """The config's bots, held to its time limit per move."""
-    bots = [make_bot(spec) for spec in config.bots]
+    bots = [make_bot(spec, config.game) for spec in config.bots]
     for bot in bots:
         bot.move_timeout = config.move_timeout
     return bots

@@ -23,7 +23,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..games import RulesError, game_for, rules_for
-from ..games.sequence.position import COLOUR_NAMES
 
 RECORD_FORMAT = 1
 
@@ -612,18 +611,15 @@ def turns(steps) -> list[tuple[int, list[str]]]:
 def result_text(record: dict, seats: str) -> str:
     """How a recorded game ended, in words: ``green won``, ``draw (stall)``,
     ``blue won: seat 1 (ext:bot) forfeited (no answer)``.  ``seats`` is the
-    colour of each seat in turn order (``State.seats``)."""
+    side of each seat in turn order (``GameState.seats``); the game names the sides."""
     side = record["winner_side"]
+    name = game_for(record["variant"]).side_name
     sides = list(dict.fromkeys(seats))
     forfeit = record["forfeit"]
     if record["termination"] == "forfeit" and forfeit:
         who = f"seat {forfeit.get('seat')} ({forfeit.get('bot')}) forfeited ({forfeit.get('reason')})"
-        return f"{COLOUR_NAMES[sides[side]]} won: {who}" if side is not None else who
+        return f"{name(sides[side])} won: {who}" if side is not None else who
     if side is None:
         return f"draw ({record['termination']})"
     why = "" if record["termination"] == "win" else f" ({record['termination']})"
-    return f"{COLOUR_NAMES[sides[side]]} won{why}"
-
-
-def colour_name(colour: str) -> str:
-    return COLOUR_NAMES[colour]
+    return f"{name(sides[side])} won{why}"

@@ -17,12 +17,12 @@ from cli_helpers import fails, ok
 
 from seqsolve.analysis.annotate import annotate_record
 from seqsolve.analysis.results import AnalysisError
-from seqsolve.analysis.search import analyze, analyze_position
-from seqsolve.analysis.threats import immediate_wins, threat_summary
+from seqsolve.analysis.search import analyze
 from seqsolve.cli.position import load_position
 from seqsolve.games.sequence.notation import parse_position, read_position
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
+from seqsolve.games.sequence.threats import immediate_wins, threat_summary
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import run_games
 from seqsolve.play.records import RecordError
@@ -39,6 +39,11 @@ def _tags(path: Path) -> dict[str, str]:
         if sep and key.strip().lower().startswith("x-"):
             tags[key.strip().lower()[2:]] = value.strip()
     return tags
+
+
+def analyze_position(pos, **options):
+    """:func:`analyze` of a position's state, dealt with the analysis seed (as ``seqsolve analyze`` reads it)."""
+    return analyze(State.from_position(pos, seed=options.get("seed", 0)), **options)
 
 
 def _stable(data: dict) -> dict:
@@ -139,7 +144,7 @@ def test_threat_summary_lists_windows_cards_and_dead_cards():
 def test_overlap_options_limit_the_windows():
     """RULES.md §5.5 example 3: a5-e5 would be blue's third sequence under the defaults, but
     with overlap_reuse_limit=1 (e4-e8 already crossed by e6-i6) it cannot count."""
-    state = State.from_position(load_position("example:3"))
+    state = load_position("example:3")
     blue = threat_summary(state.observation(2))[0]
     assert all(w["window"] != "a5-e5" for w in blue.one_away)
     text = (Path(__file__).parents[1] / "data" / "example3.sqn").read_text()
@@ -152,21 +157,23 @@ def test_overlap_options_limit_the_windows():
 
 
 def test_determinism_with_a_seed_and_jobs():
-    pos = load_position("example:2")
-    one = analyze_position(pos, iterations=4000, seed=3).to_dict()
-    assert _stable(one) == _stable(analyze_position(pos, iterations=4000, seed=3).to_dict())
-    two = analyze_position(pos, iterations=4000, seed=3, jobs=2).to_dict()
-    assert _stable(two) == _stable(analyze_position(pos, iterations=4000, seed=3, jobs=2).to_dict())
+    def run(seed: int, jobs: int = 1) -> dict:
+        return analyze(load_position("example:2", seed), iterations=4000, seed=seed, jobs=jobs).to_dict()
+
+    one = run(3)
+    assert _stable(one) == _stable(run(3))
+    two = run(3, jobs=2)
+    assert _stable(two) == _stable(run(3, jobs=2))
     assert two["iterations"] == 4000 and two["jobs"] == 2
-    other = analyze_position(pos, iterations=4000, seed=4).to_dict()
+    other = run(4)
     assert [m["visits"] for m in other["moves"]] != [m["visits"] for m in one["moves"]]
 
 
 def test_merged_root_statistics_are_consistent():
-    analysis = analyze_position(load_position("example:2"), iterations=6000, seed=1, jobs=3)
+    analysis = analyze(load_position("example:2", 1), iterations=6000, seed=1, jobs=3)
     assert sum(m.visits for m in analysis.moves) == analysis.iterations == 6000
     assert sum(m.share for m in analysis.moves) == pytest.approx(1.0)
-    legal = {str(m) for m in State.from_position(load_position("example:2")).legal_moves()}
+    legal = {str(m) for m in load_position("example:2").legal_moves()}
     assert {m.move for m in analysis.moves} == legal
     for m in analysis.moves:
         low, high = m.win_ci
@@ -175,11 +182,11 @@ def test_merged_root_statistics_are_consistent():
 
 
 def test_time_budget_and_bot_parameters():
-    analysis = analyze_position(load_position("example:2"), seconds=0.05, bot="mcts:c=0.3,depth=4", seed=0)
+    analysis = analyze(load_position("example:2", 0), seconds=0.05, bot="mcts:c=0.3,depth=4", seed=0)
     # the budget ended the search (the clock is read every 64 iterations); the count depends on the load
     assert analysis.seconds >= 0.05 and analysis.iterations % 64 == 0
     with pytest.raises(AnalysisError, match="search bot"):
-        analyze_position(load_position("example:2"), bot="heuristic")
+        analyze(load_position("example:2", 0), bot="heuristic")
 
 
 @pytest.mark.parametrize(

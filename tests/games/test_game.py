@@ -11,8 +11,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from seqsolve.balance.grid import preset_seatings
-from seqsolve.games import GameState, RulesError, game_for, rules_for
+from seqsolve.games import (
+    GameState,
+    PositionError,
+    RulesError,
+    game_for,
+    position_game,
+    read_state,
+    rules_for,
+)
+from seqsolve.games.base import IllegalMoveError, MoveSyntaxError
 from seqsolve.games.sequence.game import SEQUENCE
 from seqsolve.games.sequence.rules import PRESETS
 
@@ -32,12 +40,15 @@ def check_conformance(game, rules, seed: int, every: int = 1, max_plies: int = 2
       same legal actions (the full form and each seat's own form);
     * the observation of the player to move is what its viewer's position file shows,
       does not change when the hidden cards are dealt anew (it hides them), and has the
-      same legal actions; a resampled world keeps that observation and hides nothing.
+      same legal actions; a resampled world keeps that observation and hides nothing;
+    * the full state names no hidden card (``hidden_cards``, ``hand``), the observation
+      names them where it hides them; a decision that does not end the turn
+      (``ends_turn``) leaves the same player to decide.
     """
     rng = np.random.default_rng(seed)
     state = game.new_initial_state(rules, seed=seed)
     assert isinstance(state, GameState)
-    seen = {"plies": 0, "checked": 0, "resampled_differs": 0, "hidden_in_observation": 0}
+    seen = {"plies": 0, "checked": 0, "resampled_differs": 0, "hidden_in_observation": 0, "turn_goes_on": 0}
     while not state.is_terminal():
         assert seen["plies"] < max_plies, "the playout does not end"
         player = state.current_player
@@ -62,6 +73,8 @@ def check_conformance(game, rules, seed: int, every: int = 1, max_plies: int = 2
         assert game.write_position(seen_by_player) == mine
         assert seen_by_player.legal_actions() == legal
         seen["hidden_in_observation"] += seen_by_player.has_hidden_cards()
+        assert state.hidden_cards() == [] and "?" not in state.hand(player)
+        assert bool(seen_by_player.hidden_cards()) == seen_by_player.has_hidden_cards()
         world = seen_by_player.resample(player, rng)
         assert not world.has_hidden_cards()
         assert game.write_position(world.observation(player)) == mine
@@ -71,6 +84,8 @@ def check_conformance(game, rules, seed: int, every: int = 1, max_plies: int = 2
 
         twin = state.clone()
         twin.apply(action)
+        assert state.ends_turn(action) or twin.current_player == player
+        seen["turn_goes_on"] += not state.ends_turn(action)
         assert game.write_position(state) == text and state.legal_actions() == legal
         state.apply(action)
         assert game.write_position(state) == game.write_position(twin)
@@ -92,7 +107,7 @@ def check_conformance(game, rules, seed: int, every: int = 1, max_plies: int = 2
 SEATINGS = [
     (preset, players, teams)
     for preset in PRESETS
-    for players, teams in preset_seatings(preset)
+    for players, teams in SEQUENCE.seatings(preset)
     if players <= 4
 ]
 
@@ -132,6 +147,33 @@ def test_the_game_and_its_tally_reach_worker_processes_as_themselves():
         counter.play(state, state.random_action(), len(state.legal_actions()))
     detail = counter.finish(state)
     assert detail["legal"] >= detail["decisions"] > 0 and len(detail["chips"]) == 2
+
+
+def test_a_position_file_is_read_by_the_game_its_variant_names():
+    """The registry picks the game from the file (an SQN line's variant, Sequence's readable
+    header); a seed gives the state its chance, none leaves a reshuffled draw unknown (P-17)."""
+    text = (PACKAGE / "data" / "example2.sqn").read_text()
+    assert position_game(text) is SEQUENCE and position_game("seqsolve-position 1\n...") is SEQUENCE
+    state = read_state(text, "example:2")
+    assert SEQUENCE.write_position(state) == SEQUENCE.write_position(SEQUENCE.read_position(text, seed=1))
+    assert state.hidden_cards() == ["hand 0 holds 7 unknown", "the draw pile's 56 cards are not listed"]
+    with pytest.raises(PositionError) as bad:
+        read_state(text.replace("classic", "stacks"), "x.sqn")
+    assert (bad.value.source, bad.value.line) == ("x.sqn", 2) and "not built yet" in bad.value.message
+    assert SEQUENCE.terminations[0] == "win" and "recorded" not in SEQUENCE.terminations
+
+
+def test_play_turn_plays_a_whole_turn_and_says_why_not():
+    """P-12: a turn is an exchange and its play; a one-action turn's reason does not repeat it."""
+    state = SEQUENCE.read_position((PACKAGE / "data" / "example3.sqn").read_text(), "example:3")
+    mover = state.current_player
+    state.play_turn("9H@i3")
+    assert state.current_player != mover
+    with pytest.raises(IllegalMoveError) as bad:
+        state.play_turn("AH@a1")
+    assert not str(bad.value).startswith("AH@a1")
+    with pytest.raises(MoveSyntaxError):
+        state.play_turn("9H@i3 ~5S")
 
 
 def test_string_to_action_takes_one_action_and_says_why_not():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 
+from ..base import IllegalMoveError  # noqa: F401  (re-exported: raised by the checks of this game)
 from .moves import Move
 
 #: the cell field of an action that names no cell (an exchange, a pass)
@@ -46,7 +47,3 @@ def decode_action(action: int) -> tuple[int, int, int, int]:
     """``(kind, card, cell, pick)`` of a core action number (see :func:`encode_action`);
     ``kind`` is a plain int, equal to its :class:`ActionKind` (no enum is built per action)."""
     return (action >> 16) & 3, (action >> 8) & 0xFF, action & 0x7F, ((action >> 20) & 0x7F) - 1
-
-
-class IllegalMoveError(ValueError):
-    """A move that the rules do not allow here; the message says why."""

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .rules import Rules, Variant
+from .position import COLOUR_NAMES
+from .rules import PLAYER_COUNTS, PRESETS, Rules, RulesError, Variant, default_teams, parse_value
+
+#: Player counts a rule book names for its preset where the engine would seat more
+#: (RULES.md §2.3: the draft variant is for 2 players, or 4 in 2 teams).
+RULE_BOOK_PLAYERS: dict[str, tuple[int, ...]] = {"draft": (2, 4)}
 
 
 class SequenceGame:
@@ -24,18 +29,52 @@ class SequenceGame:
     def rules(self, variant: str, players: int | None = None, teams: int | None = None) -> Rules:
         return _resolve(variant, players, teams)
 
+    #: the presets of RULES.md §2.2, in its order
+    presets = tuple(PRESETS)
+
+    @staticmethod
+    def parse_option(name: str, text: str):
+        """The value of option ``name`` written ``text`` (§2.1), or a RulesError saying what it takes."""
+        return parse_value(name, text)
+
+    @staticmethod
+    def default_teams(players: int) -> int | None:
+        """Sides for a player count when not given (§2.1 ``teams``); None for 6 and 12."""
+        return default_teams(players)
+
+    def seatings(self, preset: str) -> list[tuple[int, int]]:
+        """Every (players, teams) a preset allows: its ``max_players``, its hand-size table, 2 or
+        3 sides where the count does not decide, and the rule book's counts where it names them.
+
+        >>> SEQUENCE.seatings("draft")
+        [(2, 2), (4, 2)]
+        """
+        out = []
+        given = Variant(preset).options().get("teams")
+        for players in RULE_BOOK_PLAYERS.get(preset, PLAYER_COUNTS):
+            implied = default_teams(players)
+            for teams in [given] if given else ([implied] if implied else [2, 3]):
+                try:
+                    self.rules(preset, players, teams)
+                except RulesError:
+                    continue
+                out.append((players, teams))
+        return out
+
     def new_initial_state(self, rules: Rules, seed=None):
         """A shuffled, dealt game (C-12): the same seed deals the same cards."""
         from .state import State
 
         return State.new(rules, seed=seed)
 
-    def read_position(self, text: str, source: str = "<string>"):
-        """The state of a position file in either form, with every P-11 check."""
+    def read_position(self, text: str, source: str = "<string>", seed=None):
+        """The state of a position file in either form, with every P-11 check; without
+        a seed, a draw after a reshuffle is unknown (P-17)."""
         from .notation import parse_position
         from .state import State
 
-        return State.from_position(parse_position(text, source))
+        state = State.from_position(parse_position(text, source), seed=seed)
+        return state if seed is not None else state.without_shuffles()
 
     #: the forms :meth:`write_position` writes (P-15): one line, readable, JSON fields
     position_forms = ("sqn", "readable", "json")
@@ -51,6 +90,35 @@ class SequenceGame:
             return json.dumps(position_to_dict(pos), indent=2)
         return to_readable(pos) if form == "readable" else to_sqn(pos)
 
+    def position_facts(self, state) -> dict:
+        """The completed sequences, as P-7 strings (``b:a1-e1``)."""
+        from .board import window_name
+
+        return {"sequences": [f"{colour}:{window_name(w)}" for colour, w in state.sequences()]}
+
+    def render(self, state, viewer: int | None, legal: list[str], color: bool, notes: list[str]) -> str:
+        """The board in colour (P-2 letters without it), hands, piles and whose turn."""
+        from .render import render_position
+
+        return render_position(state.to_position(viewer), legal, color=color, notes=notes)
+
+    @staticmethod
+    def side_name(side: str) -> str:
+        return COLOUR_NAMES[side]
+
+    @property
+    def terminations(self) -> tuple[str, ...]:
+        """C-31 and D-4's reasons (not ``recorded``, which only a position file read back has)."""
+        from .state import Termination
+
+        return tuple(t.name.lower() for t in Termination if t is not Termination.RECORDED)
+
+    def tactics(self, view, open_information: bool):
+        """Cells that win at once, their cards, dead cards, what an exchange may draw."""
+        from .threats import SequenceTactics
+
+        return SequenceTactics(view, open_information)
+
     def tally(self, rules: Rules):
         """The balance analysis' count of one game (docs/balance-metrics.md)."""
         from .tally import GameDetail
@@ -65,9 +133,29 @@ class SequenceGame:
 
         return compiled_games(rules, choosers, detail)
 
+    def plot_games(self, summary: dict, path: str, new_figure) -> str:
+        """The board heatmaps of a balance point into the PNG file ``path``."""
+        from .heatmap import plot_heatmap
+
+        return plot_heatmap(summary, path, new_figure)
+
+    @staticmethod
+    def bot_classes() -> dict:
+        """The bots of :mod:`seqsolve.bots` (random, greedy, heuristic, mcts, rollout, restricted, ext)."""
+        from ...bots.catalog import sequence_bots
+
+        return sequence_bots()
+
     def searcher(self, params: dict):
         """The compiled information-set MCTS of ``seqsolve._search``, driven by states."""
         return Searcher(params)
+
+    @staticmethod
+    def halt_searches(stop: bool = True) -> None:
+        """Stop every compiled search of the process at its next check (Ctrl-C), or let them run again."""
+        from ... import _search
+
+        _search.halt(stop)
 
     def __repr__(self) -> str:
         return "SEQUENCE"

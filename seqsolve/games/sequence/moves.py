@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..base import MoveSyntaxError
 from .board import cell_name, parse_cell, parse_window, window_name
 from .cards import normalize_card
 
@@ -23,10 +23,6 @@ class MoveKind(enum.Enum):
     REMOVE = "remove"  # a remove card (one-eyed jack, Minus) on an opposing chip
     EXCHANGE = "exchange"  # dead-card exchange, the optional first step of a turn
     PASS = "pass"  # no play: forced (C-30) or voluntary (C-19 option)
-
-
-class MoveSyntaxError(ValueError):
-    """Move text that is not P-12 notation."""
 
 
 _CELL = r"[a-jA-J](?:10|[1-9])"
@@ -133,21 +129,3 @@ def parse_turn(text: str) -> list[Move]:
     if len(plays) > 1 or (plays and plays[0] != len(moves) - 1):
         raise MoveSyntaxError(f"bad turn {text!r}: exchanges come first and a turn has one play")
     return moves
-
-
-def join_turns(moves: Iterable[Move]) -> list[str]:
-    """Actions as whole turns (P-12): each exchange joined to the play after it.
-
-    >>> join_turns([Move.from_str("~5S"), Move.from_str("9H@i3"), Move.from_str("JSxe5")])
-    ['~5S 9H@i3', 'JSxe5']
-    """
-    turns: list[str] = []
-    pending: list[str] = []
-    for move in moves:
-        pending.append(str(move))
-        if move.is_play:
-            turns.append(" ".join(pending))
-            pending = []
-    if pending:
-        turns.append(" ".join(pending))
-    return turns

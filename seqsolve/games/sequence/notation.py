@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import os
 
+from ..base import PositionError
+from ..files import MAX_FILE_BYTES, read_stream_text, read_text, text_of
 from .board import COLUMNS, SIZE, window_name
 from .cards import Deck
 from .position import EMPTY, Hand, Position
@@ -25,12 +27,10 @@ from .position_checks import build_position
 from .position_syntax import HEADER, BadToken, parse_fields
 from .rules import UNLIMITED, format_value
 
-# A position file is a few hundred bytes; readers stop here so that /dev/zero or a
-# huge file is refused at once instead of filling the memory.
-MAX_FILE_BYTES = 1 << 20
 MAX_MESSAGE = 300  # characters of a rejection's message; the line and column say where the rest is
 
 __all__ = [
+    "MAX_FILE_BYTES",
     "PositionError",
     "parse_position",
     "parse_position_bytes",
@@ -40,29 +40,6 @@ __all__ = [
     "to_readable",
     "to_sqn",
 ]
-
-
-class PositionError(ValueError):
-    """A position that cannot be read, and where to look (RULES.md P-11).
-
-    ``line`` and ``column`` are 1-based; both are 0 when the file itself
-    could not be read.
-
-    >>> str(PositionError("game.sqn", 1, 9, "corner a1 must be *"))
-    'game.sqn:1:9: corner a1 must be *'
-    """
-
-    def __init__(self, source: str, line: int, column: int, message: str) -> None:
-        super().__init__(f"{source}:{line}:{column}: {message}")
-        self.source = source
-        self.line = line
-        self.column = column
-        self.message = message
-
-    def __reduce__(self):
-        # The default pickling re-calls __init__ with the formatted text only;
-        # errors must survive the trip back from worker processes.
-        return (type(self), (self.source, self.line, self.column, self.message))
 
 
 # ---------------------------------------------------------------------------
@@ -96,48 +73,18 @@ def parse_position(text: str, source: str = "<string>") -> Position:
 
 
 def read_position(path: str | os.PathLike[str]) -> Position:
-    """Read a position file; an unreadable file is a PositionError at line 0, column 0.
-
-    A FIFO is opened without waiting for a writer (one with none reads as empty), and
-    at most :data:`MAX_FILE_BYTES` are read, so no file can make this hang or fill memory.
-    """
-    source = os.fspath(path)
-    try:
-        fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as fh:
-            os.set_blocking(fd, True)  # a pipe with a writer is then read to its end
-            data = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise PositionError(source, 0, 0, f"cannot read position file: {exc.strerror or exc}") from None
-    return parse_position_bytes(data, source)
+    """Read a position file (see :func:`seqsolve.games.files.read_text`)."""
+    return parse_position(read_text(path), os.fspath(path))
 
 
 def read_position_stream(stream, source: str = "<stdin>") -> Position:
-    """Read a position from an open stream (standard input), with the limits of :func:`read_position`."""
-    data = getattr(stream, "buffer", stream).read(MAX_FILE_BYTES + 1)
-    if isinstance(data, str):
-        data = data.encode("utf-8", "surrogatepass")
-    return parse_position_bytes(data, source)
+    """Read a position from an open stream (standard input), with the limits of a file."""
+    return parse_position(read_stream_text(stream, source), source)
 
 
 def parse_position_bytes(data: bytes, source: str) -> Position:
-    """A position file's bytes: UTF-8 text (a byte-order mark allowed) of at most 1 MB.
-
-    What is not such text is refused as a whole, at line 0, column 0, without
-    echoing any of it.
-    """
-    if len(data) > MAX_FILE_BYTES:
-        raise PositionError(source, 0, 0, f"larger than {MAX_FILE_BYTES >> 20} MB: not a position file")
-    nul = data.find(b"\0")
-    if nul >= 0:
-        raise PositionError(source, 0, 0, f"binary data (a NUL byte at offset {nul}): not a position file")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise PositionError(
-            source, 0, 0, f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})"
-        ) from None
-    return parse_position(text, source)
+    """A position file's bytes (see :func:`seqsolve.games.files.text_of`)."""
+    return parse_position(text_of(data, source), source)
 
 
 # ---------------------------------------------------------------------------

@@ -328,6 +328,20 @@ class State:
             UNKNOWN_CODE in core.hand(s) for s in range(self.rules.players)
         )
 
+    def hidden_cards(self) -> list[str]:
+        """Each hand and the draw pile that hold cards this state does not know, in words
+        (empty exactly when :meth:`has_hidden_cards` is False)."""
+        core = self._core
+        hidden = [
+            f"hand {s} holds {n} unknown" for s in range(self.rules.players) if (n := core.hand(s).count(UNKNOWN_CODE))
+        ]
+        pile = core.draw_pile()
+        unknown = pile.count(UNKNOWN_CODE)
+        if unknown:
+            listed = "are not listed" if unknown == len(pile) else f"hold {unknown} unknown"
+            hidden.append(f"the draw pile's {len(pile)} cards {listed}")
+        return hidden
+
     def known_hand(self, seat: int) -> list[int]:
         """Deck indexes of the cards of ``seat``'s hand that this state knows."""
         return [c for c in self._core.hand(seat) if c != UNKNOWN_CODE]
@@ -351,8 +365,16 @@ class State:
         return self._core.legal_actions()
 
     def random_action(self) -> int:
-        """A legal action drawn uniformly with the state's own bit generator."""
-        return self._core.random_action()
+        """A legal action drawn uniformly with the state's own bit generator.
+
+        Raises:
+            IllegalMoveError: the action drawn would take a counter past its limit (P-9).
+        """
+        action = self._core.random_action()
+        past = self.counter_past_limit(action)
+        if past:
+            raise IllegalMoveError(past)
+        return action
 
     def legal_moves(self) -> list[Move]:
         """The legal actions of the side to move, listed as RULES.md P-13 says.
@@ -380,6 +402,10 @@ class State:
         if isinstance(move, str):
             move = Move.from_str(move)
         return check_move(self, move)
+
+    def ends_turn(self, action: int) -> bool:
+        """Every action but a dead-card exchange ends the turn (C-21)."""
+        return decode_action(action)[0] != _EXCHANGE
 
     def action_to_string(self, action: int) -> str:
         """The action in move notation (P-12), as records store it (the game interface's name)."""
@@ -431,6 +457,26 @@ class State:
         if move.kind is MoveKind.EXCHANGE and move.drawn and self.rules.draw_mode == "blind":
             self._install_drawn(move.drawn)
         self._core.apply(action, None if move.declare is None else list(move.declare))
+
+    def play_turn(self, text: str) -> None:
+        """Play a whole turn in P-12 notation, action by action (the game interface's name).
+
+        An illegal action stops the turn there, the actions before it played; the
+        message of a one-action turn does not repeat the move, which the caller names.
+
+        Raises:
+            MoveSyntaxError: the text is not a turn in P-12 notation.
+            IllegalMoveError: an action is not legal where it comes (the message says why).
+        """
+        moves = parse_turn(text)
+        for move in moves:
+            try:
+                self.apply(move)
+            except IllegalMoveError as exc:
+                reason = str(exc)
+                if len(moves) == 1 and reason.startswith(f"{move}: "):
+                    raise IllegalMoveError(reason[len(f"{move}: ") :]) from None
+                raise
 
     def push(self, move: Move | str | int) -> None:
         """Apply a move, remembering the state so :meth:`pop` can take it back."""

@@ -4,7 +4,13 @@ which the match runner feeds every action of a self-play game."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import numpy as np
+
+from ...play.stats import rate_interval
 from .actions import ActionKind, decode_action
+from .board import CORNERS, windows
 from .cards import CardKind
 from .rules import Rules
 from .state import State
@@ -63,3 +69,40 @@ class GameDetail:
             [state.chips(side) for side in range(state.rules.teams)],
             [[state.sides.index(colour), w] for colour, w in state.sequences()],
         )
+
+    @staticmethod
+    def summarize(records: list[dict]) -> dict:
+        """Sequence's metrics of a point's self-play records (at least one): counts per
+        game, how often the winner's sequences used a corner, and the board heatmaps."""
+        corner_windows = _corner_windows()
+        chips, seq_cells = np.zeros(100), np.zeros(100)
+        per_game: dict[str, list[float]] = {k: [] for k in _PER_GAME}
+        corner_wins = decisive = 0
+        for r in records:
+            d, w = r["detail"], r["winner_side"]
+            for k, values in per_game.items():
+                values.append(d["two_eyed"] + d["one_eyed"] if k == "jacks" else d[k])
+            for side_cells in d["chips"]:
+                chips[np.asarray(side_cells, dtype=int)] += 1
+            cells = set()
+            for side, window in d["sequences"]:
+                cells.update(windows()[window])
+            seq_cells[np.asarray(sorted(cells), dtype=int)] += 1
+            decisive += w is not None
+            corner_wins += any(side == w and window in corner_windows for side, window in d["sequences"])
+        n = len(records)
+        out: dict = {f"{k}_mean": float(np.mean(values)) for k, values in per_game.items()}
+        out["corner_win_rate"] = corner_wins / decisive if decisive else None
+        out["corner_win_ci"] = list(rate_interval(corner_wins, decisive)[1:]) if decisive else None
+        out["heatmap"] = {"chips": (chips / n).round(4).tolist(), "sequences": (seq_cells / n).round(4).tolist()}
+        return out
+
+
+#: the counts of :meth:`GameDetail.summarize` given as means per game, in the order tables show them
+_PER_GAME = ("decisions", "exchanges", "two_eyed", "one_eyed", "jacks", "reshuffles", "passes")
+
+
+@lru_cache(maxsize=1)
+def _corner_windows() -> frozenset[int]:
+    """The windows that hold a corner (a corner counts for every side, C-24)."""
+    return frozenset(i for i, w in enumerate(windows()) if set(w) & set(CORNERS))

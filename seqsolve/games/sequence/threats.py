@@ -1,18 +1,127 @@
-"""Threats and exact answers, found by trying moves rather than by search: cells
-that win at once, the cards that fill them and who may hold them, dead cards, and
-the chance an exchange's replacement wins (plain Python on the position's tokens)."""
+"""Sequence's threats and exact answers for ``analyze`` (the game's
+:meth:`~seqsolve.games.sequence.game.SequenceGame.tactics`), found by trying moves
+rather than by search: cells that win at once, the cards that fill them and who may
+hold them, dead cards, and the chance an exchange's replacement wins (plain Python
+on the position's tokens)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import asdict, dataclass
 
-from ..games.sequence.actions import decode_action
-from ..games.sequence.board import CORNERS, cell_name, window_name, windows
-from ..games.sequence.cards import CardKind
-from ..games.sequence.position import CORNER, EMPTY
-from ..games.sequence.sequences import HEART_CELLS, new_sequences, overlap_allows
-from .results import SideThreats
+from .actions import ActionKind, decode_action
+from .board import CORNERS, cell_name, parse_cell, window_name, windows
+from .cards import CardKind
+from .position import COLOUR_NAMES, CORNER, EMPTY
+from .sequences import HEART_CELLS, new_sequences, overlap_allows
+
+
+class SequenceTactics:
+    """The :class:`~seqsolve.games.base.Tactics` of one view: what the analyst sees
+    (an observation, or the full state for an open analysis)."""
+
+    def __init__(self, view, open_information: bool):
+        self.view = view
+        self.open_information = open_information
+
+    def opponent_wins(self, state, side: int) -> list[dict]:
+        """The cells where a side other than ``side`` wins by its next placement (see
+        :func:`immediate_wins`)."""
+        found = []
+        for other in range(state.rules.teams):
+            if other != side:
+                found.extend(immediate_wins(state, other, self.open_information))
+        return found
+
+    def replacement_wins(self, action: int, side: int) -> float:
+        return replacement_wins(self.view, action, side, self.open_information)
+
+    @staticmethod
+    def is_pass(action: int) -> bool:
+        return decode_action(action)[0] == ActionKind.PASS
+
+    @staticmethod
+    def is_known_play(state, action: int) -> bool:
+        """A play whose cards are all known (in an observation of the draft variant, a play
+        may take a draft card refilled from the unknown pile: such actions are skipped)."""
+        try:
+            return state.action_to_move(action).is_play
+        except IndexError:
+            return False
+
+    def summary(self) -> list[SideThreats]:
+        return threat_summary(self.view)
+
+    @staticmethod
+    def describe(threat: dict) -> str:
+        """One entry of :meth:`opponent_wins` in words."""
+        maybe = "possible" if threat["possible"] else "impossible: no copy left for it"
+        return f"{COLOUR_NAMES[threat['side']]} on {threat['cell']} with {threat['card']} or a wild card ({maybe})"
+
+
+@dataclass
+class SideThreats:
+    """The threat summary of one side (see :func:`threat_summary`)."""
+
+    colour: str
+    seats: list[int]
+    sequences: list[str]
+    count: int
+    needed: int
+    one_away: list[dict]
+    two_away: list[dict]
+    cells: dict[str, dict]
+    wild: dict
+    dead_cards: dict[int, list[str]]
+
+    def to_dict(self) -> dict:
+        """The fields as JSON: the colour as ``side``, seats as text keys of ``dead_cards``."""
+        data = {"side": self.colour, **asdict(self)}
+        del data["colour"]
+        data["dead_cards"] = {str(s): cards for s, cards in self.dead_cards.items()}
+        return data
+
+    def lines(self, limit: int = 6) -> list[str]:
+        """The side's threats as lines of ``analyze``'s report (at most ``limit`` windows a kind)."""
+        name = COLOUR_NAMES[self.colour]
+        seqs = f" ({', '.join(self.sequences)})" if self.sequences else ""
+        lines = [f"  {name:<6} {self.count}/{self.needed} sequences{seqs}; seats {', '.join(map(str, self.seats))}"]
+        for entries, label in ((self.one_away, "one away"), (self.two_away, "two away")):
+            lines.append(f"         {label}: {_window_list(entries, limit)}")
+        needed = [c for e in self.one_away for c in e["cells"]]
+        if needed:
+            cells = sorted(set(needed), key=needed.index)
+            notes = [f"{c} {self.cells[c]['card']} ({_cards_note(self.cells[c])})" for c in cells]
+            lines.append("         cards:    " + "; ".join(notes))
+        if self.one_away or self.two_away:
+            lines.append(f"         wild:     {' '.join(self.wild['cards'])} ({_cards_note(self.wild)})")
+        for seat, cards in self.dead_cards.items():
+            lines.append(f"         dead cards in seat {seat}'s hand: {' '.join(cards)}")
+        return lines
+
+
+def _window_list(entries: list[dict], limit: int) -> str:
+    if not entries:
+        return "-"
+    shown = []
+    for e in entries[:limit]:
+        wins = ", wins" if e.get("wins") else ""
+        shown.append(f"{e['window']} needs {' '.join(e['cells'])}{wins}")
+    more = f"; … {len(entries) - limit} more" if len(entries) > limit else ""
+    return f"{len(entries)}: " + "; ".join(shown) + more
+
+
+def _cards_note(info: dict) -> str:
+    parts = []
+    if info["holders"]:
+        parts.append("held by seat " + ", ".join(map(str, info["holders"])))
+    parts.append(f"{info['unseen']} unseen")
+    if info.get("draft"):
+        parts.append(f"{info['draft']} in the draft")
+    if not info["live"]:
+        parts.append("not live")
+    return ", ".join(parts)
 
 
 def _board(state) -> list[str]:
@@ -148,9 +257,10 @@ def threat_summary(state, viewer: int | None = None) -> list[SideThreats]:
     draw pile) and ``live``; ``wild`` gives the same for the wild cards (two-eyed
     jacks, Numbers' Plus), which complete any cell.
 
-    >>> from seqsolve.cli.position import load_position
-    >>> from seqsolve.games.sequence.state import State
-    >>> s = State.from_position(load_position("example:2")).observation(1)
+    >>> from importlib import resources
+    >>> from seqsolve.games.sequence.game import SEQUENCE
+    >>> text = resources.files("seqsolve").joinpath("data", "example2.sqn").read_text()
+    >>> s = SEQUENCE.read_position(text).observation(1)
     >>> [(t.colour, t.count, t.needed) for t in threat_summary(s)]
     [('b', 1, 2), ('g', 0, 2)]
     """
@@ -185,18 +295,12 @@ def threat_summary(state, viewer: int | None = None) -> list[SideThreats]:
                 needed=rules.sequences_to_win,
                 one_away=ones,
                 two_away=twos,
-                cells=dict(sorted(cell_info.items(), key=lambda kv: _cell_order(kv[0]))),
+                cells=dict(sorted(cell_info.items(), key=lambda kv: parse_cell(kv[0]))),
                 wild=wild,
                 dead_cards={s: d for s, d in dead.items() if d},
             )
         )
     return out
-
-
-def _cell_order(name: str) -> int:
-    from ..games.sequence.board import parse_cell
-
-    return parse_cell(name)
 
 
 def immediate_wins(state, side: int, open_information: bool = False) -> list[dict]:
@@ -234,24 +338,6 @@ def immediate_wins(state, side: int, open_information: bool = False) -> list[dic
     return out
 
 
-def opponent_wins(state, mover_side: int, open_information: bool) -> list[dict]:
-    found = []
-    for side in range(state.rules.teams):
-        if side != mover_side:
-            found.extend(immediate_wins(state, side, open_information))
-    return found
-
-
-def outcome_of(view, actions: Iterable[int]):
-    """The view after a turn, or None when one of its actions is not legal there."""
-    child = view.clone()
-    for a in actions:
-        if a not in child.legal_actions():
-            return None
-        child.apply(a)
-    return child
-
-
 def replacement_wins(view, exchange: int, side: int, open_information: bool) -> float:
     """Chance that the card drawn for the exchange lets the mover win at once.
 
@@ -267,8 +353,6 @@ def replacement_wins(view, exchange: int, side: int, open_information: bool) -> 
     cells = [c["cell"] for c in immediate_wins(view, view.side_of(view.current_player))]
     if not cells:
         return 0.0
-    from ..games.sequence.board import parse_cell
-
     deck = rules.deck_cards
     cards = _Cards(view)
     codes = {deck.index(rules.layout.labels[parse_cell(c)]) for c in cells} | set(cards.wild)
@@ -279,28 +363,3 @@ def replacement_wins(view, exchange: int, side: int, open_information: bool) -> 
         pool[decode_action(exchange)[1]] += 1
     size = sum(pool.values())
     return sum(pool[c] for c in codes) / size if size else 0.0
-
-
-def has_won(state, side: int) -> bool:
-    outcome = state.outcome()
-    return outcome is not None and outcome.winner == state.sides[side]
-
-
-def is_known_play(state, action: int) -> bool:
-    """A play whose cards are all known (in an observation of the draft variant, a play may
-    take a draft card refilled from the unknown pile: such actions are skipped)."""
-    try:
-        return state.action_to_move(action).is_play
-    except IndexError:
-        return False
-
-
-def won_after(state, action: int, side: int) -> bool:
-    child = state.clone()
-    child.apply(action)
-    return has_won(child, side)
-
-
-def turn_wins(view, turn: Iterable[int], side: int) -> bool:
-    after = outcome_of(view, turn)
-    return after is not None and has_won(after, side)
