@@ -244,6 +244,22 @@ class Game(Protocol):
         """The position drawn for a terminal (only what ``viewer`` sees, if given), with
         the lines of ``notes`` and the ``legal`` moves of the side to move."""
 
+    def picture(self, state: GameState, viewer: int | None = None, marks: list[dict] | None = None) -> str:
+        """The position drawn as SVG text (only what ``viewer`` sees, if given), with each
+        of ``marks`` (``{"move": a whole turn in the game's notation, "label": text}``, an
+        analysis' win chance say) shown where its turn plays; a game without pictures
+        raises :class:`NotSupported`.
+
+        Raises:
+            MoveSyntaxError: a mark's move is not in the game's notation.
+        """
+        raise NotSupported(f"the game {self.name} draws no pictures")
+
+    def picture_png(self, state: GameState, new_figure, viewer: int | None = None,
+                    marks: list[dict] | None = None) -> bytes:
+        """The same picture as :meth:`picture`, as PNG bytes drawn on ``new_figure(width, height)``."""
+        raise NotSupported(f"the game {self.name} draws no pictures")
+
     def side_name(self, side: str) -> str:
         """The word for a side's character in messages (Sequence: ``'b'`` is ``'blue'``)."""
 

@@ -102,6 +102,18 @@ class SequenceGame:
 
         return render_position(state.to_position(viewer), legal, color=color, notes=notes)
 
+    def picture(self, state, viewer: int | None = None, marks: list[dict] | None = None) -> str:
+        """The board with card faces, chips, locked chips, sequences and coordinates, as SVG."""
+        from .svg import position_svg
+
+        return position_svg(state.to_position(viewer), marks)
+
+    def picture_png(self, state, new_figure, viewer: int | None = None, marks: list[dict] | None = None) -> bytes:
+        """The picture of :meth:`picture`, drawn by matplotlib as PNG bytes."""
+        from .svg import position_png
+
+        return position_png(state.to_position(viewer), new_figure, marks)
+
     @staticmethod
     def side_name(side: str) -> str:
         return COLOUR_NAMES[side]

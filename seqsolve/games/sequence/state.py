@@ -156,6 +156,12 @@ class State:
         self._core = core
         self._stack: list[_core.CoreGame] = []
 
+    def _repr_svg_(self) -> str:
+        """Jupyter (and IPython's other front ends) show a state as its picture."""
+        from .svg import position_svg
+
+        return position_svg(self.to_position())
+
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, rules: Rules, seed=None, seats: str | None = None) -> State:

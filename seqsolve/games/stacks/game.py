@@ -56,6 +56,12 @@ class StacksGame:
     def searcher(self, params: dict):
         raise NotSupported("the compiled search is built for Sequence only, not for Sequence Stacks yet")
 
+    def picture(self, state, viewer: int | None = None, marks=None) -> str:
+        raise NotSupported("pictures are drawn for Sequence only, not for Sequence Stacks yet")
+
+    def picture_png(self, state, new_figure, viewer: int | None = None, marks=None) -> bytes:
+        raise NotSupported("pictures are drawn for Sequence only, not for Sequence Stacks yet")
+
     def __repr__(self) -> str:
         return "STACKS"
 
