@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..games import game_for
+from ..games import GameState, game_for
 from ..play.records import Replay, result_text, turns
 from .results import AnalysisError
 from .search import SearchThreads, analyze
@@ -27,6 +27,7 @@ def annotate_record(
     open_information: bool = False,
     progress: Callable[[int, int], None] | None = None,
     where: str = "game record",
+    marked: Callable[[dict, GameState], None] | None = None,
 ) -> dict:
     """Analyse every decision of ``seats`` (default all) in a recorded game.
 
@@ -39,6 +40,8 @@ def annotate_record(
     exchange is compared with the best whole turn), then the play after the
     replacement is known.  ``drop`` is the best turn's win estimate minus the
     played one's; above ``blunder`` it is a blunder, above ``mistake`` a mistake.
+    ``marked`` is called with each marked decision and the view it was analysed in
+    (what ``annotate --pictures`` draws).
 
     Returns:
         ``{"game", "variant", "players", "teams", "seats", "result", "termination",
@@ -117,22 +120,23 @@ def annotate_record(
         mark = None
         if drop is not None:
             mark = "blunder" if drop > blunder else "mistake" if drop > mistake else None
-        decisions.append(
-            {
-                "ply": ply,
-                "turn": turn + 1,
-                "seat": seat,
-                "side": view.seats[seat],
-                "played": view.action_to_string(action),
-                "win_played": win_played,
-                "visits_played": played.visits if played else 0,
-                "best": best.move,
-                "win_best": best.win,
-                "exact": best.exact,
-                "drop": drop,
-                "mark": mark,
-            }
-        )
+        decision = {
+            "ply": ply,
+            "turn": turn + 1,
+            "seat": seat,
+            "side": view.seats[seat],
+            "played": view.action_to_string(action),
+            "win_played": win_played,
+            "visits_played": played.visits if played else 0,
+            "best": best.move,
+            "win_best": best.win,
+            "exact": best.exact,
+            "drop": drop,
+            "mark": mark,
+        }
+        decisions.append(decision)
+        if mark and marked is not None:
+            marked(decision, view)
     summary = []
     for seat in sorted(chosen):
         mine = [d for d in decisions if d["seat"] == seat]

@@ -17,6 +17,7 @@ from ..games import game_for
 from .errors import Interrupted
 from .options import (
     FILE_PATH,
+    FOLDER_PATH,
     GAME_OPTION,
     PROBABILITY,
     SECONDS,
@@ -27,6 +28,15 @@ from .options import (
     progress_option,
     recorded_game,
     seed_option,
+)
+from .pictures import (
+    PICTURE_TOP,
+    check_picture,
+    draw_picture,
+    marks_from_analysis,
+    picture_options,
+    win_label,
+    write_pictures,
 )
 from .position import load_position
 from .progress import Progress, progress_enabled
@@ -118,6 +128,7 @@ Examples:
   seqsolve analyze game.sqn --time 5 --jobs 4    four root-parallel trees for 5 s
   seqsolve analyze example:4 --open              every card known: perfect information
   seqsolve analyze game.sqn mcts:c=0.5,depth=8 --seed 3 --json
+  seqsolve analyze game.sqn --to svg --out best.svg   the best 3 turns marked on the board
 """
 
 
@@ -143,8 +154,9 @@ Examples:
     help="Perfect information: every hand and the draw order must be listed.",
 )
 @json_option("one JSON object")
+@picture_options(f"the position with the best --top turns (default {PICTURE_TOP}) marked by their win chances")
 @progress_option("A line when the search starts")
-def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, progress):
+def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, picture, out, progress):
     """Rank every legal turn of the side to move in the position FILE.
 
     BOT is the search, an mcts spec (default mcts), e.g. mcts:c=0.5,depth=8.
@@ -163,6 +175,7 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
     """
     from ..analysis.search import analyze
 
+    check_picture(picture, out, as_json)
     seed = fresh_seed() if seed is None else seed
     state = load_position(file, seed)
     if progress_enabled(progress):
@@ -176,7 +189,9 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
         jobs=_threads(jobs),
         open_information=open_information,
     )
-    if as_json:
+    if picture is not None:
+        draw_picture(state, picture, out, marks=marks_from_analysis(result.to_dict(top or PICTURE_TOP)))
+    elif as_json:
         click.echo(json.dumps(result.to_dict(top or None), indent=2))
     else:
         click.echo(format_analysis(result, top or None), nl=False)
@@ -188,6 +203,7 @@ Examples:
   seqsolve annotate games.jsonl --game 3
   seqsolve annotate games.jsonl --game 3 --seat 0 --iters 10000 --all
   seqsolve annotate games.jsonl --game 3 --mistake 0.05 --blunder 0.2 --jobs 2 --json
+  seqsolve annotate games.jsonl --game 3 --pictures game3    an SVG per mistake and blunder
 """
 
 
@@ -226,6 +242,9 @@ Examples:
     "--all", "show_all", is_flag=True, help="List every analysed decision, not only the marked ones."
 )
 @json_option("one JSON object (every decision)")
+@click.option("--pictures", type=FOLDER_PATH, default=None,
+              help="Draw each mistake and blunder into this folder (made if its parent exists): "
+                   "the position as the seat saw it, the turn played and the better one marked.")
 @progress_option()
 def annotate(
     records,
@@ -241,6 +260,7 @@ def annotate(
     open_information,
     show_all,
     as_json,
+    pictures,
     progress,
 ):
     """Walk a recorded game and mark the mistakes and blunders, with the better turn.
@@ -251,7 +271,12 @@ def annotate(
     BOT is the search, an mcts spec (default mcts), e.g. mcts:c=0.5,depth=8.
     """
     from ..analysis.annotate import annotate_record
+    from ..play.records import make_output_folder
+
     record, where = recorded_game(records, game)
+    if pictures is not None:
+        make_output_folder(pictures, "--pictures")
+    costly = []
     bar = Progress(progress_enabled(progress), unit="decisions")
 
     def report(done: int, total: int) -> None:
@@ -273,15 +298,27 @@ def annotate(
             open_information=open_information,
             progress=report,
             where=where,
+            marked=lambda decision, view: costly.append((decision, view)),
         )
     except KeyboardInterrupt:
         bar.close()
         raise Interrupted(f"interrupted after {bar.done} of {bar.total} decisions") from None
     bar.close()
+    if pictures is not None:
+        result["pictures"] = write_pictures(pictures, [_costly_picture(d, view) for d, view in costly])
     if as_json:
         click.echo(json.dumps(result, indent=2))
         return
     click.echo(format_annotation(result, show_all), nl=False)
+
+
+def _costly_picture(decision: dict, view) -> tuple:
+    """A marked decision's picture: its name, the view, the better turn and the one played."""
+    marks = [
+        {"move": decision["best"], "label": f"better {win_label(decision['win_best'])}"},
+        {"move": decision["played"], "label": f"played {win_label(decision['win_played'])}"},
+    ]
+    return f"ply{decision['ply']:04d}-seat{decision['seat']}-{decision['mark']}", view, marks
 
 
 def format_annotation(result: dict, show_all: bool = False) -> str:
@@ -326,6 +363,8 @@ def format_annotation(result: dict, show_all: bool = False) -> str:
             f" {_count(s['blunders'], 'blunder')}, {_count(s['mistakes'], 'mistake')},"
             f" mean drop {_pct(s['mean_drop'], 3)}"
         )
+    if "pictures" in result:
+        lines.append(f"pictures: {_count(len(result['pictures']), 'picture')} of the marked decisions")
     return "\n".join(lines) + "\n"
 
 

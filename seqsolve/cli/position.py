@@ -25,6 +25,7 @@ from ..games.base import GameState, IllegalMoveError, MoveSyntaxError, whole_tur
 from ..games.files import read_stream_text, read_text
 from .errors import CliError
 from .options import (
+    FILE_PATH,
     GAMES,
     MAX_GAMES,
     fresh_seed,
@@ -35,6 +36,7 @@ from .options import (
     teams_option,
     variant_option,
 )
+from .pictures import check_picture, draw_picture, picture_options, read_arrows
 from .progress import progress_enabled
 
 FORMATS = ("sqn", "readable", "json")
@@ -149,6 +151,9 @@ Examples:
   seqsolve show --new --variant seed000 --players 4 --seed 7 --viewer 0
   seqsolve show --new --seed 1 --play-random    play that deal to the end at random
   cat game.sqn | seqsolve show -
+  seqsolve show game.sqn --to svg --out game.svg            the board as a picture
+  seqsolve analyze game.sqn --top 3 --json > best.json
+  seqsolve show game.sqn --to png --out game.png --arrows best.json   its best turns marked
 """
 
 
@@ -168,10 +173,16 @@ Examples:
 @click.option(
     "--color/--no-color", default=None, help="Force ANSI colours on or off (default: on a terminal)."
 )
-def show(file, example, new, variant, players, teams, seed, play_random, viewer, as_json, color) -> None:
+@picture_options("the position (board, chips, sequences, coordinates)")
+@click.option("--arrows", type=FILE_PATH, default=None,
+              help="With --to: mark the turns of this 'seqsolve analyze --json' output with their win chances.")
+def show(file, example, new, variant, players, teams, seed, play_random, viewer, as_json, color,
+         picture, out, arrows) -> None:
     """Draw a position: board, sequences, hands, discards, draw pile, whose turn.
 
     The position comes from FILE, from --example N, or from --new (a seeded deal).
+    --to svg (or png, into --out) draws it as a picture, with the turns of an
+    analysis (--arrows, the output of analyze --json) marked by their win chances.
     With --play-random the game is played on to its end by uniformly random legal
     moves; unseen cards of a position file are first dealt at random, as the side
     to move could imagine them.
@@ -181,6 +192,9 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
         raise click.UsageError("give exactly one of FILE, --example N or --new")
     if not new and (variant or players or teams):
         raise click.UsageError("--variant, --players and --teams go with --new")
+    if arrows is not None and picture is None:
+        raise click.UsageError("--arrows goes with --to svg or --to png")
+    check_picture(picture, out, as_json)
     notes = []
     played = None
     if new or play_random:
@@ -211,6 +225,10 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
             f"random     {len(played)} turns from turn {start} (seed {seed}),"
             f" ended by {outcome.termination.name.lower().replace('_', ' ')}"
         )
+    if picture is not None:
+        marks = read_arrows(arrows, state) if arrows is not None else None
+        draw_picture(state, picture, out, viewer, marks)
+        return
     if as_json:
         extra = {}
         if new or play_random:

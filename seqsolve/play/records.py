@@ -520,11 +520,12 @@ def make_output_folder(path: str, option: str = "--out") -> bool:
     return True
 
 
-def write_text(path: str, text: str) -> None:
-    """Write ``path`` whole or not at all (through a temporary file beside it)."""
+def write_text(path: str, text: str | bytes) -> None:
+    """Write ``path`` whole or not at all (through a temporary file beside it); bytes
+    (a PNG picture) as they are, text as UTF-8."""
     tmp = path + ".tmp"
     try:
-        with open(tmp, "w", encoding="utf-8") as fh:
+        with open(tmp, "wb") if isinstance(text, bytes) else open(tmp, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
     except OSError as exc:
