@@ -258,7 +258,7 @@ _LEGEND = (
 def markdown_report(
     summaries: list[dict], data: dict, command: str, plots: dict | None, report_path: str
 ) -> str:
-    """A Markdown report: the command, the tables, links to the plots."""
+    """A Markdown report: the command, the tables, the plots shown in it."""
     base = os.path.dirname(os.path.abspath(report_path))
 
     def link(path: str) -> str:
@@ -329,6 +329,6 @@ def markdown_report(
             ),
             "",
         ]
-        lines += [f"* [{label}]({link(path)})" for label, path in plots["heatmaps"].items()]
-        lines.append("")
+        for label, path in plots["heatmaps"].items():  # shown in the report, not only linked
+            lines += [f"### {label}", "", f"![board heatmaps of {label}]({link(path)})", ""]
     return "\n".join(lines)

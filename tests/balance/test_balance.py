@@ -215,6 +215,8 @@ def test_json_csv_markdown_and_plots(tmp_path):
     ]
     for png in pngs:
         assert f"balance/{png.name}" in report
+    for label, name in (("classic 2p", "classic_2p"), ("classic 3p", "classic_3p")):
+        assert f"![board heatmaps of {label}](balance/heatmap-{name}.png)" in report  # shown, not only linked
         image = imread(png)
         assert image.ndim == 3 and image.shape[0] > 150 and image.shape[1] > 300 and image.shape[2] in (3, 4)
         assert image[..., :3].std() > 0.01  # something is drawn
