@@ -9,8 +9,8 @@ from importlib import resources
 from xml.etree import ElementTree as ET
 
 import pytest
-
 from cli_helpers import fails, ok
+
 from seqsolve.cli.pictures import win_label
 from seqsolve.games import read_state
 from seqsolve.games.sequence.game import SEQUENCE

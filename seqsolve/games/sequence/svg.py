@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from xml.etree import ElementTree as ET
 
-from .board import COLUMNS, SIZE, cell_name, windows, window_name
+from .board import COLUMNS, SIZE, cell_name, window_name, windows
 from .cards import RANKS, SUITS
 from .moves import MoveKind, parse_turn
 from .position import COLOUR_NAMES, CORNER, EMPTY, Position
