@@ -126,14 +126,16 @@ def _setup(variant, players, teams, seats, bots, seed, source, out):
     """The table of the command line and its record file's path; bad options refused before any output."""
     from ..play.table import HUMAN, Table
 
+    if source == "-":
+        raise click.UsageError("--from - would read the position from the input the moves are typed on")
     if source is not None and _record_header(source) is not None:
         if variant or players or teams or seats or bots or seed is not None:
             raise click.UsageError(
                 "--from a record resumes its game as it was: give no --variant, --players,"
                 " --teams, --seat, --bot or --seed"
             )
-        table = _resume(source)
-        return table, out or source
+        out = _record_path(out or source, source)
+        return _resume(source), out
     if source is not None and (variant or players or teams):
         raise click.UsageError("--variant, --players and --teams come from the --from position")
     seed = fresh_seed() if seed is None else seed
@@ -156,15 +158,21 @@ def _setup(variant, players, teams, seats, bots, seed, source, out):
     players_of = [HUMAN] * rules.players
     for s, spec in zip(others, specs):
         players_of[s] = spec
-    out = out or f"play-{seed}.jsonl"
-    if os.path.exists(out):
-        raise CliError(f"{out} exists: resume its game with --from {out}, or choose another --out")
-    from ..play.records import check_output_file
-
-    check_output_file(out, "--out")
+    out = _record_path(out or f"play-{seed}.jsonl")
     table = Table.deal(str(rules.variant), rules.players, rules.teams, seed, players_of, start)
     _check_render(table)
     return table, out
+
+
+def _record_path(out: str, resumed: str | None = None) -> str:
+    """The record file to write: a new one, or the one the game is resumed from (never
+    another game's record, which would be overwritten)."""
+    from ..play.records import check_output_file
+
+    if out != resumed and os.path.exists(out):
+        raise CliError(f"{out} exists: resume its game with --from {out}, or choose another --out")
+    check_output_file(out, "--out")
+    return out
 
 
 def _rules(variant, players, teams):
@@ -219,8 +227,12 @@ def _start_position(source: str, seed: int, seats):
 
 
 def _check_render(table) -> None:
+    """Refuse a game that draws no picture of its positions, before the game starts."""
+    render = getattr(table.game, "render", None)
     try:
-        table.game.render(table.state, 0, None, color=False, notes=[])
+        if render is None:
+            raise NotSupported(f"{table.game.name} has no picture of its positions yet")
+        render(table.state, 0, None, color=False, notes=[])
     except NotSupported as exc:
         table.close()
         raise CliError(f"play: {exc}") from None

@@ -17,6 +17,8 @@ import pexpect
 import pytest
 from cli_helpers import fails, ok
 
+from seqsolve.cli.errors import CliError
+from seqsolve.cli.play import _check_render
 from seqsolve.play.records import Replay, read_records
 
 VARIANT = "classic[sequences_to_win=1]"
@@ -226,8 +228,9 @@ def test_plain_characters_without_colour(tmp_path, how):
     assert ">(g)<" in screen  # where the bot's chip landed
 
 
-def test_bad_command_lines(tmp_path):
-    os.chdir(tmp_path)
+def test_bad_command_lines(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert "--from -" in fails("play", "--from", "-", code=2)
     assert "--seat" in fails("play", "--seat", "5", code=2)
     assert "--bot" in fails(
         "play", "--players", "3", "--bot", "random", "--bot", "greedy", "--bot", "mcts", code=2
@@ -241,3 +244,20 @@ def test_bad_command_lines(tmp_path):
     )
     assert "--from a record" in fails("play", "--from", str(record), "--seed", "2", code=2)
     assert "not a game of seqsolve play" in fails("play", "--from", str(record))
+
+
+def test_a_game_without_a_picture_is_refused_before_it_starts():
+    class Blind:  # a game of the registry with no render (Stacks, until it draws itself)
+        name = "blind"
+
+    class Seated:
+        game = Blind()
+        closed = False
+
+        def close(self):
+            self.closed = True
+
+    table = Seated()
+    with pytest.raises(CliError, match="play: blind has no picture of its positions yet"):
+        _check_render(table)
+    assert table.closed
