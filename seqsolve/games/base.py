@@ -240,9 +240,25 @@ class Game(Protocol):
     def position_facts(self, state: GameState) -> dict:
         """What ``show --json`` adds to the position's fields (JSON-ready), beyond the legal moves."""
 
-    def render(self, state: GameState, viewer: int | None, legal: list[str], color: bool, notes: list[str]) -> str:
+    def render(
+        self,
+        state: GameState,
+        viewer: int | None,
+        legal: list[str] | None,
+        color: bool,
+        notes: list[str],
+        last: Iterable[str] = (),
+    ) -> str:
         """The position drawn for a terminal (only what ``viewer`` sees, if given), with
-        the lines of ``notes`` and the ``legal`` moves of the side to move."""
+        the lines of ``notes``, the ``legal`` moves of the side to move (None: not listed)
+        and where the moves ``last`` (in the game's notation) landed marked, so that a
+        player sees what the bots just did (``seqsolve play``).
+
+        Raises:
+            NotSupported: the game draws no picture of its positions (``show`` and
+                ``play`` then say so in one line).
+        """
+        raise NotSupported(f"{self.name} has no picture of its positions yet")
 
     def picture(self, state: GameState, viewer: int | None = None, marks: list[dict] | None = None) -> str:
         """The position drawn as SVG text (only what ``viewer`` sees, if given), with each

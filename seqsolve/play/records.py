@@ -51,6 +51,10 @@ def _ints(v) -> bool:
     return isinstance(v, list) and all(_int(x) for x in v)
 
 
+#: the termination of a game stopped before its end (``seqsolve play`` left, to be
+#: resumed): its record has no result and no score (both null)
+UNFINISHED = "unfinished"
+
 #: Every field of a game record, with what it must hold.
 GAME_FIELDS = {
     "game": ("a game number (0, 1, ...)", lambda v: _int(v) and v >= 0),
@@ -62,13 +66,13 @@ GAME_FIELDS = {
     "seats": ("a list of bot specs", _strings),
     "side_bot": ("a list of bot numbers", _ints),
     "moves": ("a list of moves", _strings),
-    "result": ("a colour or 'draw'", lambda v: v in ("b", "g", "r", "draw")),
+    "result": ("a colour or 'draw'", lambda v: v in ("b", "g", "r", "draw", None)),
     "winner_side": ("a side number or null", lambda v: v is None or _int(v)),
     "termination": ("why the game ended", lambda v: isinstance(v, str)),
     "forfeit": ("null or the forfeit", lambda v: v is None or isinstance(v, dict)),
     "turns": ("a number of turns", lambda v: _int(v) and v >= 0),
     "plies": ("a number of actions", lambda v: _int(v) and v >= 0),
-    "score": ("a score from 0 to 1", lambda v: _number(v) and 0 <= v <= 1),
+    "score": ("a score from 0 to 1", lambda v: v is None or (_number(v) and 0 <= v <= 1)),
 }
 
 
@@ -80,6 +84,9 @@ def _stream(v) -> bool:
 #: Fields a game record has only in some runs, with what they must hold.
 OPTIONAL_FIELDS = {
     "stream": ("a stream key (whole numbers and texts)", _stream),
+    # a game played on from a position file (``play --from``): the position, every card
+    # listed, that the moves start from instead of the deal
+    "start": ("a position file's text", lambda v: isinstance(v, str)),
 }
 
 
@@ -101,6 +108,11 @@ def check_game(record) -> str | None:
     for name, (what, valid) in OPTIONAL_FIELDS.items():
         if name in record and not valid(record[name]):
             return f"{name!r} must be {what}, not {json.dumps(record[name])[:40]}"
+    unfinished = record["termination"] == UNFINISHED
+    for name in ("result", "score"):
+        if (record[name] is None) != unfinished:
+            state = "null only in" if record[name] is None else "null in"
+            return f"{name!r} must be {state} an unfinished game's record"
     try:
         rules = rules_for(record["variant"], record["players"], record["teams"])
     except RulesError as exc:
@@ -539,13 +551,24 @@ def write_text(path: str, text: str | bytes) -> None:
 # ---------------------------------------------------------------- replaying
 
 
-def start_state(record: dict):
-    """The state a recorded game started from: its game's deal for its rules and seed."""
+def start_state(record: dict, where: str = "game record"):
+    """The state a recorded game started from: its game's deal for its rules and seed,
+    or its ``start`` position (whose reshuffles draw from that seed).
+
+    Raises:
+        PositionError: a ``start`` that is not a position of the record's rules.
+    """
     from .seeds import deal_seed
 
     game = game_for(record["variant"])
     rules = game.rules(record["variant"], record["players"], record["teams"])
-    return game.new_initial_state(rules, seed=deal_seed(record["seed"], record["deal"], record.get("stream", ())))
+    seed = deal_seed(record["seed"], record["deal"], record.get("stream", ()))
+    if "start" not in record:
+        return game.new_initial_state(rules, seed=seed)
+    state = game.read_position(record["start"], f"{where} (start)", seed=seed)
+    if str(state.rules.variant) != str(rules.variant) or state.rules.players != rules.players:
+        raise RecordError(f"{where}: the start position is not a game of {rules.variant}, {rules.players} players")
+    return state
 
 
 @dataclass(frozen=True)
@@ -576,7 +599,7 @@ class Replay:
         if problem:
             raise RecordError(f"{where}: {problem}")
         self.record, self.where = record, where
-        self.state = start_state(record)
+        self.state = start_state(record, where)
 
     def __iter__(self) -> Iterator[Step]:
         state = self.state
@@ -589,7 +612,7 @@ class Replay:
                 raise RecordError(f"{self.where}: move {ply} {text!r} cannot be replayed: {exc}") from None
             yield Step(ply, text, state.current_player, state.turn, action)
             state.apply(action)
-        if not state.is_terminal() and self.record["termination"] != "forfeit":
+        if not state.is_terminal() and self.record["termination"] not in ("forfeit", UNFINISHED):
             raise RecordError(f"{self.where}: the moves stop before the game is over")
 
 
@@ -617,6 +640,8 @@ def result_text(record: dict, seats: str) -> str:
     name = game_for(record["variant"]).side_name
     sides = list(dict.fromkeys(seats))
     forfeit = record["forfeit"]
+    if record["termination"] == UNFINISHED:
+        return "unfinished"
     if record["termination"] == "forfeit" and forfeit:
         who = f"seat {forfeit.get('seat')} ({forfeit.get('bot')}) forfeited ({forfeit.get('reason')})"
         return f"{name(sides[side])} won: {who}" if side is not None else who

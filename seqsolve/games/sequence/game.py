@@ -96,11 +96,15 @@ class SequenceGame:
 
         return {"sequences": [f"{colour}:{window_name(w)}" for colour, w in state.sequences()]}
 
-    def render(self, state, viewer: int | None, legal: list[str], color: bool, notes: list[str]) -> str:
-        """The board in colour (P-2 letters without it), hands, piles and whose turn."""
+    def render(self, state, viewer: int | None, legal: list[str] | None, color: bool, notes: list[str],
+               last=()) -> str:
+        """The board in colour (P-2 letters without it), hands, piles and whose turn; the
+        cells of the plays ``last`` marked (an exchange or a pass touches no cell)."""
+        from .moves import Move
         from .render import render_position
 
-        return render_position(state.to_position(viewer), legal, color=color, notes=notes)
+        cells = [move.cell for move in map(Move.from_str, last) if move.cell is not None]
+        return render_position(state.to_position(viewer), legal, color=color, notes=notes, marks=cells)
 
     def picture(self, state, viewer: int | None = None, marks: list[dict] | None = None) -> str:
         """The board with card faces, chips, locked chips, sequences and coordinates, as SVG."""

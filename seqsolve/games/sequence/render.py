@@ -5,7 +5,8 @@ blue chip, ``[B]`` a blue chip locked in a completed sequence, ``*`` a free
 corner, and an empty cell shows the card that claims it (``5H``).  With
 ``color=True`` chips also get their colour (ANSI escapes) and empty cells are
 dimmed; callers decide (``seqsolve show`` does it for a terminal unless
-``NO_COLOR`` is set).
+``NO_COLOR`` is set).  The cells of the last moves (``seqsolve play`` shows where a
+bot's move landed) stand between ``>`` and ``<``, and are underlined in colour.
 
 >>> from seqsolve.games.sequence.notation import parse_position
 >>> pos = parse_position("classic *8*/b9/10/10/10/10/10/10/10/*8* bg 0 ?7/?7 -/- - 90 0 0")
@@ -27,6 +28,7 @@ __all__ = ["COLOUR_NAMES", "draw_board", "render_position", "style"]
 _CHIP_STYLE = {"b": "97;44", "g": "30;42", "r": "97;41"}
 _DIM = "2"
 _BOLD = "1"
+_UNDERLINE = "4"
 
 
 def style(text: str, sgr: str, color: bool) -> str:
@@ -38,24 +40,39 @@ def style(text: str, sgr: str, color: bool) -> str:
     return f"\x1b[{sgr}m{text}\x1b[0m" if color else text
 
 
-def _cell(token: str, label: str, color: bool) -> str:
+def _cell(token: str, label: str, color: bool, marked: bool = False) -> str:
+    mark = ";" + _UNDERLINE if marked else ""
     if token == CORNER:
         return " * "
     if token == EMPTY:
-        return style(f"{label:>3}", _DIM, color)
+        return style(f"{label:>3}", _DIM + mark, color)
     colour = token.lower()
     glyph = f"[{token}]" if token.isupper() else f"({token})"
-    sgr = _CHIP_STYLE[colour] + (";" + _BOLD if token.isupper() else "")
+    sgr = _CHIP_STYLE[colour] + (";" + _BOLD if token.isupper() else "") + mark
     return style(glyph, sgr, color)
 
 
-def draw_board(pos: Position, color: bool = False) -> str:
-    """The 10×10 board with column letters and row numbers (RULES.md §1.2 coordinates)."""
+def draw_board(pos: Position, color: bool = False, marks: Iterable[int] = ()) -> str:
+    """The 10×10 board with column letters and row numbers (RULES.md §1.2 coordinates),
+    the cells ``marks`` between ``>`` and ``<`` (the separators beside them, so columns stay put).
+
+    >>> from seqsolve.games.sequence.notation import parse_position
+    >>> board = parse_position("classic *8*/10/10/10/10/10/10/10/10/*8* bg 0 ?7/?7 -/- - 90 0 0")
+    >>> print(draw_board(board, marks=[11]).splitlines()[2])
+       2   6C> 5C< 4C  3C  2C  AH  KH  QH  TH  TS
+    """
     labels = pos.rules.layout.labels
+    marked = set(marks)
     lines = ["       " + "   ".join(COLUMNS)]
     for r in range(SIZE):
-        cells = [_cell(pos.board[r * SIZE + c], labels[r * SIZE + c], color) for c in range(SIZE)]
-        lines.append((f"{r + 1:>4}  " + " ".join(cells)).rstrip())
+        row = f"{r + 1:>4} "
+        for c in range(SIZE):
+            cell = r * SIZE + c
+            before = ">" if cell in marked else "<" if c and cell - 1 in marked else " "
+            row += before + _cell(pos.board[cell], labels[cell], color, cell in marked)
+        if r * SIZE + SIZE - 1 in marked:
+            row += "<"
+        lines.append(row.rstrip())
     return "\n".join(lines)
 
 
@@ -74,14 +91,16 @@ def render_position(
     legal: Sequence[str] | None = None,
     color: bool = False,
     notes: Sequence[str] = (),
+    marks: Iterable[int] = (),
 ) -> str:
     """The board and every field of ``pos`` as text; ``legal`` lists the mover's turns (P-13).
 
     ``notes`` are extra ``(label, text)``-style lines (already formatted) shown
-    after the result, e.g. how a random game ended.  Ends with a newline.
+    after the result, e.g. how a random game ended; ``marks`` the cells drawn
+    marked (:func:`draw_board`).  Ends with a newline.
     """
     rules = pos.rules
-    lines = [draw_board(pos, color), ""]
+    lines = [draw_board(pos, color, marks), ""]
     lines.append(
         f"variant    {rules.variant}  ({rules.players} players, {rules.teams} sides,"
         f" {rules.sequences_to_win} sequence{'s' if rules.sequences_to_win != 1 else ''} to win)"
