@@ -145,7 +145,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
         click.echo(json.dumps(summary, indent=2))
     else:
         click.echo(f"match {' vs '.join(bots)} — {rules.variant}, {rules.players} players, {rules.teams} sides, seed {seed}")
-        click.echo(format_match(summary, _colours(rules.teams)))
+        click.echo(format_match(summary, config.game.new_initial_state(rules, seed=0).sides))
 
 
 def _recorded_seed(out: str | None, config) -> int | None:
@@ -154,10 +154,6 @@ def _recorded_seed(out: str | None, config) -> int | None:
     from ..play.records import recorded_seed
 
     return recorded_seed(out, config.to_json()) if out else None
-
-
-def _colours(sides: int) -> str:
-    return "bgr"[:sides]
 
 
 @click.command(epilog="""\b
@@ -187,8 +183,10 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
         raise click.UsageError("a tournament needs at least two bots")
     if len(set(bots)) != len(bots):
         raise click.UsageError("each bot may appear once in a tournament")
+    from ..games import game_for
+
     for spec in bots:
-        make_bot(spec).close()
+        make_bot(spec, game_for(variant)).close()
     league = Tournament(tuple(bots), variant, players, teams, move_timeout)
     first = league.config(0, 0)
     first_path = league.record_path(out, 0) if out else None

@@ -37,7 +37,9 @@ from .options import (
 )
 from .progress import progress_enabled
 
-FORMATS = ("sqn", "readable", "json")
+#: the forms --to writes: a one-line form (classic's SQN, Stacks' STN: either name gives
+#: the one-line form of the position's own game), readable, JSON
+FORMATS = ("sqn", "stn", "readable", "json")
 #: perft deeper than this would not finish (the tree grows ~100x per action)
 MAX_DEPTH = 12
 
@@ -231,7 +233,7 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
             subsequent_indent="           ",
         )
         text += wrapped.replace("_", " ") + "\n"
-    text += f"sqn        {game.write_position(state, viewer)}\n"
+    text += f"{game.position_forms[0]:<11}{game.write_position(state, viewer)}\n"
     click.echo(text, nl=False, color=_use_color(color))
 
 

@@ -62,7 +62,7 @@ GAME_FIELDS = {
     "seats": ("a list of bot specs", _strings),
     "side_bot": ("a list of bot numbers", _ints),
     "moves": ("a list of moves", _strings),
-    "result": ("a colour or 'draw'", lambda v: v in ("b", "g", "r", "draw")),
+    "result": ("a side's character or 'draw'", lambda v: v == "draw" or (isinstance(v, str) and len(v) == 1 and v.isalnum())),
     "winner_side": ("a side number or null", lambda v: v is None or _int(v)),
     "termination": ("why the game ended", lambda v: isinstance(v, str)),
     "forfeit": ("null or the forfeit", lambda v: v is None or isinstance(v, dict)),
