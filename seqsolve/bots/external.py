@@ -46,7 +46,6 @@ import time
 
 import numpy as np
 
-from ..games import game_for
 from ..games.base import GameState
 from .base import Bot, BotError, BotFailure, Param
 
@@ -132,8 +131,12 @@ class ExternalBot(Bot):
         "command": Param(str, "", "the program to run, with its arguments (everything after 'ext:')"),
     }
 
-    def __init__(self, **values):
+    writes_positions = True
+
+    def __init__(self, game=None, **values):
         super().__init__(**values)
+        #: the game played (make_bot's), whose one-line positions and notation the program reads
+        self._game = game
         command = self.options["command"]
         extra = ambiguous_parameters(command)
         if extra is not None:
@@ -154,7 +157,6 @@ class ExternalBot(Bot):
         self._stderr: _StderrTail | None = None
         self._buffer = b""
         self._no_handshake: str | None = None  # why the program could not start, once it failed to
-        self._game = None  # the game of the variant being played (start names it)
 
     @property
     def spec(self) -> str:
@@ -258,7 +260,6 @@ class ExternalBot(Bot):
                 if self._no_handshake is None:
                     self._no_handshake = f"no handshake: {self._failed(exc)}"
                 raise BotFailure(self._no_handshake) from None
-        self._game = game_for(str(rules.variant))
         self._send(f"game {rules.variant} {seats} {seat}")
 
     def choose(self, observation: GameState, rng: np.random.Generator) -> int:
