@@ -142,7 +142,7 @@ def summarize_point(result: PointResult) -> dict:
     # the game's own metrics: every tally counts "legal" for the branching above
     out.update(game_for(point.variant).tally(rules).summarize(records))
     # Ludii's outcome concepts (docs/balance-metrics.md): player 1 is the side that moves first
-    timeouts = terminations.get("turn_cap", 0)
+    timeouts = terminations.get("turn_cap", 0) + terminations.get("max_turns", 0)  # Sequence's, Stacks' cap
     ludii_rates = [k / n for k in side_wins]
     out["ludii"] = {
         "advantage_p1": (side_wins[first_side] + 0.5 * draws) / n,
