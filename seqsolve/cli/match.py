@@ -28,6 +28,7 @@ from .options import (
     json_option,
     progress_option,
     recorded_game,
+    variant_option,
 )
 from .progress import Progress, progress_enabled
 
@@ -272,13 +273,15 @@ def replay(records, game, ply, fmt):
 
 
 @click.command(name="bots")
+@variant_option("The game whose bots to list: any of its variants, e.g. 'stacks'.", default="classic")
 @json_option("every bot and parameter as one JSON object")
-def bots_command(as_json):
+def bots_command(variant, as_json):
     """List the bots and their parameters (use them as 'name:key=value,...'),
     each with its default and, for numbers, its range."""
     from ..bots import bot_classes
+    from ..games import game_for
 
-    classes = bot_classes()
+    classes = bot_classes(game_for(variant))
     if as_json:
         click.echo(json.dumps({name: {"summary": cls.summary, "params": {
             k: {"type": p.kind.__name__, "default": p.default, "help": p.help, "range": p.range}

@@ -216,3 +216,9 @@ def test_an_external_program_plays_stacks_over_the_line_protocol(tmp_path, monke
         seat = state.current_player
         assert state.hand(seat).count("?") == 0 and state.hidden_cards()  # its own hand, nothing else
     assert any(line in ("legal pass", "legal block pass") for line in sent)  # asked out of turn (ST-15)
+
+
+def test_bots_lists_the_bots_of_the_variants_game(monkeypatch):
+    with_random_bot(monkeypatch)
+    assert set(json.loads(ok("bots", "--variant", "stacks", "--json"))) == {"random", "ext"}
+    assert {"greedy", "mcts"} <= set(json.loads(ok("bots", "--json")))  # Sequence's, by default
