@@ -43,15 +43,19 @@ class StacksDetail:
         a = decode_action(action)
         if a.kind == ActionKind.PLAY and a.card in _PLAYED:
             c[_PLAYED[a.card]] += 1
-        before = state.to_position()
         if action == BLOCK:
             c["blocks"] += 1
-            self.block_decided |= _chip_would_win(self.rules, before)
+            self.block_decided |= _chip_would_win(self.rules, state.to_position())
+        # one action draws at most 5 cards per turn it starts: only a pile that low can be
+        # recycled now, so only then are the piles compared (reading them costs a dump)
+        low = state.core.draw_count < 5 * self.rules.players
+        before = state.to_position() if low else None
         state.apply(action)
-        after = state.to_position()
-        if after.aside_count < before.aside_count or after.draw_count > before.draw_count:
-            c["recycles"] += 1
-        if a.card == Card.SX and after.result not in (None, "draw"):
+        if before is not None:
+            after = state.to_position()
+            if after.aside_count < before.aside_count or after.draw_count > before.draw_count:
+                c["recycles"] += 1
+        if a.card == Card.SX and state.is_terminal() and state.outcome().winner is not None:
             self.steal_chip_won = True
 
     def finish(self, state: StacksState) -> dict:
