@@ -10,7 +10,10 @@ Three measurements, all in the compiled core without the GIL:
   each of the 100 cells, and the full scan of all 192 windows;
 * **bot games** — greedy and heuristic self-play as ``seqsolve match`` plays it
   on one core (the compiled game loop, records made, none written): games/s
-  and µs per decision (action), all in.
+  and µs per decision (action), all in;
+* **Sequence Stacks** — uniformly random 2-player games of the compiled Stacks
+  engine from fresh seeded deals (``_stacks.random_games``), one per
+  :data:`STACKS_PER` random classic games: games/s and actions/s next to classic's.
 
 ``benchmarks/bench.py`` compares these figures with the plain-Python reference.
 """
@@ -36,6 +39,8 @@ DEFAULT_SCAN_REPEATS = 200_000
 BOT_GAMES = {"greedy": 50, "heuristic": 500}
 VARIANT = "classic"
 PLAYERS = 2
+#: one random Stacks game per this many random classic games
+STACKS_PER = 10
 
 
 def machine_info() -> dict:
@@ -126,6 +131,10 @@ def run_benchmark(
         say(f"playing {n} {bot} self-play games ...")
         bot_games.append(self_play(bot, n, seed))
 
+    n = max(1, games // STACKS_PER)
+    say(f"playing {n} random Sequence Stacks games ({PLAYERS} players) ...")
+    stacks = stacks_playouts(n, seed)
+
     return {
         "version": __version__,
         "variant": VARIANT,
@@ -147,7 +156,36 @@ def run_benchmark(
         "full_scan_seconds": full_seconds,
         "full_scans_per_s": full / full_seconds,
         "bot_games": bot_games,
+        "stacks": stacks,
         "machine": machine_info(),
+    }
+
+
+def stacks_playouts(games: int, seed: int, players: int = PLAYERS) -> dict:
+    """``games`` uniformly random games of Sequence Stacks in its compiled engine, from
+    fresh deals of the stream ``seed``, timed on one core.
+
+    >>> figures = stacks_playouts(3, 0); figures["games"], figures["actions"] > 0
+    (3, True)
+    """
+    from . import _stacks
+    from .games.stacks.rules import make_rules
+    from .games.stacks.state import stacks_tables
+
+    tables = stacks_tables(make_rules("stacks", players))
+    _stacks.random_games(tables, np.random.PCG64(seed + 1), min(games, 20))  # warm caches
+    start = time.perf_counter()
+    played, actions, draws = _stacks.random_games(tables, np.random.PCG64(seed), games)
+    seconds = time.perf_counter() - start
+    return {
+        "variant": "stacks",
+        "players": players,
+        "games": played,
+        "actions": actions,
+        "draws": draws,
+        "seconds": seconds,
+        "games_per_s": played / seconds,
+        "actions_per_s": actions / seconds,
     }
 
 
@@ -193,6 +231,9 @@ def format_table(result: dict) -> str:
     for b in result["bot_games"]:
         rows.append((f"{b['bot']} self-play games", b["games"], b["seconds"], b["games_per_s"]))
         rows.append(("  decisions (actions)", b["plies"], b["seconds"], b["plies_per_s"]))
+    st = result["stacks"]
+    rows.append((f"Stacks random games ({st['players']}p)", st["games"], st["seconds"], st["games_per_s"]))
+    rows.append(("  decisions (actions)", st["actions"], st["seconds"], st["actions_per_s"]))
     m = result["machine"]
     lines = [
         (

@@ -11,8 +11,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from ..games import all_games, game_for
 from ..play import stats
 from ..play.config import MatchConfig
@@ -40,14 +38,6 @@ def _ci(k: float, n: int) -> list[float]:
 
 def _rate(k: float, n: int) -> float | None:
     return k / n if n else None
-
-
-def _mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean with a normal 95% interval (lengths and counts per game: many games)."""
-    x = np.asarray(values, dtype=float)
-    mean = float(x.mean())
-    half = 1.959963984540054 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.inf
-    return mean, mean - half, mean + half
 
 
 def difference_interval(
@@ -145,14 +135,14 @@ def summarize_point(result: PointResult) -> dict:
     out["termination_rates"] = {k: v / n for k, v in out["terminations"].items()}
     turns = [r["turns"] for r in records]
     out["turns"] = stats.summarize_lengths(turns)
-    out["turns_mean_ci"] = list(_mean_ci(turns)[1:])
+    out["turns_mean_ci"] = list(stats.mean_interval(turns)[1:])
     out["plies_mean"] = plies / n
     out["plies"] = stats.summarize_lengths([r["plies"] for r in records])
     out["branching"] = legal / plies if plies else None
     # the game's own metrics: every tally counts "legal" for the branching above
     out.update(game_for(point.variant).tally(rules).summarize(records))
     # Ludii's outcome concepts (docs/balance-metrics.md): player 1 is the side that moves first
-    timeouts = terminations.get("turn_cap", 0)
+    timeouts = terminations.get("turn_cap", 0) + terminations.get("max_turns", 0)  # Sequence's, Stacks' cap
     ludii_rates = [k / n for k in side_wins]
     out["ludii"] = {
         "advantage_p1": (side_wins[first_side] + 0.5 * draws) / n,

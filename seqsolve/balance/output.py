@@ -36,7 +36,7 @@ TABLE_COLUMNS = (
     "variant",
     "games",
     "first seat adv. (pp) [95% CI]",
-    "side wins % (b g r)",
+    "side wins % (in seat order)",
     "balanced p",
     "draws %",
     "other ends",
@@ -54,8 +54,15 @@ _ENDS = {
     "turn_cap": "cap",
     "deck_exhausted": "deck",
     "draft_end": "draft end",
+    "draw_stalled": "stalled",
+    "max_turns": "cap",
     "forfeit": "forfeit",
 }
+
+
+def _mean(s: dict, key: str) -> str:
+    """A per-game mean of the summary, or ``-`` for a metric its game does not count."""
+    return "-" if s.get(key) is None else f"{s[key]:.2f}"
 
 
 def table_rows(summaries: list[dict]) -> list[list[str]]:
@@ -78,13 +85,46 @@ def table_rows(summaries: list[dict]) -> list[list[str]]:
                 f"{t['mean']:.1f} ({t['p10']:.0f}-{t['p90']:.0f})",
                 f"{s['decisions_mean']:.1f}",
                 "-" if s["branching"] is None else f"{s['branching']:.1f}",  # no action played: all forfeits
-                f"{s['jacks_mean']:.2f}",
-                f"{s['exchanges_mean']:.2f}",
-                f"{s['reshuffles_mean']:.2f}",
-                _pct(s["corner_win_rate"]),
+                _mean(s, "jacks_mean"),
+                _mean(s, "exchanges_mean"),
+                _mean(s, "reshuffles_mean"),
+                _pct(s.get("corner_win_rate")),
             ]
         )
     return rows
+
+
+#: the table of Sequence Stacks' own metrics (docs/balance-metrics.md, "Sequence Stacks")
+STACKS_COLUMNS = (
+    "variant",
+    "blocks/game",
+    "Block decided % [95% CI]",
+    "card steals/game",
+    "chip steals/game",
+    "chip steal won % [95% CI]",
+    "skips/game",
+    "reverses/game",
+    "recycles/game",
+)
+
+
+def stacks_rows(summaries: list[dict]) -> list[list[str]]:
+    """One row per Sequence Stacks variant that played games (none in a Sequence-only run)."""
+    return [
+        [
+            s["label"],
+            _mean(s, "blocks_mean"),
+            f"{_pct(s['block_decided_rate'])} {_interval(s['block_decided_ci'])}",
+            _mean(s, "steals_card_mean"),
+            _mean(s, "steals_chip_mean"),
+            f"{_pct(s['steal_chip_won_rate'])} {_interval(s['steal_chip_won_ci'])}",
+            _mean(s, "skips_mean"),
+            _mean(s, "reverses_mean"),
+            _mean(s, "recycles_mean"),
+        ]
+        for s in summaries
+        if s.get("games") and "blocks_mean" in s
+    ]
 
 
 def match_rows(summaries: list[dict]) -> tuple[list[str], list[list[str]]]:
@@ -125,6 +165,10 @@ def format_markdown(header: Sequence[str], rows: list[list[str]]) -> str:
 def format_balance(summaries: list[dict]) -> str:
     """The terminal report: the variant table, then the match table if any."""
     text = format_text(TABLE_COLUMNS, table_rows(summaries))
+    stacks = stacks_rows(summaries)
+    if stacks:
+        text += "\n\nSequence Stacks: action cards per game and how often they decided it (95% CI):\n"
+        text += format_text(STACKS_COLUMNS, stacks)
     header, rows = match_rows(summaries)
     if rows:
         text += "\n\nscore of the bot against a restricted or weaker opponent (95% CI):\n"
@@ -144,6 +188,14 @@ GAME_MEANS = (
     "reshuffles_mean",
     "passes_mean",
     "corner_win_rate",
+    "blocks_mean",
+    "block_decided_rate",
+    "steals_card_mean",
+    "steals_chip_mean",
+    "steal_chip_won_rate",
+    "skips_mean",
+    "reverses_mean",
+    "recycles_mean",
 )
 
 CSV_FIELDS = (
@@ -152,7 +204,7 @@ CSV_FIELDS = (
     "teams",
     "replica",
     "games",
-    *(f"side{i}_{k}" for i in range(3) for k in ("win", "low", "high")),
+    *(f"side{i}_{k}" for i in range(6) for k in ("win", "low", "high")),
     "first_seat_advantage",
     "first_seat_advantage_low",
     "first_seat_advantage_high",
@@ -200,7 +252,7 @@ def to_csv(summaries: list[dict]) -> str:
             for k in ("mean", "std", "p10", "median", "p90"):
                 row[f"turns_{k}"] = s["turns"][k]
             for k in GAME_MEANS:
-                row[k] = s[k]
+                row[k] = s.get(k)  # a metric of the other game is left empty
             for k in ("advantage_p1", "balance", "completion", "drawishness", "duration"):
                 row[f"ludii_{k}"] = s["ludii"][k]
             for r, e in s.get("restricted", {}).items():
@@ -282,6 +334,14 @@ def markdown_report(
         format_markdown(TABLE_COLUMNS, table_rows(summaries)),
         "",
     ]
+    stacks = stacks_rows(summaries)
+    if stacks:
+        lines += [
+            "## Sequence Stacks: Block and the Steal cards",
+            "",
+            format_markdown(STACKS_COLUMNS, stacks),
+            "",
+        ]
     header, rows = match_rows(summaries)
     if rows:
         lines += [
@@ -322,11 +382,6 @@ def markdown_report(
             f"![seat advantage]({link(plots['seat_advantage'])})",
             "",
             f"![game length]({link(plots['lengths'])})",
-            "",
-            (
-                "Board heatmaps (share of games in which a cell holds a chip at the end, and in which it is part "
-                "of a completed sequence):"
-            ),
             "",
         ]
         for label, path in plots["heatmaps"].items():  # shown in the report, not only linked

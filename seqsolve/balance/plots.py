@@ -12,10 +12,10 @@ import os
 import re
 from collections.abc import Sequence
 
-from ..games import game_for
+from ..games import NotSupported, game_for
 
-SIDE_COLOURS = ("#1f5fbf", "#2e8b3e", "#c0392b")  # blue, green, red chips
-SIDE_NAMES = "bgr"
+#: blue, green, red chips (Sequence's sides), then three more for Stacks' 4 to 6 seats
+SIDE_COLOURS = ("#1f5fbf", "#2e8b3e", "#c0392b", "#8e44ad", "#d35400", "#7f8c8d")
 
 
 def new_figure(width: float, height: float):
@@ -58,7 +58,7 @@ def plot_seat_advantage(summaries: Sequence[dict], path: str) -> str:
                 color=SIDE_COLOURS[k],
                 capsize=2,
                 ms=3.5,
-                label=None if k in labelled else SIDE_NAMES[k],
+                label=None if k in labelled else str(k),
             )
             labelled.add(k)
         fair = 100 * (1 - s["draw_rate"]) / sides
@@ -113,6 +113,9 @@ def write_plots(summaries: Sequence[dict], folder: str) -> dict[str, object]:
     for s in summaries:
         if s.get("games"):
             path = os.path.join(folder, f"heatmap-{_slug(s['label'])}.png")
-            heatmaps[s["label"]] = game_for(s["variant"]).plot_games(s, path, new_figure)
+            try:
+                heatmaps[s["label"]] = game_for(s["variant"]).plot_games(s, path, new_figure)
+            except NotSupported:  # a game without a board (Stacks) has no heatmap
+                continue
     out["heatmaps"] = heatmaps
     return out

@@ -84,4 +84,6 @@ def make_bot(spec: str, game: Game | None = None) -> Bot:
         values[key] = cls.params[key].parse(name, key, text)
     if cls.wraps_a_bot:
         values["make_bot"] = lambda inner: make_bot(inner, game)
+    if cls.writes_positions:
+        values["game"] = game
     return cls(**values)

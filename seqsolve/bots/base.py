@@ -79,6 +79,9 @@ class Bot:
     #: a bot that plays through another bot named by a spec: :func:`seqsolve.bots.make_bot`
     #: hands it the factory as ``make_bot=``, so that it needs no import of the registry
     wraps_a_bot: ClassVar[bool] = False
+    #: a bot that hands positions to another program as text: :func:`seqsolve.bots.make_bot`
+    #: hands it the game whose position files and notation it writes as ``game=``
+    writes_positions: ClassVar[bool] = False
     #: True when the bot must be given the full state (perfect-information analysis only).
     open_information: bool = False
     #: seconds the runner allows per move (``--move-timeout``); only an external

@@ -7,15 +7,19 @@ UTF-8, newline-terminated; the program reads stdin and writes stdout):
     ---------------------------------------------------------------
     seqsolve 1                              ready          (handshake)
     game <variant> <seats> <seat>                          (a new game)
-    position <SQN>                                         (what the seat sees, RULES.md §5.1)
-    legal <move> <move> ...                                (the legal actions, P-13)
-    go <milliseconds>                       move <move>    (one action, P-12)
+    position <one line>                                    (what the seat sees: SQN, or STN for Stacks)
+    legal <move> <move> ...                                (the legal actions, in the game's notation)
+    go <milliseconds>                       move <move>    (one action)
     quit                                                   (the program exits)
 
-``<variant>`` is the P-1 variant text, ``<seats>`` the seat colours (``bgbg``),
-``<seat>`` the seat this program plays.  A turn with a dead-card exchange is
-two ``go`` requests: the program answers ``move ~5S``, then gets the new
-position and answers its play.  Lines the program writes that do not start
+``<variant>`` is the P-1 variant text, ``<seats>`` the side of each seat (``bgbg``;
+``0123`` in Sequence Stacks, where every seat is a side), ``<seat>`` the seat this
+program plays.  Every message speaks the game of the variant (its one-line position
+form and its notation), so one protocol serves both games.  A turn of several
+decisions is as many ``go`` requests: a dead-card exchange and then the play in
+Sequence (``move ~5S``, then the new position and the play); in Stacks every card
+played, the final discard, and the ``block``/``pass`` asked of an opponent after a
+completion, out of turn.  Lines the program writes that do not start
 with ``move`` or ``ready`` are ignored (use them for logging; stderr is kept
 too, and its last lines are quoted when the program fails).  A program that
 exits, stays silent past the time limit, or answers an illegal move loses the
@@ -42,9 +46,7 @@ import time
 
 import numpy as np
 
-from ..games.sequence.actions import IllegalMoveError
-from ..games.sequence.rules import Rules
-from ..games.sequence.state import State
+from ..games.base import GameState
 from .base import Bot, BotError, BotFailure, Param
 
 #: the longest answer line read (a program printing without newlines is cut off here)
@@ -129,8 +131,12 @@ class ExternalBot(Bot):
         "command": Param(str, "", "the program to run, with its arguments (everything after 'ext:')"),
     }
 
-    def __init__(self, **values):
+    writes_positions = True
+
+    def __init__(self, game=None, **values):
         super().__init__(**values)
+        #: the game played (make_bot's), whose one-line positions and notation the program reads
+        self._game = game
         command = self.options["command"]
         extra = ambiguous_parameters(command)
         if extra is not None:
@@ -244,7 +250,7 @@ class ExternalBot(Bot):
         return stderr.last_lines() if stderr else ""
 
     # ------------------------------------------------------------ bot
-    def start(self, rules: Rules, seats: str, seat: int) -> None:
+    def start(self, rules, seats: str, seat: int) -> None:
         if self._no_handshake is not None:
             raise BotFailure(self._no_handshake)
         if self._proc is None:
@@ -256,20 +262,18 @@ class ExternalBot(Bot):
                 raise BotFailure(self._no_handshake) from None
         self._send(f"game {rules.variant} {seats} {seat}")
 
-    def choose(self, observation: State, rng: np.random.Generator) -> int:
-        from ..games.sequence.notation import to_sqn
-
+    def choose(self, observation: GameState, rng: np.random.Generator) -> int:
         if self._proc is None:
             raise BotFailure("the program was not started")
         try:
-            legal = [str(m) for m in observation.legal_moves()]
-            self._send(f"position {to_sqn(observation.to_position())}")
+            legal = [observation.action_to_string(a) for a in observation.legal_actions()]
+            self._send(f"position {self._game.write_position(observation)}")
             self._send("legal " + " ".join(legal))
             self._send(f"go {int(self.move_timeout * 1000)}")
             answer = self._expect("move", self.move_timeout)
             try:
-                return observation.move_to_action(answer)
-            except (IllegalMoveError, ValueError) as exc:
+                return observation.string_to_action(answer)
+            except ValueError as exc:
                 raise BotFailure(f"illegal answer {clip(answer)!r}: {clip(str(exc))}") from None
         except BotFailure as exc:
             raise self._failed(exc) from None

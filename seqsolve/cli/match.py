@@ -28,6 +28,7 @@ from .options import (
     json_option,
     progress_option,
     recorded_game,
+    variant_option,
 )
 from .progress import Progress, progress_enabled
 
@@ -145,7 +146,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
         click.echo(json.dumps(summary, indent=2))
     else:
         click.echo(f"match {' vs '.join(bots)} — {rules.variant}, {rules.players} players, {rules.teams} sides, seed {seed}")
-        click.echo(format_match(summary, _colours(rules.teams)))
+        click.echo(format_match(summary, config.game.new_initial_state(rules, seed=0).sides))
 
 
 def _recorded_seed(out: str | None, config) -> int | None:
@@ -154,10 +155,6 @@ def _recorded_seed(out: str | None, config) -> int | None:
     from ..play.records import recorded_seed
 
     return recorded_seed(out, config.to_json()) if out else None
-
-
-def _colours(sides: int) -> str:
-    return "bgr"[:sides]
 
 
 @click.command(epilog="""\b
@@ -187,8 +184,10 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
         raise click.UsageError("a tournament needs at least two bots")
     if len(set(bots)) != len(bots):
         raise click.UsageError("each bot may appear once in a tournament")
+    from ..games import game_for
+
     for spec in bots:
-        make_bot(spec).close()
+        make_bot(spec, game_for(variant)).close()
     league = Tournament(tuple(bots), variant, players, teams, move_timeout)
     first = league.config(0, 0)
     first_path = league.record_path(out, 0) if out else None
@@ -274,13 +273,15 @@ def replay(records, game, ply, fmt):
 
 
 @click.command(name="bots")
+@variant_option("The game whose bots to list: any of its variants, e.g. 'stacks'.", default="classic")
 @json_option("every bot and parameter as one JSON object")
-def bots_command(as_json):
+def bots_command(variant, as_json):
     """List the bots and their parameters (use them as 'name:key=value,...'),
     each with its default and, for numbers, its range."""
     from ..bots import bot_classes
+    from ..games import game_for
 
-    classes = bot_classes()
+    classes = bot_classes(game_for(variant))
     if as_json:
         click.echo(json.dumps({name: {"summary": cls.summary, "params": {
             k: {"type": p.kind.__name__, "default": p.default, "help": p.help, "range": p.range}

@@ -190,7 +190,7 @@ def progress_option(what: str = "Progress line"):
                         help=f"{what} on stderr (default: when stderr is a terminal).")
 
 
-def players_option(help: str = "2, 3, 4, 6, 8, 9, 10 or 12.", default: int | None = 2):
+def players_option(help: str = "2, 3, 4, 6, 8, 9, 10 or 12 (Sequence Stacks: 2 to 6).", default: int | None = 2):
     shown = {"show_default": True} if default is not None else {}
     return click.option("--players", type=int, default=default, help=help, **shown)
 

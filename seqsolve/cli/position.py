@@ -39,7 +39,9 @@ from .options import (
 from .pictures import check_picture, draw_picture, picture_options, read_arrows
 from .progress import progress_enabled
 
-FORMATS = ("sqn", "readable", "json")
+#: the forms --to writes: a one-line form (classic's SQN, Stacks' STN: either name gives
+#: the one-line form of the position's own game), readable, JSON
+FORMATS = ("sqn", "stn", "readable", "json")
 #: perft deeper than this would not finish (the tree grows ~100x per action)
 MAX_DEPTH = 12
 
@@ -249,7 +251,7 @@ def show(file, example, new, variant, players, teams, seed, play_random, viewer,
             subsequent_indent="           ",
         )
         text += wrapped.replace("_", " ") + "\n"
-    text += f"sqn        {game.write_position(state, viewer)}\n"
+    text += f"{game.position_forms[0]:<11}{game.write_position(state, viewer)}\n"
     click.echo(text, nl=False, color=_use_color(color))
 
 
@@ -392,7 +394,8 @@ def bench(games, seed, scans, as_json) -> None:
     games from fresh deals (games/s, plies/s), then full and through-one-cell
     sequence scans of a mid-game position (scans/s), then greedy and heuristic
     self-play as a match plays it (games/s, µs per decision; one game per 50 and
-    per 500 random games).  Progress goes to stderr.
+    per 500 random games), then random 2-player Sequence Stacks games (one per 10),
+    games/s next to classic's.  Progress goes to stderr.
     """
     from ..benchmark import DEFAULT_GAMES, format_table, run_benchmark
 

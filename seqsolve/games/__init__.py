@@ -1,16 +1,17 @@
-"""The games seqsolve plays, one folder each (:mod:`.sequence`, the board game), behind
-the interface of :mod:`.base`, and the registry that says which game plays a variant.
+"""The games seqsolve plays, one folder each (:mod:`.sequence`, the board game;
+:mod:`.stacks`, Sequence Stacks, the card game of RULES.md §4), behind the interface of
+:mod:`.base`, and the registry that says which game plays a variant.
 
-Every command resolves a variant string here (:func:`rules_for`), so a variant of a
-game not built yet is refused in one place, with the same words everywhere.  Importing
-this module loads no compiled code.
+Every command resolves a variant string here (:func:`rules_for`) and reads a position
+file here (:func:`read_state`), so a variant or a file names its game in one place, with
+the same words everywhere.  Importing this module loads no compiled code.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from .base import NOT_BUILT, Game, GameState, NotSupported, PositionError, RulesError
+from .base import Game, GameState, NotSupported, PositionError, RulesError
 
 __all__ = [
     "Game",
@@ -30,27 +31,24 @@ def all_games() -> tuple[Game, ...]:
     """Every game built, Sequence first (what a list of all of them, e.g. the
     terminations a balance table has columns for, is made of)."""
     from .sequence.game import SEQUENCE
+    from .stacks.game import STACKS
 
-    return (SEQUENCE,)
+    return (SEQUENCE, STACKS)
 
 
 @lru_cache(maxsize=256)  # asked once per game played, so it is a dictionary look-up
 def game_for(variant: str) -> Game:
-    """The game that plays ``variant`` (``preset[opt=value,...]``): Sequence for every
-    preset but ``stacks``.
+    """The game that plays ``variant`` (``preset[opt=value,...]``): Sequence Stacks for
+    its preset ``stacks``, Sequence for every other (whose own parser names an unknown one).
 
-    >>> game_for("classic[sequences_to_win=3]").name
-    'sequence'
-
-    Raises:
-        RulesError: the variant's game is not built yet.
+    >>> game_for("classic[sequences_to_win=3]").name, game_for("stacks[stacks_refill=empty_hand_only]").name
+    ('sequence', 'stacks')
     """
-    from .sequence.game import SEQUENCE
-
     preset = variant.strip().split("[", 1)[0].strip()
-    if preset in NOT_BUILT:
-        raise RulesError(NOT_BUILT[preset])
-    return SEQUENCE
+    for game in all_games()[1:]:
+        if preset in game.presets:
+            return game
+    return all_games()[0]
 
 
 @lru_cache(maxsize=256)
@@ -69,20 +67,24 @@ def rules_for(variant: str, players: int | None = None, teams: int | None = None
 
 def position_game(text: str) -> Game:
     """The game whose position file ``text`` is: the one the first word of its first
-    line that is not a comment names (an SQN line's variant; Sequence's readable form
-    starts with its own header).  A file no built game claims is Sequence's, whose
-    reader then says what is wrong with it.
+    line that is not a comment names (an SQN or STN line's variant), or, in the readable
+    form (both games' start with ``seqsolve-position``), its ``variant:`` line's.  A file
+    no other game claims is Sequence's, whose reader then says what is wrong with it.
 
     >>> position_game("# a comment\\nclassic *8*/10/10/10/10/10/10/10/10/*8* bg 0 ...").name
     'sequence'
+    >>> position_game("seqsolve-position 1\\nvariant: stacks   # Sequence Stacks\\n...").name
+    'stacks'
     """
-    for line in text.splitlines():
-        words = line.split()
-        if words and not words[0].startswith("#"):
-            try:
-                return game_for(words[0])
-            except RulesError:
-                break
+    lines = (line.split("#", 1)[0].split() for line in text.splitlines())
+    words = [w for w in lines if w]
+    if not words:
+        return all_games()[0]
+    if words[0][0] != "seqsolve-position":
+        return game_for(words[0][0])
+    for line in words[1:]:
+        if line[0] == "variant:" and len(line) > 1:
+            return game_for(line[1])
     return all_games()[0]
 
 

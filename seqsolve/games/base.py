@@ -31,10 +31,6 @@ import enum
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
-#: presets of the rule books that name a game seqsolve does not play yet, and what
-#: to say about them (the registry, and Sequence's own variant parser, say it)
-NOT_BUILT = {"stacks": "preset 'stacks' is Sequence Stacks, a separate game not built yet"}
-
 
 class RulesError(ValueError):
     """An unknown preset or option, a bad value, or an impossible seating: what any

@@ -135,9 +135,9 @@ def game_identity(config: MatchConfig, game: int) -> dict:
 
 
 def game_score(side_bot: list[int], winner_side: int | None) -> float:
-    """The first bot's score in one game: 1 or 0, a draw 1/2 (1/3 among three sides)."""
+    """The first bot's score in one game: 1 or 0, a draw 1/T among T sides (1/2, 1/3, ...)."""
     if winner_side is None:
-        return 1 / 3 if len(side_bot) == 3 else 0.5
+        return 1 / len(side_bot)
     return float(side_bot[winner_side] == 0)
 
 

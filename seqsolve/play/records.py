@@ -66,7 +66,10 @@ GAME_FIELDS = {
     "seats": ("a list of bot specs", _strings),
     "side_bot": ("a list of bot numbers", _ints),
     "moves": ("a list of moves", _strings),
-    "result": ("a colour or 'draw'", lambda v: v in ("b", "g", "r", "draw", None)),
+    "result": (
+        "a side's character, 'draw' or null",
+        lambda v: v is None or v == "draw" or (isinstance(v, str) and len(v) == 1 and v.isalnum()),
+    ),
     "winner_side": ("a side number or null", lambda v: v is None or _int(v)),
     "termination": ("why the game ended", lambda v: isinstance(v, str)),
     "forfeit": ("null or the forfeit", lambda v: v is None or isinstance(v, dict)),

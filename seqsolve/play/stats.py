@@ -193,6 +193,19 @@ def likelihood_of_superiority(wins: float, losses: float) -> float:
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
+def mean_interval(values: Iterable[float]) -> tuple[float, float, float]:
+    """Mean with a normal 95% interval (lengths and counts per game: many games); the
+    interval is unbounded for a single value.
+
+    >>> [round(x, 3) for x in mean_interval([1, 2, 3])]
+    [2.0, 0.868, 3.132]
+    """
+    x = np.asarray(list(values), dtype=float)
+    mean = float(x.mean())
+    half = 1.959963984540054 * float(x.std(ddof=1)) / math.sqrt(x.size) if x.size > 1 else math.inf
+    return mean, mean - half, mean + half
+
+
 def summarize_lengths(lengths: Iterable[float]) -> dict[str, float]:
     """Describe a list of game lengths (turns or plies).
 

@@ -24,6 +24,7 @@ from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import run_games
 
 CORPUS = Path(__file__).parents[1] / "data" / "bad_inputs"
+STACKS_POSITION = "stacks 0> B4,BW,R2,SK,BK/?5 R5/B2 - B1+B2+B3,R1 0b1r/0b0r 0/0 5 91 6 0"
 HEADER = b'{"seqsolve": "match", "format": 1, "config": {"bots": ["random", "random"], "seed": 1}}'
 
 
@@ -61,12 +62,15 @@ def files(tmp_path_factory) -> dict[str, str]:
     paths["missing"] = str(folder / "no-such-file.sqn")
     paths["missing_dir_file"] = str(folder / "no-such-folder" / "out.jsonl")
     paths["pos"] = str(Path(__file__).parents[1] / "data" / "example2.sqn")
+    stacks = folder / "stacks.stn"  # a good Stacks position (docs/stacks.md's example), to misuse
+    stacks.write_text(STACKS_POSITION + "\n")
+    paths["stacks"] = str(stacks)
     return paths
 
 
 # ---------------------------------------------------------------- the matrix
 
-CORPUS_POSITIONS = sorted(p.name for p in CORPUS.iterdir() if p.suffix in (".sqn", ".txt"))
+CORPUS_POSITIONS = sorted(p.name for p in CORPUS.iterdir() if p.suffix in (".sqn", ".stn", ".txt"))
 CORPUS_RECORDS = sorted(p.name for p in CORPUS.iterdir() if p.suffix == ".jsonl")
 POSITION_FILES = ["missing", "binary", "empty", "blank", "latin1", "huge", "nul", "json_pos", "rec",
                   "not_json_records", *CORPUS_POSITIONS]
@@ -222,10 +226,30 @@ COMBINATIONS = [
 for code, args in COMBINATIONS:
     rows(code, None, args)
 
-# §4 / issue 13: every command that takes --variant refuses Sequence Stacks in the registry's words
-for args in [("match", "random", "random", "--variant", "stacks"), ("tournament", "random", "greedy", "--variant", "stacks"),
-             ("balance", "--variant", "stacks[players=2]", "--games", "1"), ("show", "--new", "--variant", " stacks")]:
-    rows(1, "preset 'stacks' is Sequence Stacks, a separate game not built yet", args)
+# §4 / issue 13: Sequence Stacks' own bad input, named as its rules name it
+rows(1, r"{stacks-bad-card.stn}:1:23: unknown Stacks card 'XX'", ("convert", "{stacks-bad-card.stn}"))
+rows(1, r"{stacks-pile-out-of-order.stn}:1:40: B3 as card 2 of a pile: .* \(ST-8\)", ("show", "{stacks-pile-out-of-order.stn}"))
+rows(1, r"{stacks-seven-hands.stn}:1:29: 7 hands: .* \(ST-1\)", ("perft", "{stacks-seven-hands.stn}", "--depth", "1"))
+rows(1, r"{stacks-readable-bad-direction.txt}:4:12: direction takes forward or reverse", ("apply", "{stacks-readable-bad-direction.txt}", "B4"))
+rows(1, r"{stacks-bad-option.stn}:1:1: bad variant: option stacks_refill takes", ("convert", "{stacks-bad-option.stn}"))
+rows(1, r"move 1 'B4 BW>3' is illegal: BW>3: no pile of that colour has value 3 \(ST-8\)", ("apply", "{stacks}", "B4 BW>3"))
+rows(1, r"move 2 'block' is illegal: block: no completion is waiting for a Block \(ST-15\)", ("apply", "{stacks}", "B4 ~SK", "block"))
+rows(1, r"move 1 '~SK B4': '~SK' ends the turn", ("apply", "{stacks}", "~SK B4"))
+rows(1, r"move 1 'AH@f2': cannot read Stacks action", ("apply", "{stacks}", "AH@f2"))
+rows(1, r"{stacks}: perft needs every card known, but hand 1 holds 5 unknown", ("perft", "{stacks}", "--depth", "1"))
+rows(1, "unknown bot 'mcts' of stacks", ("analyze", "{stacks}", "--iters", "10"))
+for args in [("match", "random", "random", "--variant", "stacks[stacks_refill=x]"),
+             ("show", "--new", "--variant", "stacks[stacks_refill=x]"),
+             ("balance", "--variant", "stacks[stacks_refill=x]", "--games", "1")]:
+    rows(1, "option stacks_refill takes turn_start or empty_hand_only, not 'x'", args)
+rows(1, r"Sequence Stacks is for 2 to 6 players, not 7 \(ST-1\)", ("show", "--new", "--variant", "stacks", "--players", "7"),
+     ("match", "ext:python x.py", "ext:python y.py", "--variant", "stacks", "--players", "7"))
+rows(1, r"Sequence Stacks has no teams", ("match", "ext:python x.py", "ext:python y.py", "--variant", "stacks", "--players", "4", "--teams", "2"),
+     ("show", "--new", "--variant", "stacks", "--players", "3", "--teams", "2"))
+rows(1, "the player count is a seating", ("balance", "--variant", "stacks[players=2]", "--games", "1"))
+rows(1, r"unknown bot 'heuristic' of stacks", ("balance", "--variant", "stacks", "--games", "1", "--no-plots"))
+rows(1, r"--vary 'stacks_win_chips=0': option stacks_win_chips must be between 1 and", ("balance", "--variant", "stacks", "--vary", "stacks_win_chips=0"))
+rows(1, r"--vary 'hand_size=3': unknown Stacks option 'hand_size'", ("balance", "--variant", "stacks", "--vary", "hand_size=3"))
 
 # an empty path used to mean "no --out": a whole match played and nothing recorded
 for args, option in [
@@ -287,6 +311,9 @@ SUBPROCESS = [
     (("apply", "example:2", "AH@f2", "AH@f2"), 1, "move 2"),
     (("apply", "example:2", "zz"), 1, "move 1"),
     (("perft", "example:2", "--depth", "1"), 1, "example:2: perft needs every card known"),
+    (("convert", "{stacks-bad-card.stn}"), 1, "{stacks-bad-card.stn}:1:23: unknown Stacks card 'XX'"),
+    (("apply", "{stacks}", "B4 BW>3"), 1, "move 1 'B4 BW>3' is illegal: BW>3: no pile of that colour has value 3 (ST-8)"),
+    (("show", "--new", "--variant", "stacks", "--players", "7"), 1, "Sequence Stacks is for 2 to 6 players, not 7"),
     (("perft", "example:4", "--depth", "nan"), 2, "Invalid value for '--depth'"),
     (("bench", "--games", "0"), 2, "Invalid value for '--games'"),
     (("match", "nosuchbot", "random", "--games", "2"), 1, "unknown bot 'nosuchbot'"),

@@ -1,6 +1,6 @@
 """The game interface (seqsolve.games): any Game satisfies the protocol the runners use,
-checked by driving it through random playouts; the registry resolves every variant,
-and refuses a game not built yet in one place.  Run on every Sequence preset."""
+checked by driving it through random playouts; the registry resolves every variant
+and position file to its game.  Run on every Sequence preset and on Sequence Stacks."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from seqsolve.games import (
 from seqsolve.games.base import IllegalMoveError, MoveSyntaxError
 from seqsolve.games.sequence.game import SEQUENCE
 from seqsolve.games.sequence.rules import PRESETS
+from seqsolve.games.stacks.game import STACKS
 
 PACKAGE = Path(__file__).resolve().parents[2] / "seqsolve"
 
@@ -42,8 +43,8 @@ def check_conformance(game, rules, seed: int, every: int = 1, max_plies: int = 2
       does not change when the hidden cards are dealt anew (it hides them), and has the
       same legal actions; a resampled world keeps that observation and hides nothing;
     * the full state names no hidden card (``hidden_cards``, ``hand``), the observation
-      names them where it hides them; a decision that does not end the turn
-      (``ends_turn``) leaves the same player to decide.
+      names them where it hides them; a decision ends the turn (``ends_turn``) exactly
+      when the count of completed turns moves on (or the game ends).
     """
     rng = np.random.default_rng(seed)
     state = game.new_initial_state(rules, seed=seed)
@@ -84,7 +85,7 @@ def check_conformance(game, rules, seed: int, every: int = 1, max_plies: int = 2
 
         twin = state.clone()
         twin.apply(action)
-        assert state.ends_turn(action) or twin.current_player == player
+        assert twin.is_terminal() or state.ends_turn(action) == (twin.turn != state.turn)
         seen["turn_goes_on"] += not state.ends_turn(action)
         assert game.write_position(state) == text and state.legal_actions() == legal
         state.apply(action)
@@ -122,18 +123,53 @@ def test_every_preset_conforms_to_the_game_interface(preset, players, teams):
     assert seen["resampled_differs"] > 0
 
 
-def test_registry_gives_sequence_for_every_preset_and_one_answer_for_stacks():
-    """§2.2: every preset is Sequence's; `stacks` (§4) is refused in the same words
-    by the registry and by Sequence's own variant parser."""
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_stacks_conforms_to_the_game_interface(players):
+    """§4 through the interface: Block windows (an opponent decides out of turn), Steals,
+    Skips and recycling reached by random play, checked as Sequence is."""
+    seen = check_conformance(STACKS, rules_for("stacks", players), seed=players, every=5)
+    assert seen["checked"] > 0 and seen["turn_goes_on"] > 0
+    assert seen["hidden_in_observation"] == seen["checked"]
+    assert seen["resampled_differs"] > 0
+
+
+def test_registry_gives_sequence_for_every_preset_and_stacks_for_its_own():
+    """§2.2: every preset but `stacks` is Sequence's; `stacks` (§4) is Sequence Stacks,
+    seated 2 to 6 players without teams (ST-1), whose options are its own (§4.9)."""
     for preset in PRESETS:
         assert game_for(f"{preset}[hand_size=5]") is SEQUENCE
     assert rules_for("seed000", players=4) == SEQUENCE.rules("seed000", 4, None)
-    for call in (lambda: game_for("stacks"), lambda: rules_for(" stacks[x=1]", players=2),
-                 lambda: SEQUENCE.parse_variant("stacks")):
-        with pytest.raises(RulesError, match="Sequence Stacks, a separate game not built yet"):
-            call()
+    assert game_for(" stacks[stacks_refill=empty_hand_only]") is STACKS
+    assert rules_for("stacks[stacks_refill=empty_hand_only]", 3).refill == "empty_hand_only"
+    assert rules_for("stacks", 5, 5).teams == 5 and STACKS.default_teams(4) == 4
+    assert STACKS.presets == ("stacks",) and STACKS.seatings("stacks")[-1] == (6, 6)
+    with pytest.raises(RulesError, match="unknown Stacks option 'x'"):
+        rules_for(" stacks[x=1]", players=2)
+    with pytest.raises(RulesError, match="no teams"):
+        rules_for("stacks", 4, 2)
+    with pytest.raises(RulesError, match="2 to 6 players, not 7"):
+        rules_for("stacks", 7)
+    with pytest.raises(RulesError, match="Sequence Stacks, a game of its own"):
+        SEQUENCE.parse_variant("stacks")  # Sequence's own parser sends it to the registry
     with pytest.raises(RulesError, match="unknown preset 'classik'"):
         rules_for("classik", players=2)
+
+
+def test_a_stacks_variant_is_extended_as_a_balance_grid_extends_it():
+    """§4.9: every option has a value parser and a range; a variant keeps its options in
+    the table's order, so the same rules have one name."""
+    variant = STACKS.parse_variant("stacks[max_turns=50]")
+    assert variant.preset == "stacks" and variant.options()["players"] is None
+    assert str(variant.with_overrides({"stacks_refill": "empty_hand_only"})) == (
+        "stacks[stacks_refill=empty_hand_only,max_turns=50]"
+    )
+    assert STACKS.parse_option("stacks_steal_chip_can_win", "true") is True
+    assert STACKS.parse_option("players", "5") == 5
+    for name, text, why in [("stacks_refill", "x", "turn_start or empty_hand_only"),
+                            ("stacks_chip_supply", "100", "between 0 and 99"),
+                            ("stacks_win_chips", "two", "whole number"), ("hand_size", "5", "unknown Stacks option")]:
+        with pytest.raises(RulesError, match=why):
+            STACKS.parse_option(name, text)
 
 
 def test_the_game_and_its_tally_reach_worker_processes_as_themselves():
@@ -158,9 +194,26 @@ def test_a_position_file_is_read_by_the_game_its_variant_names():
     assert SEQUENCE.write_position(state) == SEQUENCE.write_position(SEQUENCE.read_position(text, seed=1))
     assert state.hidden_cards() == ["hand 0 holds 7 unknown", "the draw pile's 56 cards are not listed"]
     with pytest.raises(PositionError) as bad:
-        read_state(text.replace("classic", "stacks"), "x.sqn")
-    assert (bad.value.source, bad.value.line) == ("x.sqn", 2) and "not built yet" in bad.value.message
+        read_state(text.replace("classic", "stacks"), "x.sqn")  # a Stacks file now, and a bad one
+    assert (bad.value.source, bad.value.line) == ("x.sqn", 2)
     assert SEQUENCE.terminations[0] == "win" and "recorded" not in SEQUENCE.terminations
+    assert STACKS.terminations == ("win", "draw_stalled", "max_turns")
+
+
+def test_a_stacks_file_is_read_as_stacks_in_either_form():
+    """docs/stacks.md: an STN line starts with its variant, the readable form says
+    ``variant: stacks``; both read back to the same state through the registry."""
+    stn = "stacks 0> B4,BW,R2,SK,BK/?5 R5/B2 - B1+B2+B3,R1 0b1r/0b0r 0/0 5 91 6 0"
+    readable = STACKS.write_position(read_state(stn), form="readable")
+    assert position_game(stn) is STACKS and position_game("# c\n" + readable) is STACKS
+    assert STACKS.write_position(read_state(readable, "x.txt")) == stn
+    state = read_state(stn)
+    assert state.hidden_cards() == ["hand 1 holds 5 unknown", "the draw pile's 91 cards are not listed",
+                                    "the 5 set-aside cards are not listed"]
+    assert state.hand(0) == ["B4", "BW", "R2", "SK", "BK"] and state.hand(1) == ["?"] * 5
+    with pytest.raises(PositionError) as bad:
+        read_state(stn.replace("B1+B2+B3", "B1+B3"), "bad.stn")
+    assert (bad.value.source, bad.value.line) == ("bad.stn", 1) and bad.value.column > 1
 
 
 def test_play_turn_plays_a_whole_turn_and_says_why_not():
@@ -229,3 +282,20 @@ def test_the_conformance_check_catches_an_observation_that_shows_hidden_cards():
 
     with pytest.raises(AssertionError):
         check_conformance(LeakyGame(), rules_for("classic", players=2), seed=1)
+
+
+def test_play_turn_plays_a_whole_stacks_turn_or_nothing():
+    """ST-12..ST-14: a turn is its plays and the discard that ends it; an illegal
+    decision anywhere leaves the position as it was, and nothing may follow the discard."""
+    stn = "stacks 0> B4,BW,R2,SK,BK/?5 R5/B2 - B1+B2+B3,R1 0b1r/0b0r 0/0 5 91 6 0"
+    state = read_state(stn)
+    with pytest.raises(IllegalMoveError, match=r"^BW>3: no pile of that colour has value 3 \(ST-8\)$"):
+        state.play_turn("B4 BW>3")  # B4 goes on the blue 3, which is then a 4
+    assert STACKS.write_position(state) == stn
+    with pytest.raises(MoveSyntaxError, match="ends the turn"):
+        state.play_turn("~SK B4")
+    with pytest.raises(MoveSyntaxError, match="cannot read Stacks action"):
+        state.play_turn("B4 9H@i3")
+    state.play_turn("B4 ~SK")
+    assert state.current_player == 1 and state.turn == 7
+    assert STACKS.write_position(state) == "stacks 1> BW,R2,BK/?5 R5,SK/B2 - B1+B2+B3+B4,R1 0b1r/0b0r 0/0 5 91 7 0"

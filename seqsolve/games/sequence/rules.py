@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from ..base import NOT_BUILT, RulesError
+from ..base import RulesError
 from .board import SIZE, Layout, get_layout
 from .cards import Deck, make_deck
 
@@ -243,8 +243,10 @@ class Variant:
         if not m:
             raise RulesError(f"bad variant {text!r} (expected PRESET or PRESET[opt=value,...])")
         preset, body = m.group(1), m.group(2)
-        if preset not in PRESETS:  # a preset of another game is named as the registry names it
-            raise RulesError(NOT_BUILT.get(preset) or f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+        if preset == "stacks":  # another game's preset: the registry (games.game_for) reads it
+            raise RulesError("preset 'stacks' is Sequence Stacks, a game of its own: seqsolve.games.rules_for reads it")
+        if preset not in PRESETS:
+            raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
         overrides: list[tuple[str, object]] = []
         for item in (body or "").split(","):
             if not item.strip():

@@ -3,13 +3,18 @@ position files, reached by the runners the way they reach classic Sequence.
 
 Pure Python at import: the compiled engine is loaded by the first method that deals
 or reads a game, and the position text module only by the methods that read or
-write one.
+write one.  What Stacks does not have (board threats for ``analyze``, a compiled
+game loop, a picture of a balance point) is said here once: :class:`NotSupported`,
+or None for the loop, which the runners read as "play action by action".
 """
 
 from __future__ import annotations
 
 from ..base import NotSupported
-from .rules import StacksRules, make_rules, parse_overrides
+from .rules import PRESET, StacksRules, StacksVariant, make_rules, parse_option
+
+#: Sequence Stacks seats 2 to 6 players, each playing for themselves (ST-1)
+PLAYER_COUNTS = (2, 3, 4, 5, 6)
 
 
 class StacksGame:
@@ -17,11 +22,30 @@ class StacksGame:
 
     name = "stacks"
 
-    def parse_variant(self, text: str) -> dict[str, object]:
-        """The options ``text`` sets (StacksRules fields), each value checked."""
-        overrides = parse_overrides(text)
-        make_rules(text)  # the range checks, which need no seating but a player count
-        return overrides
+    #: the one preset of RULES.md §4
+    presets = (PRESET,)
+
+    def parse_variant(self, text: str) -> StacksVariant:
+        """The options ``text`` sets (§4.9), each value checked."""
+        return StacksVariant.parse(text)
+
+    @staticmethod
+    def parse_option(name: str, text: str):
+        """The value of option ``name`` (§4.9, or ``players``) written ``text``."""
+        return parse_option(name, text)
+
+    @staticmethod
+    def default_teams(players: int) -> int:
+        """Every player is a side of its own (ST-1)."""
+        return players
+
+    def seatings(self, preset: str) -> list[tuple[int, int]]:
+        """2 to 6 players, no teams.
+
+        >>> STACKS.seatings("stacks")
+        [(2, 2), (3, 3), (4, 4), (5, 5), (6, 6)]
+        """
+        return [(players, players) for players in PLAYER_COUNTS]
 
     def rules(self, variant: str, players: int | None = None, teams: int | None = None) -> StacksRules:
         return make_rules(variant, players, teams)
@@ -32,26 +56,68 @@ class StacksGame:
 
         return StacksState.new(rules, seed=seed)
 
-    def read_position(self, text: str, source: str = "<string>"):
-        """The state of a Stacks position file in either form (docs/stacks.md)."""
+    def read_position(self, text: str, source: str = "<string>", seed=None):
+        """The state of a Stacks position file in either form (docs/stacks.md); without a
+        seed, a recycled draw pile is unknown (ST-20)."""
         from .position_text import parse
         from .state import StacksState
 
-        return StacksState.from_position(parse(text, source))
+        return StacksState.from_position(parse(text, source), seed=seed)
 
-    #: the forms :meth:`write_position` writes: one line (STN), readable
-    position_forms = ("stn", "readable")
+    #: the forms :meth:`write_position` writes: one line (STN), readable, JSON fields
+    position_forms = ("stn", "readable", "json")
 
     def write_position(self, state, viewer: int | None = None, form: str = "stn") -> str:
-        """The position file of ``state`` in ``form``, as ``viewer`` (if given) may see it."""
+        """The position file of ``state`` in ``form``, as ``viewer`` (if given) may see it;
+        ``sqn``, the one-line form's name in classic, is the one-line form here too."""
+        import json
+
         from .position_text import to_readable, to_stn
+        from .view import position_to_dict
 
         seen = state if viewer is None else state.observation(viewer)
         pos = seen.to_position()
+        if form == "json":
+            return json.dumps(position_to_dict(pos), indent=2)
         return to_readable(pos) if form == "readable" else to_stn(pos)
 
+    def position_facts(self, state) -> dict:
+        """Nothing beyond the position's fields (the piles are among them)."""
+        return {}
+
+    def render(self, state, viewer: int | None, legal: list[str], color: bool, notes: list[str]) -> str:
+        """The piles, each seat's hand, discards, chips and skip tokens, the shared stacks."""
+        from .view import render_position
+
+        seen = state if viewer is None else state.observation(viewer)
+        return render_position(seen.to_position(), legal, notes)
+
+    @staticmethod
+    def side_name(side: str) -> str:
+        """A side is a seat: ``'2'`` is ``'seat 2'``."""
+        return f"seat {side}"
+
+    @property
+    def terminations(self) -> tuple[str, ...]:
+        """ST-21 and ST-22's reasons (not ``recorded``, which only a position file read back has)."""
+        from .state import Termination
+
+        return tuple(t.name.lower() for t in Termination if t is not Termination.RECORDED)
+
     def tally(self, rules: StacksRules):
-        raise NotSupported("the balance tally is built for Sequence only, not for Sequence Stacks yet")
+        """The balance analysis' count of one game (docs/balance-metrics.md, "Sequence Stacks")."""
+        from .tally import StacksDetail
+
+        return StacksDetail(rules)
+
+    def plot_games(self, summary: dict, path: str, new_figure) -> str:
+        raise NotSupported("Sequence Stacks has no board: a balance point has no heatmap")
+
+    def loop(self, rules: StacksRules, choosers, detail=None):
+        """None: Stacks games are played action by action by the runner."""
+
+    def tactics(self, view, open_information: bool):
+        raise NotSupported("exact tactics (wins in one, blocks) are built for Sequence only, not for Sequence Stacks")
 
     def searcher(self, params: dict):
         raise NotSupported("the compiled search is built for Sequence only, not for Sequence Stacks yet")
@@ -61,6 +127,18 @@ class StacksGame:
 
     def picture_png(self, state, new_figure, viewer: int | None = None, marks=None) -> bytes:
         raise NotSupported("pictures are drawn for Sequence only, not for Sequence Stacks yet")
+
+    @staticmethod
+    def halt_searches(stop: bool = True) -> None:
+        """Nothing to stop: Stacks has no compiled search yet."""
+
+    @staticmethod
+    def bot_classes() -> dict:
+        """The bots that play Stacks: for now the external programs of the line
+        protocol alone (``ext:``); Stacks' own bots come with seqsolve/games/stacks/bots.py."""
+        from ...bots.external import ExternalBot
+
+        return {ExternalBot.name: ExternalBot}
 
     def __repr__(self) -> str:
         return "STACKS"

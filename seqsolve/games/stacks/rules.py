@@ -33,6 +33,16 @@ class StacksRules:
     max_turns: int = 3000  # ST-22
 
     @property
+    def teams(self) -> int:
+        """Sides, as the runners count them: every seat is its own (ST-1)."""
+        return self.players
+
+    @property
+    def first_seat(self) -> int:
+        """The seat that moves first (ST-6: seat 0)."""
+        return 0
+
+    @property
     def deck(self) -> list[int]:
         """Copies of each card kind in this game's deck."""
         return deck_counts(self.players, self.two_player_removal)
@@ -112,6 +122,59 @@ def parse_overrides(variant: str) -> dict[str, object]:
     return fields
 
 
+def parse_option(name: str, text: str) -> object:
+    """The value of option ``name`` (a variant option, or ``players``/``teams``, a seating)
+    written ``text``, or a RulesError saying what it takes.
+
+    >>> parse_option("stacks_refill", "empty_hand_only"), parse_option("players", "3")
+    ('empty_hand_only', 3)
+    """
+    if name in ("players", "teams"):
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(f"{name} takes a whole number, not {text.strip()!r}") from None
+    if name not in OPTIONS:
+        raise RulesError(f"unknown Stacks option {name!r} (known: {', '.join(OPTIONS)}, players)")
+    value = _parse_value(name, text.strip())
+    _check(dataclasses.replace(StacksRules(), **{OPTIONS[name]: value}), name)
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class StacksVariant:
+    """``stacks[...]`` as typed: the options it sets (variant names, in the table's
+    order), what the runners' grids extend with more options."""
+
+    overrides: tuple[tuple[str, object], ...] = ()
+    preset: str = PRESET
+
+    @classmethod
+    def parse(cls, text: str) -> StacksVariant:
+        """The options of ``text``, each value checked (a RulesError naming a bad one).
+
+        >>> str(StacksVariant.parse("stacks[max_turns=50, stacks_refill=empty_hand_only]"))
+        'stacks[stacks_refill=empty_hand_only,max_turns=50]'
+        """
+        fields = parse_overrides(text)
+        make_rules(text)  # the range checks, which need no seating but a player count
+        return cls().with_overrides({OPTION_NAMES[f]: v for f, v in fields.items()})
+
+    def with_overrides(self, extra: dict[str, object]) -> StacksVariant:
+        merged = {**dict(self.overrides), **extra}
+        return StacksVariant(tuple((name, merged[name]) for name in OPTIONS if name in merged))
+
+    def options(self) -> dict[str, object]:
+        """Every option's value; ``players`` and ``teams`` None (a variant seats no one)."""
+        base = StacksRules()
+        values = {name: getattr(base, field) for name, field in OPTIONS.items()}
+        return {**values, **dict(self.overrides), "players": None, "teams": None}
+
+    def __str__(self) -> str:
+        body = ",".join(f"{name}={_format(value)}" for name, value in self.overrides)
+        return PRESET + (f"[{body}]" if body else "")
+
+
 def make_rules(variant: str = PRESET, players: int | None = None, teams: int | None = None) -> StacksRules:
     """The rules ``variant`` names for ``players`` (default 2), every value checked."""
     fields = parse_overrides(variant)
@@ -125,8 +188,12 @@ def make_rules(variant: str = PRESET, players: int | None = None, teams: int | N
     return rules
 
 
-def _check(r: StacksRules) -> None:
+def _check(r: StacksRules, only: str | None = None) -> None:
+    """The range of every numeric option (of ``only`` when given)."""
+
     def within(name: str, value: int, low: int, high: int) -> None:
+        if only not in (None, name):
+            return
         if not low <= value <= high:
             raise RulesError(f"option {name} must be between {low} and {high}, not {value}")
 

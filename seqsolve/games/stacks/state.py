@@ -25,9 +25,20 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..base import IllegalMoveError, MoveSyntaxError
 from ..sequence.state import _bit_generator
-from .actions import BLOCK, END, NUM_ACTIONS, PASS, ActionKind, action_to_text, decode_action, text_to_action
-from .cards import PILE_CARDS, Card, value
+from .actions import (
+    BLOCK,
+    DISCARD_BASE,
+    END,
+    NUM_ACTIONS,
+    PASS,
+    ActionKind,
+    action_to_text,
+    decode_action,
+    text_to_action,
+)
+from .cards import PILE_CARDS, Card, card_code, value
 from .position import StacksPosition
 from .rules import StacksRules
 
@@ -180,11 +191,53 @@ class StacksState:
         return action_to_text(action)
 
     def string_to_action(self, text: str) -> int:
-        """The action ``text`` names, or a ValueError saying why it is not legal here."""
-        action = text_to_action(text)
+        """The action ``text`` names: a MoveSyntaxError when it is not Stacks notation,
+        an IllegalMoveError saying why (naming the rule) when it is not legal here."""
+        try:
+            action = text_to_action(text)
+        except ValueError as exc:
+            raise MoveSyntaxError(str(exc)) from None
         if action not in self._core.legal_actions():
-            raise ValueError(self._refusal(action))
+            raise IllegalMoveError(self._refusal(action))
         return action
+
+    @staticmethod
+    def ends_turn(action: int) -> bool:
+        """A discard (ST-14) or ``end`` ends the turn; a play goes on, and so does a
+        Block window's answer: the completer carries on with its turn (ST-15)."""
+        return action >= DISCARD_BASE and action not in (BLOCK, PASS)
+
+    def play_turn(self, text: str) -> None:
+        """Play the decisions of ``text`` (``B1 B2 ~R5``, a Block window's answers in
+        their place: ``B5 pass R1 ~B2``), all or none; a turn may stop part-way, but
+        nothing may follow the decision that ends it."""
+        words = text.split()
+        if not words:
+            raise MoveSyntaxError("an empty turn: give its decisions, e.g. 'B3 ~R5'")
+        trial = self.clone()
+        for i, word in enumerate(words):
+            if trial.is_terminal():
+                raise IllegalMoveError(f"{word}: the game is over")
+            action = trial.string_to_action(word)
+            if trial.ends_turn(action) and i < len(words) - 1:
+                raise MoveSyntaxError(f"{word!r} ends the turn: give the next turn as an argument of its own")
+            trial._core.apply(action)
+        self._core = trial._core
+
+    def hand(self, seat: int) -> list[str]:
+        """The cards of ``seat``'s hand in kind order, ``'?'`` for each unknown one."""
+        counts, unknown = self._core.hand_counts(seat)
+        return [card_code(kind) for kind, n in enumerate(counts) for _ in range(n)] + ["?"] * unknown
+
+    def hidden_cards(self) -> list[str]:
+        """Where the state holds unknown cards, in words; empty when every card is known."""
+        pos = self.to_position()
+        out = [f"hand {seat} holds {n} unknown" for seat, n in enumerate(pos.unknown) if n]
+        if pos.draw_cards is None and pos.draw_count:
+            out.append(f"the draw pile's {pos.draw_count} cards are not listed")
+        if pos.aside_cards is None and pos.aside_count:
+            out.append(f"the {pos.aside_count} set-aside cards are not listed")
+        return out
 
     def clone(self) -> StacksState:
         return StacksState(self.rules, self._core.clone())
@@ -192,7 +245,7 @@ class StacksState:
     def perft(self, depth: int) -> int:
         """Leaves of the action tree ``depth`` actions deep."""
         if self.has_hidden_cards():
-            raise ValueError("perft needs every hand, the draw pile and the set-aside cards listed")
+            raise ValueError(f"perft needs every card known, but {'; '.join(self.hidden_cards())}")
         return self._core.clone().perft(depth)
 
     # ------------------------------------------------------------ hidden information

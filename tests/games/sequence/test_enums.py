@@ -31,9 +31,13 @@ def test_action_kinds_name_what_the_core_encodes():
 
 
 def test_terminations_come_from_the_enum():
-    """C-31, D-4: the balance tables count every ending a played game can have, and forfeits."""
-    assert TERMINATIONS[:-1] == tuple(t.name.lower() for t in Termination if t is not Termination.RECORDED)
-    assert TERMINATIONS[-1] == "forfeit"
+    """C-31, D-4 (then ST-21, ST-22): the balance tables count every ending a played game of
+    Sequence, then of Sequence Stacks, can have, and forfeits."""
+    from seqsolve.games.stacks.state import Termination as StacksTermination
+
+    sequence = tuple(t.name.lower() for t in Termination if t is not Termination.RECORDED)
+    stacks = tuple(t.name.lower() for t in StacksTermination if t is not StacksTermination.RECORDED)
+    assert TERMINATIONS == (*sequence, *(t for t in stacks if t not in sequence), "forfeit")
 
 
 def test_one_name_per_colour():

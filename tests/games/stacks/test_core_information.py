@@ -142,13 +142,16 @@ def _children(st):
 
 def test_the_game_object_deals_checks_variants_and_refuses_what_it_lacks():
     assert STACKS.name == "stacks" and pickle.loads(pickle.dumps(STACKS)) is STACKS
-    assert STACKS.parse_variant("stacks[stacks_refill=empty_hand_only]") == {"refill": "empty_hand_only"}
+    assert STACKS.parse_variant("stacks[stacks_refill=empty_hand_only]").overrides == (
+        ("stacks_refill", "empty_hand_only"),
+    )
     with pytest.raises(ValueError):
         STACKS.parse_variant("stacks[stacks_chip_supply=-1]")
     rules = STACKS.rules("stacks", players=4)
     st = STACKS.new_initial_state(rules, seed=2)
     assert st.sides == "0123" and st.side_of(3) == 3 and st.current_player == 0
     with pytest.raises(NotSupported):
-        STACKS.tally(rules)
-    with pytest.raises(NotSupported):
         STACKS.searcher({})
+    with pytest.raises(NotSupported):
+        STACKS.tactics(st, False)
+    assert STACKS.loop(rules, [None, None]) is None
