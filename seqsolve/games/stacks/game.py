@@ -85,8 +85,11 @@ class StacksGame:
         """Nothing beyond the position's fields (the piles are among them)."""
         return {}
 
-    def render(self, state, viewer: int | None, legal: list[str], color: bool, notes: list[str]) -> str:
-        """The piles, each seat's hand, discards, chips and skip tokens, the shared stacks."""
+    def render(self, state, viewer: int | None, legal: list[str] | None, color: bool, notes: list[str], last=()) -> str:
+        """The piles, each seat's hand, discards, chips and skip tokens, the shared stacks.
+
+        ``last`` is not marked: Stacks has no board on which a move lands, and the piles
+        and discard tops it changed are on the screen already (``play`` names the moves)."""
         from .view import render_position
 
         seen = state if viewer is None else state.observation(viewer)
