@@ -164,6 +164,12 @@ class MCTSBot(_Evidence, Bot):
                       maximum=100.0),
         "top": Param(int, _search_defaults["root_top"], "root candidates: the heuristic's best k moves "
                      "(0: every legal move; -1: 8 in the draft variant, else 0)", minimum=-1, maximum=10**4),
+        "rank": Param(bool, bool(_search_defaults["root_rank"]), "the root's moves enter the tree in the "
+                      "heuristic's order, best first"),
+        "puct": Param(float, _search_defaults["root_puct"], "PUCT at the root with the heuristic's rank as prior "
+                      "(the constant; 0: UCB1)", maximum=100.0),
+        "cap": Param(float, 0.0, "hard cap on a move's CPU seconds (0: none), whatever iters and time say",
+                     maximum=86_400.0),
         "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
         "infer": _INFER,
         **_weight_params(),
@@ -185,6 +191,7 @@ class MCTSBot(_Evidence, Bot):
             names = {
                 "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k",
                 "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold", "top": "root_top",
+                "rank": "root_rank", "puct": "root_puct",
             }
             # only what the spec changed: the search keeps its own tuned defaults
             params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}
@@ -202,6 +209,7 @@ class MCTSBot(_Evidence, Bot):
             iterations=self.options["iters"],
             seconds=self.options["time"],
             open_information=int(self.open_information),
+            cpu_seconds=self.options["cap"],
         )
         self._remember(observation, self.last["best"])
         return self.last["best"]
