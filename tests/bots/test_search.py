@@ -594,3 +594,7 @@ def test_mcts_cpu_cap_ends_the_search_whatever_the_iterations():
     bot = make_bot("mcts:iters=1000000000,cap=0.000000000001")
     assert bot.choose(state.observation(0), np.random.default_rng(1)) in state.legal_actions()
     assert bot.last["iterations"] == 64 and bot.last["capped"]
+    assert make_bot("mcts").options["cap"] == 0.09  # the 0.1 s a move, less a margin
+    timed = make_bot("mcts:time=0.001,iters=0,cap=0.000000000001")  # time= is a budget of its own
+    timed.choose(state.observation(0), np.random.default_rng(1))
+    assert not timed.last["capped"]
