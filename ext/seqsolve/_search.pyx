@@ -144,7 +144,7 @@ _DEFAULT_SEARCH = {
     "root_top": -1,
     "root_rank": 0,
     "root_puct": 0.0,
-    "other_policy": 0,
+    "other_policy": -1,
     "playout_depth": 2,
     "policy_eps": 0.5,
     "policy_k": 4,
@@ -285,6 +285,12 @@ cdef class Searcher:
               prior P of the action at heuristic rank r proportional to 1/(r+1),
               instead of UCB1's: visits go to the heuristic's favourites until
               the search finds them wanting (0: off; implies ``root_rank``).
+            * ``other_policy``: 1: every seat but the viewer moves by the
+              playout policy (a decisive move, else the best by score_action of
+              ``expand_k`` drawn actions) instead of by the tree, so the tree holds
+              the viewer's own choices and the visits are not spread over the
+              replies of several seats; 0: every seat by the tree; -1: 1 when the
+              game has more than two seats (3 sides, or teams), else 0.
             * ``playout_depth``: actions played out before the position is
               scored by the evaluation (0: score the new leaf at once; -1: play
               to the end of the game and score the result).
@@ -331,7 +337,7 @@ cdef class Searcher:
     cdef uint16_t slot_off[MAX_SLOTS]
     cdef uint8_t pool[MAX_SLOTS]
     cdef int32_t path[MAX_PATH]
-    cdef int viewer_side, viewer_seat, other_policy
+    cdef int viewer_side, viewer_seat, other_policy, other_setting
     cdef ScoreMemo memo   # the scores pick_untried's draws share
     cdef int32_t single   # the only legal root action when the search returned at once, else -1
     # evidence (set_evidence): the last opponent play and the position it was made in
@@ -374,12 +380,13 @@ cdef class Searcher:
         self.top_setting = int(merged["root_top"])
         self.root_rank = int(bool(merged["root_rank"]))
         self.root_puct = float(merged["root_puct"])
-        self.other_policy = int(bool(merged["other_policy"]))
+        self.other_setting = int(merged["other_policy"])
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
         if (self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.top_setting < -1
-                or not self.root_puct >= 0):
-            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1 and root_puct >= 0")
+                or not self.root_puct >= 0 or not -1 <= self.other_setting <= 1):
+            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, root_puct >= 0 "
+                             "and other_policy in -1..1")
         self._params = merged
         if self.nodes == NULL:
             self.capacity = min(4096, self.max_nodes)
@@ -993,6 +1000,9 @@ cdef class Searcher:
         if self.root_top < 0:
             self.root_top = DRAFT_TOP if t.draft_mode else 0
         self.ranked = self.root_rank or self.root_puct > 0
+        self.other_policy = self.other_setting
+        if self.other_policy < 0:
+            self.other_policy = 1 if t.players > 2 else 0
         cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:

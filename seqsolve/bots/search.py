@@ -165,6 +165,9 @@ class MCTSBot(_Evidence, Bot):
         "k": Param(int, _search_defaults["policy_k"], "sampled moves the guided playout chooses among", minimum=1, maximum=1000),
         "expand": Param(int, _search_defaults["expand_k"], "untried moves drawn at an expansion, the best by the "
                         "greedy score expanded (1: a uniform draw)", minimum=1, maximum=1000),
+        "others": Param(int, _search_defaults["other_policy"], "1: the other seats move by the playout policy "
+                        "(a decisive move, else the best of expand draws), not by the tree; 0: by the tree; "
+                        "-1: 1 with more than two seats", minimum=-1, maximum=1),
         "greedy": Param(bool, bool(_search_defaults["playout_greedy"]), "playouts play greedy's move (every action scored)"),
         "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**9),
         "hold": Param(float, _search_defaults["hold"], "draft variant: × what each known hand card is worth "
@@ -200,6 +203,7 @@ class MCTSBot(_Evidence, Bot):
                 "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k",
                 "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold", "top": "root_top",
                 "rank": "root_rank", "puct": "root_puct", "expand": "expand_k",
+                "others": "other_policy",
             }
             # only what the spec changed: the search keeps its own tuned defaults
             params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}

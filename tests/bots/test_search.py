@@ -598,3 +598,23 @@ def test_mcts_cpu_cap_ends_the_search_whatever_the_iterations():
     timed = make_bot("mcts:time=0.001,iters=0,cap=0.000000000001")  # time= is a budget of its own
     timed.choose(state.observation(0), np.random.default_rng(1))
     assert not timed.last["capped"]
+
+
+def test_mcts_others_move_by_the_policy_with_more_than_two_seats():
+    """other_policy=-1 (the default): with 3 sides or teams the other seats move by
+    the playout policy, with 2 players by the tree: the default search is the very
+    search of the explicit setting, and differs from the other one."""
+    from seqsolve.bots import make_bot
+
+    assert _search.default_params()["other_policy"] == -1
+    for players, teams, same in ((3, None, 1), (4, 2, 1), (2, None, 0)):
+        rules = parse_rules("classic", players=players, teams=teams) if teams else parse_rules("classic", players=players)
+        state = State.new(rules, seed=2)
+        _, auto = _search_from(state, 0, iterations=1500)
+        _, alike = _search_from(state, 0, iterations=1500, other_policy=same)
+        _, other = _search_from(state, 0, iterations=1500, other_policy=1 - same)
+        assert (auto["actions"], auto["nodes"]) == (alike["actions"], alike["nodes"])
+        assert (auto["actions"], auto["nodes"]) != (other["actions"], other["nodes"])
+    assert make_bot("mcts:others=0").searcher().params["other_policy"] == 0
+    with pytest.raises(ValueError, match="other_policy"):
+        _search.Searcher({"other_policy": 2})
