@@ -289,8 +289,9 @@ cdef class Searcher:
               playout policy (a decisive move, else the best by score_action of
               ``expand_k`` drawn actions) instead of by the tree, so the tree holds
               the viewer's own choices and the visits are not spread over the
-              replies of several seats; 0: every seat by the tree; -1: 1 when the
-              game has more than two seats (3 sides, or teams), else 0.
+              replies of two rivals; 0: every seat by the tree; -1: 1 with 3
+              sides (3 players, or 6 in 3 teams), else 0 (with 2 teams it lost
+              points against heuristic on seed000: RESULTS.md, "mcts, sixth session").
             * ``playout_depth``: actions played out before the position is
               scored by the evaluation (0: score the new leaf at once; -1: play
               to the end of the game and score the result).
@@ -1002,7 +1003,7 @@ cdef class Searcher:
         self.ranked = self.root_rank or self.root_puct > 0
         self.other_policy = self.other_setting
         if self.other_policy < 0:
-            self.other_policy = 1 if t.players > 2 else 0
+            self.other_policy = 1 if t.sides > 2 else 0
         cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:

@@ -167,7 +167,7 @@ class MCTSBot(_Evidence, Bot):
                         "greedy score expanded (1: a uniform draw)", minimum=1, maximum=1000),
         "others": Param(int, _search_defaults["other_policy"], "1: the other seats move by the playout policy "
                         "(a decisive move, else the best of expand draws), not by the tree; 0: by the tree; "
-                        "-1: 1 with more than two seats", minimum=-1, maximum=1),
+                        "-1: 1 with 3 sides", minimum=-1, maximum=1),
         "greedy": Param(bool, bool(_search_defaults["playout_greedy"]), "playouts play greedy's move (every action scored)"),
         "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**9),
         "hold": Param(float, _search_defaults["hold"], "draft variant: × what each known hand card is worth "

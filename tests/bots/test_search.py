@@ -600,14 +600,15 @@ def test_mcts_cpu_cap_ends_the_search_whatever_the_iterations():
     assert not timed.last["capped"]
 
 
-def test_mcts_others_move_by_the_policy_with_more_than_two_seats():
-    """other_policy=-1 (the default): with 3 sides or teams the other seats move by
-    the playout policy, with 2 players by the tree: the default search is the very
-    search of the explicit setting, and differs from the other one."""
+def test_mcts_others_move_by_the_policy_with_three_sides():
+    """other_policy=-1 (the default): with 3 sides (3 players, 6 in 3 teams) the
+    other seats move by the playout policy, with 2 sides (2 players, 4 in 2 teams)
+    by the tree: the default search is the very search of the explicit setting,
+    and differs from the other one."""
     from seqsolve.bots import make_bot
 
     assert _search.default_params()["other_policy"] == -1
-    for players, teams, same in ((3, None, 1), (4, 2, 1), (2, None, 0)):
+    for players, teams, same in ((3, None, 1), (6, 3, 1), (4, 2, 0), (2, None, 0)):
         rules = parse_rules("classic", players=players, teams=teams) if teams else parse_rules("classic", players=players)
         state = State.new(rules, seed=2)
         _, auto = _search_from(state, 0, iterations=1500)
