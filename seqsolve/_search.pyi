@@ -15,6 +15,7 @@ class SearchResult(TypedDict):
     value: float
     pv: list[int]
     actions: list[tuple[int, int, float, int]]
+    capped: bool
 
 class RootStat(TypedDict):
     action: int
@@ -41,6 +42,7 @@ class Searcher:
         iterations: int = 0,
         seconds: float = 0,
         open_information: int = 0,
+        cpu_seconds: float = 0,
     ) -> SearchResult: ...
     def root_stats(self, pv_length: int = 12) -> list[RootStat]: ...
     def rollout_values(

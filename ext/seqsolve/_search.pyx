@@ -38,7 +38,7 @@ from libc.math cimport exp, log, pow, sqrt, INFINITY
 from libc.stdint cimport uint8_t, uint16_t, int8_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
 from cpython.exc cimport PyErr_CheckSignals
 import threading
 import numpy as np
@@ -142,7 +142,9 @@ _DEFAULT_SEARCH = {
     "decisive": 1,
     "root_prior": 30.0,
     "root_top": -1,
-    "other_policy": 0,
+    "root_rank": 0,
+    "root_puct": 0.0,
+    "other_policy": -1,
     "playout_depth": 2,
     "policy_eps": 0.5,
     "policy_k": 4,
@@ -181,6 +183,7 @@ ctypedef struct Node:
     uint16_t cap_children
     int8_t side               # the side that chose the action
     float prior               # root children: the static value of the action (heuristic)
+    float p                   # root children: the PUCT prior of the action (root_puct)
 
 ctypedef struct Slot:
     int32_t key
@@ -201,6 +204,14 @@ cdef inline double log_n(uint32_t n) noexcept nogil:
 cdef inline double now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline double thread_cpu() noexcept nogil:
+    """CPU seconds of the calling thread: what a move costs on one core, however
+    busy the machine (the strength matrix times moves the same way)."""
+    cdef timespec ts
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
@@ -265,6 +276,22 @@ cdef class Searcher:
               every play comes with each of five picks and the cut is worth
               about 4 points against greedy; on classic it cost points
               (benchmarks/RESULTS.md, "mcts, fifth session").
+            * ``root_rank``: rank every root action by heuristic_key and expand
+              the root's children in that order (best first), so that progressive
+              widening lets in the moves the heuristic likes before the others
+              (0: the expansion's usual draw, see ``expand_k``).
+            * ``root_puct``: at the root, the exploration term is ``root_puct *
+              P(a) * sqrt(avail) / (1 + visits)`` (PUCT, as in AlphaZero) with the
+              prior P of the action at heuristic rank r proportional to 1/(r+1),
+              instead of UCB1's: visits go to the heuristic's favourites until
+              the search finds them wanting (0: off; implies ``root_rank``).
+            * ``other_policy``: 1: every seat but the viewer moves by the
+              playout policy (a decisive move, else the best by score_action of
+              ``expand_k`` drawn actions) instead of by the tree, so the tree holds
+              the viewer's own choices and the visits are not spread over the
+              replies of two rivals; 0: every seat by the tree; -1: 1 with 3
+              sides (3 players, or 6 in 3 teams), else 0 (with 2 teams it lost
+              points against heuristic on seed000: RESULTS.md, "mcts, sixth session").
             * ``playout_depth``: actions played out before the position is
               scored by the evaluation (0: score the new leaf at once; -1: play
               to the end of the game and score the result).
@@ -303,14 +330,15 @@ cdef class Searcher:
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
     cdef double root_prior
-    cdef int n_root, root_top, top_setting
+    cdef int n_root, root_top, top_setting, root_rank, ranked
+    cdef double root_puct, root_h
     cdef HeuristicKey* root_key
     cdef int32_t* root_act
     cdef float* root_val
     cdef uint16_t slot_off[MAX_SLOTS]
     cdef uint8_t pool[MAX_SLOTS]
     cdef int32_t path[MAX_PATH]
-    cdef int viewer_side, viewer_seat, other_policy
+    cdef int viewer_side, viewer_seat, other_policy, other_setting
     cdef ScoreMemo memo   # the scores pick_untried's draws share
     cdef int32_t single   # the only legal root action when the search returned at once, else -1
     # evidence (set_evidence): the last opponent play and the position it was made in
@@ -351,11 +379,15 @@ cdef class Searcher:
         self.decisive = int(bool(merged["decisive"]))
         self.root_prior = float(merged["root_prior"])
         self.top_setting = int(merged["root_top"])
-        self.other_policy = int(bool(merged["other_policy"]))
+        self.root_rank = int(bool(merged["root_rank"]))
+        self.root_puct = float(merged["root_puct"])
+        self.other_setting = int(merged["other_policy"])
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
-        if self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.top_setting < -1:
-            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0 and root_top >= -1")
+        if (self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.top_setting < -1
+                or not self.root_puct >= 0 or not -1 <= self.other_setting <= 1):
+            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, root_puct >= 0 "
+                             "and other_policy in -1..1")
         self._params = merged
         if self.nodes == NULL:
             self.capacity = min(4096, self.max_nodes)
@@ -455,6 +487,7 @@ cdef class Searcher:
         nd.cap_children = 0
         nd.side = side
         nd.prior = 0.0
+        nd.p = 0.0
 
     cdef int add_child(self, int node, int32_t action, int side) noexcept nogil:
         """Append a child to ``node`` (moving its block when full); its index or -1."""
@@ -607,6 +640,27 @@ cdef class Searcher:
                 self.determinize(&world.g, rng, 1)
         return world
 
+    cdef inline double root_score(self, const Node* nd, int side) noexcept nogil:
+        """The selection value of a root child: its mean, pulled towards its static
+        value by root_prior virtual visits, plus the PUCT term (root_puct) or UCB1's."""
+        cdef double q
+        if self.root_prior > 0:
+            q = (nd.value[side] + self.root_prior * nd.prior) / (nd.visits + self.root_prior)
+        else:
+            q = nd.value[side] / nd.visits
+        if self.root_puct > 0:
+            return q + self.root_puct * nd.p * sqrt(<double>nd.avail) / (1.0 + nd.visits)
+        return q + self.c * sqrt(log_n(nd.avail) / nd.visits)
+
+    cdef inline int32_t next_ranked(self, int n) noexcept nogil:
+        """The heuristic's best root action not yet in the tree (buf holds root_act,
+        best first, and tried marks those in the tree)."""
+        cdef int i
+        for i in range(n):
+            if not self.tried[i]:
+                return self.buf[i]
+        return self.buf[0]  # not reached: the caller expands only when one is untried
+
     cdef int32_t pick_untried(self, const Game* g, int n, bitgen_t* rng) noexcept nogil:
         """The action to expand: the best by score_action of ``expand_k`` untried legal
         actions drawn at random (one uniform draw when expand_k is 1)."""
@@ -677,7 +731,7 @@ cdef class Searcher:
                 if expanded:
                     break
                 continue
-            if node == 0 and self.root_top > 0 and self.n_root > 0:
+            if node == 0 and (self.root_top > 0 or self.ranked) and self.n_root > 0:
                 n = self.n_root  # the root's candidates: the same in every world
                 memcpy(self.buf, self.root_act, n * sizeof(int32_t))
             else:
@@ -700,9 +754,8 @@ cdef class Searcher:
                     self.tried[i] = 1
                     n_legal += 1
                     nd.avail += 1
-                    if node == 0 and self.root_prior > 0:
-                        u = ((nd.value[side] + self.root_prior * nd.prior) / (nd.visits + self.root_prior)
-                             + self.c * sqrt(log_n(nd.avail) / nd.visits))
+                    if node == 0 and (self.root_prior > 0 or self.root_puct > 0):
+                        u = self.root_score(nd, side)
                     else:
                         u = nd.value[side] / nd.visits + self.c * sqrt(log_n(nd.avail) / nd.visits)
                     if u > best_u:
@@ -721,7 +774,10 @@ cdef class Searcher:
                         if i < 0 or self.tried[i]:
                             action = -1
                 if action < 0:
-                    action = self.pick_untried(&g, n, rng)
+                    if node == 0 and self.ranked and self.n_root > 0:
+                        action = self.next_ranked(n)
+                    else:
+                        action = self.pick_untried(&g, n, rng)
                 ch = self.add_child(node, action, side)
                 if ch >= 0:
                     self.nodes[ch].avail = 1
@@ -729,6 +785,8 @@ cdef class Searcher:
                         for j in range(self.n_root):
                             if self.root_act[j] == action:
                                 self.nodes[ch].prior = self.root_val[j]
+                                if self.ranked:
+                                    self.nodes[ch].p = <float>(1.0 / ((j + 1) * self.root_h))
                                 break
                     apply_action(t, &g, action, rng, NULL, -1)
                     if scanned:
@@ -782,16 +840,21 @@ cdef class Searcher:
             base[self.slot_off[i]] = UNKNOWN_CARD
         self.n_root = gen_actions(t, &masked, self.root_act)
         if self.root_top > 0 and self.n_root > self.root_top:
-            self.keep_heuristic_best(&masked, rng)
+            self.keep_heuristic_best(&masked, rng, self.root_top)
+        elif self.ranked:
+            self.keep_heuristic_best(&masked, rng, self.n_root)
+        self.root_h = 0.0
+        for i in range(self.n_root):
+            self.root_h += 1.0 / (i + 1)
         for i in range(self.n_root):
             memcpy(&child, &masked, sizeof(Game))
             apply_action(t, &child, self.root_act[i], rng, NULL, -1)
             self.root_val[i] = side_value(&self.ctx, &child, me)
 
-    cdef void keep_heuristic_best(self, const Game* masked, bitgen_t* rng) noexcept nogil:
-        """Cut root_act to the heuristic's best root_top actions (stable: equal keys
-        keep generation order), ranked as heuristic_choice ranks them (without hold,
-        which the heuristic adds for the pick alone)."""
+    cdef void keep_heuristic_best(self, const Game* masked, bitgen_t* rng, int keep) noexcept nogil:
+        """Cut root_act to the heuristic's best ``keep`` actions, best first (stable:
+        equal keys keep generation order), ranked as heuristic_choice ranks them
+        (without hold, which the heuristic adds for the pick alone)."""
         cdef Ctx plain = self.ctx
         cdef HeuristicMemo hm
         cdef HeuristicKey key
@@ -803,16 +866,16 @@ cdef class Searcher:
             action = self.root_act[i]
             key = heuristic_key(&plain, masked, rng, &hm, action)
             # insertion into the sorted best-so-far prefix root_act[0:kept]
-            j = kept if kept < self.root_top else self.root_top
+            j = kept if kept < keep else keep
             while j > 0 and key_order(&key, &self.root_key[j - 1]) > 0:
-                if j < self.root_top:
+                if j < keep:
                     self.root_key[j] = self.root_key[j - 1]
                     self.root_act[j] = self.root_act[j - 1]
                 j -= 1
-            if j < self.root_top:
+            if j < keep:
                 self.root_key[j] = key
                 self.root_act[j] = action
-                if kept < self.root_top:
+                if kept < keep:
                     kept += 1
         self.n_root = kept
 
@@ -867,7 +930,7 @@ cdef class Searcher:
         return 0
 
     def search(self, CoreGame observation, int viewer, bit_generator, long iterations=0,
-               double seconds=0, int open_information=0):
+               double seconds=0, int open_information=0, double cpu_seconds=0):
         """Search the position seen by seat ``viewer``; return the root statistics.
 
         Args:
@@ -882,12 +945,17 @@ cdef class Searcher:
                 Every 64 iterations too, the search ends early after :func:`halt`,
                 and on the main thread Ctrl-C raises KeyboardInterrupt.
             open_information: search the game as given (only unknown slots dealt).
+            cpu_seconds: a hard cap (0: none) on the CPU time of the calling
+                thread since the call began, read every 64 iterations after the
+                first 64: whatever the iteration budget, a move costs at most
+                about this much on one core, however busy the machine.
         Returns:
-            ``{"iterations", "seconds", "nodes", "best", "value", "pv",
+            ``{"iterations", "seconds", "nodes", "best", "value", "pv", "capped",
             "actions": [(action, visits, mean value for viewer's side,
             availability), ...]}``, actions sorted by visits (then value), best
             first; ``value`` is the root's mean value for the viewer's side and
-            ``pv`` the most-visited line.  When the viewer (to move, hand known)
+            ``pv`` the most-visited line; ``capped`` says whether
+            ``cpu_seconds`` ended the search.  When the viewer (to move, hand known)
             has a single legal action it comes back at once with 0 iterations.
         Raises:
             ValueError: a finished game, no budget, or an inconsistent position.
@@ -895,8 +963,9 @@ cdef class Searcher:
         cdef const Tables* t = &observation.rules.t
         cdef bitgen_t* rng = bitgen_of(bit_generator)
         cdef long it = 0
-        cdef double start, elapsed
+        cdef double start, elapsed, cpu_start = thread_cpu()
         cdef int n, unknown_mover = 0, i
+        cdef bint capped = 0
         cdef Node* root
         if observation.g.result != RESULT_NONE:
             raise ValueError("the game is over: nothing to search")
@@ -925,16 +994,20 @@ cdef class Searcher:
                 return {
                     "iterations": 0, "seconds": 0.0, "nodes": 1, "best": self.buf[0],
                     "value": side_value(&self.ctx, &observation.g, self.viewer_side),
-                    "pv": [self.buf[0]], "actions": [(self.buf[0], 0, float("nan"), 0)],
+                    "pv": [self.buf[0]], "actions": [(self.buf[0], 0, float("nan"), 0)], "capped": False,
                 }
         self.n_root = 0
         self.root_top = self.top_setting
         if self.root_top < 0:
             self.root_top = DRAFT_TOP if t.draft_mode else 0
+        self.ranked = self.root_rank or self.root_puct > 0
+        self.other_policy = self.other_setting
+        if self.other_policy < 0:
+            self.other_policy = 1 if t.sides > 2 else 0
         cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:
-                if ((self.root_prior > 0 or self.root_top > 0) and not unknown_mover
+                if ((self.root_prior > 0 or self.root_top > 0 or self.ranked) and not unknown_mover
                         and (open_information or viewer == self.root.to_move)):
                     self.root_priors(rng)
                 start = now()
@@ -943,6 +1016,9 @@ cdef class Searcher:
                         break
                     if (it & 63) == 0:
                         if seconds > 0 and now() - start >= seconds:
+                            break
+                        if cpu_seconds > 0 and it > 0 and thread_cpu() - cpu_start >= cpu_seconds:
+                            capped = 1
                             break
                         if not keep_searching(main_thread):
                             break
@@ -959,6 +1035,7 @@ cdef class Searcher:
             "value": root.value[self.viewer_side] / root.visits if root.visits else float("nan"),
             "pv": self._pv(0, 64),
             "actions": actions,
+            "capped": bool(capped),
         }
 
     cdef list _children(self, int node):

@@ -140,13 +140,19 @@ class HeuristicBot(GreedyBot):
         return _choose.heuristic_action(observation.core, rng.bit_generator, self._weights)
 
 
+#: mcts's default cap on a move's CPU time: the issue's 0.1 s on one core, less a
+#: margin for the Python around the search; draft moves (up to ~135 ms at 6,000
+#: iterations on a loaded box) are the ones it cuts, by a few percent of iterations
+MOVE_CAP = 0.09
+
+
 class MCTSBot(_Evidence, Bot):
     name = "mcts"
     summary = "information-set MCTS in C: a fresh world of hidden cards every iteration"
     _search_defaults = _search.default_params()
     params = {
         "iters": Param(int, 6000, "iterations per move (0: use time only); 6,000 take about 31 ms "
-                             "(classic) to 70 ms (draft) of CPU a move", maximum=10**9),
+                             "(classic) to 70 ms (draft) of CPU a move, cap bounds the worst", maximum=10**9),
         "time": Param(float, 0.0, "seconds per move (0: use iterations only)", maximum=86_400.0),
         "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0),
         "depth": Param(
@@ -160,6 +166,11 @@ class MCTSBot(_Evidence, Bot):
             float, _search_defaults["policy_eps"], "chance that a playout move is the best of k by the greedy score", maximum=1.0
         ),
         "k": Param(int, _search_defaults["policy_k"], "sampled moves the guided playout chooses among", minimum=1, maximum=1000),
+        "expand": Param(int, _search_defaults["expand_k"], "untried moves drawn at an expansion, the best by the "
+                        "greedy score expanded (1: a uniform draw)", minimum=1, maximum=1000),
+        "others": Param(int, _search_defaults["other_policy"], "1: the other seats move by the playout policy "
+                        "(a decisive move, else the best of expand draws), not by the tree; 0: by the tree; "
+                        "-1: 1 with 3 sides", minimum=-1, maximum=1),
         "greedy": Param(bool, bool(_search_defaults["playout_greedy"]), "playouts play greedy's move (every action scored)"),
         "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**9),
         "hold": Param(float, _search_defaults["hold"], "draft variant: × what each known hand card is worth "
@@ -167,6 +178,12 @@ class MCTSBot(_Evidence, Bot):
                       maximum=100.0),
         "top": Param(int, _search_defaults["root_top"], "root candidates: the heuristic's best k moves "
                      "(0: every legal move; -1: 8 in the draft variant, else 0)", minimum=-1, maximum=10**4),
+        "rank": Param(bool, bool(_search_defaults["root_rank"]), "the root's moves enter the tree in the "
+                      "heuristic's order, best first"),
+        "puct": Param(float, _search_defaults["root_puct"], "PUCT at the root with the heuristic's rank as prior "
+                      "(the constant; 0: UCB1)", maximum=100.0),
+        "cap": Param(float, MOVE_CAP, "most CPU seconds of this thread a move may take, whatever iters says "
+                     "(0: none; off when time= is given)", maximum=86_400.0),
         "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
         "infer": _INFER,
         **_weight_params(),
@@ -188,6 +205,8 @@ class MCTSBot(_Evidence, Bot):
             names = {
                 "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k",
                 "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold", "top": "root_top",
+                "rank": "root_rank", "puct": "root_puct", "expand": "expand_k",
+                "others": "other_policy",
             }
             # only what the spec changed: the search keeps its own tuned defaults
             params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}
@@ -205,6 +224,7 @@ class MCTSBot(_Evidence, Bot):
             iterations=self.options["iters"],
             seconds=self.options["time"],
             open_information=int(self.open_information),
+            cpu_seconds=0.0 if self.options["time"] else self.options["cap"],
         )
         self._remember(observation, self.last["best"])
         return self.last["best"]

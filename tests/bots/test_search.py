@@ -537,3 +537,85 @@ def test_mcts_top_parameter_has_a_range():
         make_bot("mcts:top=-2")
     with pytest.raises(ValueError, match="root_top"):
         _search.Searcher({"root_top": -2})
+
+
+# Blue's b5-e5 and green's b8-e8 are open fours nobody can close this turn (no 9C,
+# no AC, no jack): a quiet position where the heuristic's ranking decides.
+QUIET = {"rows": {5: ".bbbb.....", 8: ".gggg....."}, "hands": "2S,3S,4S,5S,6S,KD,QH/?7"}
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        position(**QUIET),
+        State.new(parse_rules("classic", players=2), seed=5),
+        position({5: ".bbbbg...."}, "2S,3S,4S,5S,6S,KD/?6", variant="draft", draft="9C,QD,2C,4H,KH"),
+    ],
+)
+def test_mcts_rank_expands_the_root_in_the_heuristics_order(state):
+    """root_rank: after 3 iterations progressive widening has let in two root
+    children, and they are the heuristic's best two (root_top=2's set), the first
+    being the heuristic's own move."""
+    _, ranked = _search_from(state, 0, iterations=3, root_rank=1)
+    _, top_two = _search_from(state, 0, iterations=300, root_top=2)
+    assert {a[0] for a in ranked["actions"]} == {a[0] for a in top_two["actions"]}
+    _, first = _search_from(state, 0, iterations=1, root_rank=1)
+    assert move(state, first["actions"][0][0]) in _heuristic_moves(state, seeds=range(12))
+
+
+def test_mcts_puct_shares_root_visits_by_the_heuristics_rank():
+    """root_puct: with a huge constant the exploration term is all that counts, so
+    root visits follow the prior 1/(rank+1): the heuristic's move gets the most,
+    about twice the runner-up's; a win in one is still found (decisive first)."""
+    state = position(**QUIET)
+    _, result = _search_from(state, 0, iterations=3000, root_puct=1000.0)
+    (best, most, _, _), (_, second, _, _) = result["actions"][:2]
+    assert move(state, best) in _heuristic_moves(state, seeds=range(12))
+    assert 1.6 < most / second < 2.4
+    _, plain = _search_from(state, 0, iterations=3000)
+    assert plain["actions"][0][1] < most / 2  # UCB1 spreads the visits far more evenly
+    win = position(**WIN_IN_ONE)
+    _, result = _search_from(win, 0, iterations=500, root_puct=1.0)
+    assert move(win, result["best"]) == "9C@a5"
+
+
+def test_mcts_cpu_cap_ends_the_search_whatever_the_iterations():
+    """cpu_seconds: the thread's CPU clock is read every 64 iterations after the
+    first 64, so a cap already spent stops the search at exactly 64; without a cap
+    the iteration budget decides.  mcts:cap passes it on."""
+    from seqsolve.bots import make_bot
+
+    state = State.new(parse_rules("draft", players=2), seed=3)
+    core = state.observation(0).core
+    capped = _search.Searcher().search(core, 0, np.random.PCG64(1), iterations=10**9, cpu_seconds=1e-12)
+    assert capped["iterations"] == 64 and capped["capped"] and capped["best"] in state.legal_actions()
+    free = _search.Searcher().search(core, 0, np.random.PCG64(1), iterations=100)
+    assert free["iterations"] == 100 and not free["capped"]
+    bot = make_bot("mcts:iters=1000000000,cap=0.000000000001")
+    assert bot.choose(state.observation(0), np.random.default_rng(1)) in state.legal_actions()
+    assert bot.last["iterations"] == 64 and bot.last["capped"]
+    assert make_bot("mcts").options["cap"] == 0.09  # the issue's 0.1 s a move, less a margin
+    timed = make_bot("mcts:time=0.001,iters=0,cap=0.000000000001")  # time= is a budget of its own
+    timed.choose(state.observation(0), np.random.default_rng(1))
+    assert not timed.last["capped"]
+
+
+def test_mcts_others_move_by_the_policy_with_three_sides():
+    """other_policy=-1 (the default): with 3 sides (3 players, 6 in 3 teams) the
+    other seats move by the playout policy, with 2 sides (2 players, 4 in 2 teams)
+    by the tree: the default search is the very search of the explicit setting,
+    and differs from the other one."""
+    from seqsolve.bots import make_bot
+
+    assert _search.default_params()["other_policy"] == -1
+    for players, teams, same in ((3, None, 1), (6, 3, 1), (4, 2, 0), (2, None, 0)):
+        rules = parse_rules("classic", players=players, teams=teams) if teams else parse_rules("classic", players=players)
+        state = State.new(rules, seed=2)
+        _, auto = _search_from(state, 0, iterations=1500)
+        _, alike = _search_from(state, 0, iterations=1500, other_policy=same)
+        _, other = _search_from(state, 0, iterations=1500, other_policy=1 - same)
+        assert (auto["actions"], auto["nodes"]) == (alike["actions"], alike["nodes"])
+        assert (auto["actions"], auto["nodes"]) != (other["actions"], other["nodes"])
+    assert make_bot("mcts:others=0").searcher().params["other_policy"] == 0
+    with pytest.raises(ValueError, match="other_policy"):
+        _search.Searcher({"other_policy": 2})
