@@ -121,6 +121,7 @@ ctypedef struct Tally:
     int16_t open[MAX_SIDES][5]       # windows open to side s (no other chip, C-25 eligible) by fill 0..4, corners counted
     uint64_t threat[MAX_SIDES][3]    # a bit per window of open[s][4]: one cell short
     uint64_t barred[MAX_SIDES][3]    # a bit per window that may not become a sequence of s (C-25 condition 2)
+    uint8_t gone[MAX_CODES]          # copies of each card code in the discard piles
 
 ctypedef struct Game:
     u128 chips[MAX_SIDES]        # chips of each side, locked ones included

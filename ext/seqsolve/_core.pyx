@@ -60,6 +60,8 @@ cdef inline void discard(Game* g, int seat, int card) noexcept nogil:
     g.disc_card[g.disc_n] = card
     g.disc_seat[g.disc_n] = seat
     g.disc_n += 1
+    if g.tally.on and card < MAX_CODES:
+        g.tally.gone[card] += 1
 
 
 cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
@@ -77,6 +79,8 @@ cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
                     n += 1
         g.draw_n = n
         g.disc_n = 0
+        if g.tally.on:
+            memset(g.tally.gone, 0, sizeof(g.tally.gone))
         if rng != NULL:
             shuffle(g.draw, g.draw_n, rng)
         else:
@@ -339,9 +343,27 @@ cdef inline void tally_move(const Tables* t, Game* g, int cell, int side, int de
         ty.fill[wi] = new
 
 
+cdef void tally_bar(const Tables* t, Game* g, int s, int seq) noexcept nogil:
+    """Side ``s`` has completed the sequence ``seq``: the windows that share more than
+    max_shared cells with it may no longer become its sequences (C-25).  They all
+    cross ``seq``, so only the windows through its cells are looked at."""
+    cdef Tally* ty = &g.tally
+    cdef u128 shared = t.window_mask[seq] & t.share_mask, cells = t.window_mask[seq]
+    cdef uint64_t b
+    cdef int i, cell, wi
+    while cells:
+        cell = ctz128(cells)
+        cells &= cells - 1
+        for i in range(t.through_n[cell]):
+            wi = t.through[cell][i]
+            b = (<uint64_t>1) << (wi & 63)
+            if not (ty.barred[s][wi >> 6] & b) and popcount128(t.window_mask[wi] & shared) > t.max_shared:
+                tally_part(t, ty, wi, ty.fill[wi], s, -1)
+                ty.barred[s][wi >> 6] |= b
+
+
 cdef void tally_side(const Tables* t, Game* g, int s) noexcept nogil:
-    """Side ``s``'s barred windows and open counts from scratch: at the start, and
-    when ``s`` has completed a sequence (a rare event, so no cleverness)."""
+    """Side ``s``'s barred windows and open counts from scratch (tally_start)."""
     cdef Tally* ty = &g.tally
     cdef int wi, k
     cdef u128 m
@@ -369,6 +391,9 @@ cdef void tally_start(const Tables* t, Game* g) noexcept nogil:
             g.tally.fill[wi] += popcount128(t.window_mask[wi] & g.chips[s]) << (3 * s)
     for s in range(t.sides):
         tally_side(t, g, s)
+    for s in range(g.disc_n):
+        if g.disc_card[s] < MAX_CODES:
+            g.tally.gone[g.disc_card[s]] += 1
     g.tally.on = 1
 
 
@@ -428,8 +453,10 @@ cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
         if g.tally.on:
             tally_move(t, g, cell, side, 1)
         won = declare_sequences(t, g, side, cell, declare, declare_n)
-        if g.tally.on and g.seq_n != seqs:
-            tally_side(t, g, side)
+        if g.tally.on:
+            while seqs < g.seq_n:
+                tally_bar(t, g, side, g.seq_window[seqs])
+                seqs += 1
         if won:
             g.result = side
             g.termination = TERM_WIN
@@ -987,8 +1014,9 @@ cdef class CoreGame:
         tally_start(&self.rules.t, &self.g)
 
     def tally(self):
-        """The kept window counts, or None when off: ``(fill, open, threat, barred)``
-        per side, ``threat`` and ``barred`` as sorted window lists (for the tests)."""
+        """The kept counts, or None when off: ``(fill, open, threat, barred, gone)``
+        per side, ``threat`` and ``barred`` as sorted window lists, ``gone`` the
+        discarded copies of each card code (the same for every side; for the tests)."""
         cdef const Tally* ty = &self.g.tally
         cdef int s, wi
         if not ty.on:
@@ -996,7 +1024,8 @@ cdef class CoreGame:
         return [([(ty.fill[wi] >> (3 * s)) & 7 for wi in range(N_WINDOWS)],
                  [ty.open[s][wi] for wi in range(5)],
                  [wi for wi in range(N_WINDOWS) if (ty.threat[s][wi >> 6] >> (wi & 63)) & 1],
-                 [wi for wi in range(N_WINDOWS) if (ty.barred[s][wi >> 6] >> (wi & 63)) & 1])
+                 [wi for wi in range(N_WINDOWS) if (ty.barred[s][wi >> 6] >> (wi & 63)) & 1],
+                 [ty.gone[wi] for wi in range(self.rules.t.n_codes)])
                 for s in range(self.rules.t.sides)]
 
     def mask_hidden(self, int viewer):

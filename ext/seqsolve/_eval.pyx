@@ -182,6 +182,18 @@ cdef double place_value(const Ctx* ctx, const Game* g, int me, int cell, bint* w
     return place_rest(ctx, g, me, cell, score, cand, n_cand, won)
 
 
+cdef inline int sole_side(uint16_t fw, int sides) noexcept nogil:
+    """The one side with chips in a window of tally fill ``fw``; -1 when two have
+    (nobody's window) or none."""
+    cdef int s, o = -1
+    for s in range(sides):
+        if (fw >> (3 * s)) & 7:
+            if o >= 0:
+                return -1
+            o = s
+    return o
+
+
 cdef double place_value_tally(const Ctx* ctx, const Game* g, int me, int cell, bint* won) noexcept nogil:
     """place_value read from the game's window tally: the same windows in the same
     order and the same additions, so the same value to the last bit, without
@@ -190,7 +202,7 @@ cdef double place_value_tally(const Ctx* ctx, const Game* g, int me, int cell, b
     cdef const Weights* w = &ctx.w
     cdef uint16_t mine = <uint16_t>(7 << (3 * me)), fw
     cdef u128 cand[MAX_CAND]
-    cdef int i, wi, f, o, s, n_cand = 0
+    cdef int i, wi, f, o, n_cand = 0
     cdef double score = ctx.centre[cell]
     for i in range(t.through_n[cell]):
         wi = t.through[cell][i]
@@ -208,13 +220,7 @@ cdef double place_value_tally(const Ctx* ctx, const Game* g, int me, int cell, b
                 if ctx.win_corner[wi]:
                     score += w.corner_line
         elif (fw & mine) == 0:
-            o = -1
-            for s in range(t.sides):
-                if (fw >> (3 * s)) & 7:
-                    if o >= 0:
-                        o = -1  # two opponents in it: nobody's window
-                        break
-                    o = s
+            o = 1 - me if t.sides == 2 else sole_side(fw, t.sides)
             if o < 0 or barred(g, o, wi):
                 continue
             f = ((fw >> (3 * o)) & 7) + t.corner_n[wi]
@@ -272,7 +278,8 @@ cdef double score_remove(const Ctx* ctx, const Game* g, int me, int cell) noexce
     cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
     cdef u128 cnt_me = g.chips[me] | t.corners
     cdef u128 m, cnt_o, seqo, seqm, hm
-    cdef int i, wi, f, fo, hf
+    cdef uint16_t fw
+    cdef int i, wi, hf, f, fo
     cdef int o = owner_of(g, t.sides, b)
     cdef double score = -w.remove_cost
     if o < 0:
@@ -282,19 +289,31 @@ cdef double score_remove(const Ctx* ctx, const Game* g, int me, int cell) noexce
     seqm = seq_cells(t, g, me)
     for i in range(t.through_n[cell]):
         wi = t.through[cell][i]
-        m = t.window_mask[wi]
-        if (m & all_chips & ~g.chips[o]) == 0:
-            if eligible(t, g, o, m, seqo):
-                fo = popcount128(m & cnt_o)
-                if fo == 4:
-                    score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
-                elif fo < 4:
-                    score += w.block[fo]
-        elif (m & all_chips & ~g.chips[me]) == b:
-            if eligible(t, g, me, m, seqm):
-                f = popcount128(m & cnt_me)
-                if f <= 4:
-                    score += w.extend[f]
+        # the window's fill for o when it is o's window, for me when o's chip on the
+        # cell is all that keeps it from being mine; -1 when neither or not eligible
+        fo = f = -1
+        if g.tally.on:  # the same tests, read from the window tally
+            fw = g.tally.fill[wi]
+            if (fw & ~(<uint16_t>(7 << (3 * o)))) == 0:
+                if not barred(g, o, wi):
+                    fo = ((fw >> (3 * o)) & 7) + t.corner_n[wi]
+            elif (fw & ~(<uint16_t>(7 << (3 * me)))) == (1 << (3 * o)):
+                if not barred(g, me, wi):
+                    f = ((fw >> (3 * me)) & 7) + t.corner_n[wi]
+        else:
+            m = t.window_mask[wi]
+            if (m & all_chips & ~g.chips[o]) == 0:
+                if eligible(t, g, o, m, seqo):
+                    fo = popcount128(m & cnt_o)
+            elif (m & all_chips & ~g.chips[me]) == b:
+                if eligible(t, g, me, m, seqm):
+                    f = popcount128(m & cnt_me)
+        if fo == 4:
+            score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
+        elif 0 <= fo < 4:
+            score += w.block[fo]
+        elif 0 <= f <= 4:
+            score += w.extend[f]
     if t.heart and (b & t.heart_mask):
         hm = t.heart_mask
         if (hm & all_chips & ~g.chips[o]) == 0 and (g.chips[o] & hm) != hm:
@@ -341,12 +360,16 @@ cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* l
     """Copies of each code not in a discard pile, the draft or ``viewer``'s hand (-1: no hand)."""
     cdef const Tables* t = ctx.t
     cdef int i, c
-    for c in range(MAX_CODES):
-        left[c] = ctx.copies[c]
-    for i in range(g.disc_n):
-        c = g.disc_card[i]
-        if c < MAX_CODES:
-            left[c] -= 1
+    if g.tally.on:
+        for c in range(MAX_CODES):
+            left[c] = ctx.copies[c] - g.tally.gone[c]
+    else:
+        for c in range(MAX_CODES):
+            left[c] = ctx.copies[c]
+        for i in range(g.disc_n):
+            c = g.disc_card[i]
+            if c < MAX_CODES:
+                left[c] -= 1
     for i in range(g.draft_n):
         c = g.draft[i]
         if c < MAX_CODES:
