@@ -101,13 +101,19 @@ def test_tally_follows_sequences_that_bar_windows(preset, changes):
     assert max(barred) > 0
 
 
+# the default weights, the one-ply score in the heuristic's key, and the split
+# evaluation (dead windows and hand-fillable cells), which reads no tally
+WEIGHTS = [None, {"w_tactics": 0.5}, {"w_hand": (0.0, 1.0, 2.0, 3.0, 4.0), "w_dead_open": (0.0, 0.5, 1.0, 3.0, 4.0)}]
+
+
 def same_scores(kept, plain):
-    assert _eval.score_actions(kept) == _eval.score_actions(plain)
-    assert _eval.evaluate_scores(kept) == _eval.evaluate_scores(plain)
-    for side in range(len(_eval.evaluate_scores(plain))):
-        assert _eval.evaluate_position(kept, side) == _eval.evaluate_position(plain, side)
-    assert _choose.heuristic_action(kept, np.random.PCG64(5)) == _choose.heuristic_action(plain, np.random.PCG64(5))
-    assert _choose.greedy_action(kept, np.random.PCG64(5)) == _choose.greedy_action(plain, np.random.PCG64(5))
+    for weights in WEIGHTS:
+        assert _eval.score_actions(kept, weights) == _eval.score_actions(plain, weights)
+        assert _eval.evaluate_scores(kept, weights) == _eval.evaluate_scores(plain, weights)
+        for side in range(len(_eval.evaluate_scores(plain))):
+            assert _eval.evaluate_position(kept, side, weights) == _eval.evaluate_position(plain, side, weights)
+        for chooser in (_choose.heuristic_action, _choose.greedy_action):
+            assert chooser(kept, np.random.PCG64(5), weights) == chooser(plain, np.random.PCG64(5), weights)
 
 
 @pytest.mark.parametrize("preset,players,teams", SEATINGS)

@@ -288,8 +288,11 @@ cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
     cdef int i, w, full = 0
     for i in range(t.through_n[cell]):
         w = t.through[cell][i]
-        if (t.window_mask[w] & counting) == t.window_mask[w]:
-            full = 1
+        if g.tally.on:
+            full = ((g.tally.fill[w] >> (3 * side)) & 7) + t.corner_n[w] == 5
+        else:
+            full = (t.window_mask[w] & counting) == t.window_mask[w]
+        if full:
             break
     if full:
         if declare_n >= 0:
@@ -332,15 +335,17 @@ cdef inline void tally_move(const Tables* t, Game* g, int cell, int side, int de
     windows through the cell change."""
     cdef Tally* ty = &g.tally
     cdef int i, wi, s
-    cdef uint16_t old, new
+    cdef uint16_t old, new, own = <uint16_t>(7 << (3 * side))
     for i in range(t.through_n[cell]):
         wi = t.through[cell][i]
         old = ty.fill[wi]
         new = <uint16_t>(old + delta * (1 << (3 * side)))
+        ty.fill[wi] = new
+        if (old & ~own) and (old & own) and (new & own):
+            continue  # other sides' chips and this side's, before and after: nobody's window
         for s in range(t.sides):
             tally_part(t, ty, wi, old, s, -1)
             tally_part(t, ty, wi, new, s, 1)
-        ty.fill[wi] = new
 
 
 cdef void tally_bar(const Tables* t, Game* g, int s, int seq) noexcept nogil:
