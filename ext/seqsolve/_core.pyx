@@ -323,11 +323,11 @@ cdef inline void tally_part(const Tables* t, Tally* ty, int wi, uint16_t fill, i
     if k >= 5:
         return
     ty.open[s][k] += sign
-    if k == 4:
-        if sign > 0:
-            ty.threat[s][wi >> 6] |= b
-        else:
-            ty.threat[s][wi >> 6] &= ~b
+    b &= -(<uint64_t>(k == 4))  # without a branch: which fill a window has is anyone's guess
+    if sign > 0:
+        ty.threat[s][wi >> 6] |= b
+    else:
+        ty.threat[s][wi >> 6] &= ~b
 
 
 cdef inline void tally_move(const Tables* t, Game* g, int cell, int side, int delta) noexcept nogil:

@@ -536,15 +536,16 @@ cdef void side_scores(const Ctx* ctx, const Game* g, double* scores) noexcept no
     cdef int wild_left, s, k
     cdef double sc
     cdef int seat, i, c
+    # the features from F_DEAD_OPEN on are zero unless split: a zero times a finite
+    # weight adds a signed zero to a sum that is never -0.0 (it starts at +0.0),
+    # which leaves it the same to the bit, so they are not added
+    cdef int n_feat = N_FEATURES if ctx.split or not ctx.finite_w else F_DEAD_OPEN
     unseen_counts(ctx, g, -1, left, &wild_left)
     for s in range(t.sides):
         side_features(ctx, g, s, left, wild_left, f)
-        # a zero feature times a finite weight adds a signed zero to a sum that is
-        # never -0.0 (it starts at +0.0), which leaves it the same to the bit: skipped
         sc = 0.0
-        for k in range(N_FEATURES):
-            if f[k] != 0.0 or not ctx.finite_w:
-                sc += ctx.feat_w[k] * f[k]
+        for k in range(n_feat):
+            sc += ctx.feat_w[k] * f[k]
         scores[s] = sc
     if ctx.hold != 0.0 and t.draft_mode:
         # the features read no plain card in a hand, so a search would not know
