@@ -671,6 +671,11 @@ cdef int win_threat_cells(const Ctx* ctx, const Game* g, int me, int viewer) noe
     cdef u128 cnt, others, fours, miss, cells = 0, hm
     cdef int left[MAX_CODES]
     cdef int wild_left, o, c, cell
+    for o in range(t.sides):
+        if o != me and side_total(t, g, o) + (2 if t.heart else 1) >= t.seq_to_win:
+            break
+    else:
+        return 0  # no opponent one completion from the win: no unseen card to count
     unseen_counts(ctx, g, viewer, left, &wild_left)
     for o in range(t.sides):
         if o == me:
