@@ -191,7 +191,9 @@ cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, He
         if t.draft_mode:
             scores[me] += hold_value(ctx, &child, seat, pick)
             other += next_pick_value(ctx, &child, me)
-        key.h = (scores[me] - other) / ctx.w.eval_scale + ctx.w.tactics * memo_score(ctx, g, &hm.mm, action) / 100.0
+        key.h = (scores[me] - other) / ctx.w.eval_scale
+        if ctx.w.tactics != 0.0 or not ctx.finite_w:  # else it would add a zero: the same key
+            key.h += ctx.w.tactics * memo_score(ctx, g, &hm.mm, action) / 100.0
     return key
 
 

@@ -2,7 +2,7 @@
 # rule tables, and the nogil functions that search and playouts are built on.
 # Everything here is C integers and 128-bit bitboards; no Python objects.
 
-from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from numpy.random cimport bitgen_t
 
 cdef extern from *:
@@ -110,6 +110,18 @@ ctypedef struct Tables:
     int bonus_cards                      # analysis option: extra cards dealt to seat 0
     int restrict_side, restrict          # RESTRICT_* flags for one side (-1: none)
     u128 corner_window[12]               # the 12 windows through a corner
+    uint8_t corner_n[N_WINDOWS]          # corners in each window (they count for every side)
+
+# Per-side window counts kept up to date by apply_action (issue 14, item 2), so the
+# bots read a window's fill instead of recounting it per candidate cell.  Off (all
+# zero) in a game the Python layer builds; tally_start turns it on.
+ctypedef struct Tally:
+    uint8_t on
+    uint16_t fill[N_WINDOWS]         # chips of side s in the window (corners not counted) at bits 3s..3s+2
+    int16_t open[MAX_SIDES][5]       # windows open to side s (no other chip, C-25 eligible) by fill 0..4, corners counted
+    uint64_t threat[MAX_SIDES][3]    # a bit per window of open[s][4]: one cell short
+    uint64_t barred[MAX_SIDES][3]    # a bit per window that may not become a sequence of s (C-25 condition 2)
+    uint8_t gone[MAX_CODES]          # copies of each card code in the discard piles
 
 ctypedef struct Game:
     u128 chips[MAX_SIDES]        # chips of each side, locked ones included
@@ -128,6 +140,8 @@ ctypedef struct Game:
     uint8_t seq_window[N_WINDOWS]
     uint8_t seq_side[N_WINDOWS]
     uint8_t seq_count[MAX_SIDES]
+    # appended after the fields above so that their layout never moves
+    Tally tally
 
 # ---------------------------------------------------------------- shared inline helpers
 # Defined here, once, so the core and the search module inline the same code.
@@ -199,6 +213,7 @@ cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint 
 cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
                        const uint8_t* declare, int declare_n) noexcept nogil
 cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil
+cdef void tally_start(const Tables* t, Game* g) noexcept nogil
 
 cdef class CoreRules:
     cdef Tables t

@@ -8,7 +8,7 @@ the fixed-size ``Game`` struct, so playouts and tree search never touch Python.
 The Python classes at the bottom are the narrow door the package uses.
 """
 
-from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
 from cpython.exc cimport PyErr_CheckSignals
@@ -60,6 +60,8 @@ cdef inline void discard(Game* g, int seat, int card) noexcept nogil:
     g.disc_card[g.disc_n] = card
     g.disc_seat[g.disc_n] = seat
     g.disc_n += 1
+    if g.tally.on and card < MAX_CODES:
+        g.tally.gone[card] += 1
 
 
 cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
@@ -77,6 +79,8 @@ cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
                     n += 1
         g.draw_n = n
         g.disc_n = 0
+        if g.tally.on:
+            memset(g.tally.gone, 0, sizeof(g.tally.gone))
         if rng != NULL:
             shuffle(g.draw, g.draw_n, rng)
         else:
@@ -284,8 +288,11 @@ cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
     cdef int i, w, full = 0
     for i in range(t.through_n[cell]):
         w = t.through[cell][i]
-        if (t.window_mask[w] & counting) == t.window_mask[w]:
-            full = 1
+        if g.tally.on:
+            full = ((g.tally.fill[w] >> (3 * side)) & 7) + t.corner_n[w] == 5
+        else:
+            full = (t.window_mask[w] & counting) == t.window_mask[w]
+        if full:
             break
     if full:
         if declare_n >= 0:
@@ -301,6 +308,98 @@ cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
             for i in range(s.best_n):
                 add_sequence(t, g, side, first[i])
     return side_total(t, g, side) >= t.seq_to_win
+
+
+# ---------------------------------------------------------------- window tally
+
+cdef inline void tally_part(const Tables* t, Tally* ty, int wi, uint16_t fill, int s, int sign) noexcept nogil:
+    """Add (``sign`` 1) or take away (-1) window ``wi``'s part, at ``fill``, of side
+    ``s``'s open counts: the condition of side_features' window loop (_eval)."""
+    cdef uint64_t b = (<uint64_t>1) << (wi & 63)
+    cdef int k
+    if (fill & ~(<uint16_t>(7 << (3 * s)))) or (ty.barred[s][wi >> 6] & b):
+        return  # another side's chip in it, or it may not become s's sequence
+    k = ((fill >> (3 * s)) & 7) + t.corner_n[wi]
+    if k >= 5:
+        return
+    ty.open[s][k] += sign
+    b &= -(<uint64_t>(k == 4))  # without a branch: which fill a window has is anyone's guess
+    if sign > 0:
+        ty.threat[s][wi >> 6] |= b
+    else:
+        ty.threat[s][wi >> 6] &= ~b
+
+
+cdef inline void tally_move(const Tables* t, Game* g, int cell, int side, int delta) noexcept nogil:
+    """A chip of ``side`` comes onto (``delta`` 1) or off (-1) ``cell``: only the
+    windows through the cell change."""
+    cdef Tally* ty = &g.tally
+    cdef int i, wi, s
+    cdef uint16_t old, new, own = <uint16_t>(7 << (3 * side))
+    for i in range(t.through_n[cell]):
+        wi = t.through[cell][i]
+        old = ty.fill[wi]
+        new = <uint16_t>(old + delta * (1 << (3 * side)))
+        ty.fill[wi] = new
+        if (old & ~own) and (old & own) and (new & own):
+            continue  # other sides' chips and this side's, before and after: nobody's window
+        for s in range(t.sides):
+            tally_part(t, ty, wi, old, s, -1)
+            tally_part(t, ty, wi, new, s, 1)
+
+
+cdef void tally_bar(const Tables* t, Game* g, int s, int seq) noexcept nogil:
+    """Side ``s`` has completed the sequence ``seq``: the windows that share more than
+    max_shared cells with it may no longer become its sequences (C-25).  They all
+    cross ``seq``, so only the windows through its cells are looked at."""
+    cdef Tally* ty = &g.tally
+    cdef u128 shared = t.window_mask[seq] & t.share_mask, cells = t.window_mask[seq]
+    cdef uint64_t b
+    cdef int i, cell, wi
+    while cells:
+        cell = ctz128(cells)
+        cells &= cells - 1
+        for i in range(t.through_n[cell]):
+            wi = t.through[cell][i]
+            b = (<uint64_t>1) << (wi & 63)
+            if not (ty.barred[s][wi >> 6] & b) and popcount128(t.window_mask[wi] & shared) > t.max_shared:
+                tally_part(t, ty, wi, ty.fill[wi], s, -1)
+                ty.barred[s][wi >> 6] |= b
+
+
+cdef void tally_side(const Tables* t, Game* g, int s) noexcept nogil:
+    """Side ``s``'s barred windows and open counts from scratch (tally_start)."""
+    cdef Tally* ty = &g.tally
+    cdef int wi, k
+    cdef u128 m
+    for k in range(5):
+        ty.open[s][k] = 0
+    for k in range(3):
+        ty.threat[s][k] = 0
+        ty.barred[s][k] = 0
+    for wi in range(N_WINDOWS):
+        m = t.window_mask[wi]
+        for k in range(g.seq_n):
+            if g.seq_side[k] == s and popcount128(m & t.window_mask[g.seq_window[k]] & t.share_mask) > t.max_shared:
+                ty.barred[s][wi >> 6] |= (<uint64_t>1) << (wi & 63)
+                break
+        tally_part(t, ty, wi, ty.fill[wi], s, 1)
+
+
+cdef void tally_start(const Tables* t, Game* g) noexcept nogil:
+    """Count every window of ``g`` and keep the counts up to date from now on
+    (apply_action); a copy of ``g`` keeps them too."""
+    cdef int s, wi
+    memset(&g.tally, 0, sizeof(Tally))
+    for s in range(t.sides):
+        for wi in range(N_WINDOWS):
+            g.tally.fill[wi] += popcount128(t.window_mask[wi] & g.chips[s]) << (3 * s)
+    for s in range(t.sides):
+        tally_side(t, g, s)
+    for s in range(g.disc_n):
+        if g.disc_card[s] < MAX_CODES:
+            g.tally.gone[g.disc_card[s]] += 1
+    g.tally.on = 1
 
 
 # ---------------------------------------------------------------- turns
@@ -333,7 +432,8 @@ cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
     cdef int card = act_card(action)
     cdef int cell = act_cell(action)
     cdef int pick = act_pick(action)
-    cdef int s
+    cdef int s, seqs
+    cdef bint won
     cdef u128 b
     if kind == ACT_PASS:
         end_turn(t, g, 0)
@@ -347,12 +447,22 @@ cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
     b = bit(cell)
     if kind == ACT_REMOVE:
         for s in range(t.sides):
+            if g.tally.on and g.chips[s] & b:
+                tally_move(t, g, cell, s, -1)
             g.chips[s] &= ~b
         g.empty |= b
     else:
         g.chips[side] |= b
         g.empty &= ~b
-        if declare_sequences(t, g, side, cell, declare, declare_n):
+        seqs = g.seq_n
+        if g.tally.on:
+            tally_move(t, g, cell, side, 1)
+        won = declare_sequences(t, g, side, cell, declare, declare_n)
+        if g.tally.on:
+            while seqs < g.seq_n:
+                tally_bar(t, g, side, g.seq_window[seqs])
+                seqs += 1
+        if won:
             g.result = side
             g.termination = TERM_WIN
             return
@@ -624,6 +734,8 @@ cdef class CoreRules:
                 t.through[cell][t.through_n[cell]] = w
                 t.through_n[cell] += 1
         t.corners = bit(0) | bit(9) | bit(90) | bit(99)
+        for w in range(N_WINDOWS):
+            t.corner_n[w] = popcount128(t.window_mask[w] & t.corners)
         i = 0
         for w in range(N_WINDOWS):
             if t.window_mask[w] & t.corners:
@@ -900,6 +1012,26 @@ cdef class CoreGame:
         for i, (s, w) in enumerate(p["sequences"]):
             g.seq_side[i], g.seq_window[i] = s, w
             g.seq_count[s] += 1
+
+    def start_tally(self):
+        """Keep per-side window counts from now on (tally_start): what the compiled
+        game loop does for its bots; the scores and the evaluation read them then."""
+        tally_start(&self.rules.t, &self.g)
+
+    def tally(self):
+        """The kept counts, or None when off: ``(fill, open, threat, barred, gone)``
+        per side, ``threat`` and ``barred`` as sorted window lists, ``gone`` the
+        discarded copies of each card code (the same for every side; for the tests)."""
+        cdef const Tally* ty = &self.g.tally
+        cdef int s, wi
+        if not ty.on:
+            return None
+        return [([(ty.fill[wi] >> (3 * s)) & 7 for wi in range(N_WINDOWS)],
+                 [ty.open[s][wi] for wi in range(5)],
+                 [wi for wi in range(N_WINDOWS) if (ty.threat[s][wi >> 6] >> (wi & 63)) & 1],
+                 [wi for wi in range(N_WINDOWS) if (ty.barred[s][wi >> 6] >> (wi & 63)) & 1],
+                 [ty.gone[wi] for wi in range(self.rules.t.n_codes)])
+                for s in range(self.rules.t.sides)]
 
     def mask_hidden(self, int viewer):
         """Forget what ``viewer`` cannot see: other hands and the draw pile become unknown."""

@@ -77,6 +77,10 @@ ctypedef struct Ctx:
     double centre[N_CELLS]         # w_centre * windows through the cell / 20
     bint split                     # compute the dead-window and hand features (their weights matter)
     double hold                    # draft variant, search only: × what each known hand card is worth to hold
+    # appended after the fields above so that their layout never moves
+    int n_wild                     # two-eyed jack codes, in code order ...
+    uint8_t wild_code[MAX_CODES]   # ... so that counting the live ones reads no other code
+    bint finite_w                  # every weight is finite: a zero feature or factor adds nothing to a score
 
 ctypedef struct Threats:
     uint64_t w[MAX_SIDES][3]   # per side, a bit per window that is (or was) a threat

@@ -32,8 +32,8 @@ True
 True
 """
 
-from libc.math cimport exp, log, INFINITY
-from libc.stdint cimport uint8_t, int32_t, uint64_t
+from libc.math cimport exp, log, isfinite, INFINITY
+from libc.stdint cimport uint8_t, uint16_t, int32_t, uint64_t
 from libc.string cimport memset
 
 from seqsolve._core cimport (
@@ -89,7 +89,11 @@ cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil:
     memset(ctx.cell_card, 255, sizeof(ctx.cell_card))
     memset(ctx.copies, 0, sizeof(ctx.copies))
     ctx.wild_copies = 0
+    ctx.n_wild = 0
     for c in range(t.n_codes):
+        if t.card_kind[c] == CARD_WILD:
+            ctx.wild_code[ctx.n_wild] = c
+            ctx.n_wild += 1
         cells = t.card_cells[c]
         while cells:
             cell = ctz128(cells)
@@ -124,9 +128,18 @@ cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil:
         ctx.feat_w[F_HAND + i] = w.hand[i]
         if w.hand[i] != 0.0 or w.dead_open[i] != w.open[i]:
             ctx.split = 1
+    ctx.finite_w = 1
+    for i in range(<int>(sizeof(Weights) // sizeof(double))):  # Weights holds doubles only
+        if not isfinite((<const double*>w)[i]):
+            ctx.finite_w = 0
 
 
 # ---------------------------------------------------------------- one-ply scores
+
+cdef inline bint barred(const Game* g, int s, int wi) noexcept nogil:
+    """Window ``wi`` may not become a sequence of ``s`` (the tally's eligible())."""
+    return (g.tally.barred[s][wi >> 6] >> (wi & 63)) & 1
+
 
 cdef double place_value(const Ctx* ctx, const Game* g, int me, int cell, bint* won) noexcept nogil:
     """Value of a chip of side ``me`` on the empty ``cell`` (C-15 placement), before
@@ -134,16 +147,17 @@ cdef double place_value(const Ctx* ctx, const Game* g, int me, int cell, bint* w
     wins the game)."""
     cdef const Tables* t = ctx.t
     cdef const Weights* w = &ctx.w
-    cdef u128 b = bit(cell)
     cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
     cdef u128 cnt_me = g.chips[me] | t.corners
     cdef u128 others = all_chips & ~g.chips[me]
-    cdef u128 seqm = seq_cells(t, g, me)
-    cdef u128 m, opp_in, hm
+    cdef u128 seqm
+    cdef u128 m, opp_in
     cdef u128 cand[MAX_CAND]
-    cdef u128 chosen[MAX_CAND]
-    cdef int i, wi, f, o, fo, n_cand = 0, n_new, total, hf
+    cdef int i, wi, f, o, fo, n_cand = 0
     cdef double score = ctx.centre[cell]
+    if g.tally.on:
+        return place_value_tally(ctx, g, me, cell, won)
+    seqm = seq_cells(t, g, me)
     for i in range(t.through_n[cell]):
         wi = t.through[cell][i]
         m = t.window_mask[wi]
@@ -173,8 +187,69 @@ cdef double place_value(const Ctx* ctx, const Game* g, int me, int cell, bint* w
                 score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
             else:
                 score += w.block[fo]
-    n_new = 0
-    if t.heart and (b & t.heart_mask):
+    return place_rest(ctx, g, me, cell, score, cand, n_cand, won)
+
+
+cdef inline int sole_side(uint16_t fw, int sides) noexcept nogil:
+    """The one side with chips in a window of tally fill ``fw``; -1 when two have
+    (nobody's window) or none."""
+    cdef int s, o = -1
+    for s in range(sides):
+        if (fw >> (3 * s)) & 7:
+            if o >= 0:
+                return -1
+            o = s
+    return o
+
+
+cdef double place_value_tally(const Ctx* ctx, const Game* g, int me, int cell, bint* won) noexcept nogil:
+    """place_value read from the game's window tally: the same windows in the same
+    order and the same additions, so the same value to the last bit, without
+    counting a window's chips or its overlap with the sequences."""
+    cdef const Tables* t = ctx.t
+    cdef const Weights* w = &ctx.w
+    cdef uint16_t mine = <uint16_t>(7 << (3 * me)), fw
+    cdef u128 cand[MAX_CAND]
+    cdef int i, wi, f, o, n_cand = 0
+    cdef double score = ctx.centre[cell]
+    for i in range(t.through_n[cell]):
+        wi = t.through[cell][i]
+        fw = g.tally.fill[wi]
+        if (fw & ~mine) == 0:
+            if barred(g, me, wi):
+                continue
+            f = ((fw >> (3 * me)) & 7) + t.corner_n[wi]
+            if f >= 4:
+                if n_cand < MAX_CAND:
+                    cand[n_cand] = t.window_mask[wi]
+                    n_cand += 1
+            else:
+                score += w.extend[f]
+                if ctx.win_corner[wi]:
+                    score += w.corner_line
+        elif (fw & mine) == 0:
+            o = 1 - me if t.sides == 2 else sole_side(fw, t.sides)
+            if o < 0 or barred(g, o, wi):
+                continue
+            f = ((fw >> (3 * o)) & 7) + t.corner_n[wi]
+            if f >= 4:
+                score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
+            else:
+                score += w.block[f]
+    return place_rest(ctx, g, me, cell, score, cand, n_cand, won)
+
+
+cdef inline double place_rest(const Ctx* ctx, const Game* g, int me, int cell, double score,
+                              const u128* cand, int n_cand, bint* won) noexcept nogil:
+    """place_value after the windows through the cell: the heart (D-3), then the
+    sequences the chip completes (a win, or w_complete each)."""
+    cdef const Tables* t = ctx.t
+    cdef const Weights* w = &ctx.w
+    cdef u128 others, hm
+    cdef u128 chosen[MAX_CAND]
+    cdef int o, n_new = 0, total, hf
+    if t.heart and (bit(cell) & t.heart_mask):
+        others = (g.chips[0] | g.chips[1] | g.chips[2]) & ~g.chips[me]
         hm = t.heart_mask
         if (hm & others) == 0 and (g.chips[me] & hm) != hm:
             hf = popcount128(g.chips[me] & hm)
@@ -211,7 +286,8 @@ cdef double score_remove(const Ctx* ctx, const Game* g, int me, int cell) noexce
     cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
     cdef u128 cnt_me = g.chips[me] | t.corners
     cdef u128 m, cnt_o, seqo, seqm, hm
-    cdef int i, wi, f, fo, hf
+    cdef uint16_t fw
+    cdef int i, wi, hf, f, fo
     cdef int o = owner_of(g, t.sides, b)
     cdef double score = -w.remove_cost
     if o < 0:
@@ -221,19 +297,31 @@ cdef double score_remove(const Ctx* ctx, const Game* g, int me, int cell) noexce
     seqm = seq_cells(t, g, me)
     for i in range(t.through_n[cell]):
         wi = t.through[cell][i]
-        m = t.window_mask[wi]
-        if (m & all_chips & ~g.chips[o]) == 0:
-            if eligible(t, g, o, m, seqo):
-                fo = popcount128(m & cnt_o)
-                if fo == 4:
-                    score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
-                elif fo < 4:
-                    score += w.block[fo]
-        elif (m & all_chips & ~g.chips[me]) == b:
-            if eligible(t, g, me, m, seqm):
-                f = popcount128(m & cnt_me)
-                if f <= 4:
-                    score += w.extend[f]
+        # the window's fill for o when it is o's window, for me when o's chip on the
+        # cell is all that keeps it from being mine; -1 when neither or not eligible
+        fo = f = -1
+        if g.tally.on:  # the same tests, read from the window tally
+            fw = g.tally.fill[wi]
+            if (fw & ~(<uint16_t>(7 << (3 * o)))) == 0:
+                if not barred(g, o, wi):
+                    fo = ((fw >> (3 * o)) & 7) + t.corner_n[wi]
+            elif (fw & ~(<uint16_t>(7 << (3 * me)))) == (1 << (3 * o)):
+                if not barred(g, me, wi):
+                    f = ((fw >> (3 * me)) & 7) + t.corner_n[wi]
+        else:
+            m = t.window_mask[wi]
+            if (m & all_chips & ~g.chips[o]) == 0:
+                if eligible(t, g, o, m, seqo):
+                    fo = popcount128(m & cnt_o)
+            elif (m & all_chips & ~g.chips[me]) == b:
+                if eligible(t, g, me, m, seqm):
+                    f = popcount128(m & cnt_me)
+        if fo == 4:
+            score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
+        elif 0 <= fo < 4:
+            score += w.block[fo]
+        elif 0 <= f <= 4:
+            score += w.extend[f]
     if t.heart and (b & t.heart_mask):
         hm = t.heart_mask
         if (hm & all_chips & ~g.chips[o]) == 0 and (g.chips[o] & hm) != hm:
@@ -280,12 +368,16 @@ cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* l
     """Copies of each code not in a discard pile, the draft or ``viewer``'s hand (-1: no hand)."""
     cdef const Tables* t = ctx.t
     cdef int i, c
-    for c in range(MAX_CODES):
-        left[c] = ctx.copies[c]
-    for i in range(g.disc_n):
-        c = g.disc_card[i]
-        if c < MAX_CODES:
-            left[c] -= 1
+    if g.tally.on:
+        for c in range(MAX_CODES):
+            left[c] = ctx.copies[c] - g.tally.gone[c]
+    else:
+        for c in range(MAX_CODES):
+            left[c] = ctx.copies[c]
+        for i in range(g.disc_n):
+            c = g.disc_card[i]
+            if c < MAX_CODES:
+                left[c] -= 1
     for i in range(g.draft_n):
         c = g.draft[i]
         if c < MAX_CODES:
@@ -296,9 +388,25 @@ cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* l
             if c < MAX_CODES:
                 left[c] -= 1
     wild_left[0] = 0
-    for c in range(t.n_codes):
-        if t.card_kind[c] == CARD_WILD and left[c] > 0:
+    for i in range(ctx.n_wild):
+        c = ctx.wild_code[i]
+        if left[c] > 0:
             wild_left[0] += left[c]
+
+
+cdef inline u128 add_threat(const Ctx* ctx, double* f, u128 miss, const int* avail, int wild_left,
+                            bint wins, u128 threats) noexcept nogil:
+    """Count the cell ``miss`` completing an open window of fill 4 as a threat of
+    side_features' side, once per cell, by the chance a card for it is still live:
+    returns the threat cells so far."""
+    cdef int c = ctx.cell_card[ctz128(miss)]
+    cdef double live = 1.0 if (c < MAX_CODES and avail[c] > 0) else (0.5 if wild_left > 0 else 0.0)
+    if live > 0 and not (threats & miss):
+        f[F_THREAT] += live
+        if wins:
+            f[F_WIN_THREAT] += live
+        threats |= miss
+    return threats
 
 
 cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, int wild_left,
@@ -317,13 +425,17 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
     cdef u128 others = all_chips & ~g.chips[s]
     cdef u128 seqm = seq_cells(t, g, s)
     cdef u128 m, miss, threats = 0, hm, cells, hand_cells = 0, dead = 0
+    cdef uint64_t bits
     cdef int wi, k, c, seat, i, kind, hf, h, ready = 0
     cdef int avail[MAX_CODES]
     cdef int tot = side_total(t, g, s)
     cdef bint wins = tot + 1 >= t.seq_to_win
     cdef double live
-    for k in range(N_FEATURES):
-        f[k] = 0.0
+    for k in range(N_FEATURES // 2):  # in pairs: gcc stores them, where a memset is a slow rep stos
+        f[2 * k] = 0.0
+        f[2 * k + 1] = 0.0
+    if N_FEATURES % 2:
+        f[N_FEATURES - 1] = 0.0
     for c in range(t.n_codes):
         avail[c] = left[c]
     for seat in range(t.players):
@@ -343,32 +455,35 @@ cdef void side_features(const Ctx* ctx, const Game* g, int s, const int* left, i
         dead &= g.empty & ~hand_cells
     f[F_SEQUENCE] = tot
     f[F_TEMPO] = t.seat_side[g.to_move] == s
-    for wi in range(N_WINDOWS):
-        m = t.window_mask[wi]
-        if m & others:
-            continue
-        k = popcount128(m & cnt)
-        if k == 5 or not eligible(t, g, s, m, seqm):
-            continue
-        if not ctx.split:
-            f[F_OPEN + k] += 1.0
-        else:
-            miss = m & ~cnt
-            if miss & dead:
-                f[F_DEAD_OPEN + k] += 1.0
-            else:
+    if g.tally.on and not ctx.split:
+        for k in range(5):
+            f[F_OPEN + k] = g.tally.open[s][k]
+        for i in range(3):
+            bits = g.tally.threat[s][i]
+            while bits:
+                wi = (i << 6) + ctz64(bits)
+                bits &= bits - 1
+                threats = add_threat(ctx, f, t.window_mask[wi] & ~cnt, avail, wild_left, wins, threats)
+    else:
+        for wi in range(N_WINDOWS):
+            m = t.window_mask[wi]
+            if m & others:
+                continue
+            k = popcount128(m & cnt)
+            if k == 5 or not eligible(t, g, s, m, seqm):
+                continue
+            if not ctx.split:
                 f[F_OPEN + k] += 1.0
-                if miss & hand_cells:
-                    f[F_HAND + k + popcount128(miss & hand_cells) - 1] += 1.0
-        if k == 4:
-            miss = m & ~cnt
-            c = ctx.cell_card[ctz128(miss)]
-            live = 1.0 if (c < MAX_CODES and avail[c] > 0) else (0.5 if wild_left > 0 else 0.0)
-            if live > 0 and not (threats & miss):
-                f[F_THREAT] += live
-                if wins:
-                    f[F_WIN_THREAT] += live
-                threats |= miss
+            else:
+                miss = m & ~cnt
+                if miss & dead:
+                    f[F_DEAD_OPEN + k] += 1.0
+                else:
+                    f[F_OPEN + k] += 1.0
+                    if miss & hand_cells:
+                        f[F_HAND + k + popcount128(miss & hand_cells) - 1] += 1.0
+            if k == 4:
+                threats = add_threat(ctx, f, m & ~cnt, avail, wild_left, wins, threats)
     if t.heart:
         hm = t.heart_mask
         if (hm & others) == 0 and (g.chips[s] & hm) != hm:
@@ -421,11 +536,15 @@ cdef void side_scores(const Ctx* ctx, const Game* g, double* scores) noexcept no
     cdef int wild_left, s, k
     cdef double sc
     cdef int seat, i, c
+    # the features from F_DEAD_OPEN on are zero unless split: a zero times a finite
+    # weight adds a signed zero to a sum that is never -0.0 (it starts at +0.0),
+    # which leaves it the same to the bit, so they are not added
+    cdef int n_feat = N_FEATURES if ctx.split or not ctx.finite_w else F_DEAD_OPEN
     unseen_counts(ctx, g, -1, left, &wild_left)
     for s in range(t.sides):
         side_features(ctx, g, s, left, wild_left, f)
         sc = 0.0
-        for k in range(N_FEATURES):
+        for k in range(n_feat):
             sc += ctx.feat_w[k] * f[k]
         scores[s] = sc
     if ctx.hold != 0.0 and t.draft_mode:
@@ -519,14 +638,44 @@ cdef u128 threat_cells(const Ctx* ctx, const Game* g, Threats* th, int s) noexce
     return cells
 
 
+cdef u128 four_cells(const Tables* t, const Game* g, int s) noexcept nogil:
+    """The cells that complete an open window of side ``s`` holding four (the
+    tally's threat windows when the game keeps one)."""
+    cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
+    cdef u128 cnt = g.chips[s] | t.corners
+    cdef u128 others = all_chips & ~g.chips[s]
+    cdef u128 seqm, m, cells = 0
+    cdef uint64_t bits
+    cdef int i, wi
+    if g.tally.on:
+        for i in range(3):
+            bits = g.tally.threat[s][i]
+            while bits:
+                wi = (i << 6) + ctz64(bits)
+                bits &= bits - 1
+                cells |= t.window_mask[wi]
+        return cells & ~cnt
+    seqm = seq_cells(t, g, s)
+    for wi in range(N_WINDOWS):
+        m = t.window_mask[wi]
+        if (m & others) == 0 and popcount128(m & cnt) == 4 and eligible(t, g, s, m, seqm):
+            cells |= m & ~cnt
+    return cells
+
+
 cdef int win_threat_cells(const Ctx* ctx, const Game* g, int me, int viewer) noexcept nogil:
     """Distinct empty cells where some opponent of ``me`` would complete a winning
     sequence with a card that ``viewer`` cannot rule out."""
     cdef const Tables* t = ctx.t
     cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
-    cdef u128 cnt, others, seqm, m, miss, cells = 0, hm
+    cdef u128 cnt, others, fours, miss, cells = 0, hm
     cdef int left[MAX_CODES]
-    cdef int wild_left, o, wi, c
+    cdef int wild_left, o, c, cell
+    for o in range(t.sides):
+        if o != me and side_total(t, g, o) + (2 if t.heart else 1) >= t.seq_to_win:
+            break
+    else:
+        return 0  # no opponent one completion from the win: no unseen card to count
     unseen_counts(ctx, g, viewer, left, &wild_left)
     for o in range(t.sides):
         if o == me:
@@ -534,15 +683,13 @@ cdef int win_threat_cells(const Ctx* ctx, const Game* g, int me, int viewer) noe
         cnt = g.chips[o] | t.corners
         others = all_chips & ~g.chips[o]
         if side_total(t, g, o) + 1 >= t.seq_to_win:
-            seqm = seq_cells(t, g, o)
-            for wi in range(N_WINDOWS):
-                m = t.window_mask[wi]
-                if (m & others) or popcount128(m & cnt) != 4 or not eligible(t, g, o, m, seqm):
-                    continue
-                miss = m & ~cnt
-                c = ctx.cell_card[ctz128(miss)]
+            fours = four_cells(t, g, o)
+            while fours:
+                cell = ctz128(fours)
+                fours &= fours - 1
+                c = ctx.cell_card[cell]
                 if wild_left > 0 or (c < MAX_CODES and left[c] > 0):
-                    cells |= miss
+                    cells |= bit(cell)
         if t.heart and side_total(t, g, o) + 2 >= t.seq_to_win:
             hm = t.heart_mask
             if (hm & others) == 0 and popcount128(g.chips[o] & hm) == 3:

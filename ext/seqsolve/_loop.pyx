@@ -33,7 +33,7 @@ from seqsolve._core cimport (
     u128, Tables, Game, CoreRules, rand_below, act_kind, act_card,
     MAX_SEATS, MAX_SIDES, MAX_MOVES, N_CELLS, UNKNOWN_CARD,
     ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD, RESULT_NONE,
-    deal, gen_actions, apply_action, uniform_action,
+    deal, gen_actions, apply_action, uniform_action, tally_start,
 )
 from seqsolve._eval cimport Ctx, Weights, fill_weights, make_ctx
 from seqsolve._choose cimport greedy_choice, heuristic_choice
@@ -341,6 +341,7 @@ cdef class Lineup:
     cdef list tables          # the barred tables of restricted bots, kept alive
     cdef LoopBot bots[MAX_SEATS]
     cdef int n_bots
+    cdef bint tallied         # a bot reads the board's windows: keep the window tally
 
     def __init__(self, CoreRules rules, list bots):
         cdef Weights w
@@ -351,6 +352,7 @@ cdef class Lineup:
         self.rules = rules
         self.tables = []
         self.n_bots = len(bots)
+        self.tallied = any(kind != "random" for kind, _, _ in bots)
         for i, (kind, weights, restrict) in enumerate(bots):
             if kind not in KINDS:
                 raise ValueError(f"no compiled chooser {kind!r} (known: {', '.join(KINDS)})")
@@ -419,6 +421,8 @@ cdef class Lineup:
                     for s in range(players):
                         stream_seed(&seats[s], words, key_words(words, n_key, s))
                     deal(t, &g, &table.bg)
+                    if self.tallied:
+                        tally_start(t, &g)
                     plies = play_one(t, self.bots, seat_bot, &g, &view, &table, seats, bufs,
                                      &played if moves else NULL, &counts if detail else NULL)
                     started = now() - started

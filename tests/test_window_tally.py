@@ -1,0 +1,136 @@
+"""The window tally (issue 14, item 2): per-side window counts that apply_action keeps
+up to date, so that the bots' scores and evaluation read a window's fill instead of
+recounting it.  Its contract is that nothing changes: the counts equal a recount
+after every action (placements, one-eyed jack removals, sequences that bar windows
+by C-25), and every score, evaluation and choice is the same, to the last bit, as
+on the same game without the tally.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from seqsolve import _choose, _eval
+from seqsolve.games.base import RulesError
+from seqsolve.games.sequence.rules import PRESETS
+from seqsolve.games.sequence.state import State
+from state_helpers import rules_for
+
+def seatings():
+    """Every preset with two sides, and with three where the preset allows them."""
+    out = []
+    for preset in PRESETS:
+        for players, teams in ((2, None), (3, None), (6, 3)):
+            try:
+                rules_for(preset, players, teams)
+            except RulesError:
+                continue
+            out.append((preset, players, teams))
+    return out
+
+
+SEATINGS = seatings()
+
+# long games with several sequences each: the windows a sequence bars (C-25) and the
+# overlaps it allows (overlap_max_shared 0, 1, 4) are where a kept count could go stale
+LONG = [
+    ("classic", {"sequences_to_win": 4, "overlap_max_shared": 0}),
+    ("classic", {"sequences_to_win": 4, "overlap_max_shared": 1}),
+    ("classic", {"sequences_to_win": 4, "overlap_max_shared": 4, "corner_shared": True}),
+    ("classic", {"sequences_to_win": 3, "heart_rule": "on"}),
+]
+
+
+def games(rules, seeds):
+    """Pairs of the same dealt game, the first keeping the tally from the deal."""
+    for seed in seeds:
+        kept = State.new(rules, seed=seed).core
+        plain = kept.clone()
+        kept.start_tally()
+        yield seed, kept, plain
+
+
+def play_along(rules, seeds, check):
+    """Play each game to its end, greedy and random actions mixed (so chips are also
+    removed), calling ``check(kept, plain)`` before every action."""
+    steps = 0
+    for seed, kept, plain in games(rules, seeds):
+        rng = np.random.default_rng(seed)
+        while kept.result == -1:  # RESULT_NONE: the game goes on
+            check(kept, plain)
+            steps += 1
+            if rng.random() < 0.5:
+                legal = plain.legal_actions()
+                action = legal[rng.integers(len(legal))]
+            else:
+                action = _choose.greedy_action(plain, np.random.PCG64(steps))
+            kept.apply(action)
+            plain.apply(action)
+        assert kept.chips(0) == plain.chips(0) and kept.sequences() == plain.sequences()
+    return steps
+
+
+def recount(game):
+    fresh = game.clone()
+    fresh.start_tally()
+    return fresh.tally()
+
+
+def same_counts(kept, plain):
+    assert plain.tally() is None
+    assert kept.tally() == recount(kept)
+
+
+@pytest.mark.parametrize("preset,players,teams", SEATINGS)
+def test_tally_equals_a_recount_after_every_action(preset, players, teams):
+    assert play_along(rules_for(preset, players, teams), range(3), same_counts) > 40
+
+
+@pytest.mark.parametrize("preset,changes", LONG)
+def test_tally_follows_sequences_that_bar_windows(preset, changes):
+    """C-25: a completed sequence bars the windows overlapping it by more than
+    overlap_max_shared cells; the tally recounts that side when it completes one."""
+    barred = []
+
+    def check(kept, plain):
+        same_counts(kept, plain)
+        barred.append(sum(len(side[3]) for side in kept.tally()))
+
+    play_along(rules_for(preset, 2, None, **changes), range(4), check)
+    assert max(barred) > 0
+
+
+# the default weights, the one-ply score in the heuristic's key, and the split
+# evaluation (dead windows and hand-fillable cells), which reads no tally
+WEIGHTS = [None, {"w_tactics": 0.5}, {"w_hand": (0.0, 1.0, 2.0, 3.0, 4.0), "w_dead_open": (0.0, 0.5, 1.0, 3.0, 4.0)}]
+
+
+def same_scores(kept, plain):
+    for weights in WEIGHTS:
+        assert _eval.score_actions(kept, weights) == _eval.score_actions(plain, weights)
+        assert _eval.evaluate_scores(kept, weights) == _eval.evaluate_scores(plain, weights)
+        for side in range(len(_eval.evaluate_scores(plain))):
+            assert _eval.evaluate_position(kept, side, weights) == _eval.evaluate_position(plain, side, weights)
+        for chooser in (_choose.heuristic_action, _choose.greedy_action):
+            assert chooser(kept, np.random.PCG64(5), weights) == chooser(plain, np.random.PCG64(5), weights)
+
+
+@pytest.mark.parametrize("preset,players,teams", SEATINGS)
+def test_scores_and_choices_are_the_same_with_the_tally(preset, players, teams):
+    assert play_along(rules_for(preset, players, teams), range(2), same_scores) > 20
+
+
+@pytest.mark.parametrize("preset,changes", LONG)
+def test_scores_are_the_same_with_sequences_on_the_board(preset, changes):
+    play_along(rules_for(preset, 2, None, **changes), range(2), same_scores)
+
+
+def test_a_game_keeps_no_tally_until_asked():
+    game = State.new(rules_for("classic"), seed=1).core
+    assert game.tally() is None
+    game.start_tally()
+    assert game.clone().tally() == game.tally()
+    assert len(SEATINGS) > len(PRESETS)
+    # an empty board: the 12 windows through a corner hold one counting cell for both sides
+    assert [side[1] for side in game.tally()] == [[180, 12, 0, 0, 0], [180, 12, 0, 0, 0]]
