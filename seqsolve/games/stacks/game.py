@@ -50,6 +50,12 @@ class StacksGame:
         pos = seen.to_position()
         return to_readable(pos) if form == "readable" else to_stn(pos)
 
+    def bot_classes(self) -> dict[str, type]:
+        """The Stacks bots by name: random, greedy, mcts (seqsolve/games/stacks/bots.py)."""
+        from .bots import bot_classes
+
+        return bot_classes()
+
     def tally(self, rules: StacksRules):
         raise NotSupported("the balance tally is built for Sequence only, not for Sequence Stacks yet")
 
