@@ -405,7 +405,7 @@ cdef inline double cpu_now() noexcept nogil:
 
 def default_params():
     """The search's parameters and their defaults (see :class:`StacksSearcher`)."""
-    return {"c": 0.7, "eps": 0.1, "depth": -1, "bias": 1.0, "max_nodes": 200_000, "block_all": 0}
+    return {"c": 0.7, "eps": 0.1, "depth": -1, "bias": 1.0, "max_nodes": 200_000, "block_all": 1}
 
 
 cdef class StacksSearcher:
@@ -769,14 +769,14 @@ cdef StGreedy greedy_settings(bint block_all):
     return w
 
 
-def greedy_action(StacksCore core, bint block_all=False):
+def greedy_action(StacksCore core, bint block_all=True):
     """Greedy's action for the seat deciding in ``core`` (-1 when there is none); it reads
     only that seat's hand and the public cards, so an observation gives the same."""
     cdef StGreedy w = greedy_settings(block_all)
     return st_greedy_action(&core.tables.t, &core.g, &w)
 
 
-def greedy_scores(StacksCore core, bint block_all=False):
+def greedy_scores(StacksCore core, bint block_all=True):
     """Every legal action with greedy's score, best first (ties: action order)."""
     cdef StGreedy w = greedy_settings(block_all)
     cdef int16_t buf[ST_NUM_ACTIONS]
@@ -797,7 +797,8 @@ cdef enum:
 def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list seats):
     """Deal with ``deal_bit_generator`` and play one game to its end without the GIL.
 
-    ``seats`` gives each seat's bot: ``"random"``, ``"greedy"``, ``"greedy-block-all"``,
+    ``seats`` gives each seat's bot: ``"random"``, ``"greedy"``, ``"greedy-matters"`` (its
+    Blocks only when they matter),
     or ``(StacksSearcher, iterations, seconds)``; a searching seat sees only its
     observation.  The same deal generator state deals the same cards, so a deal can be
     replayed with the seats rotated.
@@ -821,12 +822,12 @@ def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list s
     if len(seats) != players:
         raise ValueError(f"{players} seats need {players} bots, not {len(seats)}")
     for s, spec in enumerate(seats):
-        greedy[s] = greedy_settings(spec == "greedy-block-all")
+        greedy[s] = greedy_settings(spec != "greedy-matters")
         spent[s] = worst[s] = 0
         searches[s] = 0
         if spec == "random":
             kind[s] = SEAT_RANDOM
-        elif spec in ("greedy", "greedy-block-all"):
+        elif spec in ("greedy", "greedy-matters"):
             kind[s] = SEAT_GREEDY
         elif isinstance(spec, tuple) and isinstance(spec[0], StacksSearcher):
             kind[s] = SEAT_MCTS

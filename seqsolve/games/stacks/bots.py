@@ -44,7 +44,7 @@ class StacksGreedyBot(Bot):
     )
     params = {
         "block": Param(
-            str, "matters", "when a Block is played on a completion giving a chip: matters or always"
+            str, "always", "when a Block is played on a completion giving a chip: always or matters"
         ),
     }
 

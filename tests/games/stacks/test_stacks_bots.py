@@ -17,7 +17,7 @@ from seqsolve.games.stacks.state import StacksState, stacks_tables
 BOTS = [
     StacksRandomBot(),
     StacksGreedyBot(),
-    StacksGreedyBot(block="always"),
+    StacksGreedyBot(block="matters"),
     StacksMCTSBot(iters=60, time=0),
 ]
 
@@ -31,7 +31,7 @@ def whole(**kw) -> StacksState:
     return StacksState.from_position(position(**kw, draw=None, draw_count=rest), seed=1)
 
 
-def greedy(st: StacksState, block_all: bool = False) -> str:
+def greedy(st: StacksState, block_all: bool = True) -> str:
     seat = st.current_player
     return st.action_to_string(_stacks_bots.greedy_action(st.observation(seat).core, block_all))
 
@@ -141,9 +141,11 @@ def test_greedy_plays_from_the_discard_top_when_equal():
 def test_greedy_blocks_a_completion_that_would_win_and_lets_a_far_one_stand():
     # ST-15: seat 1 holds a Block; seat 0 completed a blue pile
     window = {"hands": ["-", "BK R2"], "piles": ["B1 B2 B3 B4 B5"], "block_asked": 1, "progress": True}
-    assert greedy(state(**window, chips=[(2, 2), (0, 0)])) == "block"  # the chip would win (ST-21)
-    assert greedy(state(**window, chips=[(0, 0), (0, 0)])) == "pass"  # it would still need 4
-    assert greedy(state(**window, chips=[(0, 0), (0, 0)]), block_all=True) == "block"
+    # block=matters
+    assert greedy(state(**window, chips=[(2, 2), (0, 0)]), block_all=False) == "block"  # the chip would win (ST-21)
+    assert greedy(state(**window, chips=[(0, 0), (0, 0)]), block_all=False) == "pass"  # it would still need 4
+    # block=always, the default
+    assert greedy(state(**window, chips=[(0, 0), (0, 0)])) == "block"
 
 
 def test_greedy_does_not_block_a_completion_that_gives_no_chip():
