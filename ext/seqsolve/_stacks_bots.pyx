@@ -405,7 +405,7 @@ cdef inline double cpu_now() noexcept nogil:
 
 def default_params():
     """The search's parameters and their defaults (see :class:`StacksSearcher`)."""
-    return {"c": 0.7, "eps": 0.1, "depth": -1, "bias": 1.0, "max_nodes": 200_000, "block_all": 1}
+    return {"c": 0.7, "eps": 0.1, "depth": -1, "bias": 1.0, "margin": 2.0, "max_nodes": 200_000, "block_all": 1}
 
 
 cdef class StacksSearcher:
@@ -419,13 +419,15 @@ cdef class StacksSearcher:
             * ``depth``: playout actions before the position is scored by the chips
               each seat still needs (-1: play to the end).
             * ``bias``: progressive bias toward greedy's choice, ``bias / (visits+1)``.
+            * ``margin``: play greedy's choice unless the most visited action's mean
+              beats it by this many standard errors (0: the most visited, always).
             * ``max_nodes``: most tree nodes kept (the tree stops growing there).
             * ``block_all``: the greedy policy's Block setting (see greedy_action).
     """
 
     cdef StNode* nodes
     cdef int n_nodes, cap, max_nodes, depth
-    cdef double c, eps, bias
+    cdef double c, eps, bias, margin
     cdef StGreedy greedy
     cdef const StTables* t
     cdef StGame base
@@ -453,6 +455,7 @@ cdef class StacksSearcher:
         self.eps = p["eps"]
         self.depth = p["depth"]
         self.bias = p["bias"]
+        self.margin = p["margin"]
         self.max_nodes = max(16, int(p["max_nodes"]))
         self.greedy.block_all = int(p["block_all"])
         self.generation = 0
@@ -679,7 +682,27 @@ cdef class StacksSearcher:
             ch = self.nodes[ch].sibling
         if best < 0 and n > 0:
             best = self.buf[0]
-        return best
+        return self.unless_sure(best) if self.margin > 0 and n > 0 else best
+
+    cdef int unless_sure(self, int best) noexcept nogil:
+        """Greedy's own choice, unless the search's ``best`` beats it by ``margin`` standard
+        errors: most decisions of a turn change little, and a search that picks among
+        near-equals by noise gives away what greedy keeps."""
+        cdef int keep = st_greedy_action(self.t, &self.base, &self.greedy), ch = self.nodes[0].child
+        cdef StNode* mine = NULL
+        cdef StNode* theirs = NULL
+        while ch >= 0:
+            if self.nodes[ch].action == best:
+                mine = &self.nodes[ch]
+            if self.nodes[ch].action == keep:
+                theirs = &self.nodes[ch]
+            ch = self.nodes[ch].sibling
+        if mine == NULL or theirs == NULL or mine == theirs or theirs.visits == 0:
+            return best
+        if (mine.value / mine.visits - theirs.value / theirs.visits
+                > self.margin * sqrt(0.25 / mine.visits + 0.25 / theirs.visits)):
+            return best
+        return keep
 
     cdef int single_action(self) noexcept nogil:
         """The only legal action of the observation when there is exactly one, else -1."""

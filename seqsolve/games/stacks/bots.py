@@ -82,6 +82,12 @@ class StacksMCTSBot(Bot):
             maximum=100_000,
         ),
         "bias": Param(float, _SEARCH["bias"], "progressive bias toward greedy's choice", maximum=1000.0),
+        "margin": Param(
+            float,
+            _SEARCH["margin"],
+            "play greedy's choice unless the search's beats it by this many standard errors (0: the search's)",
+            maximum=100.0,
+        ),
         "nodes": Param(int, _SEARCH["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**8),
     }
 
@@ -91,7 +97,14 @@ class StacksMCTSBot(Bot):
             raise BotError("bot mcts: give iters or time (or both)")
         o = self.options
         self.searcher = _stacks_bots.StacksSearcher(
-            {"c": o["c"], "eps": o["eps"], "depth": o["depth"], "bias": o["bias"], "max_nodes": o["nodes"]}
+            {
+                "c": o["c"],
+                "eps": o["eps"],
+                "depth": o["depth"],
+                "bias": o["bias"],
+                "margin": o["margin"],
+                "max_nodes": o["nodes"],
+            }
         )
         self.last: dict | None = None
 
