@@ -142,7 +142,9 @@ def test_greedy_blocks_a_completion_that_would_win_and_lets_a_far_one_stand():
     # ST-15: seat 1 holds a Block; seat 0 completed a blue pile
     window = {"hands": ["-", "BK R2"], "piles": ["B1 B2 B3 B4 B5"], "block_asked": 1, "progress": True}
     # block=matters
-    assert greedy(state(**window, chips=[(2, 2), (0, 0)]), block_all=False) == "block"  # the chip would win (ST-21)
+    assert (
+        greedy(state(**window, chips=[(2, 2), (0, 0)]), block_all=False) == "block"
+    )  # the chip would win (ST-21)
     assert greedy(state(**window, chips=[(0, 0), (0, 0)]), block_all=False) == "pass"  # it would still need 4
     # block=always, the default
     assert greedy(state(**window, chips=[(0, 0), (0, 0)])) == "block"
@@ -268,3 +270,17 @@ def test_play_game_gives_a_searching_seat_its_budget():
     with pytest.raises(ValueError, match="two bit generators"):
         gen = np.random.PCG64(1)
         _stacks_bots.play_game(tables, gen, gen, ["random", "random"])
+
+
+def test_mcts_margin_keeps_greedys_choice_unless_the_search_is_sure():
+    st = StacksState.new(make_rules("stacks", 2), seed=21)
+    seen = st.observation(st.current_player)
+    for _ in range(6):  # a few decisions into the first turn, each with a choice
+        loose = _stacks_bots.StacksSearcher({"margin": 0.0}).search(seen.core, 0, np.random.PCG64(3), 200)
+        strict = _stacks_bots.StacksSearcher({"margin": 100.0}).search(seen.core, 0, np.random.PCG64(3), 200)
+        assert loose["best"] == loose["actions"][0][0]  # margin 0: the most visited
+        assert strict["best"] == _stacks_bots.greedy_action(seen.core)  # never sure enough
+        st.apply(loose["best"])
+        if st.current_player != 0:
+            break
+        seen = st.observation(0)
