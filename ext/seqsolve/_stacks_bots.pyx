@@ -383,7 +383,6 @@ cdef void st_observe(const StTables* t, StGame* g, int viewer) noexcept nogil:
 
 cdef enum:
     MAX_PATH = 1024
-    CHECK_EVERY = 4         # iterations between two reads of the CPU clock
     SIGNAL_EVERY = 256      # iterations between two signal checks (Ctrl-C)
     MAX_PLAYOUT = 20000     # playout actions at most: a turn may loop (ST-22 bounds turns, not actions)
 
@@ -428,6 +427,7 @@ cdef class StacksSearcher:
     cdef StNode* nodes
     cdef int n_nodes, cap, max_nodes, depth
     cdef double c, eps, bias, margin
+    cdef double last_clock, longest  # the CPU clock's last reading and the longest iteration, this search
     cdef StGreedy greedy
     cdef const StTables* t
     cdef StGame base
@@ -641,11 +641,20 @@ cdef class StacksSearcher:
 
     cdef long run(self, bitgen_t* rng, long iterations, double seconds, double start) noexcept nogil:
         """Iterate until ``iterations`` (0: no cap) or ``seconds`` of this thread's CPU
-        since ``start`` (0: no limit); returns the iterations made."""
+        since ``start`` (0: no limit); returns the iterations made.  The clock is read
+        after every iteration, and an iteration starts only if the longest one so far
+        still fits in the budget: the budget is a cap, not a target."""
         cdef long it = 0
+        cdef double now
+        if self.last_clock < start:
+            self.last_clock = start
         while iterations <= 0 or it < iterations:
-            if seconds > 0 and it % CHECK_EVERY == 0 and cpu_now() - start >= seconds:
-                break
+            if seconds > 0:
+                now = cpu_now()
+                self.longest = max(self.longest, now - self.last_clock)
+                self.last_clock = now
+                if now - start + self.longest >= seconds:
+                    break
             self.iterate(rng)
             it += 1
         return it
@@ -660,6 +669,8 @@ cdef class StacksSearcher:
                 raise MemoryError()
         self.n_nodes = 0
         self.new_node(-1, -1, -1)
+        self.last_clock = 0
+        self.longest = 0
         return 0
 
     cdef int best_action(self) noexcept nogil:
@@ -720,7 +731,8 @@ cdef class StacksSearcher:
             bit_generator: a numpy BitGenerator driving worlds, tree and playouts.
             iterations: stop after this many iterations (0: no cap).
             seconds: stop after this many seconds of this thread's CPU time (0: no limit);
-                the clock is read every 4 iterations.  At least one budget is needed.
+                no iteration starts that the longest so far would carry past it.
+                At least one budget is needed.
         Returns:
             ``{"iterations", "seconds", "nodes", "best", "actions": [(action, visits,
             mean reward of viewer), ...]}`` sorted by visits, best first.  A single
@@ -731,7 +743,7 @@ cdef class StacksSearcher:
         """
         cdef const StTables* t = &observation.tables.t
         cdef bitgen_t* rng = bitgen_of(bit_generator)
-        cdef long it = 0, chunk
+        cdef long it = 0, chunk, done
         cdef double start = cpu_now()
         cdef int best
         if observation.g.result != ST_ONGOING:
@@ -747,10 +759,10 @@ cdef class StacksSearcher:
                 while iterations <= 0 or it < iterations:
                     chunk = SIGNAL_EVERY if iterations <= 0 else min(SIGNAL_EVERY, iterations - it)
                     with nogil:
-                        chunk = self.run(rng, chunk, seconds, start)
-                    it += chunk
+                        done = self.run(rng, chunk, seconds, start)
+                    it += done
                     PyErr_CheckSignals()
-                    if seconds > 0 and cpu_now() - start >= seconds:
+                    if done < chunk:  # the time is spent
                         break
             best = self.best_action()
         out = []
