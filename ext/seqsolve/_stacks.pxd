@@ -91,6 +91,13 @@ cdef void st_apply(const StTables* t, StGame* g, int action, bitgen_t* rng) noex
 cdef int st_random_action(const StTables* t, const StGame* g, bitgen_t* rng) noexcept nogil
 cdef int st_playout(const StTables* t, StGame* g, bitgen_t* rng) noexcept nogil
 cdef int st_current_player(const StGame* g) noexcept nogil
+# rule helpers the bots (seqsolve._stacks_bots) read the game with
+cdef int next_seat(const StTables* t, const StGame* g, int seat) noexcept nogil
+cdef bint wins(const StTables* t, int blue, int red) noexcept nogil
+cdef int supply(const StTables* t, const StGame* g, int colour) noexcept nogil
+cdef int target_pile(const StTables* t, const StGame* g, int colour, int value) noexcept nogil
+cdef int full_pile(const StGame* g) noexcept nogil
+cdef bitgen_t* bitgen_of(object bit_generator) except NULL
 
 cdef class StacksTables:
     cdef StTables t

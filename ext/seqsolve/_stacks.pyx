@@ -50,7 +50,7 @@ cdef inline void shuffle(uint8_t* cards, int n, bitgen_t* rng) noexcept nogil:
         cards[j] = tmp
 
 
-cdef inline int next_seat(const StTables* t, const StGame* g, int seat) noexcept nogil:
+cdef int next_seat(const StTables* t, const StGame* g, int seat) noexcept nogil:
     return (seat + g.direction + t.players) % t.players
 
 
@@ -137,7 +137,7 @@ cdef int target_pile(const StTables* t, const StGame* g, int colour, int value) 
     return -1
 
 
-cdef inline bint wins(const StTables* t, int blue, int red) noexcept nogil:
+cdef bint wins(const StTables* t, int blue, int red) noexcept nogil:
     """ST-21: enough chips, with enough of each colour."""
     return blue + red >= t.win_chips and blue >= t.win_min_each and red >= t.win_min_each
 

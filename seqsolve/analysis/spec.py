@@ -65,6 +65,8 @@ def search_settings(
             raise AnalysisError("the search budget must not be negative")
         if iterations == 0 and seconds == 0:
             raise AnalysisError("give the search a budget: iterations or seconds (or both)")
+        if not callable(getattr(made, "searcher", None)):  # a game whose mcts has no analysis face
+            raise AnalysisError(f"analysis is not built for {getattr(game, 'name', 'this game')} yet")
         return SearchSettings(
             dict(made.searcher().params), iterations, seconds, bot, bool(made.options["open"])
         )

@@ -137,11 +137,12 @@ class StacksGame:
 
     @staticmethod
     def bot_classes() -> dict:
-        """The bots that play Stacks: for now the external programs of the line
-        protocol alone (``ext:``); Stacks' own bots come with seqsolve/games/stacks/bots.py."""
+        """The bots that play Stacks: its own (random, greedy, mcts: seqsolve/games/stacks/bots.py)
+        and the external programs of the line protocol (``ext:``)."""
         from ...bots.external import ExternalBot
+        from .bots import bot_classes
 
-        return {ExternalBot.name: ExternalBot}
+        return {**bot_classes(), ExternalBot.name: ExternalBot}
 
     def __repr__(self) -> str:
         return "STACKS"

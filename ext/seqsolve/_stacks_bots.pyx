@@ -1,0 +1,900 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The Sequence Stacks bots in C, on the engine's ``StGame`` (ext/seqsolve/_stacks.pxd).
+
+* :func:`random_action`: uniform over the legal actions.
+* :func:`greedy_action`: the best action by a one-decision score (:func:`greedy_scores`,
+  documented at ``st_greedy_score`` and in docs/stacks.md "Bots").
+* :class:`StacksSearcher`: information-set MCTS (Cowling, Powley & Whitehouse 2012).
+  Every iteration deals the cards the viewer cannot see anew (a world consistent
+  with its observation, as ``StacksState.resample`` deals it), descends by UCB1
+  with availability counts among the children legal in that world, expands one
+  untried action (greedy's choice first) and plays the world out with greedy-with-ε;
+  the result is scored from each seat's view.  The loop runs without the GIL.
+* :func:`play_game`: a whole game between these bots without the GIL (benchmarks
+  and strength tests); a searching seat is given its observation only.
+
+A turn is many decisions (docs/stacks.md), so a search is one decision deep at its
+root: a play, a discard, a block or a pass.
+
+>>> import numpy as np
+>>> from seqsolve.games.stacks.rules import make_rules
+>>> from seqsolve.games.stacks.state import StacksState
+>>> state = StacksState.new(make_rules("stacks", 2), seed=3)
+>>> seen = state.observation(state.current_player)
+>>> greedy_action(seen.core) in state.legal_actions()
+True
+>>> found = StacksSearcher().search(seen.core, state.current_player, np.random.PCG64(1), iterations=50)
+>>> found["best"] in state.legal_actions(), found["iterations"]
+(True, 50)
+"""
+
+from libc.math cimport exp, log, sqrt
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy, memset
+from posix.time cimport clock_gettime, timespec
+from cpython.exc cimport PyErr_CheckSignals
+from numpy.random cimport bitgen_t
+
+from seqsolve._core cimport rand_below
+from seqsolve._stacks cimport (
+    StTables, StGame, StacksCore, StacksTables,
+    ST_KINDS, ST_MAX_SEATS, ST_FULL, ST_DECK, ST_UNKNOWN, ST_BW, ST_RW, ST_SK, ST_RV, ST_SC, ST_SX, ST_BK,
+    ST_ARGS, ST_PLAY_SPAN, ST_DISCARD, ST_BLOCK, ST_PASS, ST_END, ST_NUM_ACTIONS, ST_ONGOING, ST_DRAW,
+    st_legal_actions, st_apply, st_random_action, st_current_player, st_deal,
+    next_seat, wins, supply, target_pile, full_pile, bitgen_of,
+)
+
+cdef extern from "<time.h>" nogil:
+    enum: CLOCK_THREAD_CPUTIME_ID
+
+# ---------------------------------------------------------------- the greedy score
+
+# Score bands: a decision takes the best-scoring legal action.  A play worth making
+# scores above 0, every discard (the end of the turn) below -1000, and a play worth
+# nothing now (it helps the opponents more, or spends a wild early) below every
+# discard: it waits for a later turn.
+cdef enum:
+    S_WIN = 1000000       # a completion whose chip wins (ST-21)
+    S_COMPLETE = 10000    # a completion that takes a chip (ST-9)
+    S_CHAIN = 2000        # a build the hand can carry on to the 5 this turn
+    S_SKIP = 300          # a Skip on the player about to win (every Skip with 2 players)
+    S_BUILD = 20          # a build nobody finishes yet: one card fewer to hold, a fresh one drawn
+    W_WILD = 60           # what spending a wild costs (keep it for the 5)
+    S_DISCARD = -1000
+    S_WAIT = -100000      # a play worth nothing now: below every discard, above nothing
+    BLOCK_NEAR = 2        # block (when it matters) a chip that leaves the completer this near the win
+
+
+cdef inline double danger(int after) noexcept nogil:
+    """What a build that leaves a pile at ``after`` (1..4) offers the next players: a pile
+    at 4 is one card from a chip for whoever holds its 5 or a wild."""
+    if after == 4:
+        return 400.0
+    if after == 3:
+        return 15.0
+    return 4.0 if after == 2 else 0.0
+
+
+cdef inline bint is_wild(int card) noexcept nogil:
+    return card == ST_BW or card == ST_RW
+
+
+cdef inline int colour_of(int card) noexcept nogil:
+    return card // 6
+
+
+cdef int st_chips_needed(const StTables* t, int blue, int red) noexcept nogil:
+    """Chips a seat holding ``blue`` and ``red`` still needs to meet ST-21 (0: it has won)."""
+    cdef int short = max(0, t.win_min_each - blue) + max(0, t.win_min_each - red)
+    return max(short, t.win_chips - blue - red)
+
+
+cdef inline int needed(const StTables* t, const StGame* g, int seat) noexcept nogil:
+    return st_chips_needed(t, g.chips[seat][0], g.chips[seat][1])
+
+
+cdef int least_needed(const StTables* t, const StGame* g, int but) noexcept nogil:
+    """The fewest chips any seat other than ``but`` still needs: how close the leader is."""
+    cdef int s, best = 1000
+    for s in range(t.players):
+        if s != but:
+            best = min(best, needed(t, g, s))
+    return best
+
+
+cdef inline int discard_top(const StGame* g, int seat, int depth) noexcept nogil:
+    """The card ``depth`` below the top of ``seat``'s discard pile, or -1."""
+    return g.disc[seat][g.disc_n[seat] - 1 - depth] if g.disc_n[seat] > depth else -1
+
+
+cdef bint pile_at(const StGame* g, int colour, int value) noexcept nogil:
+    cdef int i
+    for i in range(g.n_piles):
+        if g.pile_colour[i] == colour and g.pile_n[i] == value:
+            return 1
+    return 0
+
+
+cdef bint finishes(const uint8_t* hand, int top, int colour, int after) noexcept nogil:
+    """Whether the numbers ``after + 1`` … 5 of ``colour`` can follow from ``hand`` and
+    the discard top ``top``, wilds filling the gaps: a pile the player finishes itself."""
+    cdef uint8_t left[ST_KINDS]
+    cdef int v, card, wild = colour * 6 + 5
+    memcpy(left, hand, ST_KINDS)
+    for v in range(after + 1, ST_FULL + 1):
+        card = colour * 6 + v - 1
+        if left[card] > 0:
+            left[card] -= 1
+        elif top == card:
+            top = -1
+        elif left[wild] > 0:
+            left[wild] -= 1
+        else:
+            return 0
+    return 1
+
+
+cdef double pile_play_score(const StTables* t, const StGame* g, int seat, int card, int arg, int src) noexcept nogil:
+    """A number or wild to a pile: complete it (and win), build what the hand can finish,
+    build low when nothing is finished; a wild only as the 5 or in a finishing run."""
+    cdef int colour = colour_of(card), wild = is_wild(card)
+    cdef int after = (arg if wild else card % 6) + 1, top
+    cdef uint8_t hand[ST_KINDS]
+    cdef double s
+    if after == ST_FULL:
+        if supply(t, g, colour) > 0:
+            if wins(t, g.chips[seat][0] + (colour == 0), g.chips[seat][1] + (colour == 1)):
+                s = S_WIN
+            else:
+                s = S_COMPLETE + 100.0 * (needed(t, g, seat) - st_chips_needed(
+                    t, g.chips[seat][0] + (colour == 0), g.chips[seat][1] + (colour == 1)))
+        else:  # no chip left of that colour: finishing only recycles cards, and may loop the turn
+            s = -1.0
+    else:
+        memcpy(hand, g.hand[seat], ST_KINDS)
+        if src:
+            top = discard_top(g, seat, 1)
+        else:
+            hand[card] -= 1
+            top = discard_top(g, seat, 0)
+        if supply(t, g, colour) > 0 and finishes(hand, top, colour, after):
+            s = S_CHAIN + 10.0 * after
+        elif wild:
+            s = -W_WILD
+        else:
+            s = S_BUILD - danger(after)
+    if wild:
+        s -= W_WILD
+    return from_discard(s, src)
+
+
+cdef inline double from_discard(double s, int src) noexcept nogil:
+    """A worthwhile play from the discard top beats the same play from the hand: the hand
+    keeps its card.  A play that waits keeps waiting."""
+    return s + 1.0 if s > 0 and src else s
+
+
+cdef double skip_score(const StTables* t, const StGame* g, int seat) noexcept nogil:
+    """Skip the player about to win: with 2 players every Skip is a turn more; with more,
+    only the next player leading the race (or one chip from the win) is worth it."""
+    cdef int victim = next_seat(t, g, seat), need = needed(t, g, victim)
+    if t.players == 2 or need <= 1 or need <= least_needed(t, g, victim):
+        return S_SKIP + 10.0 * (ST_FULL - need)
+    return -1.0
+
+
+cdef double reverse_score(const StTables* t, const StGame* g, int seat) noexcept nogil:
+    """Reverse when the next player is closer to winning than the previous one: it then
+    plays last instead of first."""
+    cdef int nxt = next_seat(t, g, seat)
+    cdef int prv = (seat - g.direction + t.players) % t.players
+    cdef int gap = needed(t, g, prv) - needed(t, g, nxt)
+    return 100.0 + 50.0 * gap if gap > 0 else -1.0
+
+
+cdef double card_use(const StTables* t, const StGame* g, int seat, int card) noexcept nogil:
+    """What a card taken into the hand is worth now: a completion with a chip most, then a
+    playable number, a wild, the action cards that matter; <= 0 for dead weight."""
+    cdef int colour, v
+    if card < 0:
+        return -1.0
+    if card < ST_SK:
+        colour = colour_of(card)
+        if is_wild(card):
+            return 200.0 if pile_at(g, colour, 4) and supply(t, g, colour) > 0 else 50.0
+        v = card % 6  # the pile value it needs
+        if v == 4 and pile_at(g, colour, 4) and supply(t, g, colour) > 0:
+            return 200.0
+        return 30.0 if target_pile(t, g, colour, v) >= 0 else -1.0
+    if card == ST_SX or card == ST_BK:
+        return 50.0
+    if card == ST_SK:
+        return 30.0
+    return -1.0
+
+
+cdef double steal_card_score(const StTables* t, const StGame* g, int seat, int victim) noexcept nogil:
+    """Steal a card when it is useful: to me, or (a completing card) to its owner, who may
+    play its own discard top next turn."""
+    cdef int top = discard_top(g, victim, 0)
+    cdef double use = card_use(t, g, seat, top)
+    if use <= 0:
+        return -1.0
+    if card_use(t, g, victim, top) >= 200.0:
+        use += 100.0
+    return use
+
+
+cdef double steal_chip_score(const StTables* t, const StGame* g, int seat, int victim, int colour) noexcept nogil:
+    """Steal a chip when it matters: it brings me closer to the win, or takes the victim
+    further from it, weighed by how close the victim is (denying the leader)."""
+    cdef int b = g.chips[seat][0], r = g.chips[seat][1]
+    cdef int gain = needed(t, g, seat) - st_chips_needed(t, b + (colour == 0), r + (colour == 1))
+    cdef int vb = g.chips[victim][0] - (colour == 0), vr = g.chips[victim][1] - (colour == 1)
+    cdef int deny = st_chips_needed(t, vb, vr) - needed(t, g, victim)
+    if gain <= 0 and deny <= 0:
+        return -1.0
+    return 200.0 * gain + 200.0 * deny + 20.0 * (ST_FULL - needed(t, g, victim))
+
+
+cdef double block_score(const StTables* t, const StGame* g, const StGreedy* w, int seat) noexcept nogil:
+    """Block a completion that gives the completer a chip: always (``block_all``), or when
+    it matters: with the chip the completer would be at most two chips from the win."""
+    cdef int completer = g.to_move, colour = g.pile_colour[full_pile(g)]
+    cdef int after
+    if supply(t, g, colour) == 0:
+        return -1.0
+    if w.block_all:
+        return 100.0
+    after = st_chips_needed(t, g.chips[completer][0] + (colour == 0), g.chips[completer][1] + (colour == 1))
+    if after <= BLOCK_NEAR:
+        return 100.0
+    return -1.0
+
+
+cdef double keep_value(const StTables* t, const StGame* g, int seat, int card) noexcept nogil:
+    """What a card is worth in the hand for the turns to come (the discard gives up the least)."""
+    cdef int colour, v, i
+    cdef double s
+    if is_wild(card):
+        return 60.0
+    if card == ST_BK:  # hold a Block while someone is one card from a chip
+        return 80.0 if pile_at(g, 0, 4) or pile_at(g, 1, 4) else 45.0
+    if card == ST_SX:
+        return 40.0
+    if card == ST_SK:
+        return 25.0
+    if card == ST_SC:
+        return 15.0
+    if card == ST_RV:
+        return 8.0
+    colour = colour_of(card)
+    v = card % 6
+    if target_pile(t, g, colour, v) >= 0:
+        s = 30.0
+    elif v == 0:
+        s = 12.0
+    else:
+        s = 4.0
+        for i in range(g.n_piles):
+            if g.pile_colour[i] == colour and g.pile_n[i] < v:
+                s = max(s, 10.0 + 3.0 * g.pile_n[i])
+    if g.hand[seat][card] > 1:
+        s -= 6.0
+    return s
+
+
+cdef double feed_value(const StTables* t, const StGame* g, int card) noexcept nogil:
+    """What a discarded card offers the others: its top is public, Steal-a-Card takes it."""
+    cdef int colour
+    if card < ST_SK:
+        colour = colour_of(card)
+        if (is_wild(card) or card % 6 == 4) and pile_at(g, colour, 4):
+            return 40.0
+        if is_wild(card) or target_pile(t, g, colour, card % 6) >= 0:
+            return 8.0
+        return 0.0
+    if card == ST_SX:
+        return 10.0
+    return 0.0
+
+
+cdef double st_greedy_score(const StTables* t, const StGame* g, const StGreedy* w, int action) noexcept nogil:
+    """The one-decision score of a legal ``action`` for the seat deciding now (higher first).
+
+    Preferences, strongest first: a completion that wins (ST-21), then one that takes a
+    chip; a build the hand (with the discard top) carries on to the 5 this turn; a
+    Skip on the player about to win; a steal of a chip that brings the win closer or
+    denies the leader (ST-19), of a card that is useful (ST-18); a low build.  Wilds
+    are kept for the 5: a wild costs more than the number that does the same job.  A
+    build that leaves a pile at 4 for the next players waits.  A Block (ST-15) is
+    played on a completion that gives a chip, always or when it matters.  The turn
+    ends with the discard of the card worth least in hand plus what it offers the next
+    players (a discard top is public and Steal-a-Card takes it).
+    """
+    cdef int seat, card
+    cdef double s
+    if action == ST_BLOCK:
+        return block_score(t, g, w, g.block_asked)
+    if action == ST_PASS:
+        return 0.0
+    seat = g.to_move
+    if action == ST_END:
+        return S_DISCARD
+    if action >= ST_DISCARD:
+        card = action - ST_DISCARD
+        return S_DISCARD - keep_value(t, g, seat, card) - feed_value(t, g, card)
+    s = play_score(t, g, seat, action)
+    return s if s > 0 else S_WAIT + s
+
+
+cdef double play_score(const StTables* t, const StGame* g, int seat, int action) noexcept nogil:
+    cdef int src = action // ST_PLAY_SPAN, rest = action % ST_PLAY_SPAN
+    cdef int card = rest // ST_ARGS, arg = rest % ST_ARGS
+    if card < ST_SK:
+        return pile_play_score(t, g, seat, card, arg, src)
+    if card == ST_SK:
+        return from_discard(skip_score(t, g, seat), src)
+    if card == ST_RV:
+        return from_discard(reverse_score(t, g, seat), src)
+    if card == ST_SC:
+        return from_discard(steal_card_score(t, g, seat, arg), src)
+    if card == ST_SX:
+        return from_discard(steal_chip_score(t, g, seat, arg // 2, arg % 2), src)
+    return -1.0
+
+
+cdef int st_greedy_action(const StTables* t, const StGame* g, const StGreedy* w) noexcept nogil:
+    """The legal action with the best score (the first, in action order, of equals); -1
+    when there is none."""
+    cdef int16_t buf[ST_NUM_ACTIONS]
+    cdef int n = st_legal_actions(t, g, buf), i, best = -1
+    cdef double s, top = -1e300
+    for i in range(n):
+        s = st_greedy_score(t, g, w, buf[i])
+        if s > top:
+            top = s
+            best = buf[i]
+    return best
+
+
+cdef int st_policy_action(const StTables* t, const StGame* g, const StGreedy* w, double eps,
+                          bitgen_t* rng) noexcept nogil:
+    """Greedy with ε: a uniform legal action with probability ``eps``, else greedy's."""
+    if eps > 0 and rng.next_double(rng.state) < eps:
+        return st_random_action(t, g, rng)
+    return st_greedy_action(t, g, w)
+
+
+cdef void st_observe(const StTables* t, StGame* g, int viewer) noexcept nogil:
+    """Forget what ``viewer`` cannot see (§4.8): the other hands and the draw pile, as
+    ``StacksCore.mask_hidden`` does."""
+    cdef int s, k
+    for s in range(t.players):
+        if s != viewer:
+            for k in range(ST_KINDS):
+                g.hand[s][k] = 0
+            g.hand_unknown[s] = g.hand_n[s]
+    memset(g.draw, ST_UNKNOWN, g.draw_n)
+
+
+# ---------------------------------------------------------------- the tree search
+
+cdef enum:
+    MAX_PATH = 1024
+    SIGNAL_EVERY = 256      # iterations between two signal checks (Ctrl-C)
+    MAX_PLAYOUT = 20000     # playout actions at most: a turn may loop (ST-22 bounds turns, not actions)
+
+ctypedef struct StNode:
+    int32_t child            # first child, or -1
+    int32_t sibling          # next child of the same parent, or -1
+    int16_t action
+    int8_t actor             # the seat that chose ``action``
+    uint32_t visits, avail
+    double value             # sum of the actor's rewards
+
+
+cdef inline double cpu_now() noexcept nogil:
+    """CPU seconds of the calling thread: a budget a loaded machine does not eat."""
+    cdef timespec ts
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+def default_params():
+    """The search's parameters and their defaults (see :class:`StacksSearcher`)."""
+    return {"c": 0.7, "eps": 0.1, "depth": -1, "bias": 1.0, "margin": 2.0, "max_nodes": 200_000, "block_all": 1}
+
+
+cdef class StacksSearcher:
+    """Information-set MCTS for one viewer (SO-ISMCTS) on the Stacks engine, in C.
+
+    Args:
+        params: overrides of :func:`default_params`:
+
+            * ``c``: UCB1 exploration constant (rewards are in [0, 1]).
+            * ``eps``: the playouts' chance of a uniform action instead of greedy's.
+            * ``depth``: playout actions before the position is scored by the chips
+              each seat still needs (-1: play to the end).
+            * ``bias``: progressive bias toward greedy's choice, ``bias / (visits+1)``.
+            * ``margin``: play greedy's choice unless the most visited action's mean
+              beats it by this many standard errors (0: the most visited, always).
+            * ``max_nodes``: most tree nodes kept (the tree stops growing there).
+            * ``block_all``: the greedy policy's Block setting (see greedy_action).
+    """
+
+    cdef StNode* nodes
+    cdef int n_nodes, cap, max_nodes, depth
+    cdef double c, eps, bias, margin
+    cdef double last_clock, longest  # the CPU clock's last reading and the longest iteration, this search
+    cdef StGreedy greedy
+    cdef const StTables* t
+    cdef StGame base
+    cdef int viewer
+    cdef uint8_t pool[ST_DECK]
+    cdef int n_pool
+    cdef uint32_t stamp[ST_NUM_ACTIONS]
+    cdef int32_t slot[ST_NUM_ACTIONS]
+    cdef uint32_t generation
+    cdef int16_t buf[ST_NUM_ACTIONS]
+    cdef int16_t untried[ST_NUM_ACTIONS]
+    cdef int32_t path[MAX_PATH]
+
+    def __cinit__(self):
+        self.nodes = NULL
+        self.cap = 0
+
+    def __init__(self, params=None):
+        p = default_params()
+        for key, value in (params or {}).items():
+            if key not in p:
+                raise ValueError(f"unknown search parameter {key!r} (known: {', '.join(p)})")
+            p[key] = value
+        self.c = p["c"]
+        self.eps = p["eps"]
+        self.depth = p["depth"]
+        self.bias = p["bias"]
+        self.margin = p["margin"]
+        self.max_nodes = max(16, int(p["max_nodes"]))
+        self.greedy.block_all = int(p["block_all"])
+        self.generation = 0
+        memset(self.stamp, 0, sizeof(self.stamp))
+
+    def __dealloc__(self):
+        free(self.nodes)
+
+    # -- worlds
+    cdef int prepare(self, const StTables* t, const StGame* obs, int viewer) except -1:
+        """Keep the observation and the unseen cards a world deals into its unknown slots
+        (hands, draw pile, set-aside cards known by count only)."""
+        cdef int seen[ST_KINDS]
+        cdef int k, s, i, slots = 0, known_aside = 0
+        self.t = t
+        self.viewer = viewer
+        memcpy(&self.base, obs, sizeof(StGame))
+        memset(seen, 0, sizeof(seen))
+        for s in range(t.players):
+            for k in range(ST_KINDS):
+                seen[k] += obs.hand[s][k]
+            slots += obs.hand_unknown[s]
+            for i in range(obs.disc_n[s]):
+                seen[obs.disc[s][i]] += 1
+        for k in range(ST_KINDS):
+            seen[k] += obs.special[k] + obs.aside[k]
+            known_aside += obs.aside[k]
+        for i in range(obs.n_piles):
+            for k in range(obs.pile_n[i]):
+                seen[obs.pile[i][k]] += 1
+        for i in range(obs.draw_n):
+            if obs.draw[i] == ST_UNKNOWN:
+                slots += 1
+            else:
+                seen[obs.draw[i]] += 1
+        slots += obs.aside_n - known_aside
+        self.n_pool = 0
+        for k in range(ST_KINDS):
+            if seen[k] > t.deck[k]:
+                raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
+            for i in range(t.deck[k] - seen[k]):
+                self.pool[self.n_pool] = k
+                self.n_pool += 1
+        if self.n_pool != slots:
+            raise ValueError(f"inconsistent position: {slots} hidden cards but {self.n_pool} cards unseen by seat {viewer}")
+        return 0
+
+    cdef void deal_world(self, StGame* w, bitgen_t* rng) noexcept nogil:
+        """A world: the observation with its unknown slots dealt from the shuffled unseen cards."""
+        cdef int i, j, s, n = 0, known_aside = 0, k
+        cdef uint8_t tmp
+        memcpy(w, &self.base, sizeof(StGame))
+        for i in range(self.n_pool - 1, 0, -1):
+            j = rand_below(rng, i + 1)
+            tmp = self.pool[i]
+            self.pool[i] = self.pool[j]
+            self.pool[j] = tmp
+        for s in range(self.t.players):
+            for i in range(w.hand_unknown[s]):
+                w.hand[s][self.pool[n]] += 1
+                n += 1
+            w.hand_unknown[s] = 0
+        for i in range(w.draw_n):
+            if w.draw[i] == ST_UNKNOWN:
+                w.draw[i] = self.pool[n]
+                n += 1
+        for k in range(ST_KINDS):
+            known_aside += w.aside[k]
+        for i in range(w.aside_n - known_aside):
+            w.aside[self.pool[n]] += 1
+            n += 1
+
+    # -- the tree
+    cdef int new_node(self, int parent, int action, int actor) noexcept nogil:
+        cdef int i = self.n_nodes
+        cdef StNode* grown
+        if i >= self.cap:
+            grown = <StNode*>realloc(self.nodes, 2 * self.cap * sizeof(StNode))
+            if grown == NULL:
+                return -1
+            self.nodes = grown
+            self.cap *= 2
+        self.n_nodes += 1
+        self.nodes[i].child = -1
+        self.nodes[i].sibling = -1
+        self.nodes[i].action = action
+        self.nodes[i].actor = actor
+        self.nodes[i].visits = 0
+        self.nodes[i].avail = 0
+        self.nodes[i].value = 0
+        if parent >= 0:
+            self.nodes[i].sibling = self.nodes[parent].child
+            self.nodes[parent].child = i
+        return i
+
+    cdef void rewards(self, const StGame* w, double* out) noexcept nogil:
+        """Each seat's reward in [0, 1]: 1 to the winner; a draw shares equally; a cut-off
+        playout shares by how few chips each seat still needs."""
+        cdef int s, players = self.t.players
+        cdef double total = 0
+        if w.result != ST_ONGOING and w.result != ST_DRAW:
+            for s in range(players):
+                out[s] = 1.0 if s == w.result else 0.0
+            return
+        if w.result == ST_DRAW:
+            for s in range(players):
+                out[s] = 1.0 / players
+            return
+        for s in range(players):
+            out[s] = exp(-1.0 * needed(self.t, w, s))
+            total += out[s]
+        for s in range(players):
+            out[s] /= total
+
+    cdef void iterate(self, bitgen_t* rng) noexcept nogil:
+        cdef StGame w
+        cdef const StTables* t = self.t
+        cdef int node = 0, plen = 1, n, i, a, ch, best, u, player, g_act, plies
+        cdef double score, top, mean
+        cdef double reward[ST_MAX_SEATS]
+        cdef StNode* nd
+        self.deal_world(&w, rng)
+        self.path[0] = 0
+        while w.result == ST_ONGOING and plen < MAX_PATH:
+            n = st_legal_actions(t, &w, self.buf)
+            if n == 0:
+                break
+            player = st_current_player(&w)
+            self.generation += 1
+            ch = self.nodes[node].child
+            while ch >= 0:
+                self.stamp[self.nodes[ch].action] = self.generation
+                self.slot[self.nodes[ch].action] = ch
+                ch = self.nodes[ch].sibling
+            g_act = st_greedy_action(t, &w, &self.greedy) if n > 1 else self.buf[0]
+            u = 0
+            best = -1
+            top = -1e300
+            for i in range(n):
+                a = self.buf[i]
+                if self.stamp[a] != self.generation:
+                    self.untried[u] = a
+                    u += 1
+                    continue
+                nd = &self.nodes[self.slot[a]]
+                nd.avail += 1
+                mean = nd.value / nd.visits
+                score = mean + self.c * sqrt(log(<double>nd.avail) / nd.visits)
+                if a == g_act:
+                    score += self.bias / (nd.visits + 1)
+                if score > top:
+                    top = score
+                    best = self.slot[a]
+            if u > 0 and self.n_nodes < self.max_nodes:
+                a = g_act if self.stamp[g_act] != self.generation else self.untried[rand_below(rng, u)]
+                ch = self.new_node(node, a, player)
+                if ch < 0:
+                    break
+                self.nodes[ch].avail = 1
+                st_apply(t, &w, a, rng)
+                self.path[plen] = ch
+                plen += 1
+                break
+            if best < 0:
+                break
+            st_apply(t, &w, self.nodes[best].action, rng)
+            node = best
+            self.path[plen] = node
+            plen += 1
+        plies = 0
+        while w.result == ST_ONGOING and plies < MAX_PLAYOUT and (self.depth < 0 or plies < self.depth):
+            a = st_policy_action(t, &w, &self.greedy, self.eps, rng)
+            if a < 0:
+                break
+            st_apply(t, &w, a, rng)
+            plies += 1
+        self.rewards(&w, reward)
+        self.nodes[0].visits += 1
+        for i in range(1, plen):
+            nd = &self.nodes[self.path[i]]
+            nd.visits += 1
+            nd.value += reward[nd.actor]
+
+    cdef long run(self, bitgen_t* rng, long iterations, double seconds, double start) noexcept nogil:
+        """Iterate until ``iterations`` (0: no cap) or ``seconds`` of this thread's CPU
+        since ``start`` (0: no limit); returns the iterations made.  The clock is read
+        after every iteration, and an iteration starts only if the longest one so far
+        still fits in the budget: the budget is a cap, not a target."""
+        cdef long it = 0
+        cdef double now
+        if self.last_clock < start:
+            self.last_clock = start
+        while iterations <= 0 or it < iterations:
+            if seconds > 0:
+                now = cpu_now()
+                self.longest = max(self.longest, now - self.last_clock)
+                self.last_clock = now
+                if now - start + self.longest >= seconds:
+                    break
+            self.iterate(rng)
+            it += 1
+        return it
+
+    cdef int begin(self, const StTables* t, const StGame* obs, int viewer) except -1:
+        """A fresh tree for the observation ``obs`` of ``viewer``."""
+        self.prepare(t, obs, viewer)
+        if self.nodes == NULL:
+            self.cap = 1024
+            self.nodes = <StNode*>malloc(self.cap * sizeof(StNode))
+            if self.nodes == NULL:
+                raise MemoryError()
+        self.n_nodes = 0
+        self.new_node(-1, -1, -1)
+        self.last_clock = 0
+        self.longest = 0
+        return 0
+
+    cdef int best_action(self) noexcept nogil:
+        """The most visited root child legal in the observation (equal visits: the better
+        mean); -1 without one."""
+        cdef int n = st_legal_actions(self.t, &self.base, self.buf), i, ch, best = -1
+        cdef uint32_t most = 0
+        cdef double mean, best_mean = -1
+        self.generation += 1
+        for i in range(n):
+            self.stamp[self.buf[i]] = self.generation
+        ch = self.nodes[0].child
+        while ch >= 0:
+            if n == 0 or self.stamp[self.nodes[ch].action] == self.generation:
+                mean = self.nodes[ch].value / self.nodes[ch].visits if self.nodes[ch].visits else 0
+                if self.nodes[ch].visits > most or (self.nodes[ch].visits == most and mean > best_mean):
+                    most = self.nodes[ch].visits
+                    best_mean = mean
+                    best = self.nodes[ch].action
+            ch = self.nodes[ch].sibling
+        if best < 0 and n > 0:
+            best = self.buf[0]
+        return self.unless_sure(best) if self.margin > 0 and n > 0 else best
+
+    cdef int unless_sure(self, int best) noexcept nogil:
+        """Greedy's own choice, unless the search's ``best`` beats it by ``margin`` standard
+        errors: most decisions of a turn change little, and a search that picks among
+        near-equals by noise gives away what greedy keeps."""
+        cdef int keep = st_greedy_action(self.t, &self.base, &self.greedy), ch = self.nodes[0].child
+        cdef StNode* mine = NULL
+        cdef StNode* theirs = NULL
+        while ch >= 0:
+            if self.nodes[ch].action == best:
+                mine = &self.nodes[ch]
+            if self.nodes[ch].action == keep:
+                theirs = &self.nodes[ch]
+            ch = self.nodes[ch].sibling
+        if mine == NULL or theirs == NULL or mine == theirs or theirs.visits == 0:
+            return best
+        if (mine.value / mine.visits - theirs.value / theirs.visits
+                > self.margin * sqrt(0.25 / mine.visits + 0.25 / theirs.visits)):
+            return best
+        return keep
+
+    cdef int single_action(self) noexcept nogil:
+        """The only legal action of the observation when there is exactly one, else -1."""
+        if st_legal_actions(self.t, &self.base, self.buf) == 1:
+            return self.buf[0]
+        return -1
+
+    def search(self, StacksCore observation, int viewer, bit_generator, long iterations=0, double seconds=0):
+        """Search the decision of ``viewer`` (the seat deciding now) in its observation.
+
+        Args:
+            observation: what ``viewer`` may see (``StacksState.observation(viewer).core``);
+                cards it does not know are dealt anew in every iteration.
+            viewer: the searching seat.
+            bit_generator: a numpy BitGenerator driving worlds, tree and playouts.
+            iterations: stop after this many iterations (0: no cap).
+            seconds: stop after this many seconds of this thread's CPU time (0: no limit);
+                no iteration starts that the longest so far would carry past it.
+                At least one budget is needed.
+        Returns:
+            ``{"iterations", "seconds", "nodes", "best", "actions": [(action, visits,
+            mean reward of viewer), ...]}`` sorted by visits, best first.  A single
+            legal action comes back at once with 0 iterations.
+        Raises:
+            ValueError: a finished game, no budget, a viewer not deciding now, or an
+                inconsistent position.
+        """
+        cdef const StTables* t = &observation.tables.t
+        cdef bitgen_t* rng = bitgen_of(bit_generator)
+        cdef long it = 0, chunk, done
+        cdef double start = cpu_now()
+        cdef int best
+        if observation.g.result != ST_ONGOING:
+            raise ValueError("the game is over: nothing to search")
+        if viewer != st_current_player(&observation.g):
+            raise ValueError(f"seat {viewer} does not decide now (seat {st_current_player(&observation.g)} does)")
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("give a budget: iterations > 0 or seconds > 0")
+        self.begin(t, &observation.g, viewer)
+        best = self.single_action()
+        if best < 0:
+            with bit_generator.lock:
+                while iterations <= 0 or it < iterations:
+                    chunk = SIGNAL_EVERY if iterations <= 0 else min(SIGNAL_EVERY, iterations - it)
+                    with nogil:
+                        done = self.run(rng, chunk, seconds, start)
+                    it += done
+                    PyErr_CheckSignals()
+                    if done < chunk:  # the time is spent
+                        break
+            best = self.best_action()
+        out = []
+        ch = self.nodes[0].child
+        while ch >= 0:
+            nd = self.nodes[ch]
+            out.append((nd.action, nd.visits, nd.value / nd.visits if nd.visits else float("nan")))
+            ch = nd.sibling
+        out.sort(key=lambda x: (-x[1], -x[2], x[0]))
+        return {"iterations": it, "seconds": cpu_now() - start, "nodes": self.n_nodes, "best": best, "actions": out}
+
+    cdef int choose(self, const StTables* t, const StGame* obs, int viewer, bitgen_t* rng,
+                    long iterations, double seconds) except -2:
+        """The search of the compiled game loop, its generator's lock already held: one
+        decision, the iterations without the GIL."""
+        cdef double start = cpu_now()
+        cdef int best
+        self.begin(t, obs, viewer)
+        if self.single_action() >= 0:
+            return self.buf[0]
+        with nogil:
+            self.run(rng, iterations, seconds, start)
+            best = self.best_action()
+        return best
+
+
+# ---------------------------------------------------------------- the Python door
+
+def random_action(StacksCore core, bit_generator):
+    """A uniform legal action of the seat deciding in ``core`` (-1 when there is none)."""
+    cdef bitgen_t* rng = bitgen_of(bit_generator)
+    with bit_generator.lock:
+        return st_random_action(&core.tables.t, &core.g, rng)
+
+
+cdef StGreedy greedy_settings(bint block_all):
+    cdef StGreedy w
+    w.block_all = block_all
+    return w
+
+
+def greedy_action(StacksCore core, bint block_all=True):
+    """Greedy's action for the seat deciding in ``core`` (-1 when there is none); it reads
+    only that seat's hand and the public cards, so an observation gives the same."""
+    cdef StGreedy w = greedy_settings(block_all)
+    return st_greedy_action(&core.tables.t, &core.g, &w)
+
+
+def greedy_scores(StacksCore core, bint block_all=True):
+    """Every legal action with greedy's score, best first (ties: action order)."""
+    cdef StGreedy w = greedy_settings(block_all)
+    cdef int16_t buf[ST_NUM_ACTIONS]
+    cdef int n = st_legal_actions(&core.tables.t, &core.g, buf)
+    scored = [(buf[i], st_greedy_score(&core.tables.t, &core.g, &w, buf[i])) for i in range(n)]
+    scored.sort(key=lambda x: -x[1])
+    return scored
+
+
+# seat kinds of play_game
+cdef enum:
+    SEAT_RANDOM = 0
+    SEAT_GREEDY = 1
+    SEAT_MCTS = 2
+    MAX_GAME_ACTIONS = 1000000  # a game past this is called a draw (a turn may loop, see MAX_PLAYOUT)
+
+
+def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list seats):
+    """Deal with ``deal_bit_generator`` and play one game to its end without the GIL.
+
+    ``seats`` gives each seat's bot: ``"random"``, ``"greedy"``, ``"greedy-matters"`` (its
+    Blocks only when they matter),
+    or ``(StacksSearcher, iterations, seconds)``; a searching seat sees only its
+    observation.  The same deal generator state deals the same cards, so a deal can be
+    replayed with the seats rotated.
+
+    Returns:
+        ``(result, turns, moves)``: the winning seat or 6 for a draw, completed turns,
+        and per seat ``(searches, CPU seconds in all, worst CPU seconds)``.
+    """
+    cdef const StTables* t = &tables.t
+    cdef int players = t.players, s, a, seat
+    cdef long actions = 0
+    cdef int kind[ST_MAX_SEATS]
+    cdef long iters[ST_MAX_SEATS]
+    cdef double secs[ST_MAX_SEATS], spent[ST_MAX_SEATS], worst[ST_MAX_SEATS], start, took
+    cdef long searches[ST_MAX_SEATS]
+    cdef StGreedy greedy[ST_MAX_SEATS]
+    cdef StacksSearcher me
+    cdef StGame g, obs
+    cdef bitgen_t* deal_rng = bitgen_of(deal_bit_generator)
+    cdef bitgen_t* bot_rng = bitgen_of(bot_bit_generator)
+    if len(seats) != players:
+        raise ValueError(f"{players} seats need {players} bots, not {len(seats)}")
+    for s, spec in enumerate(seats):
+        greedy[s] = greedy_settings(spec != "greedy-matters")
+        spent[s] = worst[s] = 0
+        searches[s] = 0
+        if spec == "random":
+            kind[s] = SEAT_RANDOM
+        elif spec in ("greedy", "greedy-matters"):
+            kind[s] = SEAT_GREEDY
+        elif isinstance(spec, tuple) and isinstance(spec[0], StacksSearcher):
+            kind[s] = SEAT_MCTS
+            iters[s], secs[s] = spec[1], spec[2]
+            if iters[s] <= 0 and secs[s] <= 0:
+                raise ValueError("a searching seat needs a budget")
+        else:
+            raise ValueError(f"unknown seat bot {spec!r}")
+    if deal_bit_generator is bot_bit_generator:
+        raise ValueError("the deal and the bots need two bit generators")
+    with deal_bit_generator.lock, bot_bit_generator.lock:
+        with nogil:
+            st_deal(t, &g, deal_rng)
+            while g.result == ST_ONGOING and actions < MAX_GAME_ACTIONS:
+                actions += 1
+                seat = st_current_player(&g)
+                if kind[seat] == SEAT_RANDOM:
+                    a = st_random_action(t, &g, bot_rng)
+                elif kind[seat] == SEAT_GREEDY:
+                    a = st_greedy_action(t, &g, &greedy[seat])
+                else:
+                    memcpy(&obs, &g, sizeof(StGame))
+                    st_observe(t, &obs, seat)
+                    start = cpu_now()
+                    with gil:
+                        me = seats[seat][0]
+                        a = me.choose(t, &obs, seat, bot_rng, iters[seat], secs[seat])
+                    took = cpu_now() - start
+                    searches[seat] += 1
+                    spent[seat] += took
+                    worst[seat] = max(worst[seat], took)
+                if a < 0:
+                    break
+                st_apply(t, &g, a, deal_rng)
+    return (g.result if g.result != ST_ONGOING else ST_DRAW), g.turn, [(searches[s], spent[s], worst[s]) for s in range(players)]

@@ -1,0 +1,35 @@
+"""Type stub of the compiled Sequence Stacks bots ``seqsolve._stacks_bots``
+(ext/seqsolve/_stacks_bots.pyx); the bot classes are in
+:mod:`seqsolve.games.stacks.bots`.
+"""
+
+from typing import Any
+
+import numpy as np
+
+from ._stacks import StacksCore, StacksTables
+
+def random_action(core: StacksCore, bit_generator: np.random.BitGenerator) -> int: ...
+def greedy_action(core: StacksCore, block_all: bool = True) -> int: ...
+def greedy_scores(core: StacksCore, block_all: bool = True) -> list[tuple[int, float]]: ...
+def default_params() -> dict[str, Any]: ...
+
+class StacksSearcher:
+    """Information-set MCTS for one viewer on the Stacks engine."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None: ...
+    def search(
+        self,
+        observation: StacksCore,
+        viewer: int,
+        bit_generator: np.random.BitGenerator,
+        iterations: int = 0,
+        seconds: float = 0,
+    ) -> dict[str, Any]: ...
+
+def play_game(
+    tables: StacksTables,
+    deal_bit_generator: np.random.BitGenerator,
+    bot_bit_generator: np.random.BitGenerator,
+    seats: list[Any],
+) -> tuple[int, int, list[tuple[int, float, float]]]: ...
