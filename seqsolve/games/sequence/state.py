@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
+from ..engine import Outcome, bit_generator
 from .actions import ActionKind, IllegalMoveError, decode_action
 from .board import CORNERS, windows
 from .cards import UNKNOWN, CardKind
@@ -67,19 +67,6 @@ class Termination(enum.Enum):
     RECORDED = 7  # read from a finished position file: the reason is not recorded
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: why, and which colour won (None for a draw)."""
-
-    termination: Termination
-    winner: str | None
-
-    @property
-    def result(self) -> str:
-        """``'b'``, ``'g'``, ``'r'`` or ``'draw'`` (the ``result:`` of a position file)."""
-        return self.winner or "draw"
-
-
 def default_seats(rules: Rules) -> str:
     """Seat colours in turn order: side ``s mod T`` plays ``'bgr'[side]`` (C-7)."""
     return "".join(COLOURS[s % rules.teams] for s in range(rules.players))
@@ -128,16 +115,6 @@ def _exchanges_per_turn(rules: Rules) -> int:
     return _UNLIMITED_EXCHANGES if limit == UNLIMITED or limit > _UNLIMITED_EXCHANGES else limit
 
 
-def _bit_generator(seed) -> np.random.BitGenerator:
-    """A PCG64 from an int, a SeedSequence, a BitGenerator (used as is), a Generator
-    (a child stream is drawn from it) or None (fresh entropy)."""
-    if isinstance(seed, np.random.BitGenerator):
-        return seed
-    if isinstance(seed, np.random.Generator):
-        return np.random.PCG64(seed.integers(2**63))
-    return np.random.PCG64(seed)
-
-
 def _cells(mask: int) -> list[int]:
     out = []
     while mask:
@@ -174,7 +151,7 @@ class State:
         (True, 0)
         """
         seats = seats or default_seats(rules)
-        core = _core.CoreGame(core_rules(rules), _bit_generator(seed))
+        core = _core.CoreGame(core_rules(rules), bit_generator(seed))
         core.deal()
         return cls(rules, seats, core)
 
@@ -201,7 +178,7 @@ class State:
         if pos.result is not None:
             result = CoreResult.DRAW if pos.result == "draw" else sides.index(pos.result)
             termination = Termination.WIN.value if pos.result != "draw" else Termination.RECORDED.value
-        core = _core.CoreGame(core_rules(rules), _bit_generator(seed))
+        core = _core.CoreGame(core_rules(rules), bit_generator(seed))
         core.load(
             {
                 "chips": chips,
@@ -560,7 +537,7 @@ class State:
                 cards = cards[size:]
         # the world shuffles with its own generator, drawn from ``rng``: an observation has
         # none, and copying the real game's would let the world foresee its reshuffles
-        world = State(self.rules, self.seats, core.clone(_bit_generator(rng)))
+        world = State(self.rules, self.seats, core.clone(bit_generator(rng)))
         world._core.set_hidden(hands, cards, True)
         return world
 

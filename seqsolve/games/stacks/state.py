@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from ..base import IllegalMoveError, MoveSyntaxError
-from ..sequence.state import _bit_generator
+from ..engine import Outcome, bit_generator
 from .actions import (
     BLOCK,
     DISCARD_BASE,
@@ -64,18 +63,6 @@ class Termination(enum.Enum):
     RECORDED = 4  # read finished from a position: the reason is not recorded
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: why, and which seat won (its character; None for a draw)."""
-
-    termination: Termination
-    winner: str | None
-
-    @property
-    def result(self) -> str:
-        return self.winner or "draw"
-
-
 @lru_cache(maxsize=64)
 def stacks_tables(rules: StacksRules) -> _stacks.StacksTables:
     """The engine's copy of a rule set, built once per rule set."""
@@ -105,7 +92,7 @@ class StacksState:
     @classmethod
     def new(cls, rules: StacksRules, seed=None) -> StacksState:
         """Shuffle and deal (ST-5); the same seed deals the same game and recycles alike."""
-        core = _stacks.StacksCore(stacks_tables(rules), _bit_generator(seed))
+        core = _stacks.StacksCore(stacks_tables(rules), bit_generator(seed))
         core.deal()
         return cls(rules, core)
 
@@ -116,7 +103,7 @@ class StacksState:
         ``seed`` is the shuffle source of recycled piles (ST-20); without one a
         recycled draw pile is unknown, as it is to anyone reading the file.
         """
-        core = _stacks.StacksCore(stacks_tables(pos.rules), None if seed is None else _bit_generator(seed))
+        core = _stacks.StacksCore(stacks_tables(pos.rules), None if seed is None else bit_generator(seed))
         fields = {name: getattr(pos, name) for name in _FIELDS}
         core.load(fields)
         return cls(pos.rules, core)
@@ -290,7 +277,7 @@ class StacksState:
             cards = cards[take:]
         draw, aside = cards[: pos.draw_count], cards[pos.draw_count :]
         # its own generator, drawn from rng: copying the real game's would foresee its recycling
-        world = StacksState(self.rules, self._core.clone(_bit_generator(rng)))
+        world = StacksState(self.rules, self._core.clone(bit_generator(rng)))
         world._core.set_hidden(hands, draw, sorted(aside) if pos.aside_cards is None else None)
         return world
 
