@@ -1,11 +1,13 @@
 """What each game's Python face over its compiled engine shares (Sequence's
-``State``, Stacks' ``StacksState``): the end of a game as a record stores it, and
-the bit generator an engine shuffles with, so that both games seed and report alike.
+``State``, Stacks' ``StacksState``): the end of a game as a record stores it, the
+bit generator an engine shuffles with, and the dealing of a resampled world, so
+that both games seed, report and resample alike.
 """
 
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,3 +35,34 @@ def bit_generator(seed) -> np.random.BitGenerator:
     if isinstance(seed, np.random.Generator):
         return np.random.PCG64(seed.integers(2**63))
     return np.random.PCG64(seed)
+
+
+def deal_unseen(
+    unseen: Counter, seen: list[int], own: list[int], sizes: list[int], rest: int, player: int, rng
+) -> tuple[list[list[int]], list[int]]:
+    """The cards ``player`` has not seen, dealt anew for a resampled world: each hand
+    filled to its size (``player`` keeps ``own`` first), then the ``rest`` cards (the
+    piles it cannot see) in dealt order.
+
+    ``unseen`` starts as the deck's count of each card; ``seen`` is every card
+    ``player`` can see.  A ValueError when the two do not add up: the position's
+    hidden cards could not all come from the deck.
+    """
+    unseen.subtract(seen)
+    if any(n < 0 for n in unseen.values()):
+        raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
+    pool = np.array(sorted(unseen.elements()), dtype=np.int64)
+    slots = sum(sizes) - len(own) + rest
+    if len(pool) != slots:
+        raise ValueError(
+            f"inconsistent position: {slots} hidden cards but {len(pool)} cards unseen by seat {player}"
+        )
+    rng.shuffle(pool)
+    cards = pool.tolist()
+    hands = []
+    for seat, size in enumerate(sizes):
+        mine = own if seat == player else []
+        take = size - len(mine)
+        hands.append(mine + cards[:take])
+        cards = cards[take:]
+    return hands, cards

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..engine import Outcome, bit_generator
+from ..engine import Outcome, bit_generator, deal_unseen
 from .actions import ActionKind, IllegalMoveError, decode_action
 from .board import CORNERS, windows
 from .cards import UNKNOWN, CardKind
@@ -515,26 +515,7 @@ class State:
         unseen = Counter(deck.index(c) for c in deck.cards())
         own = [c for c in core.hand(player) if c != UNKNOWN_CODE]
         seen = own + [c for _, c in core.discards()] + core.draft()
-        unseen.subtract(seen)
-        if any(v < 0 for v in unseen.values()):
-            raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
-        pool = np.array(sorted(unseen.elements()), dtype=np.int64)
-        sizes = core.hand_sizes()
-        slots = sum(sizes) - len(own) + len(core.draw_pile())
-        if len(pool) != slots:
-            raise ValueError(
-                f"inconsistent position: {slots} hidden cards but {len(pool)} cards unseen by seat {player}"
-            )
-        rng.shuffle(pool)
-        cards = pool.tolist()
-        hands = []
-        for seat, size in enumerate(sizes):
-            if seat == player:
-                hands.append(own + cards[: size - len(own)])
-                cards = cards[size - len(own) :]
-            else:
-                hands.append(cards[:size])
-                cards = cards[size:]
+        hands, cards = deal_unseen(unseen, seen, own, core.hand_sizes(), len(core.draw_pile()), player, rng)
         # the world shuffles with its own generator, drawn from ``rng``: an observation has
         # none, and copying the real game's would let the world foresee its reshuffles
         world = State(self.rules, self.seats, core.clone(bit_generator(rng)))

@@ -25,7 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..base import IllegalMoveError, MoveSyntaxError
-from ..engine import Outcome, bit_generator
+from ..engine import Outcome, bit_generator, deal_unseen
 from .actions import (
     BLOCK,
     DISCARD_BASE,
@@ -256,25 +256,9 @@ class StacksState:
             own + [c for pile in pos.discards for c in pile] + pos.special + [c for p in pos.piles for c in p]
         )
         seen += pos.aside_cards or []
-        unseen.subtract(seen)
-        if any(n < 0 for n in unseen.values()):
-            raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
         sizes = [len(h) + u for h, u in zip(pos.hands, pos.unknown)]
         hidden_aside = 0 if pos.aside_cards is not None else pos.aside_count
-        slots = sum(sizes) - len(own) + pos.draw_count + hidden_aside
-        pool = np.array(sorted(unseen.elements()), dtype=np.int64)
-        if len(pool) != slots:
-            raise ValueError(
-                f"inconsistent position: {slots} hidden cards but {len(pool)} cards unseen by seat {player}"
-            )
-        rng.shuffle(pool)
-        cards = pool.tolist()
-        hands = []
-        for seat, size in enumerate(sizes):
-            mine = own if seat == player else []
-            take = size - len(mine)
-            hands.append(mine + cards[:take])
-            cards = cards[take:]
+        hands, cards = deal_unseen(unseen, seen, own, sizes, pos.draw_count + hidden_aside, player, rng)
         draw, aside = cards[: pos.draw_count], cards[pos.draw_count :]
         # its own generator, drawn from rng: copying the real game's would foresee its recycling
         world = StacksState(self.rules, self._core.clone(bit_generator(rng)))
