@@ -66,3 +66,12 @@ def deal_unseen(
         hands.append(mine + cards[:take])
         cards = cards[take:]
     return hands, cards
+
+
+def not_built(engine: str, exc: ImportError) -> ImportError:
+    """The error for a compiled ``engine`` that does not import: what to run, since it
+    means the tree was never built (or built for another Python)."""
+    return ImportError(
+        f"seqsolve's {engine} is not built: run 'pip install -e .' in the project folder"
+        f" (it needs a C compiler) — {exc}"
+    )

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..engine import Outcome, bit_generator, deal_unseen
+from ..engine import Outcome, bit_generator, deal_unseen, not_built
 from .actions import ActionKind, IllegalMoveError, decode_action
 from .board import CORNERS, windows
 from .cards import UNKNOWN, CardKind
@@ -28,10 +28,7 @@ from .rules import UNLIMITED, Rules
 try:
     from ... import _core
 except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tree
-    raise ImportError(
-        "seqsolve's compiled core is not built: run 'pip install -e .' in the project "
-        f"folder (it needs a C compiler) — {exc}"
-    ) from None
+    raise not_built("compiled core", exc) from None
 
 #: the core's code of a card this seat cannot see (an unknown hand card or draw pile)
 UNKNOWN_CODE = 255

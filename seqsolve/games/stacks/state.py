@@ -25,7 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..base import IllegalMoveError, MoveSyntaxError
-from ..engine import Outcome, bit_generator, deal_unseen
+from ..engine import Outcome, bit_generator, deal_unseen, not_built
 from .actions import (
     BLOCK,
     DISCARD_BASE,
@@ -44,10 +44,7 @@ from .rules import StacksRules
 try:
     from ... import _stacks
 except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tree
-    raise ImportError(
-        "seqsolve's compiled Stacks engine is not built: run 'pip install -e .' in the "
-        f"project folder (it needs a C compiler) — {exc}"
-    ) from None
+    raise not_built("compiled Stacks engine", exc) from None
 
 #: a seat's side character (ST-1: no teams)
 SEAT_NAMES = "012345"
