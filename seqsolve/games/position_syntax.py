@@ -100,6 +100,30 @@ def strip_comment(line: str) -> str:
     return line[: m.start()] if m else line
 
 
+def key_and_value(lineno: int, text: str) -> tuple[Tok, Tok] | None:
+    """A readable ``key: value`` line, located, its key lower case with blanks collapsed;
+    None for a blank line or an ``x-`` key, which belongs to other tools (P-10)."""
+    if not text.strip():
+        return None
+    indent = len(text) - len(text.lstrip())
+    colon = text.find(":")
+    if colon < 0:
+        raise BadToken(
+            Tok(text.strip(), lineno, indent + 1), f"expected 'key: value', found {text.strip()!r} (P-10)"
+        )
+    key = Tok(" ".join(text[:colon].lower().split()), lineno, indent + 1)
+    raw = text[colon + 1 :]
+    value = Tok(raw.strip(), lineno, colon + 2 + len(raw) - len(raw.lstrip()))
+    return None if key.text.startswith("x-") else (key, value)
+
+
+def note_key(seen: dict[str, int], key: Tok, repeatable: tuple[str, ...] = ()) -> None:
+    """Refuse a key given twice (unless ``repeatable``), remembering the line of each."""
+    if key.text in seen and key.text not in repeatable:
+        raise BadToken(key, f"duplicate key {key.text!r} (first on line {seen[key.text]})")
+    seen[key.text] = key.line
+
+
 def parse_either_form(
     text: str,
     line_form: str,

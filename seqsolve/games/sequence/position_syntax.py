@@ -17,6 +17,8 @@ from ..position_syntax import (
     BadToken,
     Tok,
     end_of,
+    key_and_value,
+    note_key,
     number_value,
     parse_either_form,
     split_items,
@@ -191,22 +193,12 @@ def _parse_readable(lines: list[tuple[int, str]], head: Tok) -> Fields:
     seen: dict[str, int] = {}
     i = 0
     while i < len(lines):
-        lineno, text = lines[i]
+        line = key_and_value(*lines[i])
         i += 1
-        if not text.strip():
+        if line is None:
             continue
-        indent = len(text) - len(text.lstrip())
-        colon = text.find(":")
-        if colon < 0:
-            raise BadToken(Tok(text.strip(), lineno, indent + 1), f"expected 'key: value', found {text.strip()!r} (P-10)")
-        key = Tok(" ".join(text[:colon].lower().split()), lineno, indent + 1)
-        raw = text[colon + 1 :]
-        value = Tok(raw.strip(), lineno, colon + 2 + len(raw) - len(raw.lstrip()))
-        if key.text.startswith("x-"):
-            continue  # extension keys are for other tools
-        if key.text in seen:
-            raise BadToken(key, f"duplicate key {key.text!r} (first on line {seen[key.text]})")
-        seen[key.text] = lineno
+        key, value = line
+        note_key(seen, key)
         if key.text == "board":
             if value.text:
                 raise BadToken(value, "the board rows go on the lines after 'board:' (P-10)")

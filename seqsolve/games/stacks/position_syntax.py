@@ -17,6 +17,8 @@ from ..position_syntax import (
     BadToken,
     Tok,
     end_of,
+    key_and_value,
+    note_key,
     number_value,
     parse_either_form,
     split_items,
@@ -174,23 +176,8 @@ def _count_and_cards(tok: Tok, sep: str) -> tuple[Tok, list[Tok] | None]:
 def _parse_readable(lines: list[tuple[int, str]], head: Tok) -> StacksFields:
     f = StacksFields(head=head)
     seen: dict[str, int] = {}
-    for lineno, text in lines:
-        if not text.strip():
-            continue
-        indent = len(text) - len(text.lstrip())
-        colon = text.find(":")
-        if colon < 0:
-            raise BadToken(
-                Tok(text.strip(), lineno, indent + 1), f"expected 'key: value', found {text.strip()!r} (P-10)"
-            )
-        key = Tok(" ".join(text[:colon].lower().split()), lineno, indent + 1)
-        raw = text[colon + 1 :]
-        value = Tok(raw.strip(), lineno, colon + 2 + len(raw) - len(raw.lstrip()))
-        if key.text.startswith("x-"):
-            continue  # extension keys are for other tools
-        if key.text in seen and key.text != "pile":
-            raise BadToken(key, f"duplicate key {key.text!r} (first on line {seen[key.text]})")
-        seen[key.text] = lineno
+    for key, value in filter(None, (key_and_value(*line) for line in lines)):
+        note_key(seen, key, repeatable=("pile",))
         _readable_key(f, key, value)
     f.given = set(seen)
     if "variant" not in seen:
