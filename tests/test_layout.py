@@ -121,3 +121,27 @@ def test_the_runners_reach_sequence_only_through_the_game_interface():
     importers = {m: sorted(filter(_is_sequence, graph[m])) for m in runners}
     assert {m: deps for m, deps in importers.items() if deps} == {}
 
+
+
+def _game_of(module: str) -> str | None:
+    """The game folder a module belongs to (``sequence``, ``stacks``), or None."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["seqsolve", "games"] and _is_game_folder(parts[2]) else None
+
+
+def _is_game_folder(name: str) -> bool:
+    return (PACKAGE / "games" / name / "__init__.py").is_file()
+
+
+def test_no_game_imports_another_games_folder():
+    """What two games share lives in seqsolve.games (the position-text helpers, the
+    errors), so that each game's folder stands on its own beside the others."""
+    graph = _graph()
+    assert {"sequence", "stacks"} <= {_game_of(m) for m in graph}  # the games are seen
+    assert "seqsolve.games.position_syntax" in graph["seqsolve.games.stacks.position_syntax"]
+    crossing = {
+        m: sorted(d for d in deps if _game_of(d) not in (None, _game_of(m)))
+        for m, deps in graph.items()
+        if _game_of(m)
+    }
+    assert {m: deps for m, deps in crossing.items() if deps} == {}

@@ -20,14 +20,13 @@ import os
 
 from ..base import PositionError
 from ..files import MAX_FILE_BYTES, read_stream_text, read_text, text_of
+from ..position_syntax import HEADER, BadToken, position_error
 from .board import COLUMNS, SIZE, window_name
 from .cards import Deck
 from .position import EMPTY, Hand, Position
 from .position_checks import build_position
-from .position_syntax import HEADER, BadToken, parse_fields
+from .position_syntax import parse_fields
 from .rules import UNLIMITED, format_value
-
-MAX_MESSAGE = 300  # characters of a rejection's message; the line and column say where the rest is
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -66,10 +65,7 @@ def parse_position(text: str, source: str = "<string>") -> Position:
     try:
         return build_position(parse_fields(text))
     except BadToken as bad:
-        message = bad.message
-        if len(message) > MAX_MESSAGE:  # a huge token quoted whole would make one huge line
-            message = message[:MAX_MESSAGE] + "..."
-        raise PositionError(source, bad.at.line, bad.at.col, message) from None
+        raise position_error(bad, source) from None
 
 
 def read_position(path: str | os.PathLike[str]) -> Position:

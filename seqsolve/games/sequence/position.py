@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..position_syntax import COUNTER_MAX  # noqa: F401  (P-9: the turn and stall counters are every game's)
 from .rules import Rules
 
 COLOURS = "bgr"
@@ -18,9 +19,6 @@ COLOURS = "bgr"
 COLOUR_NAMES = {"b": "blue", "g": "green", "r": "red"}
 EMPTY = "."
 CORNER = "*"
-# The largest turn or stall counter (P-9): the core keeps both in 32 bits, so readers
-# refuse more and no turn may end that would pass it (RULES-NOTES, "Counters").
-COUNTER_MAX = 2**31 - 1
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,11 @@ import re
 from collections import Counter
 from functools import lru_cache
 
+from ..position_syntax import DIGITS, BadToken, Tok, end_of, number_value
 from .board import CELLS, CORNERS, cell_name, parse_window, window_name, windows
 from .cards import Deck, normalize_card
 from .position import COLOUR_NAMES, COLOURS, CORNER, COUNTER_MAX, Hand, Position
-from .position_syntax import BOARD_TOKENS, DIGITS, BadToken, Fields, Tok, TokList, end_of, number_value
+from .position_syntax import BOARD_TOKENS, Fields, TokList
 from .rules import PLAYER_COUNTS, Rules, RulesError, Variant, format_value, parse_value
 from .sequences import overlap_allows
 

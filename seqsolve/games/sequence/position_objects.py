@@ -15,12 +15,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import count, repeat
 
+from ..position_syntax import BadToken, Tok
 from .board import CELLS, cell_name, window_name
 from .locked import LockedChipsError, locked_sequences
 from .notation import PositionError
 from .position import Position
 from .position_checks import build_position, resolve_variant
-from .position_syntax import BadToken, Fields, Tok, TokList
+from .position_syntax import Fields, TokList
 from .rules import Rules, RulesError, Variant
 from .state import default_seats
 

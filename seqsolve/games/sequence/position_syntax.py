@@ -12,10 +12,23 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from ..position_syntax import (
+    DIGITS,
+    BadToken,
+    Tok,
+    end_of,
+    key_and_value,
+    note_key,
+    number_value,
+    parse_either_form,
+    split_items,
+    split_pieces,
+    split_words,
+    token_after,
+)
 from .board import COLUMNS, SIZE
-from .position import COLOURS, COUNTER_MAX, EMPTY
+from .position import COLOURS, EMPTY
 
-HEADER = "seqsolve-position 1"
 BOARD_TOKENS = "*.bgrBGR"
 SQN_FIELDS = ("variant", "board", "seats", "to-move", "hands", "discards", "sequences", "draw", "turn", "stall")
 # Readable keys that hold one value each; "board", "hand N" and "discard N" are handled apart.
@@ -33,20 +46,7 @@ READABLE_KEYS = (
     "draft",
 )
 
-_COMMENT = re.compile(r"(?:^|(?<=[ \t]))#")
-_ITEM = re.compile(r"[^\s,]+")
-_WORD = re.compile(r"\S+")
-DIGITS = re.compile(r"[0-9]+")
 _SEAT_KEY = re.compile(r"(hand|discard) ([0-9]+)")
-
-
-
-class Tok(NamedTuple):
-    """A piece of the input and where it starts (1-based line and column)."""
-
-    text: str
-    line: int
-    col: int
 
 
 class TokList(NamedTuple):
@@ -54,15 +54,6 @@ class TokList(NamedTuple):
 
     at: Tok
     items: list[Tok]
-
-
-class BadToken(Exception):
-    """Internal: a rejection at a token; :func:`parse_position` adds the source name."""
-
-    def __init__(self, at: Tok, message: str) -> None:
-        super().__init__(message)
-        self.at = at
-        self.message = message
 
 
 @dataclass
@@ -90,58 +81,9 @@ class Fields:
     draft: TokList | None = None
 
 
-def split_items(tok: Tok) -> list[Tok]:
-    """Split a list value on blanks and/or commas (P-10), keeping columns."""
-    return [Tok(m.group(), tok.line, tok.col + m.start()) for m in _ITEM.finditer(tok.text)]
-
-
-def split_words(tok: Tok) -> list[Tok]:
-    """Split on blanks only (SQN fields, board rows), keeping columns."""
-    return [Tok(m.group(), tok.line, tok.col + m.start()) for m in _WORD.finditer(tok.text)]
-
-
-def split_pieces(tok: Tok, sep: str) -> list[Tok]:
-    """Split on ``sep`` keeping empty pieces, so that a missing entry can be reported."""
-    out, col = [], tok.col
-    for piece in tok.text.split(sep):
-        out.append(Tok(piece, tok.line, col))
-        col += len(piece) + len(sep)
-    return out
-
-
-def token_after(tok: Tok, offset: int) -> Tok:
-    """The part of ``tok`` from ``offset`` on, with its column."""
-    return Tok(tok.text[offset:], tok.line, tok.col + offset)
-
-
-def end_of(tok: Tok) -> Tok:
-    """An empty token just past ``tok``: where something missing should have been."""
-    return Tok("", tok.line, tok.col + len(tok.text))
-
-
-
-def _strip_comment(line: str) -> str:
-    """Cut a ``#`` comment: one that starts the line or follows a blank (P-10)."""
-    m = _COMMENT.search(line)
-    return line[: m.start()] if m else line
-
-
 def parse_fields(text: str) -> Fields:
-    lines = [(n, _strip_comment(raw)) for n, raw in enumerate(text.splitlines(), 1)]
-    meaningful = [(i, n, t) for i, (n, t) in enumerate(lines) if t.strip()]
-    if not meaningful:
-        raise BadToken(Tok("", 1, 1), f"empty position: expected an SQN line or {HEADER!r}")
-    index, lineno, first = meaningful[0]
-    words = split_words(Tok(first, lineno, 1))
-    if words[0].text.lower() == "seqsolve-position":
-        if [w.text for w in words[1:]] != ["1"]:
-            raise BadToken(words[0], f"unsupported header {first.strip()!r}: expected {HEADER!r}")
-        return _parse_readable(lines[index + 1 :], words[0])
-    if len(meaningful) > 1:
-        _, n, extra = meaningful[1]
-        col = len(extra) - len(extra.lstrip()) + 1
-        raise BadToken(Tok(extra, n, col), "unexpected text after the SQN line: a file holds one position")
-    return _parse_sqn(words)
+    """The located fields of an SQN line or a readable file (§5.1, §5.2)."""
+    return parse_either_form(text, "SQN", _parse_sqn, _parse_readable)
 
 
 # ---------------------------------------------------------------------------
@@ -251,22 +193,12 @@ def _parse_readable(lines: list[tuple[int, str]], head: Tok) -> Fields:
     seen: dict[str, int] = {}
     i = 0
     while i < len(lines):
-        lineno, text = lines[i]
+        line = key_and_value(*lines[i])
         i += 1
-        if not text.strip():
+        if line is None:
             continue
-        indent = len(text) - len(text.lstrip())
-        colon = text.find(":")
-        if colon < 0:
-            raise BadToken(Tok(text.strip(), lineno, indent + 1), f"expected 'key: value', found {text.strip()!r} (P-10)")
-        key = Tok(" ".join(text[:colon].lower().split()), lineno, indent + 1)
-        raw = text[colon + 1 :]
-        value = Tok(raw.strip(), lineno, colon + 2 + len(raw) - len(raw.lstrip()))
-        if key.text.startswith("x-"):
-            continue  # extension keys are for other tools
-        if key.text in seen:
-            raise BadToken(key, f"duplicate key {key.text!r} (first on line {seen[key.text]})")
-        seen[key.text] = lineno
+        key, value = line
+        note_key(seen, key)
         if key.text == "board":
             if value.text:
                 raise BadToken(value, "the board rows go on the lines after 'board:' (P-10)")
@@ -388,14 +320,3 @@ def _readable_row(words: list[Tok], row: int, line: Tok) -> list[Tok]:
         at = words[SIZE] if len(words) > SIZE else end_of(line)
         raise BadToken(at, f"board row {row} has {len(words)} cells, expected 10 (P-10)")
     return words
-
-
-def number_value(digits: str) -> int:
-    """The value of an ASCII digit string, saturated just past COUNTER_MAX.
-
-    Every number in a position is small, so anything longer is out of range
-    anyway; saturating keeps ``int()`` away from its digit limit (a ValueError
-    that is not a PositionError) on a line of thousands of digits.
-    """
-    digits = digits.lstrip("0") or "0"
-    return int(digits) if len(digits) <= len(str(COUNTER_MAX)) else COUNTER_MAX + 1

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from ..render import draw_pile_line, legal_lines
 from .board import COLUMNS, SIZE, window_name
 from .position import COLOUR_NAMES, CORNER, EMPTY, Position
 
@@ -132,13 +133,6 @@ def render_position(
         lines.append(f"discard {seat}:{pos.seats[seat]}  {_cards(pile)}{top}")
     if pos.draft is not None:
         lines.append(f"draft      {_cards(pos.draft)}")
-    draw = f"draw pile  {pos.draw_count} card{'s' if pos.draw_count != 1 else ''}"
-    if pos.draw_cards is not None and pos.draw_cards:
-        draw += f", top first: {_cards(pos.draw_cards)}"
-    lines.append(draw)
-    if legal is not None and pos.result is None:
-        if legal:
-            lines.append(f"legal      {len(legal)}: {' '.join(legal)}")
-        else:
-            lines.append("legal      - (the mover's hand is not known here)")
+    lines.append(draw_pile_line(pos.draw_count, pos.draw_cards))
+    lines.extend(legal_lines(legal, pos.result, "the mover's hand is not known here"))
     return "\n".join(lines) + "\n"

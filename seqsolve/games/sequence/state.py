@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
+from ..engine import Outcome, bit_generator, deal_unseen, not_built
 from .actions import ActionKind, IllegalMoveError, decode_action
 from .board import CORNERS, windows
 from .cards import UNKNOWN, CardKind
@@ -28,10 +28,7 @@ from .rules import UNLIMITED, Rules
 try:
     from ... import _core
 except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tree
-    raise ImportError(
-        "seqsolve's compiled core is not built: run 'pip install -e .' in the project "
-        f"folder (it needs a C compiler) — {exc}"
-    ) from None
+    raise not_built("compiled core", exc) from None
 
 #: the core's code of a card this seat cannot see (an unknown hand card or draw pile)
 UNKNOWN_CODE = 255
@@ -65,19 +62,6 @@ class Termination(enum.Enum):
     DECK_EXHAUSTED = 5
     DRAFT_END = 6
     RECORDED = 7  # read from a finished position file: the reason is not recorded
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: why, and which colour won (None for a draw)."""
-
-    termination: Termination
-    winner: str | None
-
-    @property
-    def result(self) -> str:
-        """``'b'``, ``'g'``, ``'r'`` or ``'draw'`` (the ``result:`` of a position file)."""
-        return self.winner or "draw"
 
 
 def default_seats(rules: Rules) -> str:
@@ -128,16 +112,6 @@ def _exchanges_per_turn(rules: Rules) -> int:
     return _UNLIMITED_EXCHANGES if limit == UNLIMITED or limit > _UNLIMITED_EXCHANGES else limit
 
 
-def _bit_generator(seed) -> np.random.BitGenerator:
-    """A PCG64 from an int, a SeedSequence, a BitGenerator (used as is), a Generator
-    (a child stream is drawn from it) or None (fresh entropy)."""
-    if isinstance(seed, np.random.BitGenerator):
-        return seed
-    if isinstance(seed, np.random.Generator):
-        return np.random.PCG64(seed.integers(2**63))
-    return np.random.PCG64(seed)
-
-
 def _cells(mask: int) -> list[int]:
     out = []
     while mask:
@@ -174,7 +148,7 @@ class State:
         (True, 0)
         """
         seats = seats or default_seats(rules)
-        core = _core.CoreGame(core_rules(rules), _bit_generator(seed))
+        core = _core.CoreGame(core_rules(rules), bit_generator(seed))
         core.deal()
         return cls(rules, seats, core)
 
@@ -201,7 +175,7 @@ class State:
         if pos.result is not None:
             result = CoreResult.DRAW if pos.result == "draw" else sides.index(pos.result)
             termination = Termination.WIN.value if pos.result != "draw" else Termination.RECORDED.value
-        core = _core.CoreGame(core_rules(rules), _bit_generator(seed))
+        core = _core.CoreGame(core_rules(rules), bit_generator(seed))
         core.load(
             {
                 "chips": chips,
@@ -538,29 +512,10 @@ class State:
         unseen = Counter(deck.index(c) for c in deck.cards())
         own = [c for c in core.hand(player) if c != UNKNOWN_CODE]
         seen = own + [c for _, c in core.discards()] + core.draft()
-        unseen.subtract(seen)
-        if any(v < 0 for v in unseen.values()):
-            raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
-        pool = np.array(sorted(unseen.elements()), dtype=np.int64)
-        sizes = core.hand_sizes()
-        slots = sum(sizes) - len(own) + len(core.draw_pile())
-        if len(pool) != slots:
-            raise ValueError(
-                f"inconsistent position: {slots} hidden cards but {len(pool)} cards unseen by seat {player}"
-            )
-        rng.shuffle(pool)
-        cards = pool.tolist()
-        hands = []
-        for seat, size in enumerate(sizes):
-            if seat == player:
-                hands.append(own + cards[: size - len(own)])
-                cards = cards[size - len(own) :]
-            else:
-                hands.append(cards[:size])
-                cards = cards[size:]
+        hands, cards = deal_unseen(unseen, seen, own, core.hand_sizes(), len(core.draw_pile()), player, rng)
         # the world shuffles with its own generator, drawn from ``rng``: an observation has
         # none, and copying the real game's would let the world foresee its reshuffles
-        world = State(self.rules, self.seats, core.clone(_bit_generator(rng)))
+        world = State(self.rules, self.seats, core.clone(bit_generator(rng)))
         world._core.set_hidden(hands, cards, True)
         return world
 

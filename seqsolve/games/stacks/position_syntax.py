@@ -3,9 +3,9 @@ files"): the STN line and the readable form give the same :class:`StacksFields`,
 whose tokens remember their line and column so that every rejection, here or in
 :mod:`.position_text`, points at the text that caused it.
 
-The tokens, their splitting and the internal rejection are classic's
-(:mod:`seqsolve.games.sequence.position_syntax`): one way to locate a problem in
-a position file, whichever game it holds.
+The tokens, their splitting, the header and the choice of form are every game's
+(:mod:`seqsolve.games.position_syntax`): one way to locate a problem in a
+position file, whichever game it holds.
 """
 
 from __future__ import annotations
@@ -13,18 +13,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..sequence.position_syntax import (
+from ..position_syntax import (
     BadToken,
     Tok,
     end_of,
+    key_and_value,
+    note_key,
     number_value,
+    parse_either_form,
     split_items,
     split_pieces,
-    split_words,
     token_after,
 )
 
-HEADER = "seqsolve-position 1"
 STN_FIELDS = (
     "variant",
     "to-move",
@@ -46,7 +47,6 @@ READABLE_KEYS = (
 #: readable keys that describe a game still going, which a finished one does not give
 GOING_KEYS = ("to-move", "direction", "progress", "block-asked")
 
-_COMMENT = re.compile(r"(?:^|(?<=[ \t]))#")
 _SEAT_KEY = re.compile(r"(hand|discard|chips|skips) ([0-9]+)")
 _TO_MOVE = re.compile(r"([0-9]+)([<>])(p?)(?:k([0-9]+))?")
 
@@ -84,31 +84,9 @@ class StacksFields:
     quiet: Tok | None = None
 
 
-def strip_comment(line: str) -> str:
-    """Cut a ``#`` comment: one that starts the line or follows a blank (P-10)."""
-    m = _COMMENT.search(line)
-    return line[: m.start()] if m else line
-
-
 def parse_fields(text: str) -> StacksFields:
-    """The located fields of either form; the first meaningful line decides which."""
-    lines = [(n, strip_comment(raw)) for n, raw in enumerate(text.splitlines(), 1)]
-    meaningful = [(i, n, t) for i, (n, t) in enumerate(lines) if t.strip()]
-    if not meaningful:
-        raise BadToken(Tok("", 1, 1), f"empty position: expected an STN line or {HEADER!r}")
-    index, lineno, first = meaningful[0]
-    words = split_words(Tok(first, lineno, 1))
-    if words[0].text.lower() == "seqsolve-position":
-        if [w.text for w in words[1:]] != ["1"]:
-            raise BadToken(words[0], f"unsupported header {first.strip()!r}: expected {HEADER!r}")
-        return _parse_readable(lines[index + 1 :], words[0])
-    if len(meaningful) > 1:
-        _, n, extra = meaningful[1]
-        raise BadToken(
-            Tok(extra, n, len(extra) - len(extra.lstrip()) + 1),
-            "unexpected text after the STN line: a file holds one position",
-        )
-    return _parse_stn(words)
+    """The located fields of an STN line or a readable file."""
+    return parse_either_form(text, "STN", _parse_stn, _parse_readable)
 
 
 # ---------------------------------------------------------------------------
@@ -198,23 +176,8 @@ def _count_and_cards(tok: Tok, sep: str) -> tuple[Tok, list[Tok] | None]:
 def _parse_readable(lines: list[tuple[int, str]], head: Tok) -> StacksFields:
     f = StacksFields(head=head)
     seen: dict[str, int] = {}
-    for lineno, text in lines:
-        if not text.strip():
-            continue
-        indent = len(text) - len(text.lstrip())
-        colon = text.find(":")
-        if colon < 0:
-            raise BadToken(
-                Tok(text.strip(), lineno, indent + 1), f"expected 'key: value', found {text.strip()!r} (P-10)"
-            )
-        key = Tok(" ".join(text[:colon].lower().split()), lineno, indent + 1)
-        raw = text[colon + 1 :]
-        value = Tok(raw.strip(), lineno, colon + 2 + len(raw) - len(raw.lstrip()))
-        if key.text.startswith("x-"):
-            continue  # extension keys are for other tools
-        if key.text in seen and key.text != "pile":
-            raise BadToken(key, f"duplicate key {key.text!r} (first on line {seen[key.text]})")
-        seen[key.text] = lineno
+    for key, value in filter(None, (key_and_value(*line) for line in lines)):
+        note_key(seen, key, repeatable=("pile",))
         _readable_key(f, key, value)
     f.given = set(seen)
     if "variant" not in seen:

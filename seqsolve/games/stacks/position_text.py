@@ -18,13 +18,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..base import RulesError
-from ..sequence.notation import MAX_MESSAGE, PositionError
-from ..sequence.position import COUNTER_MAX
-from ..sequence.position_syntax import DIGITS, BadToken, Tok, end_of, number_value
+from ..base import PositionError, RulesError
+from ..position_syntax import COUNTER_MAX, DIGITS, HEADER, BadToken, Tok, end_of, number_value, position_error
 from .cards import ACTION_CARDS, COLOUR_LETTERS, PILE_CARDS, Card, card_code, colour, parse_card, value
 from .position import StacksPosition
-from .position_syntax import GOING_KEYS, HEADER, StacksFields, parse_fields
+from .position_syntax import GOING_KEYS, StacksFields, parse_fields
 from .rules import OPTION_NAMES, StacksRules, make_rules, parse_overrides
 
 __all__ = ["PositionError", "parse", "to_readable", "to_stn"]
@@ -48,8 +46,7 @@ def parse(text: str, source: str = "<string>") -> StacksPosition:
     try:
         return _build(parse_fields(text))
     except BadToken as bad:
-        message = bad.message if len(bad.message) <= MAX_MESSAGE else bad.message[:MAX_MESSAGE] + "..."
-        raise PositionError(source, bad.at.line, bad.at.col, message) from None
+        raise position_error(bad, source) from None
 
 
 # ---------------------------------------------------------------------------

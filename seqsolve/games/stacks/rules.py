@@ -88,13 +88,17 @@ def _parse_value(name: str, text: str) -> object:
             raise RulesError(f"option {name} takes true or false, not {text!r}")
         return text.lower() == "true"
     if kind is int:
-        try:
-            return int(text)
-        except ValueError:
-            raise RulesError(f"option {name} takes a whole number, not {text!r}") from None
+        return _whole_number(f"option {name}", text)
     if text not in REFILLS:
         raise RulesError(f"option {name} takes {' or '.join(REFILLS)}, not {text!r}")
     return text
+
+
+def _whole_number(what: str, text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise RulesError(f"{what} takes a whole number, not {text!r}") from None
 
 
 def parse_overrides(variant: str) -> dict[str, object]:
@@ -130,10 +134,7 @@ def parse_option(name: str, text: str) -> object:
     ('empty_hand_only', 3)
     """
     if name in ("players", "teams"):
-        try:
-            return int(text)
-        except ValueError:
-            raise RulesError(f"{name} takes a whole number, not {text.strip()!r}") from None
+        return _whole_number(name, text.strip())
     if name not in OPTIONS:
         raise RulesError(f"unknown Stacks option {name!r} (known: {', '.join(OPTIONS)}, players)")
     value = _parse_value(name, text.strip())

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from ..base import IllegalMoveError, MoveSyntaxError
-from ..sequence.state import _bit_generator
+from ..engine import Outcome, bit_generator, deal_unseen, not_built
 from .actions import (
     BLOCK,
     DISCARD_BASE,
@@ -45,10 +44,7 @@ from .rules import StacksRules
 try:
     from ... import _stacks
 except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tree
-    raise ImportError(
-        "seqsolve's compiled Stacks engine is not built: run 'pip install -e .' in the "
-        f"project folder (it needs a C compiler) — {exc}"
-    ) from None
+    raise not_built("compiled Stacks engine", exc) from None
 
 #: a seat's side character (ST-1: no teams)
 SEAT_NAMES = "012345"
@@ -62,18 +58,6 @@ class Termination(enum.Enum):
     DRAW_STALLED = 2  # nothing left to draw and a full round without progress
     MAX_TURNS = 3
     RECORDED = 4  # read finished from a position: the reason is not recorded
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: why, and which seat won (its character; None for a draw)."""
-
-    termination: Termination
-    winner: str | None
-
-    @property
-    def result(self) -> str:
-        return self.winner or "draw"
 
 
 @lru_cache(maxsize=64)
@@ -105,7 +89,7 @@ class StacksState:
     @classmethod
     def new(cls, rules: StacksRules, seed=None) -> StacksState:
         """Shuffle and deal (ST-5); the same seed deals the same game and recycles alike."""
-        core = _stacks.StacksCore(stacks_tables(rules), _bit_generator(seed))
+        core = _stacks.StacksCore(stacks_tables(rules), bit_generator(seed))
         core.deal()
         return cls(rules, core)
 
@@ -116,7 +100,7 @@ class StacksState:
         ``seed`` is the shuffle source of recycled piles (ST-20); without one a
         recycled draw pile is unknown, as it is to anyone reading the file.
         """
-        core = _stacks.StacksCore(stacks_tables(pos.rules), None if seed is None else _bit_generator(seed))
+        core = _stacks.StacksCore(stacks_tables(pos.rules), None if seed is None else bit_generator(seed))
         fields = {name: getattr(pos, name) for name in _FIELDS}
         core.load(fields)
         return cls(pos.rules, core)
@@ -269,28 +253,12 @@ class StacksState:
             own + [c for pile in pos.discards for c in pile] + pos.special + [c for p in pos.piles for c in p]
         )
         seen += pos.aside_cards or []
-        unseen.subtract(seen)
-        if any(n < 0 for n in unseen.values()):
-            raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
         sizes = [len(h) + u for h, u in zip(pos.hands, pos.unknown)]
         hidden_aside = 0 if pos.aside_cards is not None else pos.aside_count
-        slots = sum(sizes) - len(own) + pos.draw_count + hidden_aside
-        pool = np.array(sorted(unseen.elements()), dtype=np.int64)
-        if len(pool) != slots:
-            raise ValueError(
-                f"inconsistent position: {slots} hidden cards but {len(pool)} cards unseen by seat {player}"
-            )
-        rng.shuffle(pool)
-        cards = pool.tolist()
-        hands = []
-        for seat, size in enumerate(sizes):
-            mine = own if seat == player else []
-            take = size - len(mine)
-            hands.append(mine + cards[:take])
-            cards = cards[take:]
+        hands, cards = deal_unseen(unseen, seen, own, sizes, pos.draw_count + hidden_aside, player, rng)
         draw, aside = cards[: pos.draw_count], cards[pos.draw_count :]
         # its own generator, drawn from rng: copying the real game's would foresee its recycling
-        world = StacksState(self.rules, self._core.clone(_bit_generator(rng)))
+        world = StacksState(self.rules, self._core.clone(bit_generator(rng)))
         world._core.set_hidden(hands, draw, sorted(aside) if pos.aside_cards is None else None)
         return world
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..render import draw_pile_line, legal_lines
 from .cards import card_code
 from .position import StacksPosition
 from .position_text import to_stn
@@ -104,13 +105,6 @@ def render_position(pos: StacksPosition, legal: Sequence[str] | None = None, not
         lines.append(f"discard {seat}  {_cards(_codes(pile))}{top}")
     lines.append(f"special    {_cards(_codes(sorted(pos.special)))}")
     lines.append(f"aside      {pos.aside_count} card{'s' if pos.aside_count != 1 else ''}")
-    draw = f"draw pile  {pos.draw_count} card{'s' if pos.draw_count != 1 else ''}"
-    if pos.draw_cards:
-        draw += f", top first: {_cards(_codes(pos.draw_cards))}"
-    lines.append(draw)
-    if legal is not None and pos.result is None:
-        if legal:
-            lines.append(f"legal      {len(legal)}: {' '.join(legal)}")
-        else:
-            lines.append("legal      - (the hand of the seat asked is not known here)")
+    lines.append(draw_pile_line(pos.draw_count, pos.draw_cards and _codes(pos.draw_cards)))
+    lines.extend(legal_lines(legal, pos.result, "the hand of the seat asked is not known here"))
     return "\n".join(lines) + "\n"

@@ -14,6 +14,15 @@ from seqsolve.games.stacks.position import StacksPosition
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import StacksState
 
+#: option mixes of §4.9 that random-game tests play (each option away from its default)
+VARIANTS = [
+    "stacks",
+    "stacks[stacks_refill=empty_hand_only]",
+    "stacks[stacks_actions_from_discard=false,stacks_steal_chip_can_win=true]",
+    "stacks[stacks_max_piles_per_colour=1,stacks_chip_supply=3,stacks_two_player_removal=false]",
+    "stacks[stacks_win_chips=3,stacks_win_min_each=1,max_turns=40]",
+]
+
 
 def cards(text: str) -> list[int]:
     """``"B1 BW R3"`` -> card kinds; ``"-"`` or ``""`` -> []."""

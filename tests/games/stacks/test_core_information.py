@@ -44,6 +44,10 @@ def test_clones_recycle_alike_and_the_same_seed_deals_the_same_game():
     assert a.to_position() == c.to_position()
 
 
+#: what every seat sees of a position (§4.8), whoever observes or resamples it
+PUBLIC = ("discards", "special", "piles", "chips", "skips", "aside_cards", "turn", "block_asked")
+
+
 def test_an_observation_hides_the_other_hands_and_the_draw_pile():
     st = midgame()
     full = st.to_position()
@@ -52,18 +56,7 @@ def test_an_observation_hides_the_other_hands_and_the_draw_pile():
     for seat in (0, 2):
         assert seen.hands[seat] == [] and seen.unknown[seat] == len(full.hands[seat])
     assert seen.draw_cards is None and seen.draw_count == full.draw_count
-    public = (
-        "discards",
-        "special",
-        "piles",
-        "chips",
-        "skips",
-        "aside_cards",
-        "turn",
-        "to_move",
-        "block_asked",
-    )
-    assert all(getattr(seen, f) == getattr(full, f) for f in public)
+    assert all(getattr(seen, f) == getattr(full, f) for f in (*PUBLIC, "to_move"))
     assert st.observation(1).has_hidden_cards() and not st.has_hidden_cards()
 
 
@@ -83,17 +76,7 @@ def test_a_resampled_world_keeps_what_the_seat_saw_and_conserves_the_cards():
     assert not world.has_hidden_cards()
     assert wpos.hands[2] == full.hands[2]
     assert [len(h) for h in wpos.hands] == [len(h) for h in full.hands]
-    for f in (
-        "discards",
-        "special",
-        "piles",
-        "chips",
-        "skips",
-        "aside_cards",
-        "draw_count",
-        "turn",
-        "block_asked",
-    ):
+    for f in (*PUBLIC, "draw_count"):
         assert getattr(wpos, f) == getattr(full, f)
     assert card_census(wpos) == (Counter(dict(enumerate(st.rules.deck))), 0)
     assert world.legal_actions()  # a world plays on

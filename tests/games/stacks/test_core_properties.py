@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from core_helpers import card_census
+from core_helpers import VARIANTS, card_census
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,14 +15,6 @@ from seqsolve.games.stacks.actions import NUM_ACTIONS
 from seqsolve.games.stacks.cards import colour
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import StacksState
-
-VARIANTS = [
-    "stacks",
-    "stacks[stacks_refill=empty_hand_only]",
-    "stacks[stacks_actions_from_discard=false,stacks_steal_chip_can_win=true]",
-    "stacks[stacks_max_piles_per_colour=1,stacks_chip_supply=3,stacks_two_player_removal=false]",
-    "stacks[stacks_win_chips=3,stacks_win_min_each=1,max_turns=40]",
-]
 
 games = st.tuples(st.integers(2, 6), st.sampled_from(VARIANTS), st.integers(0, 2**32 - 1))
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import core_helpers
 import numpy as np
 
 from seqsolve.games.stacks.actions import action_to_text
@@ -20,11 +21,7 @@ from seqsolve.games.stacks.state import StacksState
 from seqsolve.reference.stacks import ReferenceStacks
 
 VARIANTS = [
-    "stacks",
-    "stacks[stacks_refill=empty_hand_only]",
-    "stacks[stacks_actions_from_discard=false,stacks_steal_chip_can_win=true]",
-    "stacks[stacks_max_piles_per_colour=1,stacks_chip_supply=3,stacks_two_player_removal=false]",
-    "stacks[stacks_win_chips=3,stacks_win_min_each=1,max_turns=40]",
+    *core_helpers.VARIANTS,
     "stacks[stacks_max_piles_per_colour=3,stacks_win_chips=4,stacks_win_min_each=0]",
 ]
 POSITIONS = 12_000
