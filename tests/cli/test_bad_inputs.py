@@ -237,7 +237,7 @@ rows(1, r"move 2 'block' is illegal: block: no completion is waiting for a Block
 rows(1, r"move 1 '~SK B4': '~SK' ends the turn", ("apply", "{stacks}", "~SK B4"))
 rows(1, r"move 1 'AH@f2': cannot read Stacks action", ("apply", "{stacks}", "AH@f2"))
 rows(1, r"{stacks}: perft needs every card known, but hand 1 holds 5 unknown", ("perft", "{stacks}", "--depth", "1"))
-rows(1, "unknown bot 'mcts' of stacks", ("analyze", "{stacks}", "--iters", "10"))
+rows(1, "analysis is not built for stacks yet", ("analyze", "{stacks}", "--iters", "10"))
 for args in [("match", "random", "random", "--variant", "stacks[stacks_refill=x]"),
              ("show", "--new", "--variant", "stacks[stacks_refill=x]"),
              ("balance", "--variant", "stacks[stacks_refill=x]", "--games", "1")]:
