@@ -204,7 +204,8 @@ def balance(
 ):
     """Measure how fair and how decisive rule variants are: seat advantage, draws, length.
 
-    BOTS: the bot of every seat (default heuristic), or one per side or one per
+    BOTS: the bot of every seat (default: the game's, heuristic for Sequence and
+    greedy for Sequence Stacks), or one per side or one per
     seat to seat different bots (see 'seqsolve bots').
 
     Every variant of the grid is played by the bot against itself (a new deal every
@@ -232,7 +233,7 @@ def balance(
     ctx.meta["balance_seed"] = seed
     config = BalanceConfig(
         points=tuple(points),
-        bots=tuple(bots) or ("heuristic",),
+        bots=tuple(bots) or (_default_bot(points),),
         seed=seed,
         restrict=_restrictions(restrict),
         weak=weak,
@@ -327,3 +328,13 @@ def _check_combinations(variants, all_presets, self_play, restrict, weak, strong
 
 
 COMMANDS = [balance]
+
+
+def _default_bot(points) -> str:
+    """The bot of the points' game when none is named; variants of two games need one named."""
+    from ..games import game_for
+
+    bots = {game_for(p.variant).default_bot for p in points}
+    if len(bots) > 1:
+        raise click.UsageError("the variants are of different games: name the bot (see 'seqsolve bots')")
+    return bots.pop()

@@ -190,6 +190,8 @@ class Game(Protocol):
 
     #: the game's name, as the registry and the messages give it
     name: str
+    #: the bot a command plays when it is given none (balance's self-play)
+    default_bot: str
 
     def parse_variant(self, text: str) -> Any:
         """The variant ``text`` names, checked as far as it can be without a seating

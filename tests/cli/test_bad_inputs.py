@@ -247,7 +247,7 @@ rows(1, r"Sequence Stacks is for 2 to 6 players, not 7 \(ST-1\)", ("show", "--ne
 rows(1, r"Sequence Stacks has no teams", ("match", "ext:python x.py", "ext:python y.py", "--variant", "stacks", "--players", "4", "--teams", "2"),
      ("show", "--new", "--variant", "stacks", "--players", "3", "--teams", "2"))
 rows(1, "the player count is a seating", ("balance", "--variant", "stacks[players=2]", "--games", "1"))
-rows(1, r"unknown bot 'heuristic' of stacks", ("balance", "--variant", "stacks", "--games", "1", "--no-plots"))
+rows(2, r"the variants are of different games: name the bot", ("balance", "--variant", "stacks", "--variant", "classic", "--games", "1", "--no-plots"))
 rows(1, r"--vary 'stacks_win_chips=0': option stacks_win_chips must be between 1 and", ("balance", "--variant", "stacks", "--vary", "stacks_win_chips=0"))
 rows(1, r"--vary 'hand_size=3': unknown Stacks option 'hand_size'", ("balance", "--variant", "stacks", "--vary", "hand_size=3"))
 

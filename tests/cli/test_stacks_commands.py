@@ -172,6 +172,15 @@ def test_balance_measures_stacks_over_seatings_and_options(tmp_path, monkeypatch
     assert "side5_win" in (out / "balance.csv").read_text().splitlines()[0]
 
 
+
+def test_balance_plays_stacks_with_its_own_default_bot(tmp_path):
+    """No bot named: each game's own default plays (greedy for Stacks, heuristic for Sequence)."""
+    data = json.loads(ok("balance", "--variant", "stacks", "--games", "4", "--seed", "1", "--jobs", "1", "--json"))
+    assert data["bots"] == ["greedy"] and data["variants"][0]["games"] == 4
+    data = json.loads(ok("balance", "--variant", "classic", "--games", "2", "--seed", "1", "--jobs", "1", "--json"))
+    assert data["bots"] == ["heuristic"]
+
+
 # ---------------------------------------------------------------- the ext: line protocol
 
 

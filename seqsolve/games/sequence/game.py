@@ -21,6 +21,8 @@ class SequenceGame:
     """The board game Sequence (classic, the rule books' variants, Numbers, draft)."""
 
     name = "sequence"
+    #: the strongest bot that is quick enough for thousands of games
+    default_bot = "heuristic"
 
     def parse_variant(self, text: str) -> Variant:
         """The preset and overrides of ``text`` (P-1), checked before any seating."""

@@ -21,6 +21,8 @@ class StacksGame:
     """The card game Sequence Stacks (RULES.md §4)."""
 
     name = "stacks"
+    #: its fastest bot that plays well: mcts does not beat it by much yet
+    default_bot = "greedy"
 
     #: the one preset of RULES.md §4
     presets = (PRESET,)
