@@ -16,6 +16,8 @@ class SearchResult(TypedDict):
     pv: list[int]
     actions: list[tuple[int, int, float, int]]
     capped: bool
+    work: int
+    work_cut: bool
 
 class RootStat(TypedDict):
     action: int
@@ -43,6 +45,7 @@ class Searcher:
         seconds: float = 0,
         open_information: int = 0,
         cpu_seconds: float = 0,
+        work: int = 0,
     ) -> SearchResult: ...
     def root_stats(self, pv_length: int = 12) -> list[RootStat]: ...
     def rollout_values(

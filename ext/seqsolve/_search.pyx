@@ -21,7 +21,7 @@ evaluation of ``seqsolve._eval`` and the choosers of ``seqsolve._choose``.
   of greedy's scores).
 
 Everything is driven by a numpy bit generator passed in by the caller, so a
-fixed seed and iteration budget give the same answer every time.
+fixed seed and iteration or work budget give the same answer every time.
 
 >>> import numpy as np
 >>> from seqsolve.games.sequence.rules import parse_rules
@@ -172,6 +172,14 @@ cdef enum:
     MAX_PATH = 512
     MAX_SLOTS = MAX_SEATS * MAX_HAND + MAX_DECK
     LOG_TABLE = 1 << 16
+    # work units (Searcher.search's ``work``), fitted to the thread's CPU time over
+    # fixed draft and classic positions: one unit is about 8 ns on the reference
+    # box (benchmarks/RESULTS.md, "A deterministic work budget")
+    WORK_ACT = 1     # a legal action generated, hashed or matched at a tree node
+    WORK_SCORE = 20  # an action scored: an expansion's draw, another seat's policy draw
+    WORK_PLY = 150   # a playout ply
+    WORK_EVAL = 100  # a leaf evaluation
+    WORK_HELD = 23   # a hand card the leaf evaluation values for holding (draft, hold)
 
 ctypedef struct Node:
     double value[MAX_SIDES]   # summed value of each side over the visits
@@ -348,6 +356,7 @@ cdef class Searcher:
     cdef double ev_temp, ev_top
     cdef object _params
     cdef CoreRules _rules
+    cdef long long work   # work units the running search has spent (see WORK_ACT)
 
     def __cinit__(self):
         self.nodes = NULL
@@ -709,6 +718,7 @@ cdef class Searcher:
                     action = urgent_action(&self.ctx, &g, &th, rng)
                 if action < 0:
                     action = policy_action(&self.ctx, &g, rng, 1.0, self.expand_k)
+                    self.work += WORK_SCORE * self.expand_k
                 first = self.nodes[node].children
                 ch = -1
                 for j in range(self.nodes[node].n_children):
@@ -738,6 +748,7 @@ cdef class Searcher:
                 n = gen_actions(t, &g, self.buf)
             if n == 0:
                 break
+            self.work += WORK_ACT * (n + self.nodes[node].n_children)
             self.new_set(n)
             for i in range(n):
                 self.set_insert(self.buf[i], i)
@@ -778,6 +789,7 @@ cdef class Searcher:
                         action = self.next_ranked(n)
                     else:
                         action = self.pick_untried(&g, n, rng)
+                        self.work += WORK_SCORE * self.expand_k
                 ch = self.add_child(node, action, side)
                 if ch >= 0:
                     self.nodes[ch].avail = 1
@@ -820,6 +832,10 @@ cdef class Searcher:
             if self.decisive:
                 threats_update(&self.ctx, &g, &th, action, side)
             plies += 1
+        self.work += WORK_PLY * plies + WORK_EVAL
+        if self.ctx.hold != 0.0 and t.draft_mode:
+            for s in range(t.players):
+                self.work += WORK_HELD * g.hand_n[s]
         side_values(&self.ctx, &g, values)
         for i in range(depth + 1):
             nd = &self.nodes[self.path[i]]
@@ -930,7 +946,7 @@ cdef class Searcher:
         return 0
 
     def search(self, CoreGame observation, int viewer, bit_generator, long iterations=0,
-               double seconds=0, int open_information=0, double cpu_seconds=0):
+               double seconds=0, int open_information=0, double cpu_seconds=0, long long work=0):
         """Search the position seen by seat ``viewer``; return the root statistics.
 
         Args:
@@ -948,14 +964,24 @@ cdef class Searcher:
             cpu_seconds: a hard cap (0: none) on the CPU time of the calling
                 thread since the call began, read every 64 iterations after the
                 first 64: whatever the iteration budget, a move costs at most
-                about this much on one core, however busy the machine.
+                about this much on one core, however busy the machine; a search
+                it cuts depends on the machine's speed and load.
+            work: a budget of work units (0: none), checked after every
+                iteration: the search stops once it has spent this many.  The
+                units count what the iterations do (legal actions met in the
+                tree, actions scored, playout plies, leaf evaluations, hand cards
+                valued for holding), weighted to track CPU time (one unit is
+                about 8 ns on the reference machine), so a costly position gets
+                fewer iterations, yet the same seed stops it at the same
+                iteration on any machine, under any load.
         Returns:
             ``{"iterations", "seconds", "nodes", "best", "value", "pv", "capped",
-            "actions": [(action, visits, mean value for viewer's side,
-            availability), ...]}``, actions sorted by visits (then value), best
-            first; ``value`` is the root's mean value for the viewer's side and
-            ``pv`` the most-visited line; ``capped`` says whether
-            ``cpu_seconds`` ended the search.  When the viewer (to move, hand known)
+            "work", "work_cut", "actions": [(action, visits, mean value for
+            viewer's side, availability), ...]}``, actions sorted by visits (then
+            value), best first; ``value`` is the root's mean value for the
+            viewer's side and ``pv`` the most-visited line; ``capped`` says
+            whether ``cpu_seconds`` ended the search, ``work`` the units spent and
+            ``work_cut`` whether the ``work`` budget ended it.  When the viewer (to move, hand known)
             has a single legal action it comes back at once with 0 iterations.
         Raises:
             ValueError: a finished game, no budget, or an inconsistent position.
@@ -965,14 +991,14 @@ cdef class Searcher:
         cdef long it = 0
         cdef double start, elapsed, cpu_start = thread_cpu()
         cdef int n, unknown_mover = 0, i
-        cdef bint capped = 0
+        cdef bint capped = 0, work_cut = 0
         cdef Node* root
         if observation.g.result != RESULT_NONE:
             raise ValueError("the game is over: nothing to search")
         if not 0 <= viewer < t.players:
             raise ValueError(f"viewer must be a seat 0..{t.players - 1}")
-        if iterations <= 0 and seconds <= 0:
-            raise ValueError("give a budget: iterations > 0 or seconds > 0")
+        if iterations <= 0 and seconds <= 0 and work <= 0:
+            raise ValueError("give a budget: iterations > 0, seconds > 0 or work > 0")
         self._rules = observation.rules
         make_ctx(&self.ctx, t, &self.weights)
         self.ctx.hold = self.hold
@@ -982,6 +1008,7 @@ cdef class Searcher:
         self.n_nodes = 0
         self.max_depth = 0
         self.single = -1
+        self.work = 0
         self.alloc_block(1)
         self.init_node(0, 0, -1)
         for i in range(self.root.hand_n[self.root.to_move]):
@@ -995,6 +1022,7 @@ cdef class Searcher:
                     "iterations": 0, "seconds": 0.0, "nodes": 1, "best": self.buf[0],
                     "value": side_value(&self.ctx, &observation.g, self.viewer_side),
                     "pv": [self.buf[0]], "actions": [(self.buf[0], 0, float("nan"), 0)], "capped": False,
+                    "work": 0, "work_cut": False,
                 }
         self.n_root = 0
         self.root_top = self.top_setting
@@ -1013,6 +1041,9 @@ cdef class Searcher:
                 start = now()
                 while True:
                     if iterations > 0 and it >= iterations:
+                        break
+                    if work > 0 and self.work >= work:
+                        work_cut = 1
                         break
                     if (it & 63) == 0:
                         if seconds > 0 and now() - start >= seconds:
@@ -1036,6 +1067,8 @@ cdef class Searcher:
             "pv": self._pv(0, 64),
             "actions": actions,
             "capped": bool(capped),
+            "work": self.work,
+            "work_cut": bool(work_cut),
         }
 
     cdef list _children(self, int node):

@@ -140,10 +140,12 @@ class HeuristicBot(GreedyBot):
         return _choose.heuristic_action(observation.core, rng.bit_generator, self._weights)
 
 
-#: mcts's default cap on a move's CPU time: the issue's 0.1 s on one core, less a
-#: margin for the Python around the search; draft moves (up to ~135 ms at 6,000
-#: iterations on a loaded box) are the ones it cuts, by a few percent of iterations
-MOVE_CAP = 0.09
+#: mcts's default work budget per move (Searcher.search's ``work`` units, about
+#: 8 ns of CPU each here): the issue's 0.1 s on one core with a margin for a
+#: loaded box, yet the same seed plays the same game anywhere; it cuts the costly
+#: draft moves (up to ~140 ms at 6,000 iterations) and no classic move (at most
+#: ~5.6 million units there: benchmarks/RESULTS.md, "A deterministic work budget")
+MOVE_WORK = 8_000_000
 
 
 class MCTSBot(_Evidence, Bot):
@@ -152,7 +154,7 @@ class MCTSBot(_Evidence, Bot):
     _search_defaults = _search.default_params()
     params = {
         "iters": Param(int, 6000, "iterations per move (0: use time only); 6,000 take about 31 ms "
-                             "(classic) to 70 ms (draft) of CPU a move, cap bounds the worst", maximum=10**9),
+                             "(classic) to 70 ms (draft) of CPU a move, work bounds the worst", maximum=10**9),
         "time": Param(float, 0.0, "seconds per move (0: use iterations only)", maximum=86_400.0),
         "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0),
         "depth": Param(
@@ -182,8 +184,12 @@ class MCTSBot(_Evidence, Bot):
                       "heuristic's order, best first"),
         "puct": Param(float, _search_defaults["root_puct"], "PUCT at the root with the heuristic's rank as prior "
                       "(the constant; 0: UCB1)", maximum=100.0),
-        "cap": Param(float, MOVE_CAP, "most CPU seconds of this thread a move may take, whatever iters says "
-                     "(0: none; off when time= is given)", maximum=86_400.0),
+        "work": Param(int, MOVE_WORK, "most work units a move may spend, whatever iters says (about 8 ns "
+                      "of CPU each; the same seed stops at the same iteration anywhere; 0: none; "
+                      "off when time= is given)", maximum=10**15),
+        "cap": Param(float, 0.0, "most CPU seconds of this thread a move may take, whatever iters says "
+                     "(0: none; a move it cuts depends on the machine's load; off when time= is given)",
+                     maximum=86_400.0),
         "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
         "infer": _INFER,
         **_weight_params(),
@@ -225,6 +231,7 @@ class MCTSBot(_Evidence, Bot):
             seconds=self.options["time"],
             open_information=int(self.open_information),
             cpu_seconds=0.0 if self.options["time"] else self.options["cap"],
+            work=0 if self.options["time"] else self.options["work"],
         )
         self._remember(observation, self.last["best"])
         return self.last["best"]
