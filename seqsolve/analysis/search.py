@@ -394,6 +394,7 @@ def analyze(
         blocks=block_list,
         no_block=bool(threatened) and not block_list and not win_list,
         notes=[exact.describe(t) for t in threats_now],
+        looked=whole,
     )
     rules = state.rules
     return Analysis(
