@@ -21,7 +21,9 @@ How the search is used
 ----------------------
 The search is the game's :meth:`~seqsolve.games.base.Game.searcher`, for Sequence the
 compiled information-set MCTS of :mod:`seqsolve._search` (the ``mcts`` bot's ``Searcher``;
-an ``mcts:...`` spec after the position sets its parameters).
+an ``mcts:...`` spec after the position sets its parameters), for Sequence Stacks its
+``mcts`` bot's ``StacksSearcher`` (:mod:`seqsolve._stacks_bots`), whose decisions are ranked
+one by one: Stacks has no tactics.
 Unless the analysis is *open* (every card listed and ``open_information``
 asked for), the side to move searches its own observation: every iteration
 deals the cards it cannot see at random among those it has not seen, so cards
