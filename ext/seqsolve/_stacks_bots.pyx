@@ -395,6 +395,47 @@ ctypedef struct StNode:
     double value             # sum of the actor's rewards
 
 
+cdef void rewards(const StTables* t, const StGame* w, double* out) noexcept nogil:
+    """Each seat's reward in [0, 1]: 1 to the winner; a draw shares equally; a cut-off
+    playout shares by how few chips each seat still needs."""
+    cdef int s, players = t.players
+    cdef double total = 0
+    if w.result != ST_ONGOING and w.result != ST_DRAW:
+        for s in range(players):
+            out[s] = 1.0 if s == w.result else 0.0
+        return
+    if w.result == ST_DRAW:
+        for s in range(players):
+            out[s] = 1.0 / players
+        return
+    for s in range(players):
+        out[s] = exp(-1.0 * needed(t, w, s))
+        total += out[s]
+    for s in range(players):
+        out[s] /= total
+
+
+def evaluate(StacksCore core, int seat):
+    """``seat``'s reward in ``core`` as a search scores a cut-off playout there: its share
+    by how few chips each seat still needs (1 or 0 once won, 1/players in a draw)."""
+    cdef double out[ST_MAX_SEATS]
+    if not 0 <= seat < core.tables.t.players:
+        raise ValueError(f"no seat {seat} in a game of {core.tables.t.players}")
+    rewards(&core.tables.t, &core.g, out)
+    return out[seat]
+
+
+cdef int halted = 0  # set by halt(): every running search stops at its next check
+
+
+def halt(bint stop=True):
+    """Make every search running in this process return at its next check (every
+    ``SIGNAL_EVERY`` iterations) with what it has, or (``stop=False``) let searches run
+    again: Ctrl-C reaches only the main thread, and an analysis may search on others."""
+    global halted
+    halted = stop
+
+
 cdef inline double cpu_now() noexcept nogil:
     """CPU seconds of the calling thread: a budget a loaded machine does not eat."""
     cdef timespec ts
@@ -440,6 +481,7 @@ cdef class StacksSearcher:
     cdef int16_t buf[ST_NUM_ACTIONS]
     cdef int16_t untried[ST_NUM_ACTIONS]
     cdef int32_t path[MAX_PATH]
+    cdef object _params
 
     def __cinit__(self):
         self.nodes = NULL
@@ -458,11 +500,17 @@ cdef class StacksSearcher:
         self.margin = p["margin"]
         self.max_nodes = max(16, int(p["max_nodes"]))
         self.greedy.block_all = int(p["block_all"])
+        self._params = p
         self.generation = 0
         memset(self.stamp, 0, sizeof(self.stamp))
 
     def __dealloc__(self):
         free(self.nodes)
+
+    @property
+    def params(self):
+        """The parameters in use (:func:`default_params` with the overrides given)."""
+        return dict(self._params)
 
     # -- worlds
     cdef int prepare(self, const StTables* t, const StGame* obs, int viewer) except -1:
@@ -551,25 +599,6 @@ cdef class StacksSearcher:
             self.nodes[parent].child = i
         return i
 
-    cdef void rewards(self, const StGame* w, double* out) noexcept nogil:
-        """Each seat's reward in [0, 1]: 1 to the winner; a draw shares equally; a cut-off
-        playout shares by how few chips each seat still needs."""
-        cdef int s, players = self.t.players
-        cdef double total = 0
-        if w.result != ST_ONGOING and w.result != ST_DRAW:
-            for s in range(players):
-                out[s] = 1.0 if s == w.result else 0.0
-            return
-        if w.result == ST_DRAW:
-            for s in range(players):
-                out[s] = 1.0 / players
-            return
-        for s in range(players):
-            out[s] = exp(-1.0 * needed(self.t, w, s))
-            total += out[s]
-        for s in range(players):
-            out[s] /= total
-
     cdef void iterate(self, bitgen_t* rng) noexcept nogil:
         cdef StGame w
         cdef const StTables* t = self.t
@@ -632,7 +661,7 @@ cdef class StacksSearcher:
                 break
             st_apply(t, &w, a, rng)
             plies += 1
-        self.rewards(&w, reward)
+        rewards(t, &w, reward)
         self.nodes[0].visits += 1
         for i in range(1, plen):
             nd = &self.nodes[self.path[i]]
@@ -734,9 +763,11 @@ cdef class StacksSearcher:
                 no iteration starts that the longest so far would carry past it.
                 At least one budget is needed.
         Returns:
-            ``{"iterations", "seconds", "nodes", "best", "actions": [(action, visits,
-            mean reward of viewer), ...]}`` sorted by visits, best first.  A single
-            legal action comes back at once with 0 iterations.
+            ``{"iterations", "seconds", "nodes", "best", "value" (the viewer's mean
+            reward over the iterations), "actions": [(action, visits, mean reward of
+            viewer), ...]}`` sorted by visits, best first.  A single legal action comes
+            back at once with 0 iterations.  After :func:`halt` the search returns
+            within ``SIGNAL_EVERY`` iterations with what it has.
         Raises:
             ValueError: a finished game, no budget, a viewer not deciding now, or an
                 inconsistent position.
@@ -762,17 +793,66 @@ cdef class StacksSearcher:
                         done = self.run(rng, chunk, seconds, start)
                     it += done
                     PyErr_CheckSignals()
-                    if done < chunk:  # the time is spent
+                    if done < chunk or halted:  # the time is spent, or halt() was called
                         break
             best = self.best_action()
         out = []
+        visits, value = 0, 0.0
         ch = self.nodes[0].child
         while ch >= 0:
             nd = self.nodes[ch]
             out.append((nd.action, nd.visits, nd.value / nd.visits if nd.visits else float("nan")))
+            visits += nd.visits
+            value += nd.value
             ch = nd.sibling
         out.sort(key=lambda x: (-x[1], -x[2], x[0]))
-        return {"iterations": it, "seconds": cpu_now() - start, "nodes": self.n_nodes, "best": best, "actions": out}
+        return {
+            "iterations": it,
+            "seconds": cpu_now() - start,
+            "nodes": self.n_nodes,
+            "best": best,
+            "value": value / visits if visits else float("nan"),
+            "actions": out,
+        }
+
+    def root_stats(self, int pv_length=12):
+        """Per root action of the last search with visits, most visited first: ``{"action",
+        "visits", "value" (the viewer's mean reward), "pv" (the action, then the most
+        visited child below it, up to ``pv_length`` actions)}``.
+
+        A line below the root mixes worlds: a deeper action was legal in the worlds that
+        reached it, not necessarily in the one the viewer is in."""
+        cdef int ch
+        stats = []
+        if self.nodes == NULL:
+            return stats
+        ch = self.nodes[0].child
+        while ch >= 0:
+            if self.nodes[ch].visits:
+                stats.append({
+                    "action": self.nodes[ch].action,
+                    "visits": self.nodes[ch].visits,
+                    "value": self.nodes[ch].value / self.nodes[ch].visits,
+                    "pv": self.line(ch, pv_length),
+                })
+            ch = self.nodes[ch].sibling
+        stats.sort(key=lambda d: (-d["visits"], -d["value"], d["action"]))
+        return stats
+
+    cdef list line(self, int node, int length):
+        """``node``'s action and then, as long as there are children, the most visited one's."""
+        cdef int ch, best
+        pv = []
+        while node >= 0 and len(pv) < length:
+            pv.append(self.nodes[node].action)
+            best = -1
+            ch = self.nodes[node].child
+            while ch >= 0:
+                if self.nodes[ch].visits and (best < 0 or self.nodes[ch].visits > self.nodes[best].visits):
+                    best = ch
+                ch = self.nodes[ch].sibling
+            node = best
+        return pv
 
     cdef int choose(self, const StTables* t, const StGame* obs, int viewer, bitgen_t* rng,
                     long iterations, double seconds) except -2:

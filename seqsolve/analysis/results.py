@@ -57,11 +57,14 @@ class Tactics:
     no_block: bool
     #: each of ``threats`` in words, as the game says it (not part of the JSON)
     notes: list[str] = field(default_factory=list)
+    #: whether the opponents' wins were looked for: a game without tactics (Stacks) has
+    #: no exact threats, so its empty ``threats`` says nothing (``opponent_wins`` null)
+    looked: bool = True
 
     def to_dict(self) -> dict:
         return {
             "win_in_one": self.win_in_one,
-            "opponent_wins": self.threats,
+            "opponent_wins": self.threats if self.looked else None,
             "blocks": self.blocks,
             "no_block": self.no_block,
         }

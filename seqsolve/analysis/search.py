@@ -21,7 +21,9 @@ How the search is used
 ----------------------
 The search is the game's :meth:`~seqsolve.games.base.Game.searcher`, for Sequence the
 compiled information-set MCTS of :mod:`seqsolve._search` (the ``mcts`` bot's ``Searcher``;
-an ``mcts:...`` spec after the position sets its parameters).
+an ``mcts:...`` spec after the position sets its parameters), for Sequence Stacks its
+``mcts`` bot's ``StacksSearcher`` (:mod:`seqsolve._stacks_bots`), whose decisions are ranked
+one by one: Stacks has no tactics.
 Unless the analysis is *open* (every card listed and ``open_information``
 asked for), the side to move searches its own observation: every iteration
 deals the cards it cannot see at random among those it has not seen, so cards
@@ -394,6 +396,7 @@ def analyze(
         blocks=block_list,
         no_block=bool(threatened) and not block_list and not win_list,
         notes=[exact.describe(t) for t in threats_now],
+        looked=whole,
     )
     rules = state.rules
     return Analysis(

@@ -65,10 +65,10 @@ def search_settings(
             raise AnalysisError("the search budget must not be negative")
         if iterations == 0 and seconds == 0:
             raise AnalysisError("give the search a budget: iterations or seconds (or both)")
-        if not callable(getattr(made, "searcher", None)):  # a game whose mcts has no analysis face
-            raise AnalysisError(f"analysis is not built for {getattr(game, 'name', 'this game')} yet")
+        # a game whose cards are all listed is searched open by asking for it: only
+        # Sequence's mcts has an ``open`` option as well
         return SearchSettings(
-            dict(made.searcher().params), iterations, seconds, bot, bool(made.options["open"])
+            dict(made.searcher().params), iterations, seconds, bot, bool(made.options.get("open", False))
         )
     finally:
         made.close()

@@ -95,13 +95,13 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
             lines.append(f"blocks     {', '.join(t.blocks)}")
         elif t.no_block:
             lines.append("blocks     none: no turn stops every possible winning placement")
-    if not t.win_in_one and not t.threats:
+    if not t.win_in_one and not t.threats and t.looked:
         lines.append("exact      no side can win on its next turn")
     if a.threats is not None:
         lines.append("sides")
         for side in a.threats:
             lines.extend(side.lines())
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines).rstrip("\n") + "\n"  # a game without exact facts ends with the table
 
 
 def search_options(iters: str, seconds: str, jobs: str):

@@ -19,10 +19,9 @@ then its play; in Stacks every card of a turn): :meth:`GameState.ends_turn` says
 decision ends it, so that a runner can show whole turns (:func:`whole_turns`) while
 everything it decides and stores is one action, "the decision to make now".
 
-Features that only one game has (Sequence's balance metrics, its compiled tree
-search, its board threats) are reached through the game too (:meth:`Game.tally`,
-:meth:`Game.searcher`, :meth:`Game.tactics`): a game without them raises
-:class:`NotSupported` there, in one place, instead of failing somewhere inside a runner.
+Features that not every game has (Sequence's board threats and pictures) are
+reached through the game too (:meth:`Game.tactics`, :meth:`Game.picture`): a game
+without them raises :class:`NotSupported` there, in one place, instead of failing somewhere inside a runner.
 """
 
 from __future__ import annotations
@@ -296,7 +295,10 @@ class Game(Protocol):
         action by action."""
 
     def searcher(self, params: dict) -> Any:
-        """The compiled information-set search that ``analyze`` drives."""
+        """The compiled information-set search that ``analyze`` drives: ``search(state,
+        viewer, bit_generator, iterations=, seconds=, open_information=)`` returning
+        ``{"iterations", "seconds", "value", ...}``, then ``root_stats(pv_length)`` (per
+        root action: ``action``, ``visits``, ``value``, ``pv``) and ``evaluate(state, side)``."""
 
     def halt_searches(self, stop: bool = True) -> None:
         """End every search of :meth:`searcher` running in this process at its next check

@@ -188,6 +188,31 @@ def test_hint_gives_three_turns_with_win_chances(tmp_path):
     assert _finish(child) == 0
 
 
+def test_stacks_against_greedy_with_a_hint(tmp_path):
+    """Sequence Stacks is played decision by decision (docs/stacks.md); its hint is the
+    Stacks search's ranking of the decision asked now."""
+    child = _spawn(tmp_path, "--variant", "stacks", "--bot", "greedy", "--seed", "3", "--hint-time", "0.05")
+    child.expect(PROMPT)
+    child.sendline("hint")
+    child.expect(r"hint \(\d+ iterations, [0-9.]+ s\): (\S+) \(win [01]\.\d\d\)")
+    hinted = child.match.group(1)
+    child.expect(PROMPT)
+    child.sendline("moves")
+    child.expect(PROMPT)
+    assert f". {hinted} " in child.before + " "  # the hint is one of the legal decisions
+    for _ in range(4):  # the first legal decision each time: builds, then a discard ends the turn
+        child.sendline("1")
+        child.expect(PROMPT)
+    child.sendline("quit")
+    assert _finish(child) == 0
+    record = _record(tmp_path)
+    assert record["variant"] == "stacks" and record["seats"] == ["human", "greedy"]
+    assert len(record["moves"]) >= 4
+    replay = Replay(record)
+    for _ in replay:  # every decision recorded replays legally
+        pass
+
+
 @pytest.mark.parametrize("how", ["NO_COLOR", "pipe"])
 def test_plain_characters_without_colour(tmp_path, how):
     if how == "NO_COLOR":

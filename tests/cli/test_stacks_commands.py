@@ -1,7 +1,7 @@
 """Sequence Stacks (RULES.md §4, issue 13) through every command: positions shown,
 played, converted and counted; matches, tournaments, replays and balance runs played
 end to end (with a test-only random bot until Stacks' own bots land); the ``ext:``
-line protocol spoken in Stacks positions and actions; analysis refused in one line.
+line protocol spoken in Stacks positions and actions; analyze and annotate on the Stacks search.
 
 Positions are docs/stacks.md's example and seeded deals of ``show --new``."""
 
@@ -111,13 +111,35 @@ def test_bench_times_stacks_random_games_next_to_classic():
     assert "Stacks random games (2p)" in ok("bench", "--games", "10", "--scans", "5")
 
 
-def test_analysis_of_stacks_is_refused_in_one_line(example, tmp_path, monkeypatch):
-    """No search is built for Stacks yet: analyze and annotate say so, without a traceback."""
-    assert "stacks" in fails("analyze", example)
-    with_random_bot(monkeypatch)
+def test_analyze_ranks_every_decision_of_the_seat_to_move(example, tmp_path):
+    """The Stacks mcts search (docs/stacks.md "Bots") ranks each legal decision on its own;
+    no exact threats are claimed, since Stacks has none to look for."""
+    data = json.loads(ok("analyze", example, "mcts:iters=300,time=0", "--seed", "1", "--json"))
+    legal = {read_state(EXAMPLE).action_to_string(a) for a in read_state(EXAMPLE).legal_actions()}
+    assert data["variant"] == "stacks" and data["to_move"] == 0 and data["iterations"] == 300
+    assert {m["move"] for m in data["moves"]} == legal and data["legal_turns"] == len(legal)
+    assert all(0 <= m["win"] <= 1 and m["pv"][0].startswith(m["move"]) for m in data["moves"])
+    assert data["exact"]["opponent_wins"] is None
+    text = ok("analyze", example, "--iters", "300", "--seed", "1", "--top", "3")
+    assert "seat 0 (seat 0) to move" in text and "300 iterations" in text
+    assert "can win on its next turn" not in text  # nothing was looked for
+    hidden = tmp_path / "seat1.stn"
+    hidden.write_text(EXAMPLE.replace("stacks 0>", "stacks 1>") + "\n")
+    assert "seat 1's cards are not listed" in fails("analyze", str(hidden))
+
+
+def test_annotate_marks_the_decisions_of_a_stacks_match_record(tmp_path):
     records = tmp_path / "games.jsonl"
-    ok("match", "random", "random", "--variant", "stacks", "--games", "2", "--seed", "1", "--jobs", "1", "--out", str(records))
-    assert "stacks" in fails("annotate", str(records), "--game", "0")
+    ok("match", "greedy", "random", "--variant", "stacks", "--games", "2", "--seed", "1", "--jobs", "1", "--out", str(records))
+    data = json.loads(ok("annotate", str(records), "--game", "0", "--iters", "60", "--seed", "1", "--json"))
+    moves = json.loads(records.read_text().splitlines()[1])["moves"]
+    assert data["variant"] == "stacks" and data["decisions"]
+    for d in data["decisions"]:
+        assert d["played"] == moves[d["ply"] - 1] and d["drop"] >= 0
+        assert d["mark"] in (None, "mistake", "blunder")
+    assert {s["bot"] for s in data["summary"]} == {"greedy", "random"}
+    text = ok("annotate", str(records), "--game", "0", "--iters", "60", "--seed", "1")
+    assert text.startswith(f"game 0: stacks, 2 players; {data['result_text']}")
 
 
 # ---------------------------------------------------------------- the runners

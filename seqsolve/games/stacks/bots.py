@@ -95,21 +95,28 @@ class StacksMCTSBot(Bot):
         super().__init__(**values)
         if not self.options["iters"] and not self.options["time"]:
             raise BotError("bot mcts: give iters or time (or both)")
-        o = self.options
-        self.searcher = _stacks_bots.StacksSearcher(
-            {
-                "c": o["c"],
-                "eps": o["eps"],
-                "depth": o["depth"],
-                "bias": o["bias"],
-                "margin": o["margin"],
-                "max_nodes": o["nodes"],
-            }
-        )
+        self._searcher: _stacks_bots.StacksSearcher | None = None
         self.last: dict | None = None
 
+    def searcher(self) -> _stacks_bots.StacksSearcher:
+        """The search with the spec's parameters (its ``params`` are what an analysis
+        with this spec searches with)."""
+        if self._searcher is None:
+            o = self.options
+            self._searcher = _stacks_bots.StacksSearcher(
+                {
+                    "c": o["c"],
+                    "eps": o["eps"],
+                    "depth": o["depth"],
+                    "bias": o["bias"],
+                    "margin": o["margin"],
+                    "max_nodes": o["nodes"],
+                }
+            )
+        return self._searcher
+
     def choose(self, observation: StacksState, rng: np.random.Generator) -> int:
-        self.last = self.searcher.search(
+        self.last = self.searcher().search(
             observation.core,
             observation.current_player,
             rng.bit_generator,
@@ -117,6 +124,9 @@ class StacksMCTSBot(Bot):
             seconds=self.options["time"],
         )
         return self.last["best"]
+
+    def close(self) -> None:
+        self._searcher = None
 
 
 def bot_classes() -> dict[str, type[Bot]]:

@@ -1,9 +1,9 @@
 """Sequence Stacks as a :class:`~seqsolve.games.base.Game`: its rules, deals and
 position files, reached by the runners the way they reach classic Sequence.
 
-Pure Python at import: the compiled engine is loaded by the first method that deals
-or reads a game, and the position text module only by the methods that read or
-write one.  What Stacks does not have (board threats for ``analyze``, a compiled
+Pure Python at import: the compiled engine is loaded by the first method that deals,
+reads or searches a game, and the position text module only by the methods that read
+or write one.  What Stacks does not have (board threats for ``analyze``, a compiled
 game loop, a picture of a balance point) is said here once: :class:`NotSupported`,
 or None for the loop, which the runners read as "play action by action".
 """
@@ -125,7 +125,8 @@ class StacksGame:
         raise NotSupported("exact tactics (wins in one, blocks) are built for Sequence only, not for Sequence Stacks")
 
     def searcher(self, params: dict):
-        raise NotSupported("the compiled search is built for Sequence only, not for Sequence Stacks yet")
+        """The compiled information-set MCTS of the Stacks ``mcts`` bot, driven by states."""
+        return Searcher(params)
 
     def picture(self, state, viewer: int | None = None, marks=None) -> str:
         raise NotSupported("pictures are drawn for Sequence only, not for Sequence Stacks yet")
@@ -135,7 +136,10 @@ class StacksGame:
 
     @staticmethod
     def halt_searches(stop: bool = True) -> None:
-        """Nothing to stop: Stacks has no compiled search yet."""
+        """Stop every Stacks search of the process at its next check (Ctrl-C), or let them run again."""
+        from ... import _stacks_bots
+
+        _stacks_bots.halt(stop)
 
     @staticmethod
     def bot_classes() -> dict:
@@ -151,6 +155,40 @@ class StacksGame:
 
     def __reduce__(self):
         return "STACKS"  # one game object per process: pickles by name, to worker processes
+
+
+class Searcher:
+    """``_stacks_bots.StacksSearcher`` with states in and out, the contract of Sequence's
+    searcher that the analysis drives.  A turn is many decisions, so the root ranks one
+    decision (a play, a discard, a Block answer), and the line after it is in decisions."""
+
+    def __init__(self, params: dict):
+        from ... import _stacks_bots
+
+        self._search = _stacks_bots.StacksSearcher(params)
+
+    @property
+    def params(self) -> dict:
+        return self._search.params
+
+    def search(self, state, viewer: int, bit_generator, iterations: int = 0, seconds: float = 0.0,
+               open_information: int = 0) -> dict:
+        """Grow the tree from ``state`` for ``viewer``, the seat deciding now.
+
+        The search deals anew only the cards ``state`` does not list: an observation
+        keeps the others' hands hidden, a whole state with every card listed is searched
+        with open cards, so ``open_information`` asks nothing more of it."""
+        return self._search.search(state.core, viewer, bit_generator, iterations=iterations, seconds=seconds)
+
+    def root_stats(self, pv_length: int) -> list[dict]:
+        return self._search.root_stats(pv_length)
+
+    @staticmethod
+    def evaluate(state, side: int) -> float:
+        """What a playout cut off in ``state`` scores for ``side`` (a seat: every seat is a side)."""
+        from ... import _stacks_bots
+
+        return _stacks_bots.evaluate(state.core, side)
 
 
 STACKS = StacksGame()

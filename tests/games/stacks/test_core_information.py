@@ -134,7 +134,5 @@ def test_the_game_object_deals_checks_variants_and_refuses_what_it_lacks():
     st = STACKS.new_initial_state(rules, seed=2)
     assert st.sides == "0123" and st.side_of(3) == 3 and st.current_player == 0
     with pytest.raises(NotSupported):
-        STACKS.searcher({})
-    with pytest.raises(NotSupported):
         STACKS.tactics(st, False)
     assert STACKS.loop(rules, [None, None]) is None

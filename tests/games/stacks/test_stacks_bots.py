@@ -285,3 +285,55 @@ def test_mcts_margin_keeps_greedys_choice_unless_the_search_is_sure():
         if st.current_player != 0:
             break
         seen = st.observation(0)
+
+
+# ------------------------------------------------------------ the search the analysis drives
+
+
+def test_the_games_searcher_ranks_the_root_decisions_with_their_lines():
+    st = StacksState.new(make_rules("stacks", 3), seed=4)
+    searcher = STACKS.searcher({"c": 0.5})
+    assert searcher.params["c"] == 0.5 and searcher.params["eps"] == _stacks_bots.default_params()["eps"]
+    found = searcher.search(st.observation(0), 0, np.random.PCG64(2), iterations=200, open_information=0)
+    stats = searcher.root_stats(5)
+    assert found["iterations"] == 200 == sum(s["visits"] for s in stats)
+    assert {s["action"] for s in stats} <= set(st.legal_actions())
+    assert all(s["pv"][0] == s["action"] and 1 <= len(s["pv"]) <= 5 for s in stats)
+    assert [s["visits"] for s in stats] == sorted((s["visits"] for s in stats), reverse=True)
+    # the root's value is the viewer's mean reward over every iteration
+    assert found["value"] == pytest.approx(sum(s["value"] * s["visits"] for s in stats) / 200)
+
+
+def test_the_stacks_mcts_bot_gives_an_analysis_its_parameters():
+    from seqsolve.analysis.spec import search_settings
+
+    settings = search_settings("mcts:c=0.4,nodes=5000,iters=70,time=0", game=STACKS)
+    assert (settings.iterations, settings.seconds, settings.open_information) == (70, 0.0, False)
+    assert search_settings("mcts:iters=70", game=STACKS).seconds == 0.1  # the bot's own time cap stays
+    assert settings.params["c"] == 0.4 and settings.params["max_nodes"] == 5000
+    assert STACKS.searcher(settings.params).params == settings.params
+
+
+def test_halt_ends_running_searches_until_released():
+    st = StacksState.new(make_rules("stacks", 2), seed=4)
+    budget = 10**8
+    STACKS.halt_searches()
+    try:
+        found = STACKS.searcher({}).search(st.observation(0), 0, np.random.PCG64(1), iterations=budget)
+    finally:
+        STACKS.halt_searches(False)
+    assert 0 < found["iterations"] < budget
+    assert STACKS.searcher({}).search(st.observation(0), 0, np.random.PCG64(1), iterations=300)["iterations"] == 300
+
+
+def test_evaluate_scores_a_won_game_and_shares_an_open_one():
+    won = whole(hands=["R5 B1", "-"], piles=["R1 R2 R3 R4"], chips=[(3, 1), (0, 0)])
+    won.apply(next(a for a in won.legal_actions() if won.action_to_string(a) == "R5"))
+    won.apply(won.legal_actions()[0])  # seat 1 holds no Block: pass (ST-15), and the chip wins (ST-21)
+    assert won.is_terminal()
+    assert (STACKS.searcher({}).evaluate(won, 0), STACKS.searcher({}).evaluate(won, 1)) == (1.0, 0.0)
+    going = StacksState.new(make_rules("stacks", 3), seed=2)
+    shares = [STACKS.searcher({}).evaluate(going, seat) for seat in range(3)]
+    assert sum(shares) == pytest.approx(1.0) and shares[0] == pytest.approx(1 / 3)  # nobody has a chip yet
+    with pytest.raises(ValueError, match="no seat 3"):
+        STACKS.searcher({}).evaluate(going, 3)
