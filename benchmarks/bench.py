@@ -29,7 +29,7 @@ import random
 import sys
 import time
 
-from seqsolve.benchmark import DEFAULT_GAMES, midgame_state, run_benchmark
+from seqsolve.benchmark import DEFAULT_GAMES, midgame_state, per_second, run_benchmark
 from seqsolve.games.sequence.board import windows, windows_through
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.reference.game import RefGame
@@ -50,14 +50,7 @@ def reference_games(games: int, seed: int) -> dict:
             game.apply(rng.choice(game.legal_moves()))
             plies += 1
     seconds = time.perf_counter() - start
-    return {
-        "games": games,
-        "plies": plies,
-        "seconds": seconds,
-        "games_per_s": games / seconds,
-        "plies_per_s": plies / seconds,
-        "plies_per_game": plies / games,
-    }
+    return {**per_second(seconds, games=games, plies=plies), "plies_per_game": plies / games}
 
 
 def reference_scans(repeats: int, seed: int) -> dict:

@@ -12,7 +12,6 @@ variant.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -20,8 +19,7 @@ from .bots import Bot, BotError, bot_classes, make_bot, parse_spec
 from .games.sequence.actions import IllegalMoveError
 from .games.sequence.moves import Move
 from .games.sequence.notation import parse_position
-from .games.sequence.position_objects import CardList, position_from_objects
-from .games.sequence.rules import Rules
+from .games.sequence.position_objects import make_state
 from .games.sequence.state import UNKNOWN_CODE, State
 
 __all__ = ["best_move", "make_state", "parse_state"]
@@ -50,78 +48,6 @@ def parse_state(text: str, seed=None, source: str = "<string>") -> State:
     seqsolve.games.base.PositionError: <string>:1:41: every seat plays the same colour: a game has 2 or 3 sides (P-3)
     """
     return State.from_position(parse_position(text, source), seed)
-
-
-def make_state(
-    board: str | Iterable[str],
-    hands: Sequence[CardList],
-    *,
-    variant: str | Rules = "classic",
-    seats: str | None = None,
-    to_move: int | None = 0,
-    exchange_used: bool = False,
-    result: str | None = None,
-    discards: Sequence[Sequence[str]] | None = None,
-    sequences: Iterable[str | tuple[str, int | str]] | None = None,
-    draw: int | Sequence[str] | None = None,
-    turn: int = 0,
-    stall: int = 0,
-    draft: Sequence[str] | None = None,
-    seed=None,
-) -> State:
-    """A state from plain objects, through the same P-11 checks as a position file.
-
-    Args:
-        board: 100 cells, row 1 first (cell a1, b1, ... j1, a2, ...), one P-2 token
-            each (``*`` corner, ``.`` empty, ``b g r`` chips, ``B G R`` locked chips):
-            a string, or rows of strings; blanks and ``/`` are ignored.
-        hands: one per seat: a list of card codes (``"TD"``, ``"10d"``; ``"?"`` for
-            an unknown card), or the number of cards when none is known.
-        variant: a variant (``"classic[sequences_to_win=1]"``) or a :class:`Rules`.
-        seats: each seat's colour (``"bg"``); by default as a deal seats them (C-7).
-        to_move: the seat to move; None when ``result`` says the game is over.
-        exchange_used: the mover has made its dead-card exchange this turn (P-4).
-        result: ``"b"``, ``"g"``, ``"r"`` or ``"draw"`` for a finished game.
-        discards: each seat's discard pile, bottom first (P-6); none by default
-            (:func:`seqsolve.discard_piles` sorts a list of plays by seat).
-        sequences: completed sequences, ``"b:a6-a10"`` or ``("b", "a6-a10")``, in
-            completion order; by default read from the locked chips
-            (:func:`seqsolve.sequences_from_locked`).
-        draw: the draw pile's size, or its cards top first; by default the cards
-            no hand, pile or draft holds (P-15).
-        turn, stall: the counters of P-9.
-        draft: the face-up draft of the draft variant (D-5).
-        seed: seeds the state's shuffles, as for :func:`parse_state`.
-
-    Raises:
-        PositionError: a check fails; the message starts with the argument at fault
-            (``hands[1][2]: 'ZZ' is not a card ...``, ``board g4: ...``).
-
-    >>> import seqsolve
-    >>> board = ["*........*"] + ["." * 10] * 8 + ["*........*"]
-    >>> state = seqsolve.make_state(board, [["AS", "2H", "7H", "AD", "QD", "8C", "9C"], 7])
-    >>> state.current_player, state.draw_pile_size()
-    (0, 90)
-    >>> seqsolve.make_state(board, [["AS", "ZZ"], 7])
-    Traceback (most recent call last):
-    seqsolve.games.sequence.position_objects.PositionArgumentError: hands[0][1]: 'ZZ' is not a card of deck standard-104 (AS, 2S, 3S, ..., KC)
-    """
-    pos = position_from_objects(
-        board,
-        hands,
-        variant=variant,
-        seats=seats,
-        to_move=to_move,
-        exchange_used=exchange_used,
-        result=result,
-        discards=discards,
-        sequences=sequences,
-        draw=draw,
-        turn=turn,
-        stall=stall,
-        draft=draft,
-    )
-    return State.from_position(pos, seed)
 
 
 def best_move(state: State, bot: str | Bot = "mcts", seconds: float | None = None, seed=None) -> Move:

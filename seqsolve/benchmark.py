@@ -31,7 +31,7 @@ from . import __version__
 from .games.sequence.notation import to_sqn
 from .games.sequence.rules import parse_rules
 
-__all__ = ["DEFAULT_GAMES", "DEFAULT_SCAN_REPEATS", "machine_info", "midgame_state", "run_benchmark"]
+__all__ = ["DEFAULT_GAMES", "DEFAULT_SCAN_REPEATS", "machine_info", "midgame_state", "per_second", "run_benchmark"]
 
 DEFAULT_GAMES = 100_000
 DEFAULT_SCAN_REPEATS = 200_000
@@ -140,13 +140,9 @@ def run_benchmark(
         "variant": VARIANT,
         "players": PLAYERS,
         "seed": seed,
-        "games": played,
-        "plies": plies,
+        **per_second(seconds, games=played, plies=plies),
         "draws": draws,
         "plies_per_game": plies / played,
-        "seconds": seconds,
-        "games_per_s": played / seconds,
-        "plies_per_s": plies / seconds,
         "scan_position": to_sqn(state.to_position()),
         "scan_repeats": repeats,
         "scans": incremental,
@@ -180,12 +176,8 @@ def stacks_playouts(games: int, seed: int, players: int = PLAYERS) -> dict:
     return {
         "variant": "stacks",
         "players": players,
-        "games": played,
-        "actions": actions,
+        **per_second(seconds, games=played, actions=actions),
         "draws": draws,
-        "seconds": seconds,
-        "games_per_s": played / seconds,
-        "actions_per_s": actions / seconds,
     }
 
 
@@ -206,13 +198,20 @@ def self_play(bot: str, games: int, seed: int) -> dict:
     plies = sum(r["plies"] for r in records)
     return {
         "bot": bot,
-        "games": len(records),
-        "plies": plies,
-        "seconds": seconds,
-        "games_per_s": len(records) / seconds,
-        "plies_per_s": plies / seconds,
+        **per_second(seconds, games=len(records), plies=plies),
         "us_per_action": 1e6 * seconds / plies,
     }
+
+
+def per_second(seconds: float, **counts: int) -> dict:
+    """``counts``, the ``seconds`` they took and each one's rate, named alike in every
+    workload (``games_per_s``), so that ``benchmarks/bench.py`` can set the reference's
+    figures beside these by key.
+
+    >>> per_second(2.0, games=10, plies=300)
+    {'games': 10, 'plies': 300, 'seconds': 2.0, 'games_per_s': 5.0, 'plies_per_s': 150.0}
+    """
+    return {**counts, "seconds": seconds, **{f"{name}_per_s": n / seconds for name, n in counts.items()}}
 
 
 def format_table(result: dict) -> str:

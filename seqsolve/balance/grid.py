@@ -9,7 +9,7 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from ..games import Game, RulesError, all_games, game_for, rules_for
 from ..play.seeds import balance_stream
@@ -53,12 +53,8 @@ class VariantPoint:
         return rules_for(self.variant, self.players, self.teams)
 
     def to_json(self) -> dict:
-        return {
-            "variant": self.variant,
-            "players": self.players,
-            "teams": self.teams,
-            "replica": self.replica,
-        }
+        """Every field (a manifest names its points by them, :mod:`.manifest`)."""
+        return asdict(self)
 
 
 def parse_vary(text: str, game: Game | None = None) -> tuple[str, list[object]]:

@@ -137,17 +137,18 @@ def test_options_that_mean_nothing_together_are_usage_errors(args, words):
 # ---------------------------------------------------------------- --jobs, --games, --seed
 
 
+#: a command line of each command that takes --jobs (all of them also take --seed)
+WITH_JOBS = [
+    ["match", "random", "random"],
+    ["tournament", "random", "greedy"],
+    ["balance"],
+    ["analyze", "example:2"],
+    ["annotate", "x.jsonl", "--game", "0"],
+]
+
+
 @pytest.mark.parametrize("jobs", ["0", "-2", "x"])
-@pytest.mark.parametrize(
-    "command",
-    [
-        ["match", "random", "random"],
-        ["tournament", "random", "greedy"],
-        ["balance"],
-        ["analyze", "example:2"],
-        ["annotate", "x.jsonl", "--game", "0"],
-    ],
-)
+@pytest.mark.parametrize("command", WITH_JOBS)
 def test_jobs_means_one_thing_everywhere(command, jobs):
     line = fails(*command, "--jobs", jobs, code=2)
     assert "'--jobs'" in line
@@ -191,17 +192,7 @@ def test_games_are_planned_lazily():
 
 @pytest.mark.parametrize("seed", ["-5", str(SEED_LIMIT), "1.5", "x"])
 @pytest.mark.parametrize(
-    "command",
-    [
-        ["match", "random", "random"],
-        ["tournament", "random", "greedy"],
-        ["balance"],
-        ["analyze", "example:2"],
-        ["annotate", "x.jsonl", "--game", "0"],
-        ["show", "--new"],
-        ["perft", "example:4", "--depth", "1"],
-        ["bench"],
-    ],
+    "command", WITH_JOBS + [["show", "--new"], ["perft", "example:4", "--depth", "1"], ["bench"]]
 )
 def test_seed_has_one_range_everywhere(command, seed):
     assert "'--seed'" in fails(*command, "--seed", seed, code=2)
@@ -269,48 +260,41 @@ BOTS = [
     "mcts:iters=0",
 ]
 FLOATS = ["0.5", "0", "1", "2", "-1", "nan", "inf", "", "x", "1e400"]
+#: the options every command that plays games (match, tournament, balance) takes, with
+#: one meaning and one range in all of them (issue 12); ``_argv`` draws them by name
+RUNS = {"--jobs": JOBS, "--seed": SEEDS, "--variant": VARIANTS, "--move-timeout": FLOATS, "--out": ["OUT"]}
 
 FUZZ = {
     "match": (
         lambda d: ["random", "random", "--games", "2", "--jobs", "1"],
         {
+            **RUNS,
             "--games": ["1", "2", "0", "-1", "1e8", "99999999999999999999999", "x"],
-            "--jobs": JOBS,
-            "--seed": SEEDS,
-            "--variant": VARIANTS,
             "--players": ["2", "3", "4", "5", "0", "-1", "99999999999999999999", ""],
             "--teams": ["2", "3", "1", "0", "x"],
             "--sprt": ["elo0=0,elo1=20", "elo0=nan,elo1=1", "elo0=1,elo0=2", "x", ""],
             "--backend": ["threading", "nosuch"],  # dask: tests/play/test_match.py starts a real cluster
             "--scheduler": ["tcp://127.0.0.1:1", ""],
-            "--move-timeout": FLOATS,
-            "--out": ["OUT"],
             "bot": BOTS,
         },
     ),
     "tournament": (
         lambda d: ["random", "greedy", "--games", "2", "--jobs", "1"],
         {
+            **RUNS,
             "--games": ["1", "2", "0", "-1", "99999999999999999999999"],
-            "--jobs": JOBS,
-            "--seed": SEEDS,
-            "--variant": VARIANTS,
             "--players": ["2", "4", "5", "-1"],
             "--backend": ["threading", "nosuch"],
             "--scheduler": ["tcp://127.0.0.1:1"],
-            "--move-timeout": FLOATS,
-            "--out": ["OUT"],
             "bot": BOTS,
         },
     ),
     "balance": (
         lambda d: ["random", "--no-plots", "--games", "1", "--jobs", "1"],
         {
+            **RUNS,
             "--games": ["1", "2", "0", "-1", "99999999999999999999999"],
             "--match-games": ["1", "0", "-1", "x"],
-            "--jobs": JOBS,
-            "--seed": SEEDS,
-            "--variant": VARIANTS,
             "--vary": ["players=2,3", "hand_size=0", "sequences_to_win=1,1000", "x", "", "nosuch=1"],
             "--all-presets": [None],
             "--no-self-play": [None],
@@ -320,8 +304,6 @@ FUZZ = {
             "--strong": ["random", "nosuch"],
             "+bot": BOTS,
             "--scheduler": ["tcp://127.0.0.1:1"],
-            "--move-timeout": FLOATS,
-            "--out": ["OUT"],
         },
     ),
     "analyze": (

@@ -51,6 +51,15 @@ def _new_game(tmp_path, *extra: str, color: bool = False) -> pexpect.spawn:
     return _spawn(tmp_path, "--variant", VARIANT, "--bot", "random", "--seed", "3", *extra, color=color)
 
 
+def _say(child: pexpect.spawn, line: str, answer: str | None = None) -> None:
+    """Type ``line`` at the prompt, then wait for ``answer`` (a pattern, when given) and
+    the next prompt: what a person does at every turn."""
+    child.sendline(line)
+    if answer is not None:
+        child.expect(answer)
+    child.expect(PROMPT)
+
+
 def _finish(child: pexpect.spawn) -> int:
     child.expect(pexpect.EOF)
     child.close()
@@ -107,9 +116,7 @@ def test_bad_input_is_one_line_and_a_new_prompt(tmp_path):
         ("8S@a1", r"not played: "),  # a corner takes no card
         ("save", r"save what\?"),
     ]:
-        child.sendline(line)
-        child.expect(answer)
-        child.expect(PROMPT)
+        _say(child, line, answer)
     assert _record(tmp_path)["moves"] == []  # nothing was played
     child.sendline("quit")
     assert _finish(child) == 0
@@ -118,16 +125,11 @@ def test_bad_input_is_one_line_and_a_new_prompt(tmp_path):
 def test_undo_takes_back_your_turn_and_the_bots_reply(tmp_path):
     child = _new_game(tmp_path)
     child.expect(PROMPT)
-    child.sendline("undo")
-    child.expect("nothing to undo")
-    child.expect(PROMPT)
-    child.sendline("1")
-    child.expect(PROMPT)
+    _say(child, "undo", "nothing to undo")
+    _say(child, "1")
     before = _record(tmp_path)["moves"]
     assert len(before) == 2  # your move and random's reply
-    child.sendline("undo")
-    child.expect("undone     2 actions")
-    child.expect(PROMPT)
+    _say(child, "undo", "undone     2 actions")
     assert _record(tmp_path)["moves"] == []
     child.sendline("quit")
     assert _finish(child) == 0
@@ -136,11 +138,8 @@ def test_undo_takes_back_your_turn_and_the_bots_reply(tmp_path):
 def test_save_ctrl_c_and_resume(tmp_path):
     child = _new_game(tmp_path)
     child.expect(PROMPT)
-    child.sendline("1")
-    child.expect(PROMPT)
-    child.sendline("save pos.sqn")
-    child.expect("saved pos.sqn")
-    child.expect(PROMPT)
+    _say(child, "1")
+    _say(child, "save pos.sqn", "saved pos.sqn")
     child.sendintr()
     child.expect(r"interrupted; the game is saved: resume it with 'seqsolve play --from play-3.jsonl'")
     assert _finish(child) == 130
@@ -156,8 +155,7 @@ def test_save_ctrl_c_and_resume(tmp_path):
     child = _spawn(tmp_path, "--from", "play-3.jsonl")
     child.expect(r"turn       2 ")
     child.expect(PROMPT)
-    child.sendline("1")
-    child.expect(PROMPT)
+    _say(child, "1")
     child.sendeof()
     child.expect("the game is saved")
     assert _finish(child) == 0
@@ -175,15 +173,13 @@ def test_save_ctrl_c_and_resume(tmp_path):
 def test_hint_gives_three_turns_with_win_chances(tmp_path):
     child = _new_game(tmp_path, "--hint-time", "0.05")
     child.expect(PROMPT)
-    child.sendline("hint")
-    child.expect(
+    _say(
+        child,
+        "hint",
         r"hint \(\d+ iterations, [0-9.]+ s\): (\S+) \(win [01]\.\d\d\), (\S+) \(win [01]\.\d\d\), "
-        r"(\S+) \(win [01]\.\d\d\)"
+        r"(\S+) \(win [01]\.\d\d\)",
     )
-    child.expect(PROMPT)
-    child.sendline("moves")
-    child.expect(r"  1\. ")
-    child.expect(PROMPT)
+    _say(child, "moves", r"  1\. ")
     child.sendline("quit")
     assert _finish(child) == 0
 
@@ -219,8 +215,7 @@ def test_plain_characters_without_colour(tmp_path, how):
         child = _new_game(tmp_path, color=False)
         child.expect(PROMPT)
         screen = child.before
-        child.sendline("1")
-        child.expect(PROMPT)
+        _say(child, "1")
         screen += child.before
         child.sendline("quit")
         assert _finish(child) == 0

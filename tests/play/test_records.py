@@ -1,4 +1,4 @@
-"""Record files (seqsolve/play/records.py): complete checks, locks, output paths, errors that
+"""Record files (seqsolve/play/records/): complete checks, locks, output paths, errors that
 name the file, and what replay and annotate say about a recorded game."""
 
 from __future__ import annotations

@@ -19,11 +19,10 @@ from ..position_syntax import BadToken, Tok
 from .board import CELLS, cell_name, window_name
 from .locked import LockedChipsError, locked_sequences
 from .notation import PositionError
-from .position import Position
 from .position_checks import build_position, resolve_variant
 from .position_syntax import Fields, TokList
 from .rules import Rules, RulesError, Variant
-from .state import default_seats
+from .state import State, default_seats
 
 #: a hand or a pile: its cards, or (a hand) how many cards when none of them is known
 CardList = Sequence[str] | int
@@ -85,7 +84,7 @@ class _Arguments:
         return f"{name}[{at.col - 1}]"
 
 
-def position_from_objects(
+def make_state(
     board: str | Iterable[str],
     hands: Sequence[CardList],
     *,
@@ -100,8 +99,45 @@ def position_from_objects(
     turn: int = 0,
     stall: int = 0,
     draft: Sequence[str] | None = None,
-) -> Position:
-    """A checked :class:`Position` from plain objects (see :func:`seqsolve.make_state`)."""
+    seed=None,
+) -> State:
+    """A state from plain objects, through the same P-11 checks as a position file.
+
+    Args:
+        board: 100 cells, row 1 first (cell a1, b1, ... j1, a2, ...), one P-2 token
+            each (``*`` corner, ``.`` empty, ``b g r`` chips, ``B G R`` locked chips):
+            a string, or rows of strings; blanks and ``/`` are ignored.
+        hands: one per seat: a list of card codes (``"TD"``, ``"10d"``; ``"?"`` for
+            an unknown card), or the number of cards when none is known.
+        variant: a variant (``"classic[sequences_to_win=1]"``) or a :class:`Rules`.
+        seats: each seat's colour (``"bg"``); by default as a deal seats them (C-7).
+        to_move: the seat to move; None when ``result`` says the game is over.
+        exchange_used: the mover has made its dead-card exchange this turn (P-4).
+        result: ``"b"``, ``"g"``, ``"r"`` or ``"draw"`` for a finished game.
+        discards: each seat's discard pile, bottom first (P-6); none by default
+            (:func:`seqsolve.discard_piles` sorts a list of plays by seat).
+        sequences: completed sequences, ``"b:a6-a10"`` or ``("b", "a6-a10")``, in
+            completion order; by default read from the locked chips
+            (:func:`seqsolve.sequences_from_locked`).
+        draw: the draw pile's size, or its cards top first; by default the cards
+            no hand, pile or draft holds (P-15).
+        turn, stall: the counters of P-9.
+        draft: the face-up draft of the draft variant (D-5).
+        seed: seeds the state's shuffles, as for :func:`seqsolve.parse_state`.
+
+    Raises:
+        PositionError: a check fails; the message starts with the argument at fault
+            (``hands[1][2]: 'ZZ' is not a card ...``, ``board g4: ...``).
+
+    >>> import seqsolve
+    >>> board = ["*........*"] + ["." * 10] * 8 + ["*........*"]
+    >>> state = seqsolve.make_state(board, [["AS", "2H", "7H", "AD", "QD", "8C", "9C"], 7])
+    >>> state.current_player, state.draw_pile_size()
+    (0, 90)
+    >>> seqsolve.make_state(board, [["AS", "ZZ"], 7])
+    Traceback (most recent call last):
+    seqsolve.games.sequence.position_objects.PositionArgumentError: hands[0][1]: 'ZZ' is not a card of deck standard-104 (AS, 2S, 3S, ..., KC)
+    """
     args = _Arguments()
     variant_text = str(variant.variant) if isinstance(variant, Rules) else str(variant)
     players = len(hands)
@@ -134,9 +170,10 @@ def position_from_objects(
     f.turn, f.stall = args.tok(turn, "turn"), args.tok(stall, "stall")
     f.draft = None if draft is None else args.cards(draft, "draft")
     try:
-        return build_position(f)
+        position = build_position(f)
     except BadToken as bad:
         raise PositionArgumentError(args.label(bad.at), bad.message) from None
+    return State.from_position(position, seed)
 
 
 def board_tokens(board: str | Iterable[str]) -> list[str]:

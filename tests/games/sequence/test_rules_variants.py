@@ -532,19 +532,26 @@ def test_d3_heart_needs_own_chips_only():
     assert s.sequence_count(0) == 0 and not s.is_terminal()
 
 
-def test_d3_heart_plus_one_sequence_with_a_higher_target():
-    """D-3: the heart's two count together with real sequences (sequences_to_win=3)."""
-    rules = rules_for("draft", sequences_to_win=3)
-    s = make(
-        rules,
-        chips={"B": "b1 c1 d1 e1", "b": "e5 f5 e6"},
-        sequences=["b a1-e1"],
-        hands=["3H", ""],
-        draft="QD",
-        draw="KS",
-    )
-    s.apply("3H@f6+QD")
-    assert s.sequence_count(0) == 3 and s.outcome().winner == "b"
+@pytest.mark.parametrize(
+    "to_win, chips, sequence, hand, draft, draw, move, count, termination",
+    [
+        # D-3: the heart completed beside a real sequence reaches sequences_to_win=3
+        (3, {"B": "b1 c1 d1 e1", "b": "e5 f5 e6"}, "b a1-e1", "3H", "QD", "KS", "3H@f6+QD", 3, Termination.WIN),
+        # D-4/D-3: a heart already made outweighs green's one sequence when the draft runs out
+        (5, {"b": "e5 f5 e6 f6", "G": "b10 c10 d10 e10"}, "g a10-e10", "9C", "", [], "9C@a5", 2, Termination.DRAFT_END),
+    ],
+    ids=["d3-higher-target", "d4-draft-end"],
+)
+def test_d3_d4_heart_counts_as_two_beside_real_sequences(
+    to_win, chips, sequence, hand, draft, draw, move, count, termination
+):
+    """D-3, D-4: the heart's two sequences count together with real ones, both for the
+    target and in the comparison when the draft runs out."""
+    rules = rules_for("draft", sequences_to_win=to_win)
+    s = make(rules, chips=chips, sequences=[sequence], hands=[hand, ""], draft=draft, draw=draw)
+    s.apply(move)
+    assert s.sequence_count(0) == count
+    assert s.outcome().winner == "b" and s.outcome().termination is termination
 
 
 def test_d4_draft_end_never_reshuffles_the_draft_shrinks():
@@ -609,21 +616,6 @@ def test_d4_equal_counts_are_a_draw():
     s.apply("5H@i7")
     assert s.outcome().termination is Termination.DRAFT_END and s.outcome().winner is None
     assert s.returns() == [0.0, 0.0]
-
-
-def test_d4_heart_counts_in_the_comparison():
-    """D-4/D-3: the heart's two sequences count when the draft runs out."""
-    rules = rules_for("draft", sequences_to_win=5)
-    s = make(
-        rules,
-        chips={"b": "e5 f5 e6 f6", "G": "b10 c10 d10 e10"},
-        sequences=["g a10-e10"],
-        hands=["9C", ""],
-        draft="",
-        draw=[],
-    )
-    s.apply("9C@a5")
-    assert s.outcome().winner == "b"
 
 
 def test_d5_draft_is_public_the_rest_hidden():

@@ -90,53 +90,64 @@ def test_stacks_game_lists_its_bots():
 # ------------------------------------------------------------ greedy's preferences
 
 
-def test_greedy_completes_a_pile_rather_than_ending_the_turn():
-    # ST-9: the 5 on a pile at 4 takes a chip
-    st = state(hands=["R1 B5 SK", "-"], piles=["B1 B2 B3 B4"])
-    assert greedy(st) == "B5"
+#: greedy's documented preferences (docs/stacks.md), each a position where it decides
+#: and the one action it must choose: (what it shows, the position's fields, the action)
+GREEDY_CHOICES = [
+    ("ST-9 completes a pile rather than ending the turn", {"hands": ["R1 B5 SK", "-"], "piles": ["B1 B2 B3 B4"]}, "B5"),
+    # with 3 blue and 1 red chips only a red chip wins (5 chips, 2 of each)
+    (
+        "ST-21 takes the completion that wins",
+        {"hands": ["B5 R5", "-"], "piles": ["B1 B2 B3 B4", "R1 R2 R3 R4"], "chips": [(3, 1), (0, 0)]},
+        "R5",
+    ),
+    ("keeps a wild when a number does the same job", {"hands": ["BW B5", "-"], "piles": ["B1 B2 B3 B4"]}, "B5"),
+    (
+        "keeps a wild when a number from the discards does the same job",
+        {"hands": ["BW B5", "-"], "piles": ["B1 B2 B3 B4"], "discards": ["B4", "-"]},
+        "B5",
+    ),
+    ("plays a wild as the five when no number can", {"hands": ["BW R2", "-"], "piles": ["B1 B2 B3 B4"]}, "BW>4"),
+    # R3, R4, R5 on a red pile at 2 reach the 5
+    ("ST-8 builds a pile it can finish this turn", {"hands": ["R3 R4 R5 SC", "-"], "piles": ["R1 R2"]}, "R3"),
+    ("leaves no pile at four for the next player", {"hands": ["B4 SC", "-"], "piles": ["B1 B2 B3"]}, "~SC"),
+    ("builds to four when its hand holds the five", {"hands": ["B4 B5 SC", "-"], "piles": ["B1 B2 B3"]}, "B4"),
+    ("spends no wild on a build it cannot finish", {"hands": ["RW SC", "-"], "piles": ["R1"]}, "~SC"),
+    # the discard top is played like a hand card; the hand keeps its own
+    (
+        "ST-12 plays from the discard top when equal",
+        {"hands": ["B2 SC", "-"], "piles": ["B1"], "discards": ["B2", "-"]},
+        "^B2",
+    ),
+    # seat 0 needs blue, not a fifth red; seat 1, with no blue, still needs 2 chips after
+    # losing one of its 5 red
+    ("ST-19 steals no chip that does not matter", {"hands": ["SX R1", "-"], "chips": [(0, 4), (0, 5)]}, "R1"),
+    # seat 1's discard top is a 5 for the blue pile at 4
+    (
+        "ST-18 steals a card that completes a pile",
+        {"hands": ["SC R2", "-"], "piles": ["B1 B2 B3 B4"], "discards": ["-", "B5"]},
+        "SC@1",
+    ),
+    # the red 2 fits nowhere either: it goes
+    ("ST-18 leaves a top that fits nowhere", {"hands": ["SC R2", "-"], "discards": ["-", "B5"]}, "~R2"),
+    # with 4 players the Skip goes to seat 1, the next player
+    (
+        "ST-16 skips the player about to win",
+        {"players": 4, "hands": ["SK R1", "-", "-", "-"], "chips": [(0, 0), (2, 2), (0, 0), (0, 0)]},
+        "SK",
+    ),
+    (
+        "ST-16 skips no player far from winning",
+        {"players": 4, "hands": ["SK R1", "-", "-", "-"], "chips": [(0, 0), (0, 0), (2, 2), (0, 0)]},
+        "R1",
+    ),
+    # no play helps (no pile, no discard to steal from): the dead 5 goes, the wild stays
+    ("ST-14 discards what it values least", {"hands": ["BW SC B5", "-"]}, "~B5"),
+]
 
 
-def test_greedy_takes_the_completion_that_wins():
-    # ST-21: with 3 blue and 1 red chips only a red chip wins (5 chips, 2 of each)
-    st = state(hands=["B5 R5", "-"], piles=["B1 B2 B3 B4", "R1 R2 R3 R4"], chips=[(3, 1), (0, 0)])
-    assert greedy(st) == "R5"
-
-
-def test_greedy_keeps_a_wild_when_a_number_does_the_same_job():
-    st = state(hands=["BW B5", "-"], piles=["B1 B2 B3 B4"])
-    assert greedy(st) == "B5"
-    st = state(hands=["BW B5", "-"], piles=["B1 B2 B3 B4"], discards=["B4", "-"])
-    assert greedy(st) == "B5"
-
-
-def test_greedy_plays_a_wild_as_the_five_when_no_number_can():
-    st = state(hands=["BW R2", "-"], piles=["B1 B2 B3 B4"])
-    assert greedy(st) == "BW>4"
-
-
-def test_greedy_builds_a_pile_it_can_finish_this_turn():
-    # ST-8: R3, R4, R5 on a red pile at 2 reach the 5
-    st = state(hands=["R3 R4 R5 SC", "-"], piles=["R1 R2"])
-    assert greedy(st) == "R3"
-
-
-def test_greedy_does_not_leave_a_pile_at_four_for_the_next_player():
-    st = state(hands=["B4 SC", "-"], piles=["B1 B2 B3"])
-    assert greedy(st) == "~SC"
-    # ... but builds to 4 when its hand holds the 5
-    st = state(hands=["B4 B5 SC", "-"], piles=["B1 B2 B3"])
-    assert greedy(st) == "B4"
-
-
-def test_greedy_spends_no_wild_on_a_build_it_cannot_finish():
-    st = state(hands=["RW SC", "-"], piles=["R1"])
-    assert greedy(st) == "~SC"
-
-
-def test_greedy_plays_from_the_discard_top_when_equal():
-    # ST-12: the discard top is played like a hand card; the hand keeps its own
-    st = state(hands=["B2 SC", "-"], piles=["B1"], discards=["B2", "-"])
-    assert greedy(st) == "^B2"
+@pytest.mark.parametrize("fields, action", [c[1:] for c in GREEDY_CHOICES], ids=[c[0] for c in GREEDY_CHOICES])
+def test_greedy_chooses_as_documented(fields, action):
+    assert greedy(state(**fields)) == action
 
 
 def test_greedy_blocks_a_completion_that_would_win_and_lets_a_far_one_stand():
@@ -159,36 +170,9 @@ def test_greedy_does_not_block_a_completion_that_gives_no_chip():
 
 
 def test_greedy_steals_a_chip_that_brings_its_win_closer():
-    # ST-19: seat 1 holds blue and red; seat 0 needs both colours
+    # ST-19: seat 1 holds blue and red; seat 0 needs both colours (either chip will do)
     st = state(hands=["SX R1", "-"], chips=[(0, 0), (1, 2)])
     assert greedy(st) in ("SX@1b", "SX@1r")
-    # a chip that does not matter: seat 0 needs blue, not a fifth red; seat 1, with no
-    # blue, still needs 2 chips after losing one of its 5 red
-    st = state(hands=["SX R1", "-"], chips=[(0, 4), (0, 5)])
-    assert greedy(st) == "R1"
-
-
-def test_greedy_steals_a_card_that_completes_a_pile():
-    # ST-18: seat 1's discard top is a 5 for the blue pile at 4
-    st = state(hands=["SC R2", "-"], piles=["B1 B2 B3 B4"], discards=["-", "B5"])
-    assert greedy(st) == "SC@1"
-    # a top that fits nowhere is left there (the red 2 fits nowhere either: it goes)
-    st = state(hands=["SC R2", "-"], discards=["-", "B5"])
-    assert greedy(st) == "~R2"
-
-
-def test_greedy_skips_the_player_about_to_win():
-    # ST-16 with 4 players: the Skip goes to seat 1, the next player
-    near = state(players=4, hands=["SK R1", "-", "-", "-"], chips=[(0, 0), (2, 2), (0, 0), (0, 0)])
-    assert greedy(near) == "SK"
-    far = state(players=4, hands=["SK R1", "-", "-", "-"], chips=[(0, 0), (0, 0), (2, 2), (0, 0)])
-    assert greedy(far) == "R1"
-
-
-def test_greedy_discards_what_it_values_least():
-    # ST-14: no play helps (no pile, no discard to steal from): the dead 5 goes, the wild stays
-    st = state(hands=["BW SC B5", "-"])
-    assert greedy(st) == "~B5"
 
 
 # ------------------------------------------------------------ mcts
