@@ -65,6 +65,7 @@ ctypedef struct StGame:
     int8_t to_move               # the seat whose turn it is (the completer during a Block window)
     int8_t direction             # +1 or -1 (ST-17)
     int8_t progress              # a card went to a pile or a chip changed hands this turn
+    int8_t refilled              # this turn refilled the draw pile, no chip moved since (ST-22 [OURS])
     int8_t block_asked           # the opponent asked whether to block, or -1 (ST-15)
     int8_t result                # ST_ONGOING, a winning seat or ST_DRAW
     int8_t termination

@@ -315,6 +315,7 @@ _FIELDS = (
     "to_move",
     "direction",
     "progress",
+    "refilled",
     "block_asked",
     "result",
     "hands",
