@@ -43,7 +43,7 @@ cdef enum:
 cdef enum:
     ST_TERM_NONE = 0
     ST_TERM_WIN = 1              # ST-21
-    ST_TERM_STALLED = 2          # ST-22: nothing left to draw and a quiet round
+    ST_TERM_STALLED = 2          # ST-22: nothing to draw and a quiet round, or a stalled turn
     ST_TERM_MAX_TURNS = 3        # ST-22: max_turns
     ST_TERM_RECORDED = 4         # loaded finished: the reason is not recorded
 

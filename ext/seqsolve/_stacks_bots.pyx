@@ -149,7 +149,7 @@ cdef double pile_play_score(const StTables* t, const StGame* g, int seat, int ca
             else:
                 s = S_COMPLETE + 100.0 * (needed(t, g, seat) - st_chips_needed(
                     t, g.chips[seat][0] + (colour == 0), g.chips[seat][1] + (colour == 1)))
-        else:  # no chip left of that colour: finishing only recycles cards (twice in a turn: the stalled draw, ST-22)
+        else:  # no chip left of that colour: finishing only recycles cards (ST-22's stalled turn)
             s = -1.0
     else:
         memcpy(hand, g.hand[seat], ST_KINDS)
@@ -873,7 +873,7 @@ def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list s
     with deal_bit_generator.lock, bot_bit_generator.lock:
         with nogil:
             st_deal(t, &g, deal_rng)
-            while g.result == ST_ONGOING:  # every game ends: turns by max_turns, a turn by its stalled draw (ST-22)
+            while g.result == ST_ONGOING:  # max_turns and the stalled turn end every game (ST-22)
                 seat = st_current_player(&g)
                 if kind[seat] == SEAT_RANDOM:
                     a = st_random_action(t, &g, bot_rng)

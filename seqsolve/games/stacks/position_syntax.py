@@ -143,8 +143,8 @@ def _stn_to_move(f: StacksFields, tok: Tok) -> None:
     if not m:
         raise BadToken(
             tok,
-            f"bad to-move {text!r}: expected a seat, > or <, optionally p, optionally r, optionally k and a seat"
-            " (e.g. 0>, 2<p, 1>prk2)",
+            f"bad to-move {text!r}: expected a seat, > or <, optionally p, optionally r,"
+            " optionally k and a seat (e.g. 0>, 2<p, 1>prk2)",
         )
     f.to_move = Tok(m.group(1), tok.line, tok.col)
     f.direction = token_after(tok, m.start(2))._replace(text=m.group(2))

@@ -88,7 +88,8 @@ def render_position(pos: StacksPosition, legal: Sequence[str] | None = None, not
         lines.append("result     draw" if pos.result == "draw" else f"result     seat {pos.result} wins")
     else:
         way = "forward" if pos.direction == 1 else "reverse"
-        made = (", has made progress" if pos.progress else "") + (", has refilled the draw pile" if pos.refilled else "")
+        made = ", has made progress" if pos.progress else ""
+        made += ", has refilled the draw pile" if pos.refilled else ""
         lines.append(f"to move    seat {pos.to_move} (play goes {way}{made})")
         if pos.block_asked is not None:
             lines.append(f"block?     seat {pos.block_asked} is asked whether to block the completed pile (ST-15)")

@@ -56,7 +56,8 @@ def _positions():
             game = ReferenceStacks.new(rules, random.Random(seed))
             while not game.is_terminal():
                 game.apply(rng.choice(game.legal_actions()))
-                if rng.random() < 0.02 or (game.block_asked is not None or game.refilled) and rng.random() < 0.3:
+                rare = game.block_asked is not None or game.refilled
+                if rng.random() < 0.02 or rare and rng.random() < 0.3:
                     found.append(game.to_position())
             found.append(game.to_position())
     return found

@@ -499,7 +499,10 @@ def test_st22_max_turns(engine):
 
 #: seat 0 holds the 5 of a blue pile at 4; the draw pile is empty and the set-aside
 #: stack holds a blue run, so every completion refills the draw pile with a run
-LOOP = "stacks[stacks_chip_supply={supply}] 0>{flags} B5/?* -/- - B1+B2+B3+B4 0b0r/0b0r 0/0 5:B1,B2,B3,B4,B5 0 0 0"
+LOOP = (
+    "stacks[stacks_chip_supply={supply}] 0>{flags} B5/?* -/- - B1+B2+B3+B4 0b0r/0b0r 0/0"
+    " 5:B1,B2,B3,B4,B5 0 0 0"
+)
 
 
 def _build_the_run_again(g) -> None:
@@ -545,7 +548,9 @@ def test_st22_the_refilled_flag_of_a_position_is_played_by(engine):
 def test_st22_a_new_turn_clears_the_refilled_flag(engine):
     """ST-22 [OURS]: the flag counts refills within one turn only; the next turn's
     ST-11 refill recycles as any first refill does."""
-    g = start(engine, "stacks[stacks_chip_supply=0] 0>r B3/?* -/- - - 0b0r/0b0r 0/0 5:B1,B2,B3,B4,B5 0 0 0", seed=1)
+    g = start(
+        engine, "stacks[stacks_chip_supply=0] 0>r B3/?* -/- - - 0b0r/0b0r 0/0 5:B1,B2,B3,B4,B5 0 0 0", seed=1
+    )
     play(g, "~B3")
     assert not g.is_terminal() and stn(g).split()[1] == "1>"
 
@@ -555,7 +560,8 @@ def test_st22_a_turn_start_refill_counts_as_the_first_of_the_turn(engine):
     completion gives no chip, so the refill its ST-13 draw needs stalls."""
     g = start(
         engine,
-        "stacks[stacks_chip_supply=0] 0> R3,?*/B5,R2,R3,R4 -/- - B1+B2+B3+B4 0b0r/0b0r 0/0 5:R1,R1,R1,R1,R1 0 0 0",
+        "stacks[stacks_chip_supply=0] 0> R3,?*/B5,R2,R3,R4 -/- - B1+B2+B3+B4 0b0r/0b0r 0/0"
+        " 5:R1,R1,R1,R1,R1 0 0 0",
         seed=1,
     )
     play(g, "~R3")  # seat 1 draws its fifth card, an R1, from the recycled stack
