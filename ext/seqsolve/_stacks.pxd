@@ -43,7 +43,7 @@ cdef enum:
 cdef enum:
     ST_TERM_NONE = 0
     ST_TERM_WIN = 1              # ST-21
-    ST_TERM_STALLED = 2          # ST-22: nothing left to draw and a quiet round
+    ST_TERM_STALLED = 2          # ST-22: nothing to draw and a quiet round, or a stalled turn
     ST_TERM_MAX_TURNS = 3        # ST-22: max_turns
     ST_TERM_RECORDED = 4         # loaded finished: the reason is not recorded
 
@@ -65,6 +65,7 @@ ctypedef struct StGame:
     int8_t to_move               # the seat whose turn it is (the completer during a Block window)
     int8_t direction             # +1 or -1 (ST-17)
     int8_t progress              # a card went to a pile or a chip changed hands this turn
+    int8_t refilled              # this turn refilled the draw pile, no chip moved since (ST-22 [OURS])
     int8_t block_asked           # the opponent asked whether to block, or -1 (ST-15)
     int8_t result                # ST_ONGOING, a winning seat or ST_DRAW
     int8_t termination

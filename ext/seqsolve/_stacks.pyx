@@ -92,11 +92,18 @@ cdef void recycle(StGame* g, bitgen_t* rng) noexcept nogil:
 
 cdef bint draw_card(StGame* g, int seat, bitgen_t* rng) noexcept nogil:
     """One card from the top of the draw pile into ``seat``'s hand, recycling the
-    set-aside piles when it is empty (lazily, ST-20); False when there is nothing."""
+    set-aside piles when it is empty (lazily, ST-20); False when there is nothing.
+    A second refill in one turn with no chip moved since the first is the stalled
+    draw (ST-22 [OURS]): the cards would come back and be built again without end,
+    so the game ends instead and nothing is recycled."""
     if g.draw_n == 0:
         if g.aside_n == 0:
             return 0
+        if g.refilled:
+            finish(g, ST_DRAW, ST_TERM_STALLED)
+            return 0
         recycle(g, rng)
+        g.refilled = 1
     g.draw_n -= 1
     hand_add(g, seat, g.draw[g.draw_n])
     return 1
@@ -197,6 +204,7 @@ cdef void finish(StGame* g, int result, int termination) noexcept nogil:
     g.termination = termination
     g.block_asked = -1
     g.progress = 0
+    g.refilled = 0
     g.direction = 1
 
 
@@ -222,6 +230,7 @@ cdef void complete_turn(const StTables* t, StGame* g) noexcept nogil:
     g.turn += 1
     g.quiet = 0 if g.progress else g.quiet + 1
     g.progress = 0
+    g.refilled = 0
     if g.draw_n == 0 and g.aside_n == 0 and g.quiet >= t.players:
         finish(g, ST_DRAW, ST_TERM_STALLED)
     elif g.turn >= t.max_turns:
@@ -245,12 +254,13 @@ cdef void close_window(const StTables* t, StGame* g, bint blocked, bitgen_t* rng
     set_aside(g, p)
     if not blocked and supply(t, g, colour) > 0:
         g.chips[seat][colour] += 1
+        g.refilled = 0
         if wins(t, g.chips[seat][0], g.chips[seat][1]):
             finish(g, seat, ST_TERM_WIN)
 
 
-cdef void play_to_pile(const StTables* t, StGame* g, int card, int arg) noexcept nogil:
-    """ST-7, ST-8; a completion opens the Block window at the completer's neighbour."""
+cdef int lay_on_pile(const StTables* t, StGame* g, int card, int arg) noexcept nogil:
+    """ST-7, ST-8: the card on the pile it names (a new one for a start); that pile."""
     cdef int colour = card_colour(card)
     cdef int need = arg if is_wild(card) else card_value(card) - 1
     cdef int p = target_pile(t, g, colour, need)
@@ -260,9 +270,28 @@ cdef void play_to_pile(const StTables* t, StGame* g, int card, int arg) noexcept
         g.pile_colour[p] = colour
     g.pile[p][g.pile_n[p]] = card
     g.pile_n[p] += 1
+    return p
+
+
+cdef void play_to_pile(const StTables* t, StGame* g, int card, int arg) noexcept nogil:
+    """A completion opens the Block window at the completer's neighbour (ST-15)."""
+    cdef int p = lay_on_pile(t, g, card, arg)
     g.progress = 1
     if g.pile_n[p] == ST_FULL:
         g.block_asked = next_seat(t, g, g.to_move)
+
+
+cdef void land_after_stall(const StTables* t, StGame* g, int card, int arg) noexcept nogil:
+    """The card whose ST-13 draw stalled the game (ST-22 [OURS]) still lands where it
+    was played, so that every card is somewhere, but does nothing more: a pile it
+    completes goes straight to the set-aside stack, an action card to the special pile."""
+    cdef int p
+    if card >= ST_SK:
+        g.special[card] += 1
+        return
+    p = lay_on_pile(t, g, card, arg)
+    if g.pile_n[p] == ST_FULL:
+        set_aside(g, p)
 
 
 cdef void play_action_card(const StTables* t, StGame* g, int card, int arg) noexcept nogil:
@@ -283,6 +312,7 @@ cdef void play_action_card(const StTables* t, StGame* g, int card, int arg) noex
         g.chips[victim][colour] -= 1
         g.chips[seat][colour] += 1
         g.progress = 1
+        g.refilled = 0
         if wins(t, g.chips[seat][0], g.chips[seat][1]):  # only with stacks_steal_chip_can_win
             finish(g, seat, ST_TERM_WIN)
 
@@ -322,6 +352,9 @@ cdef void st_apply(const StTables* t, StGame* g, int action, bitgen_t* rng) noex
         hand_take(g, seat, card)
         if g.hand_n[seat] == 0:  # ST-13: five more at once, as the last card leaves the hand
             draw_five(g, seat, rng)
+            if g.result != ST_ONGOING:
+                land_after_stall(t, g, card, arg)
+                return
     if card < ST_SK:
         play_to_pile(t, g, card, arg)
     else:
@@ -626,6 +659,7 @@ cdef class StacksCore:
             "to_move": None if over else g.to_move,
             "direction": g.direction,
             "progress": bool(g.progress),
+            "refilled": bool(g.refilled),
             "block_asked": None if g.block_asked < 0 else g.block_asked,
             "result": None if not over else ("draw" if g.result == ST_DRAW else g.result),
             "hands": [[k for k in range(ST_KINDS) for i in range(g.hand[s][k])] for s in range(players)],
@@ -653,6 +687,7 @@ cdef class StacksCore:
         g.turn, g.quiet = p["turn"], p["quiet"]
         g.direction = p["direction"]
         g.progress = p["progress"]
+        g.refilled = p["refilled"]
         g.block_asked = -1 if p["block_asked"] is None else p["block_asked"]
         result = p["result"]
         g.result = ST_ONGOING if result is None else (ST_DRAW if result == "draw" else result)

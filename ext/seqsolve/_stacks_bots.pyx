@@ -149,7 +149,7 @@ cdef double pile_play_score(const StTables* t, const StGame* g, int seat, int ca
             else:
                 s = S_COMPLETE + 100.0 * (needed(t, g, seat) - st_chips_needed(
                     t, g.chips[seat][0] + (colour == 0), g.chips[seat][1] + (colour == 1)))
-        else:  # no chip left of that colour: finishing only recycles cards, and may loop the turn
+        else:  # no chip left of that colour: finishing only recycles cards (ST-22's stalled turn)
             s = -1.0
     else:
         memcpy(hand, g.hand[seat], ST_KINDS)
@@ -384,7 +384,6 @@ cdef void st_observe(const StTables* t, StGame* g, int viewer) noexcept nogil:
 cdef enum:
     MAX_PATH = 1024
     SIGNAL_EVERY = 256      # iterations between two signal checks (Ctrl-C)
-    MAX_PLAYOUT = 20000     # playout actions at most: a turn may loop (ST-22 bounds turns, not actions)
 
 ctypedef struct StNode:
     int32_t child            # first child, or -1
@@ -655,7 +654,7 @@ cdef class StacksSearcher:
             self.path[plen] = node
             plen += 1
         plies = 0
-        while w.result == ST_ONGOING and plies < MAX_PLAYOUT and (self.depth < 0 or plies < self.depth):
+        while w.result == ST_ONGOING and (self.depth < 0 or plies < self.depth):  # every game ends (ST-22)
             a = st_policy_action(t, &w, &self.greedy, self.eps, rng)
             if a < 0:
                 break
@@ -906,7 +905,6 @@ cdef enum:
     SEAT_RANDOM = 0
     SEAT_GREEDY = 1
     SEAT_MCTS = 2
-    MAX_GAME_ACTIONS = 1000000  # a game past this is called a draw (a turn may loop, see MAX_PLAYOUT)
 
 
 def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list seats):
@@ -924,7 +922,6 @@ def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list s
     """
     cdef const StTables* t = &tables.t
     cdef int players = t.players, s, a, seat
-    cdef long actions = 0
     cdef int kind[ST_MAX_SEATS]
     cdef long iters[ST_MAX_SEATS]
     cdef double secs[ST_MAX_SEATS], spent[ST_MAX_SEATS], worst[ST_MAX_SEATS], start, took
@@ -956,8 +953,7 @@ def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list s
     with deal_bit_generator.lock, bot_bit_generator.lock:
         with nogil:
             st_deal(t, &g, deal_rng)
-            while g.result == ST_ONGOING and actions < MAX_GAME_ACTIONS:
-                actions += 1
+            while g.result == ST_ONGOING:  # max_turns and the stalled turn end every game (ST-22)
                 seat = st_current_player(&g)
                 if kind[seat] == SEAT_RANDOM:
                     a = st_random_action(t, &g, bot_rng)

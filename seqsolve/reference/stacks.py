@@ -52,7 +52,7 @@ class ReferenceStacks:
     first), ``special`` (ascending), ``piles`` (oldest first, bottom first),
     ``chips`` (``[blue, red]`` per seat), ``skips``, ``aside`` and ``draw`` (top
     first; ``None`` for an unknown card), ``to_move``, ``direction``, ``progress``,
-    ``block_asked``, ``result``, ``turn`` and ``quiet`` mean what the fields of
+    ``refilled``, ``block_asked``, ``result``, ``turn`` and ``quiet`` mean what the fields of
     :class:`StacksPosition` of the same names mean.
     """
 
@@ -63,6 +63,7 @@ class ReferenceStacks:
         self.to_move: int | None = 0
         self.direction = 1
         self.progress = False
+        self.refilled = False
         self.block_asked: int | None = None
         self.result: int | str | None = None
         self.hands: list[list[int]] = [[] for _ in range(n)]
@@ -107,6 +108,7 @@ class ReferenceStacks:
         game.to_move = pos.to_move
         game.direction = pos.direction
         game.progress = pos.progress
+        game.refilled = pos.refilled
         game.block_asked = pos.block_asked
         game.result = pos.result
         game.hands = [sorted(h) for h in pos.hands]
@@ -131,6 +133,7 @@ class ReferenceStacks:
             to_move=self.to_move,
             direction=self.direction,
             progress=self.progress,
+            refilled=self.refilled,
             block_asked=self.block_asked,
             result=self.result,
             hands=[list(h) for h in self.hands],
@@ -288,6 +291,9 @@ class ReferenceStacks:
             self.hands[seat].remove(card)
             if self._hand_size(seat) == 0:  # ST-13, as the card leaves the hand
                 self._draw_cards(seat, HAND_SIZE)
+                if self.result is not None:
+                    self._land_after_stall(card, arg)
+                    return
         if card in PILE_CARDS:
             self._to_pile(card, arg)
             return
@@ -303,22 +309,38 @@ class ReferenceStacks:
             self.chips[victim][c] -= 1
             self.chips[seat][c] += 1
             self.progress = True
+            self.refilled = False
             if self.meets_win(*self.chips[seat]):
                 self._finish(seat)
 
     def _to_pile(self, card: int, arg: int) -> None:
-        """ST-7/ST-8; a completion (ST-9) opens the Block window (ST-15)."""
+        """A completion (ST-9) opens the Block window (ST-15)."""
         self.progress = True
+        if len(self._lay_on_pile(card, arg)) == FULL_PILE:
+            self.block_asked = self.next_seat(self.to_move)
+
+    def _lay_on_pile(self, card: int, arg: int) -> list[int]:
+        """ST-7/ST-8: the card on the pile it names (a new one for a start); that pile."""
         v = value(card)
         target_value = arg if v == 0 else v - 1
         if target_value == 0:
             self.piles.append([card])
-            pile = self.piles[-1]
-        else:
-            pile = next(p for p in self._piles_of(colour(card)) if len(p) == target_value)
-            pile.append(card)
+            return self.piles[-1]
+        pile = next(p for p in self._piles_of(colour(card)) if len(p) == target_value)
+        pile.append(card)
+        return pile
+
+    def _land_after_stall(self, card: int, arg: int) -> None:
+        """The card whose ST-13 draw stalled the game (ST-22 [OURS]) still lands where
+        it was played, so that every card is somewhere, but does nothing more: a pile
+        it completes goes straight to the set-aside stack, an action card to the
+        special pile."""
+        if card not in PILE_CARDS:
+            bisect.insort(self.special, card)
+            return
+        pile = self._lay_on_pile(card, arg)
         if len(pile) == FULL_PILE:
-            self.block_asked = self.next_seat(self.to_move)
+            self._set_aside(pile)
 
     def _completed_pile(self) -> list[int]:
         return next(p for p in self.piles if len(p) == FULL_PILE)
@@ -342,6 +364,7 @@ class ReferenceStacks:
         c = colour(pile[0])
         if self.supply(c) > 0:
             self.chips[self.to_move][c] += 1
+            self.refilled = False
             if self.meets_win(*self.chips[self.to_move]):  # ST-21
                 self._finish(self.to_move)
 
@@ -358,6 +381,7 @@ class ReferenceStacks:
             self.turn += 1
             self.quiet = 0 if self.progress else self.quiet + 1
             self.progress = False
+            self.refilled = False
             if self._ends_in_draw():
                 self._finish("draw")
                 return
@@ -390,6 +414,7 @@ class ReferenceStacks:
         self.block_asked = None
         self.direction = 1
         self.progress = False
+        self.refilled = False
 
     # -- drawing ------------------------------------------------------------------
 
@@ -400,11 +425,18 @@ class ReferenceStacks:
 
     def _draw_one(self, seat: int) -> bool:
         """One card from the top; an empty draw pile is first refilled from the
-        set-aside stack (ST-20).  False when there is nothing to draw."""
+        set-aside stack (ST-20).  False when there is nothing to draw.  A second
+        refill in one turn with no chip moved since the first is the stalled draw
+        (ST-22 [OURS]): the same cards would come back and be built again without
+        end, so the game ends instead and nothing is recycled."""
         if not self.draw:
             if not self.aside:
                 return False
+            if self.refilled:
+                self._finish("draw")
+                return False
             self._recycle()
+            self.refilled = True
         card = self.draw.pop(0)
         if card is None:
             self.unknown[seat] += 1

@@ -23,6 +23,9 @@ class StacksPosition:
     direction: int = 1
     #: in this turn a card went to a sequence pile or a chip changed hands (ST-22)
     progress: bool = False
+    #: in this turn the draw pile was refilled from the set-aside stack and no chip has
+    #: changed hands since: the next refill of the turn is the stalled draw (ST-22 [OURS])
+    refilled: bool = False
     #: the opponent asked now whether to block the completion just made (ST-15), or None;
     #: the completer is ``to_move`` and the completed pile is the one holding 5 cards
     block_asked: int | None = None

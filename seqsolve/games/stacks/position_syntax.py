@@ -41,14 +41,14 @@ STN_FIELDS = (
     "quiet",
 )
 READABLE_KEYS = (
-    "variant", "options", "to-move", "direction", "progress", "block-asked", "result",
+    "variant", "options", "to-move", "direction", "progress", "refilled", "block-asked", "result",
     "turn", "quiet", "special", "aside", "draw",
 )  # fmt: skip
 #: readable keys that describe a game still going, which a finished one does not give
-GOING_KEYS = ("to-move", "direction", "progress", "block-asked")
+GOING_KEYS = ("to-move", "direction", "progress", "refilled", "block-asked")
 
 _SEAT_KEY = re.compile(r"(hand|discard|chips|skips) ([0-9]+)")
-_TO_MOVE = re.compile(r"([0-9]+)([<>])(p?)(?:k([0-9]+))?")
+_TO_MOVE = re.compile(r"([0-9]+)([<>])(p?)(r?)(?:k([0-9]+))?")
 
 
 @dataclass
@@ -65,6 +65,7 @@ class StacksFields:
     to_move: Tok | None = None
     direction: Tok | None = None  # ">" / "<" or forward / reverse
     progress: Tok | None = None  # "p" / yes / no
+    refilled: Tok | None = None  # "r" / yes / no
     block_asked: Tok | None = None  # a seat, or "-" in the readable form
     result: Tok | None = None  # a seat or "draw"; None while the game goes on
     given: set[str] = field(default_factory=set)  # readable keys present
@@ -131,7 +132,7 @@ def _parse_stn(words: list[Tok]) -> StacksFields:
 
 
 def _stn_to_move(f: StacksFields, tok: Tok) -> None:
-    """``0>``, ``2<p``, ``1>pk2``; a finished game ``!3`` or ``!=``."""
+    """``0>``, ``2<p``, ``1>prk2``; a finished game ``!3`` or ``!=``."""
     text = tok.text
     if text.startswith("!"):
         if text != "!=" and not re.fullmatch(r"![0-9]+", text):
@@ -142,12 +143,14 @@ def _stn_to_move(f: StacksFields, tok: Tok) -> None:
     if not m:
         raise BadToken(
             tok,
-            f"bad to-move {text!r}: expected a seat, > or <, optionally p, optionally k and a seat (e.g. 0>, 2<p, 1>pk2)",
+            f"bad to-move {text!r}: expected a seat, > or <, optionally p, optionally r,"
+            " optionally k and a seat (e.g. 0>, 2<p, 1>prk2)",
         )
     f.to_move = Tok(m.group(1), tok.line, tok.col)
     f.direction = token_after(tok, m.start(2))._replace(text=m.group(2))
     f.progress = token_after(tok, m.start(3))._replace(text=m.group(3)) if m.group(3) else None
-    f.block_asked = token_after(tok, m.start(4)) if m.group(4) else None
+    f.refilled = token_after(tok, m.start(4))._replace(text=m.group(4)) if m.group(4) else None
+    f.block_asked = token_after(tok, m.start(5)) if m.group(5) else None
 
 
 def _list(tok: Tok, sep: str) -> list[Tok]:

@@ -70,7 +70,8 @@ def _build(f: StacksFields) -> StacksPosition:
         rules=rules,
         to_move=to_move,
         direction=_direction(f.direction) if going else 1,
-        progress=going and _progress(f.progress),
+        progress=going and _flag(f.progress, "progress", "p"),
+        refilled=going and _flag(f.refilled, "refilled", "r"),
         block_asked=block_asked,
         result=result,
         hands=[sorted(known) for known, _ in hands],
@@ -184,12 +185,13 @@ def _direction(tok: Tok | None) -> int:
     return words[tok.text.lower()]
 
 
-def _progress(tok: Tok | None) -> bool:
-    words = {"p": True, "yes": True, "no": False}
+def _flag(tok: Tok | None, name: str, letter: str) -> bool:
+    """A flag of the to-move field (its letter in STN, yes or no in the readable form)."""
+    words = {letter: True, "yes": True, "no": False}
     if tok is None:
         return False
     if tok.text.lower() not in words:
-        raise BadToken(tok, f"progress takes yes or no, not {tok.text!r}")
+        raise BadToken(tok, f"{name} takes yes or no, not {tok.text!r}")
     return words[tok.text.lower()]
 
 
@@ -371,7 +373,8 @@ def _to_move_text(pos: StacksPosition) -> str:
     if pos.result is not None:
         return "!=" if pos.result == "draw" else f"!{pos.result}"
     asked = "" if pos.block_asked is None else f"k{pos.block_asked}"
-    return f"{pos.to_move}{'>' if pos.direction == 1 else '<'}{'p' if pos.progress else ''}{asked}"
+    flags = ("p" if pos.progress else "") + ("r" if pos.refilled else "")
+    return f"{pos.to_move}{'>' if pos.direction == 1 else '<'}{flags}{asked}"
 
 
 def _counted(count: int, cards: list[int] | None, sep: str, between: str) -> str:
@@ -411,6 +414,7 @@ def to_readable(pos: StacksPosition) -> str:
             f"to-move: {pos.to_move}",
             f"direction: {'forward' if pos.direction == 1 else 'reverse'}",
             f"progress: {'yes' if pos.progress else 'no'}",
+            f"refilled: {'yes' if pos.refilled else 'no'}",
             f"block-asked: {'-' if pos.block_asked is None else pos.block_asked}",
             "result: *",
         ]

@@ -55,7 +55,7 @@ class Termination(enum.Enum):
     """Why a Stacks game ended (ST-21, ST-22)."""
 
     WIN = 1
-    DRAW_STALLED = 2  # nothing left to draw and a full round without progress
+    DRAW_STALLED = 2  # nothing left to draw and a full round without progress, or a stalled turn
     MAX_TURNS = 3
     RECORDED = 4  # read finished from a position: the reason is not recorded
 
@@ -315,6 +315,7 @@ _FIELDS = (
     "to_move",
     "direction",
     "progress",
+    "refilled",
     "block_asked",
     "result",
     "hands",

@@ -51,6 +51,7 @@ def position_to_dict(pos: StacksPosition) -> dict:
         "to_move": pos.to_move,
         "direction": "forward" if pos.direction == 1 else "reverse",
         "progress": pos.progress,
+        "refilled": pos.refilled,
         "block_asked": pos.block_asked,
         "result": None if pos.result is None else str(pos.result),
         "turn": pos.turn,
@@ -87,7 +88,9 @@ def render_position(pos: StacksPosition, legal: Sequence[str] | None = None, not
         lines.append("result     draw" if pos.result == "draw" else f"result     seat {pos.result} wins")
     else:
         way = "forward" if pos.direction == 1 else "reverse"
-        lines.append(f"to move    seat {pos.to_move} (play goes {way}{', has made progress' if pos.progress else ''})")
+        made = ", has made progress" if pos.progress else ""
+        made += ", has refilled the draw pile" if pos.refilled else ""
+        lines.append(f"to move    seat {pos.to_move} (play goes {way}{made})")
         if pos.block_asked is not None:
             lines.append(f"block?     seat {pos.block_asked} is asked whether to block the completed pile (ST-15)")
     lines.extend(notes)

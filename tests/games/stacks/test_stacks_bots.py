@@ -194,6 +194,27 @@ def test_mcts_respects_its_iteration_cap_and_reproduces_with_a_seed():
     assert first == again
 
 
+def test_mcts_searches_where_a_turn_would_loop_without_an_action_cap():
+    """ST-22 [OURS]: no chip to take (supply 0), an empty draw pile, and this turn has
+    refilled it once already: the B5 that empties the hand stalls the game at its ST-13
+    draw, a finished child, and the search (no cap on a turn's length) counts it."""
+    pos = position(
+        variant="stacks[stacks_chip_supply=0]",
+        hands=["B5", "-"],
+        unknown=[0, 102],  # the rest of the 112-card deck, so the search deals it to seat 1
+        piles=["B1 B2 B3 B4"],
+        aside="B1 B2 B3 B4 B5",
+        progress=True,
+        refilled=True,
+    )
+    st = StacksState.from_position(pos, seed=1)
+    found = mcts(st, iters=200)
+    visits = {st.action_to_string(a): n for a, n, _ in found["actions"]}
+    assert found["iterations"] == 200 and sum(visits.values()) == 200 and visits["B5"] > 0
+    st.apply(st.string_to_action("B5"))
+    assert st.is_terminal() and st.to_position().result == "draw"
+
+
 def test_mcts_answers_a_single_legal_action_at_once():
     st = whole(hands=["-", "R2"], piles=["B1 B2 B3 B4 B5"], block_asked=1, progress=True)  # no Block: pass
     found = mcts(st, iters=500)

@@ -23,6 +23,7 @@ from seqsolve.reference.stacks import ReferenceStacks
 VARIANTS = [
     *core_helpers.VARIANTS,
     "stacks[stacks_max_piles_per_colour=3,stacks_win_chips=4,stacks_win_min_each=0]",
+    "stacks[stacks_chip_supply=0]",  # refills within a turn (the stalled draw, ST-22)
 ]
 POSITIONS = 12_000
 
@@ -37,7 +38,7 @@ def differences(a, b) -> dict[str, tuple]:
 
 def test_the_compiled_engine_agrees_with_the_reference_on_random_positions():
     choose = np.random.default_rng(2026)
-    checked, game, seen_players = 0, 0, set()
+    checked, game, seen_players, refilled = 0, 0, set(), 0
     while checked < POSITIONS:
         players = 2 + game % 5
         rules = make_rules(VARIANTS[game % len(VARIANTS)], players)
@@ -61,4 +62,6 @@ def test_the_compiled_engine_agrees_with_the_reference_on_random_positions():
             driver.apply(action)
             checked += 1
             seen_players.add(players)
+            refilled += after.refilled
     assert seen_players == {2, 3, 4, 5, 6}
+    assert refilled  # the flag of the stalled draw (ST-22) was compared too

@@ -48,6 +48,7 @@ def _positions():
         ("stacks[stacks_refill=empty_hand_only,stacks_chip_supply=3]", 4),
         ("stacks[stacks_two_player_removal=false,stacks_steal_chip_can_win=true]", 2),
         ("stacks[max_turns=40]", 6),
+        ("stacks[stacks_chip_supply=0]", 2),  # refills within a turn, the stalled draw (ST-22)
     ]:
         rules = make_rules(variant, players)
         for seed in range(4):
@@ -55,7 +56,8 @@ def _positions():
             game = ReferenceStacks.new(rules, random.Random(seed))
             while not game.is_terminal():
                 game.apply(rng.choice(game.legal_actions()))
-                if rng.random() < 0.02 or game.block_asked is not None and rng.random() < 0.3:
+                rare = game.block_asked is not None or game.refilled
+                if rng.random() < 0.02 or rare and rng.random() < 0.3:
                     found.append(game.to_position())
             found.append(game.to_position())
     return found
@@ -76,6 +78,7 @@ def test_both_forms_round_trip_without_loss():
     positions = _positions()
     assert any(p.block_asked is not None for p in positions) and any(p.result == "draw" for p in positions)
     assert any(isinstance(p.result, int) for p in positions) and any(p.direction == -1 for p in positions)
+    assert any(p.refilled for p in positions)
     for pos in positions + [_seen_by_seat_0(p) for p in positions[::5]]:
         line = to_stn(pos)
         assert parse(line) == pos, line
@@ -154,6 +157,7 @@ REFUSED = [
     ("stacks 0> B1/B2 -/- - - 0b0r/0b21r 0/0 0 110 0 0", "0b21r", "more red chips than the supply of 20"),
     ("stacks 0> B1/B2 -/- - - 0b0r/2b3r 0/0 0 110 0 0", "2b3r", "seat 1 holds 2b3r and has won (ST-21)"),
     ("stacks 0> B1/B2 -/- B3 - 0b0r/0b0r 0/0 0 109 0 0", "B3", "B3 is not an action card"),
+    ("stacks 0>rp B1/B2 -/- - - 0b0r/0b0r 0/0 0 110 0 0", "0>rp", "bad to-move '0>rp'"),
     ("stacks 0>k1 B1/B2 -/- - - 0b0r/0b0r 0/0 0 110 0 0", "1 B1", "no pile holds 5 cards (ST-15)"),
     ("stacks 0>k0 B1/B2 -/- - B1+B2+B3+B4+B5 0b0r/0b0r 0/0 0 105 0 0", "0 B1", "only an opponent is asked"),
     ("stacks 0> B1/B2 -/- - - 0b0r/0b0r 0/0 0 110:B3,B4 0 0", "110:", "draw count 110 but 2 cards listed"),
@@ -202,6 +206,8 @@ READABLE_REFUSED = [
     ("to-move: 0", "to-move: 0\nTO-MOVE: 1", "TO-MOVE", "duplicate key 'to-move' (first on line 3)"),
     ("to-move: 0", "to-move: 0\ndirection: sideways", "sideways", "direction takes forward or reverse"),
     ("to-move: 0", "to-move: 0\nprogress: maybe", "maybe", "progress takes yes or no"),
+    ("to-move: 0", "to-move: 0\nrefilled: maybe", "maybe", "refilled takes yes or no"),
+    ("to-move: 0", "result: draw\nrefilled: yes", "yes", "a finished game has no refilled"),
     ("to-move: 0", "result: 1\nto-move: 0", "0\nhand", "a finished game has no to-move"),
     ("to-move: 0", "result: *", "seqsolve", "missing 'to-move:' line"),
     ("hand 1: B2", "hand 1: B2\nhand 2: -", "seqsolve", "missing 'discard 2:' line"),

@@ -23,6 +23,8 @@ VARIANTS = [
     "stacks[stacks_win_chips=3,stacks_win_min_each=1,stacks_steal_chip_can_win=true]",
     "stacks[stacks_two_player_removal=false,stacks_actions_from_discard=false]",
     "stacks[max_turns=30]",
+    "stacks[stacks_chip_supply=0]",  # every completion recycles: turns loop but for ST-22's stalled draw
+    "stacks[stacks_chip_supply=1,stacks_refill=empty_hand_only]",
 ]
 SETTINGS = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -122,16 +124,26 @@ def test_exactly_the_legal_actions_apply(engine, game, steps):
 @SETTINGS
 @given(games)
 def test_st22_random_games_end(engine, game):
-    """ST-22: every random game ends, by a win or a draw, within max_turns turns."""
+    """ST-22: every random game ends, by a win or a draw, within max_turns turns, and
+    every turn within a bound of its own: at most one refill of the draw pile (ST-20)
+    per chip that changed hands in it, and one more, before the stalled draw."""
     variant, players, seed = game
     g = _deal(engine, variant, players, seed)
     rng = random.Random(seed)
     limit = make_rules(variant, players).max_turns
-    decisions = 0
+    before = g.to_position()
+    refills = chips_moved = 0
     while not g.is_terminal():
         g.apply(rng.choice(g.legal_actions()))
-        decisions += 1
-        assert g.to_position().turn <= limit
+        pos = g.to_position()
+        assert pos.turn <= limit
+        if pos.turn != before.turn:
+            refills = chips_moved = 0
+        refills += pos.aside_count < before.aside_count  # only a refill empties the set-aside stack
+        chips_moved += pos.chips != before.chips
+        assert refills <= chips_moved + 1
+        before = pos
     pos = g.to_position()
     assert pos.result == "draw" or g.returns()[pos.result] == 1.0
-    assert pos.result != "draw" or pos.turn == limit or (pos.draw_count, pos.aside_count) == (0, 0)
+    stalled = pos.draw_count == 0 and pos.aside_count > 0  # the stalled draw recycles nothing
+    assert pos.result != "draw" or pos.turn == limit or stalled or (pos.draw_count, pos.aside_count) == (0, 0)

@@ -497,6 +497,83 @@ def test_st22_max_turns(engine):
     assert g.is_terminal() and g.to_position().result == "draw" and g.to_position().turn == 5
 
 
+#: seat 0 holds the 5 of a blue pile at 4; the draw pile is empty and the set-aside
+#: stack holds a blue run, so every completion refills the draw pile with a run
+LOOP = (
+    "stacks[stacks_chip_supply={supply}] 0>{flags} B5/?* -/- - B1+B2+B3+B4 0b0r/0b0r 0/0"
+    " 5:B1,B2,B3,B4,B5 0 0 0"
+)
+
+
+def _build_the_run_again(g) -> None:
+    play(g, "B1", "B2", "B3", "B4", "B5")
+
+
+def test_st22_a_second_refill_in_a_turn_without_a_chip_is_the_stalled_draw(engine):
+    """ST-22 [OURS] (RULES-NOTES.md): with no chip to take, the same run comes back
+    from the set-aside stack and is built again; the second refill of the turn ends
+    the game in a draw instead of looping.  The run that stalled lands on the
+    set-aside stack, so every card is still somewhere."""
+    g = start(engine, LOOP.format(supply=0, flags=""), seed=1)
+    play(g, "B5", "pass")  # the first refill: the run comes back
+    assert stn(g).split()[1] == "0>pr" and not g.is_terminal()
+    _build_the_run_again(g)
+    pos = g.to_position()
+    assert g.is_terminal() and pos.result == "draw" and g.returns() == [0.0, 0.0]
+    assert pos.piles == [] and pos.hands[0] == [] and pos.draw_count == 0 and pos.aside_count == 10
+    assert parse(stn(g)) == pos  # a valid finished position
+
+
+def test_st22_a_chip_after_the_refill_lets_the_next_refill_go_on(engine):
+    """ST-22 [OURS]: the chip of the first completion (supply 1) clears the flag, so
+    the second refill goes on; the third, with no chip since the second, stalls."""
+    g = start(engine, LOOP.format(supply=1, flags=""), seed=1)
+    play(g, "B5", "pass")
+    assert stn(g).split()[1] == "0>p" and g.to_position().chips[0] == (1, 0)
+    _build_the_run_again(g)
+    play(g, "pass")
+    assert not g.is_terminal() and stn(g).split()[1] == "0>pr"
+    _build_the_run_again(g)
+    assert g.is_terminal() and g.to_position().result == "draw"
+
+
+def test_st22_the_refilled_flag_of_a_position_is_played_by(engine):
+    """ST-22 [OURS], docs/stacks.md: ``r`` in the to-move field says the turn has
+    refilled already, so the next refill is the stalled draw."""
+    g = start(engine, LOOP.format(supply=0, flags="r"), seed=1)
+    play(g, "B5")
+    assert g.is_terminal() and g.to_position().result == "draw"
+
+
+def test_st22_a_new_turn_clears_the_refilled_flag(engine):
+    """ST-22 [OURS]: the flag counts refills within one turn only; the next turn's
+    ST-11 refill recycles as any first refill does."""
+    g = start(
+        engine, "stacks[stacks_chip_supply=0] 0>r B3/?* -/- - - 0b0r/0b0r 0/0 5:B1,B2,B3,B4,B5 0 0 0", seed=1
+    )
+    play(g, "~B3")
+    assert not g.is_terminal() and stn(g).split()[1] == "1>"
+
+
+def test_st22_a_turn_start_refill_counts_as_the_first_of_the_turn(engine):
+    """ST-22 [OURS]: the ST-11 refill at the start of seat 1's turn recycles; its
+    completion gives no chip, so the refill its ST-13 draw needs stalls."""
+    g = start(
+        engine,
+        "stacks[stacks_chip_supply=0] 0> R3,?*/B5,R2,R3,R4 -/- - B1+B2+B3+B4 0b0r/0b0r 0/0"
+        " 5:R1,R1,R1,R1,R1 0 0 0",
+        seed=1,
+    )
+    play(g, "~R3")  # seat 1 draws its fifth card, an R1, from the recycled stack
+    assert stn(g).split()[1] == "1>r" and g.to_position().draw_count == 4
+    play(g, "B5", "pass", "R1", "R2", "R3")
+    assert not g.is_terminal()
+    play(g, "R4")  # the ST-13 draw takes the four R1 and then needs a second refill
+    pos = g.to_position()
+    assert g.is_terminal() and pos.result == "draw"
+    assert pos.piles == [[Card.R1, Card.R2, Card.R3, Card.R4]] and pos.hands[1] == [Card.R1] * 4
+
+
 # ---------------------------------------------------------------------------
 # §4.9 options not named above
 
