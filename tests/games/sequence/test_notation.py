@@ -58,6 +58,14 @@ def rejects(text: str) -> PositionError:
     return info.value
 
 
+def assert_refused_at(text: str, column: int, *words: str) -> None:
+    """The one-line ``text`` is refused at ``column``, the message holding every one of ``words``."""
+    err = rejects(text)
+    assert (err.line, err.column) == (1, column)
+    for word in words:
+        assert word in err.message
+
+
 def example_sqn(n: int) -> str:
     return (DATA / f"example{n}.sqn").read_text()
 
@@ -222,17 +230,13 @@ def test_empty_draft_is_a_dash():
 def test_draft_cards_count_toward_the_deck_total():
     """D-5, P-11.7: without the 5 draft cards the total would be 99, not 104."""
     text = DRAFT.replace(" 87 ", " 92 ")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, " 92 ") + 1)
-    assert "104" in err.message and "draft" in err.message
+    assert_refused_at(text, column_of(text, " 92 ") + 1, "104", "draft")
 
 
 def test_draft_cards_count_toward_the_copy_limit():
     """D-5, P-11.6: a third QD, in the draft, is one copy too many."""
     text = "draft " + EMPTY_BOARD + " bg 0 3S,JS,7H,JH,6D,TD/?4 QD,QD/- - 87 0 0 draft:QD,2C,5H,9S,AD"
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "draft:QD") + len("draft:"))
-    assert "QD" in err.message and "P-11.6" in err.message
+    assert_refused_at(text, column_of(text, "draft:QD") + len("draft:"), "QD", "P-11.6")
 
 
 def test_draft_field_is_required_in_the_draft_variant_only():
@@ -247,9 +251,7 @@ def test_draft_field_is_required_in_the_draft_variant_only():
 def test_draft_larger_than_draft_size_is_rejected():
     """D-5: the draft holds at most draft_size cards."""
     text = DRAFT.replace("87 0 0 draft:QD,2C,5h,9S,AD", "86 0 0 draft:QD,2C,5h,9S,AD,AS")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "draft:") + len("draft:"))
-    assert "draft_size is 5" in err.message
+    assert_refused_at(text, column_of(text, "draft:") + len("draft:"), "draft_size is 5")
 
 
 NUMBERS = "numbers *8*/10/10/10/10/B9/B9/B9/B9/*8* bg !b N01,N17,N48,PL,MI/?5 N05,N06/N07,N07 b:a6-a10 86 12 3"
@@ -267,9 +269,7 @@ def test_numbers_position_round_trip():
 def test_numbers_deck_rejects_classic_cards():
     """P-11.6: only codes of the variant's deck are cards (Numbers: N01..N48, PL, MI)."""
     text = NUMBERS.replace("N01,", "JS,")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "JS,"))
-    assert "numbers-standin-1" in err.message
+    assert_refused_at(text, column_of(text, "JS,"), "numbers-standin-1")
 
 
 # ---------------------------------------------------------------------------
@@ -386,23 +386,19 @@ def test_empty_text_is_rejected():
 def test_p11_1_sqn_field_count():
     """P-11.1: nine fields: the missing stall field is reported at the end of the line."""
     text = sqn().rsplit(" ", 1)[0]
-    err = rejects(text)
-    assert (err.line, err.column) == (1, len(text) + 1)
-    assert "stall field is missing" in err.message
+    assert_refused_at(text, len(text) + 1, "stall field is missing")
 
 
 def test_p11_1_sqn_extra_field():
     """P-11.1: an eleventh field that is not the draft is reported where it starts."""
     text = sqn() + " 7"
-    err = rejects(text)
-    assert (err.line, err.column) == (1, len(text)) and "'7'" in err.message
+    assert_refused_at(text, len(text), "'7'")
 
 
 def test_p11_1_board_row_count():
     """P-11.1, P-2: nine rows."""
     text = sqn(board="*8*/10/10/10/10/10/10/10/*8*")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, 9) and "9 rows" in err.message
+    assert_refused_at(text, 9, "9 rows")
 
 
 def test_p11_1_board_row_too_short_and_too_long():
@@ -433,9 +429,7 @@ def test_p11_1_corners():
     assert (err.line, err.column) == (1, column_of(text, " 10/") + 1)
     assert err.message == "corner a1 must be * (P-11.1)"
     text = sqn(board="*8*/10/10/4*5/10/10/10/10/10/*8*")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "*5/") + 0)
-    assert "* at e4" in err.message
+    assert_refused_at(text, column_of(text, "*5/") + 0, "* at e4")
 
 
 def test_p11_1_bad_to_move_and_counters():
@@ -445,8 +439,7 @@ def test_p11_1_bad_to_move_and_counters():
     err = rejects(sqn(to_move="!x"))
     assert "!b, !g, !r or !=" in err.message
     text = sqn(turn="-3")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, " -3 ") + 1) and "turn" in err.message
+    assert_refused_at(text, column_of(text, " -3 ") + 1, "turn")
 
 
 @pytest.mark.parametrize("field", ["turn", "stall"])
@@ -591,11 +584,9 @@ def test_p11_1_readable_board_rows():
 def test_p11_1_unknown_card_and_question_mark_in_discards():
     """P-5, P-6: an unknown code is rejected; discards are public, so '?' is not allowed."""
     text = sqn(hands="3S,ZZ,7H,JH,6D,TD,6C/?7")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "ZZ")) and "'ZZ' is not a card" in err.message
+    assert_refused_at(text, column_of(text, "ZZ"), "'ZZ' is not a card")
     text = sqn(hands="3S,JS,7H,JH,6D,TD/?7", discards="6C,?/-")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "?/-")) and "public" in err.message
+    assert_refused_at(text, column_of(text, "?/-"), "public")
 
 
 def test_p11_1_variant_errors_point_at_the_variant():
@@ -613,16 +604,13 @@ def test_p11_1_variant_errors_point_at_the_variant():
 def test_p11_2_player_count():
     """P-11.2, C-6: five seats cannot be seated."""
     text = sqn(seats="bgbgb", hands="?5/?5/?5/?5/?5", discards="-/-/-/-/-", draw="79")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "bgbgb")) and "5 seats" in err.message
+    assert_refused_at(text, column_of(text, "bgbgb"), "5 seats")
 
 
 def test_p11_2_colours_alternate():
     """P-11.2, P-3: seat s has the colour of seat s mod T."""
     text = sqn(seats="bggb", hands="?6/?6/?6/?6", discards="-/-/-/-", draw="80")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "bggb") + 2)
-    assert "seat 2 plays g but seat 0 plays b" in err.message
+    assert_refused_at(text, column_of(text, "bggb") + 2, "seat 2 plays g but seat 0 plays b")
     err = rejects(sqn(seats="bb"))
     assert "same colour" in err.message
     err = rejects(sqn(seats="by"))
@@ -632,11 +620,9 @@ def test_p11_2_colours_alternate():
 def test_p11_2_seat_count_allowed_for_the_variant():
     """P-11.2: seed000 allows at most 6 players; the draft variant has 2 sides."""
     text = sqn(variant="seed000", seats="bgbgbgbg", hands="/".join(["?4"] * 8), discards="/".join("-" * 8), draw="72")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, 1) and "more than this variant allows (6)" in err.message
+    assert_refused_at(text, 1, "more than this variant allows (6)")
     text = DRAFT.replace(" bg ", " bgr ").replace("/?6 -/-", "/?6/?6 -/-/-").replace(" 87 ", " 81 ")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, 1) and "2 sides" in err.message
+    assert_refused_at(text, 1, "2 sides")
 
 
 def test_p11_2_variant_players_must_match_the_seats():
@@ -649,12 +635,9 @@ def test_p11_2_variant_players_must_match_the_seats():
 def test_p11_2_hand_entries_one_per_seat():
     """P-5: one hand entry per seat."""
     text = sqn(hands="?7/?7/?7")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "?7/?7/?7") + 6)
-    assert "hand for seat 2" in err.message
+    assert_refused_at(text, column_of(text, "?7/?7/?7") + 6, "hand for seat 2")
     text = sqn(hands="?7")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "?7 ") + 2) and "no hand for seat 1" in err.message
+    assert_refused_at(text, column_of(text, "?7 ") + 2, "no hand for seat 1")
 
 
 # ---------------------------------------------------------------------------
@@ -664,23 +647,19 @@ def test_p11_2_hand_entries_one_per_seat():
 def test_p11_3_sequence_not_in_a_straight_line():
     """P-11.3: the two ends must be 4 steps apart in a straight line."""
     text = example_sqn(2).replace("b:a6-a10", "b:a6-b10")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "b:a6-b10")) and "straight line" in err.message
+    assert_refused_at(text, column_of(text, "b:a6-b10"), "straight line")
 
 
 def test_p11_3_cells_must_count_for_the_colour():
     """P-11.3, C-24: every cell of a listed sequence holds its colour or is a corner."""
     text = example_sqn(2).replace("b:a6-a10", "g:a6-a10")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "g:a6-a10"))
-    assert "a6 holds 'B', which does not count for g" in err.message
+    assert_refused_at(text, column_of(text, "g:a6-a10"), "a6 holds 'B', which does not count for g")
 
 
 def test_p11_3_colour_must_be_seated():
     """P-11.3: a red sequence in a blue/green game is impossible."""
     text = example_sqn(2).replace("b:a6-a10", "r:a6-a10")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "r:a6-a10")) and "nobody plays r" in err.message
+    assert_refused_at(text, column_of(text, "r:a6-a10"), "nobody plays r")
 
 
 def test_p11_3_overlap_reuse_limit_in_listed_order():
@@ -689,16 +668,13 @@ def test_p11_3_overlap_reuse_limit_in_listed_order():
     fields[1] = fields[1].replace("/1bbbB5/", "/BBBBB5/")  # a5..e5 blue and locked
     fields[6] += ",b:a5-e5"
     text = " ".join(fields)
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "b:a5-e5"))
-    assert "overlap_reuse_limit=1" in err.message and "C-25" in err.message
+    assert_refused_at(text, column_of(text, "b:a5-e5"), "overlap_reuse_limit=1", "C-25")
 
 
 def test_p11_3_overlap_max_shared():
     """P-11.3, C-25: two blue sequences of one row sharing four cells break overlap_max_shared=1."""
     text = sqn(board="*BBBBB3*/10/10/10/10/10/10/10/10/*8*", sequences="b:a1-e1,b:b1-f1")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "b:b1-f1")) and "overlap_max_shared=1" in err.message
+    assert_refused_at(text, column_of(text, "b:b1-f1"), "overlap_max_shared=1")
 
 
 # ---------------------------------------------------------------------------
@@ -708,17 +684,13 @@ def test_p11_3_overlap_max_shared():
 def test_p11_4_locked_chip_outside_any_sequence():
     """P-11.4: an upper-case chip must belong to a listed sequence."""
     text = example_sqn(2).replace("*b7*/", "*B7*/")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "B7*"))
-    assert "locked chip B at b1 is in no listed sequence" in err.message
+    assert_refused_at(text, column_of(text, "B7*"), "locked chip B at b1 is in no listed sequence")
 
 
 def test_p11_4_sequence_chip_must_be_locked():
     """P-11.4: every non-corner cell of a listed sequence holds a locked chip."""
     text = example_sqn(2).replace("/B5g3/", "/b5g3/")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "b5g3"))
-    assert "a6 is in a listed b sequence" in err.message and "write B" in err.message
+    assert_refused_at(text, column_of(text, "b5g3"), "a6 is in a listed b sequence", "write B")
 
 
 # ---------------------------------------------------------------------------
@@ -732,9 +704,7 @@ def test_p11_5_enough_sequences_while_in_progress():
     """P-11.5: blue cannot hold 2 sequences (enough to win) in a game still in progress."""
     board = "*BBBBBBBB*/10/10/10/10/10/10/10/10/*8*"  # a1-e1 and f1-j1 share no cell
     text = sqn(board=board, sequences="b:a1-e1,b:f1-j1")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "b:f1-j1"))
-    assert "blue has 2 sequences, enough to win" in err.message and "in progress" in err.message
+    assert_refused_at(text, column_of(text, "b:f1-j1"), "blue has 2 sequences, enough to win", "in progress")
     won = parse_position(sqn(board=board, sequences="b:a1-e1,b:f1-j1", to_move="!b"))
     assert won.result == "b"
 
@@ -742,9 +712,7 @@ def test_p11_5_enough_sequences_while_in_progress():
 def test_p11_5_only_the_winner_may_have_enough():
     """P-11.5: with result !g, blue may not have reached sequences_to_win."""
     text = sqn(variant="classic[sequences_to_win=1]", board=WON_BOARD, sequences="b:a1-e1,g:a10-e10", to_move="!g")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "b:a1-e1"))
-    assert "green won" in err.message
+    assert_refused_at(text, column_of(text, "b:a1-e1"), "green won")
     text = text.replace(" !g ", " != ")
     err = rejects(text)
     assert "the result is a draw" in err.message
@@ -753,8 +721,7 @@ def test_p11_5_only_the_winner_may_have_enough():
 def test_p11_5_result_colour_must_be_seated():
     """P-4: !r in a blue/green game names nobody."""
     text = sqn(to_move="!r")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "!r") + 1) and "nobody plays r" in err.message
+    assert_refused_at(text, column_of(text, "!r") + 1, "nobody plays r")
 
 
 # ---------------------------------------------------------------------------
@@ -764,17 +731,13 @@ def test_p11_5_result_colour_must_be_seated():
 def test_p11_6_card_named_three_times():
     """P-11.6: a third 8S (two in hand 1, one in blue's discards) is impossible."""
     text = example_sqn(2).replace("?7/8S,8S,AH,7H,7H,AC,2C 2S,9S", "?7/8S,8S,AH,7H,7H,AC,2C 8S,9S")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "8S,9S"))
-    assert "card 8S is named 3 times" in err.message
+    assert_refused_at(text, column_of(text, "8S,9S"), "card 8S is named 3 times")
 
 
 def test_p11_6_listed_draw_pile_counts_too():
     """P-11.6: the listed draw pile is part of the count: two QD discarded, a third on top of the pile."""
     text = example_sqn(3).replace("8:QC,JH", "8:QD,JH")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "8:QD") + 2)
-    assert "card QD is named 3 times" in err.message
+    assert_refused_at(text, column_of(text, "8:QD") + 2, "card QD is named 3 times")
 
 
 # ---------------------------------------------------------------------------
@@ -784,17 +747,13 @@ def test_p11_6_listed_draw_pile_counts_too():
 def test_p11_7_hand_larger_than_the_hand_size():
     """P-11.7: a two-player hand holds at most 7 cards."""
     text = sqn(hands="3S,JS,7H,JH,6D,TD,6C/?8", draw="89")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, "?8"))
-    assert "hand 1 holds 8 cards" in err.message and "7" in err.message
+    assert_refused_at(text, column_of(text, "?8"), "hand 1 holds 8 cards", "7")
 
 
 def test_p11_7_total_must_be_the_deck():
     """P-11.7: hands + discards + draw = 104."""
     text = sqn(draw="89")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, " 89 ") + 1)
-    assert "103 in all" in err.message and "104" in err.message
+    assert_refused_at(text, column_of(text, " 89 ") + 1, "103 in all", "104")
 
 
 def test_p11_7_readable_without_draw_counts_the_rest():
@@ -806,9 +765,7 @@ def test_p11_7_readable_without_draw_counts_the_rest():
 def test_p8_listed_draw_pile_must_match_its_count():
     """P-8: exactly that many cards are listed."""
     text = example_sqn(3).replace("8:QC,JH,KC,3S,7S,6C,AH,4H", "8:QC,JH,KC,3S,7S,6C,AH")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, " 8:QC") + 1)
-    assert "8 cards but 7 are listed" in err.message
+    assert_refused_at(text, column_of(text, " 8:QC") + 1, "8 cards but 7 are listed")
 
 
 # ---------------------------------------------------------------------------
@@ -818,17 +775,13 @@ def test_p8_listed_draw_pile_must_match_its_count():
 def test_p11_8_to_move_is_a_seat():
     """P-11.8: seat 2 does not exist in a two-player game."""
     text = sqn(to_move="2")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, " 2 ") + 1)
-    assert "to-move 2 is not a seat" in err.message
+    assert_refused_at(text, column_of(text, " 2 ") + 1, "to-move 2 is not a seat")
 
 
 def test_p11_8_exchange_mark_needs_exchanges():
     """P-11.8, P-16: 'x' only when dead_card_exchanges_per_turn >= 1 (or unlimited)."""
     text = sqn(variant="classic[dead_card_exchanges_per_turn=0]", to_move="0x")
-    err = rejects(text)
-    assert (err.line, err.column) == (1, column_of(text, " 0x ") + 2)
-    assert "dead_card_exchanges_per_turn=0" in err.message
+    assert_refused_at(text, column_of(text, " 0x ") + 2, "dead_card_exchanges_per_turn=0")
     unlimited = parse_position(sqn(variant="classic[dead_card_exchanges_per_turn=unlimited]", to_move="0x"))
     assert unlimited.exchange_used and to_sqn(unlimited).split()[3] == "0x"
 
