@@ -335,12 +335,21 @@ def test_c14_exchange_allowance_renews_each_turn():
     assert "~4S" in moves(s)
 
 
-def test_c14_a_live_card_cannot_be_exchanged():
-    """C-14/C-20: only dead cards are exchanged."""
-    s = make(rules_for(), chips={"b": "e1"}, hands=["5S", ""])
-    assert moves(s) == ["5S@d9"]
-    with pytest.raises(IllegalMoveError, match="C-20"):
-        s.apply("~5S")
+@pytest.mark.parametrize(
+    "chips, hand, listed, refused, why",
+    [
+        pytest.param({"b": "e1"}, "5S", ["5S@d9"], "~5S", "C-20", id="C-14/C-20 a live card is not exchanged"),
+        pytest.param({"g": "e5"}, "5H", ["5H@i7"], "5H@e5", "not empty", id="C-15 a chip needs an empty cell"),
+        pytest.param({"b": "e5"}, "JS", ["pass"], "~JS", "C-19a", id="C-19a a JS with no target is not dead"),
+    ],
+)
+def test_only_the_listed_turns_are_accepted(chips, hand, listed, refused, why):
+    """C-14/C-20: only dead cards are exchanged; C-15: an occupied cell cannot take a chip;
+    C-19a: a JS with nothing to remove is unplayable but not dead: no exchange, forced pass."""
+    s = make(rules_for(), chips=chips, hands=[hand, ""])
+    assert moves(s) == listed
+    with pytest.raises(IllegalMoveError, match=why):
+        s.apply(refused)
 
 
 def test_c15_normal_card_goes_on_either_of_its_cells_only():
@@ -351,14 +360,6 @@ def test_c15_normal_card_goes_on_either_of_its_cells_only():
         s.clone().apply("5H@f5")
     s.apply("5H@i7")
     assert board_token(s, "i7") == "b" and s.to_position().discards[0] == ("5H",)
-
-
-def test_c15_normal_card_needs_an_empty_cell():
-    """C-15: an occupied cell cannot take a chip."""
-    s = make(rules_for(), chips={"g": "e5"}, hands=["5H", ""])
-    assert moves(s) == ["5H@i7"]
-    with pytest.raises(IllegalMoveError, match="not empty"):
-        s.apply("5H@e5")
 
 
 def test_c15_two_eyed_jack_on_a_live_cell_but_not_occupied_or_corner():
@@ -472,14 +473,6 @@ def test_c19_no_voluntary_pass_when_a_play_exists():
     assert "pass" not in moves(s)
     with pytest.raises(IllegalMoveError, match="C-19"):
         s.apply("pass")
-
-
-def test_c19a_one_eyed_jack_without_target_is_not_dead():
-    """C-19a: a JS with nothing to remove is unplayable but not dead: no exchange, forced pass."""
-    s = make(rules_for(), chips={"b": "e5"}, hands=["JS", ""])
-    assert moves(s) == ["pass"]
-    with pytest.raises(IllegalMoveError, match="C-19a"):
-        s.apply("~JS")
 
 
 def test_c19a_jacks_are_never_dead_even_on_a_full_board():
