@@ -30,10 +30,9 @@ from .options import (
     games_option,
     jobs_option,
     json_option,
-    players_option,
     progress_option,
+    seating_options,
     seed_option,
-    teams_option,
     variant_option,
 )
 from .progress import Progress, progress_enabled
@@ -122,8 +121,11 @@ Rerunning the same command with the same --out resumes an interrupted run
 @click.option(
     "--all-presets", is_flag=True, help="Every preset of RULES.md §2.2 with every seating it allows."
 )
-@players_option("Players when not varied [default: 2].", default=None)
-@teams_option("Sides when not varied (6 or 12 players without it: both 2 and 3).")
+@seating_options(
+    "Players when not varied [default: 2].",
+    "Sides when not varied (6 or 12 players without it: both 2 and 3).",
+    default=None,
+)
 @games_option("Self-play games per variant (and per match unless --match-games).", default=1000)
 @click.option("--self-play/--no-self-play", default=True, show_default=True,
               help="Play the self-play games (--no-self-play: only the --restrict and --weak matches).")

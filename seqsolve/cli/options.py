@@ -190,13 +190,18 @@ def progress_option(what: str = "Progress line"):
                         help=f"{what} on stderr (default: when stderr is a terminal).")
 
 
-def players_option(help: str = "2, 3, 4, 6, 8, 9, 10 or 12 (Sequence Stacks: 2 to 6).", default: int | None = 2):
+def seating_options(
+    players: str = "2, 3, 4, 6, 8, 9, 10 or 12 (Sequence Stacks: 2 to 6).",
+    teams: str = "Number of sides (2 or 3); needed for 6 and 12 players.",
+    default: int | None = 2,
+):
+    """``--players`` and ``--teams``: the players and the sides they form are one seating,
+    so every command that takes one takes both (``players`` and ``teams`` are their help)."""
     shown = {"show_default": True} if default is not None else {}
-    return click.option("--players", type=int, default=default, help=help, **shown)
-
-
-def teams_option(help: str = "Number of sides (2 or 3); needed for 6 and 12 players."):
-    return click.option("--teams", type=int, default=None, help=help)
+    return option_group([
+        click.option("--players", type=int, default=default, help=players, **shown),
+        click.option("--teams", type=int, default=None, help=teams),
+    ])
 
 
 def game_options(where: str):
@@ -206,8 +211,7 @@ def game_options(where: str):
         jobs_option(PROCESS_JOBS_HELP),
         seed_option("every game, the same at any --jobs", resumes=where),
         variant_option("Preset with overrides, e.g. 'classic[sequences_to_win=3]'.", default="classic"),
-        players_option(),
-        teams_option(),
+        seating_options(),
         MOVE_TIMEOUT,
     ]
     return option_group(options)

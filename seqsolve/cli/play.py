@@ -17,7 +17,7 @@ import click
 
 from ..games.base import NotSupported
 from .errors import CliError, Interrupted
-from .options import FILE_PATH, SECONDS, fresh_seed, players_option, seed_option, teams_option, variant_option
+from .options import FILE_PATH, SECONDS, fresh_seed, seating_options, seed_option, variant_option
 from .position import _use_color, load_position
 
 #: what a person may type besides a move, as the screen lists it
@@ -49,8 +49,7 @@ At the prompt:
 
 @click.command(epilog=PLAY_EPILOG)
 @variant_option("Preset with overrides, e.g. 'classic[sequences_to_win=1]' [default: classic].")
-@players_option("2, 3, 4, 6, 8, 9, 10 or 12 [default: 2].", default=None)
-@teams_option()
+@seating_options("2, 3, 4, 6, 8, 9, 10 or 12 [default: 2].", default=None)
 @click.option(
     "--seat",
     "seats",

@@ -30,10 +30,9 @@ from .options import (
     MAX_GAMES,
     fresh_seed,
     json_option,
-    players_option,
     progress_option,
+    seating_options,
     seed_option,
-    teams_option,
     variant_option,
 )
 from .pictures import check_picture, draw_picture, picture_options, read_arrows
@@ -166,8 +165,9 @@ Examples:
 )
 @click.option("--new", "new", is_flag=True, help="Deal a new game instead of reading FILE.")
 @variant_option("With --new: preset and overrides, e.g. 'classic[sequences_to_win=3]'.")
-@players_option("With --new: number of players [default: 2].", default=None)
-@teams_option("With --new: number of sides when it is not implied.")
+@seating_options(
+    "With --new: number of players [default: 2].", "With --new: number of sides when it is not implied.", default=None
+)
 @seed_option("the deal, the random play and hidden cards")
 @click.option("--play-random", is_flag=True, help="Play uniformly random moves to the end of the game.")
 @click.option("--viewer", type=int, help="Show only what this seat may see (other hands hidden).")
