@@ -644,22 +644,33 @@ def test_p11_2_hand_entries_one_per_seat():
 # P-11.3: sequences
 
 
-def test_p11_3_sequence_not_in_a_straight_line():
-    """P-11.3: the two ends must be 4 steps apart in a straight line."""
-    text = example_sqn(2).replace("b:a6-a10", "b:a6-b10")
-    assert_refused_at(text, column_of(text, "b:a6-b10"), "straight line")
+ONE_CHANGE = [
+    # P-11.3: the two ends must be 4 steps apart in a straight line.
+    (2, "b:a6-a10", "b:a6-b10", "b:a6-b10", 0, ("straight line",)),
+    # P-11.3, C-24: every cell of a listed sequence holds its colour or is a corner.
+    (2, "b:a6-a10", "g:a6-a10", "g:a6-a10", 0, ("a6 holds 'B', which does not count for g",)),
+    # P-11.3: a red sequence in a blue/green game is impossible.
+    (2, "b:a6-a10", "r:a6-a10", "r:a6-a10", 0, ("nobody plays r",)),
+    # P-11.4: an upper-case chip must belong to a listed sequence.
+    (2, "*b7*/", "*B7*/", "B7*", 0, ("locked chip B at b1 is in no listed sequence",)),
+    # P-11.4: every non-corner cell of a listed sequence holds a locked chip.
+    (2, "/B5g3/", "/b5g3/", "b5g3", 0, ("a6 is in a listed b sequence", "write B")),
+    # P-11.6: a third 8S (two in hand 1, one in blue's discards) is impossible.
+    (2, "2C 2S,9S", "2C 8S,9S", "8S,9S", 0, ("card 8S is named 3 times",)),
+    # P-11.6: the listed draw pile is part of the count: two QD discarded, a third on top of the pile.
+    (3, "8:QC,JH", "8:QD,JH", "8:QD", 2, ("card QD is named 3 times",)),
+    # P-8: exactly that many cards are listed.
+    (3, "8:QC,JH,KC,3S,7S,6C,AH,4H", "8:QC,JH,KC,3S,7S,6C,AH", " 8:QC", 1, ("8 cards but 7 are listed",)),
+]
 
 
-def test_p11_3_cells_must_count_for_the_colour():
-    """P-11.3, C-24: every cell of a listed sequence holds its colour or is a corner."""
-    text = example_sqn(2).replace("b:a6-a10", "g:a6-a10")
-    assert_refused_at(text, column_of(text, "g:a6-a10"), "a6 holds 'B', which does not count for g")
-
-
-def test_p11_3_colour_must_be_seated():
-    """P-11.3: a red sequence in a blue/green game is impossible."""
-    text = example_sqn(2).replace("b:a6-a10", "r:a6-a10")
-    assert_refused_at(text, column_of(text, "r:a6-a10"), "nobody plays r")
+@pytest.mark.parametrize("example, old, new, at, offset, words", ONE_CHANGE)
+def test_example_with_one_change_is_refused_where_the_change_is(example, old, new, at, offset, words):
+    """P-8, P-11.3, P-11.4, P-11.6: a bundled example turned impossible by one edit, each row
+    commented with its rule, is refused at the edit."""
+    text = example_sqn(example).replace(old, new)
+    assert text != example_sqn(example)
+    assert_refused_at(text, column_of(text, at) + offset, *words)
 
 
 def test_p11_3_overlap_reuse_limit_in_listed_order():
@@ -679,18 +690,6 @@ def test_p11_3_overlap_max_shared():
 
 # ---------------------------------------------------------------------------
 # P-11.4: locks
-
-
-def test_p11_4_locked_chip_outside_any_sequence():
-    """P-11.4: an upper-case chip must belong to a listed sequence."""
-    text = example_sqn(2).replace("*b7*/", "*B7*/")
-    assert_refused_at(text, column_of(text, "B7*"), "locked chip B at b1 is in no listed sequence")
-
-
-def test_p11_4_sequence_chip_must_be_locked():
-    """P-11.4: every non-corner cell of a listed sequence holds a locked chip."""
-    text = example_sqn(2).replace("/B5g3/", "/b5g3/")
-    assert_refused_at(text, column_of(text, "b5g3"), "a6 is in a listed b sequence", "write B")
 
 
 # ---------------------------------------------------------------------------
@@ -728,18 +727,6 @@ def test_p11_5_result_colour_must_be_seated():
 # P-11.6: copies
 
 
-def test_p11_6_card_named_three_times():
-    """P-11.6: a third 8S (two in hand 1, one in blue's discards) is impossible."""
-    text = example_sqn(2).replace("?7/8S,8S,AH,7H,7H,AC,2C 2S,9S", "?7/8S,8S,AH,7H,7H,AC,2C 8S,9S")
-    assert_refused_at(text, column_of(text, "8S,9S"), "card 8S is named 3 times")
-
-
-def test_p11_6_listed_draw_pile_counts_too():
-    """P-11.6: the listed draw pile is part of the count: two QD discarded, a third on top of the pile."""
-    text = example_sqn(3).replace("8:QC,JH", "8:QD,JH")
-    assert_refused_at(text, column_of(text, "8:QD") + 2, "card QD is named 3 times")
-
-
 # ---------------------------------------------------------------------------
 # P-11.7: hand size and card total
 
@@ -760,12 +747,6 @@ def test_p11_7_readable_without_draw_counts_the_rest():
     """P-15, P-11.7: without 'draw:' the draw pile is deck - hands - discards."""
     pos = parse_position(READABLE_FRESH.replace("draw: 90\n", ""))
     assert pos.draw_count == 90 and pos.draw_cards is None
-
-
-def test_p8_listed_draw_pile_must_match_its_count():
-    """P-8: exactly that many cards are listed."""
-    text = example_sqn(3).replace("8:QC,JH,KC,3S,7S,6C,AH,4H", "8:QC,JH,KC,3S,7S,6C,AH")
-    assert_refused_at(text, column_of(text, " 8:QC") + 1, "8 cards but 7 are listed")
 
 
 # ---------------------------------------------------------------------------
