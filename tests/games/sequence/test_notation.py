@@ -536,28 +536,26 @@ def test_read_position_stream_reads_at_most_1_mb():
     assert str(info.value) == "<stdin>:0:0: larger than 1 MB: not a position file"
 
 
-def test_p11_1_readable_unknown_and_duplicate_keys():
-    """P-10: unknown keys are errors (x- keys are not), and a key appears once."""
-    err = rejects(READABLE_FRESH.replace("seats: b g\n", "seats: b g\n  colour: b\n"))
-    assert (err.line, err.column) == (4, 3) and "unknown key 'colour'" in err.message
-    err = rejects(READABLE_FRESH.replace("to-move: 0\n", "to-move: 0\nTO-MOVE: 1\n"))
-    assert (err.line, err.column) == (5, 1) and "duplicate key 'to-move' (first on line 4)" in err.message
+READABLE_REFUSED = [
+    # P-10: unknown keys are errors (x- keys are not), and a key appears once
+    ("seats: b g\n", "seats: b g\n  colour: b\n", (4, 3), "unknown key 'colour'"),
+    ("to-move: 0\n", "to-move: 0\nTO-MOVE: 1\n", (5, 1), "duplicate key 'to-move' (first on line 4)"),
+    # P-10: variant, seats, board and one hand/discard per seat are required
+    ("variant: classic\n", "", (1, 1), "missing 'variant:'"),
+    ("hand 1: ?7\n", "", (3, 10), "no hand for seat 1"),
+    ("to-move: 0\n", "", (1, 1), "to-move"),
+    # P-10: every line outside the board is 'key: value'
+    ("sequences: -\n", "sequences -\n", (17, 1), "key: value"),
+]
 
 
-def test_p11_1_readable_missing_required_lines():
-    """P-10: variant, seats, board and one hand/discard per seat are required."""
-    err = rejects(READABLE_FRESH.replace("variant: classic\n", ""))
-    assert (err.line, err.column) == (1, 1) and "missing 'variant:'" in err.message
-    err = rejects(READABLE_FRESH.replace("hand 1: ?7\n", ""))
-    assert (err.line, err.column) == (3, 10) and "no hand for seat 1" in err.message
-    err = rejects(READABLE_FRESH.replace("to-move: 0\n", ""))
-    assert (err.line, err.column) == (1, 1) and "to-move" in err.message
-
-
-def test_p11_1_readable_line_without_key():
-    """P-10: every line outside the board is 'key: value'."""
-    err = rejects(READABLE_FRESH.replace("sequences: -\n", "sequences -\n"))
-    assert (err.line, err.column) == (17, 1) and "key: value" in err.message
+@pytest.mark.parametrize("old, new, place, words", READABLE_REFUSED, ids=[w for *_, w in READABLE_REFUSED])
+def test_p11_1_readable_keys_and_lines(old, new, place, words):
+    """P-10: a readable file with a bad key or a missing line is refused at the line concerned."""
+    text = READABLE_FRESH.replace(old, new)
+    assert text != READABLE_FRESH
+    err = rejects(text)
+    assert (err.line, err.column) == place and words in err.message
 
 
 def test_p11_1_readable_board_rows():
