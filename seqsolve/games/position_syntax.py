@@ -83,6 +83,19 @@ def end_of(tok: Tok) -> Tok:
     return Tok("", tok.line, tok.col + len(tok.text))
 
 
+def check_field_count(words: list[Tok], names: tuple[str, ...], line_form: str) -> None:
+    """Refuse a one-line form (SQN, STN) whose field count is not ``len(names)``: a short
+    line at its end, naming the first missing field; a long one at the first extra field."""
+    if len(words) < len(names):
+        raise BadToken(
+            end_of(words[-1]),
+            f"{line_form} has {len(words)} fields, expected {len(names)}: "
+            f"the {names[len(words)]} field is missing ({' '.join(names)})",
+        )
+    if len(words) > len(names):
+        raise BadToken(words[len(names)], f"unexpected field {words[len(names)].text!r} after the {names[-1]} field")
+
+
 def number_value(digits: str) -> int:
     """The value of an ASCII digit string, saturated just past COUNTER_MAX.
 

@@ -16,6 +16,7 @@ from ..position_syntax import (
     DIGITS,
     BadToken,
     Tok,
+    check_field_count,
     end_of,
     key_and_value,
     note_key,
@@ -95,14 +96,7 @@ def _parse_sqn(fields: list[Tok]) -> Fields:
     draft = None
     if len(fields) == len(SQN_FIELDS) + 1 and fields[-1].text.lower().startswith("draft:"):
         draft = fields.pop()
-    if len(fields) < len(SQN_FIELDS):
-        missing = SQN_FIELDS[len(fields)]
-        raise BadToken(
-            end_of(fields[-1]),
-            f"SQN has {len(fields)} fields, expected 10: the {missing} field is missing ({' '.join(SQN_FIELDS)})",
-        )
-    if len(fields) > len(SQN_FIELDS):
-        raise BadToken(fields[len(SQN_FIELDS)], f"unexpected field {fields[len(SQN_FIELDS)].text!r} after the stall field")
+    check_field_count(fields, SQN_FIELDS, "SQN")
     variant, board, seats, to_move, hands, discards, sequences, draw, turn, stall = fields
     f = Fields(head=variant, variant=variant, turn=turn, stall=stall)
     f.board = _sqn_board(board)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..position_syntax import (
     BadToken,
     Tok,
-    end_of,
+    check_field_count,
     key_and_value,
     note_key,
     number_value,
@@ -95,16 +95,7 @@ def parse_fields(text: str) -> StacksFields:
 
 
 def _parse_stn(words: list[Tok]) -> StacksFields:
-    if len(words) < len(STN_FIELDS):
-        missing = STN_FIELDS[len(words)]
-        raise BadToken(
-            end_of(words[-1]),
-            f"STN has {len(words)} fields, expected 12: the {missing} field is missing ({' '.join(STN_FIELDS)})",
-        )
-    if len(words) > len(STN_FIELDS):
-        raise BadToken(
-            words[len(STN_FIELDS)], f"unexpected field {words[len(STN_FIELDS)].text!r} after the quiet field"
-        )
+    check_field_count(words, STN_FIELDS, "STN")
     variant, to_move, hands, discards, special, piles, chips, skips, aside, draw, turn, quiet = words
     f = StacksFields(head=variant, variant=variant, turn=turn, quiet=quiet)
     _stn_to_move(f, to_move)
