@@ -216,6 +216,54 @@ cdef inline double action_score(const Ctx* ctx, const Game* g, int32_t action) n
     return memo_score(ctx, g, NULL, action)
 
 
+cdef inline int owner_of(const Game* g, int sides, u128 b) noexcept nogil:
+    cdef int s
+    for s in range(sides):
+        if g.chips[s] & b:
+            return s
+    return -1
+
+
+cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* left, int* wild_left) noexcept nogil:
+    """Copies of each code not in a discard pile, the draft or ``viewer``'s hand (-1: no hand)."""
+    cdef const Tables* t = ctx.t
+    cdef int i, c
+    if g.tally.on:
+        for c in range(MAX_CODES):
+            left[c] = ctx.copies[c] - g.tally.gone[c]
+    else:
+        for c in range(MAX_CODES):
+            left[c] = ctx.copies[c]
+        for i in range(g.disc_n):
+            c = g.disc_card[i]
+            if c < MAX_CODES:
+                left[c] -= 1
+    for i in range(g.draft_n):
+        c = g.draft[i]
+        if c < MAX_CODES:
+            left[c] -= 1
+    if viewer >= 0:
+        for i in range(g.hand_n[viewer]):
+            c = g.hand[viewer][i]
+            if c < MAX_CODES:
+                left[c] -= 1
+    wild_left[0] = 0
+    for i in range(ctx.n_wild):
+        c = ctx.wild_code[i]
+        if left[c] > 0:
+            wild_left[0] += left[c]
+
+
+cdef inline double features_dot(const Ctx* ctx, const double* f, int n) noexcept nogil:
+    """A side's score: its first ``n`` features dotted with the weights, in feature
+    order (a sum in another order can differ in the last bit)."""
+    cdef double sc = 0.0
+    cdef int k
+    for k in range(n):
+        sc += ctx.feat_w[k] * f[k]
+    return sc
+
+
 cdef inline bitgen_t* bitgen_of(object bit_generator) except NULL:
     return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
 
