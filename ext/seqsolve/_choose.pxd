@@ -2,7 +2,7 @@
 # the heuristic's one action of look-ahead, the decisive move) that the bots
 # call and the tree search (_search) reuses at its root and in its playouts.
 
-from libc.stdint cimport uint8_t, int16_t, int32_t
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memset
 from numpy.random cimport bitgen_t
 from seqsolve._core cimport u128, Game, MAX_SIDES, MAX_CODES, N_CELLS
@@ -33,6 +33,8 @@ ctypedef struct BoardKeys:
     int me, next_side
     int left[MAX_CODES]             # copies not discarded (unseen_counts for no viewer)
     int wild_left
+    uint64_t open[MAX_SIDES]        # the tally's open windows of each side, fill k at bits 12k..12k+11
+    u128 fours[MAX_SIDES]           # the cells completing a side's open window of fill 4 (four_cells)
     int16_t avail[MAX_SIDES][MAX_CODES]  # left minus the other sides' known copies, after the draw
     int16_t unseen[MAX_CODES]       # what the mover cannot rule out after its draw (win_threat_cells)
     int unseen_wild

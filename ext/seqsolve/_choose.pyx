@@ -39,7 +39,7 @@ from seqsolve._core cimport (
 )
 from seqsolve._eval cimport (
     Ctx, ScoreMemo, Threats, bitgen_of, load_ctx, memo_clear, memo_score, side_scores, rivals_score,
-    hold_value, hand_card_term, threats_scan, threat_cells, win_threat_cells, unseen_counts, features_dot, owner_of,
+    hold_value, hand_card_term, threats_scan, threat_cells, win_threat_cells, unseen_counts, features_dot, owner_of, four_cells,
     F_OPEN, F_THREAT, F_WIN_THREAT, F_DOUBLE, F_WIN_DOUBLE, F_SEQUENCE, F_WILD, F_REMOVE, F_DEAD,
     F_READY, F_WIN_READY, F_TEMPO, F_DEAD_OPEN,
 )
@@ -270,6 +270,10 @@ cdef void board_start(const Ctx* ctx, const Game* g, BoardKeys* b) noexcept nogi
             known[c] += count[s][c]
     b.any_near = 0
     for s in range(t.sides):
+        b.open[s] = 0
+        for i in range(5):
+            b.open[s] |= (<uint64_t>g.tally.open[s][i]) << (12 * i)
+        b.fours[s] = four_cells(t, g, s)
         b.tot[s] = side_total(t, g, s)
         b.near[s] = s != b.me and b.tot[s] + 1 >= t.seq_to_win
         b.any_near |= b.near[s]
@@ -288,16 +292,18 @@ cdef void board_start(const Ctx* ctx, const Game* g, BoardKeys* b) noexcept nogi
                 b.plain_n[s] += 1
 
 
-cdef void cell_change(const Ctx* ctx, const Game* g, int cell, int side, int delta, CellChange* ch) noexcept nogil:
-    """A chip of ``side`` comes onto (``delta`` 1) or off (-1) ``cell``: the open
-    windows and fours of every side afterwards, as apply_action's tally counts them
-    (only the windows through the cell change)."""
+cdef void remove_change(const Ctx* ctx, const Game* g, int cell, CellChange* ch) noexcept nogil:
+    """The open windows and fours of every side after a one-eyed jack takes the chip
+    off ``cell``, as apply_action's tally counts them: only the windows through the
+    cell change, but a side's fours elsewhere may share a cell, so they are gathered
+    again."""
     cdef const Tables* t = ctx.t
     cdef const Tally* ty = &g.tally
+    cdef int side = owner_of(g, t.sides, bit(cell))
     cdef uint64_t fours[MAX_SIDES][3]
     cdef uint64_t b, bits
     cdef uint16_t old, new
-    cdef u128 cells, chips
+    cdef u128 cells
     cdef int i, k, wi, s, before, after
     memcpy(ch.open, ty.open, sizeof(ch.open))
     memcpy(fours, ty.threat, sizeof(fours))
@@ -305,10 +311,7 @@ cdef void cell_change(const Ctx* ctx, const Game* g, int cell, int side, int del
     for i in range(t.through_n[cell]):
         wi = t.through[cell][i]
         old = ty.fill[wi]
-        if delta > 0 and ((old >> (3 * side)) & 7) + t.corner_n[wi] == 4:
-            ch.completes = 1
-            return
-        new = <uint16_t>(old + delta * (1 << (3 * side)))
+        new = <uint16_t>(old - (1 << (3 * side)))
         b = (<uint64_t>1) << (wi & 63)
         for s in range(t.sides):
             before = open_fill(t, ty, wi, old, s)
@@ -330,8 +333,45 @@ cdef void cell_change(const Ctx* ctx, const Game* g, int cell, int side, int del
             while bits:
                 cells |= t.window_mask[(k << 6) + ctz64(bits)]
                 bits &= bits - 1
-        chips = g.chips[s] ^ (bit(cell) if s == side else 0)
-        ch.fours[s] = cells & ~(chips | t.corners)
+        ch.fours[s] = cells & ~((g.chips[s] & ~bit(cell)) | t.corners)
+
+
+cdef void place_change(const Ctx* ctx, const Game* g, const BoardKeys* b, int cell, CellChange* ch) noexcept nogil:
+    """The same counts after a chip of the mover's comes onto the empty ``cell``,
+    without a branch per window (which windows change is anyone's guess, so
+    branches mispredict): the sides' open counts packed in one integer each (a
+    count never exceeds 4095), a window of the mover's moving up one fill, another
+    side's losing its window.  A side's fours through the cell all miss this cell:
+    the mover's complete (left to the copy), another side's are gone; the mover
+    gains those reaching four."""
+    cdef const Tables* t = ctx.t
+    cdef const Tally* ty = &g.tally
+    cdef int me = b.me, i, wi, s, k
+    cdef uint64_t packed[MAX_SIDES]
+    cdef uint64_t alone, live, full = 0
+    cdef uint16_t fw
+    cdef u128 grown = 0
+    for s in range(t.sides):
+        packed[s] = b.open[s]
+    for i in range(t.through_n[cell]):
+        wi = t.through[cell][i]
+        fw = ty.fill[wi]
+        for s in range(t.sides):
+            alone = (fw & ~(<uint16_t>(7 << (3 * s)))) == 0
+            k = ((fw >> (3 * s)) & 7) + t.corner_n[wi]
+            live = alone & ~(ty.barred[s][wi >> 6] >> (wi & 63)) & 1
+            if s == me:
+                full |= alone & (k == 4)
+                packed[s] += (live << (12 * k)) * 4095  # fill k down one, fill k + 1 up one
+                grown |= t.window_mask[wi] & (<u128>0 - <u128>(live & (k == 3)))
+            else:
+                packed[s] -= live << (12 * k)
+    ch.completes = full
+    for s in range(t.sides):
+        for k in range(5):
+            ch.open[s][k] = (packed[s] >> (12 * k)) & 4095
+        ch.fours[s] = b.fours[s] & ~bit(cell)
+    ch.fours[me] |= grown & ~(g.chips[me] | bit(cell) | t.corners)
 
 
 cdef double child_score(const Ctx* ctx, const BoardKeys* b, const CellChange* ch, int s, int card,
@@ -394,8 +434,8 @@ cdef bint board_key(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t ac
                     HeuristicKey* key) noexcept nogil:
     """heuristic_key without the copy: an ordinary play (a chip placed or removed)
     that only ends the turn changes the windows through its cell, so the child's
-    features are the parent's tally changed there (cell_change, shared by every
-    card that plays on the cell) plus the cards moved (the card played, the card
+    features are the parent's tally changed there (place_change, remove_change:
+    shared by every card that plays on the cell) plus the cards moved (the card played, the card
     drawn).  Returns 0, having written nothing, when the copy must decide: any
     other action, a chip completing a window, a full board."""
     cdef const Tables* t = ctx.t
@@ -409,9 +449,9 @@ cdef bint board_key(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t ac
         return 0
     if not b.have[cell]:
         if kind == ACT_PLACE:
-            cell_change(ctx, g, cell, b.me, 1, ch)
+            place_change(ctx, g, b, cell, ch)
         else:
-            cell_change(ctx, g, cell, owner_of(g, t.sides, bit(cell)), -1, ch)
+            remove_change(ctx, g, cell, ch)
         b.have[cell] = 1
     empty = g.empty ^ bit(cell)
     if ch.completes or empty == 0:

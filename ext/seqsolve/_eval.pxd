@@ -81,6 +81,8 @@ ctypedef struct Ctx:
     int n_wild                     # two-eyed jack codes, in code order ...
     uint8_t wild_code[MAX_CODES]   # ... so that counting the live ones reads no other code
     bint finite_w                  # every weight is finite: a zero feature or factor adds nothing to a score
+    int n_term                     # the features whose weight is not zero, in order: a zero weight
+    uint8_t term[N_FEATURES]       # times a (finite) feature adds nothing to a score (features_dot)
 
 ctypedef struct Threats:
     uint64_t w[MAX_SIDES][3]   # per side, a bit per window that is (or was) a threat
@@ -256,10 +258,15 @@ cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* l
 
 cdef inline double features_dot(const Ctx* ctx, const double* f, int n) noexcept nogil:
     """A side's score: its first ``n`` features dotted with the weights, in feature
-    order (a sum in another order can differ in the last bit)."""
+    order (a sum in another order can differ in the last bit).  The terms of a zero
+    weight are left out: they add a signed zero to a sum that is never -0.0 (it
+    starts at +0.0), which leaves it the same to the bit."""
     cdef double sc = 0.0
-    cdef int k
-    for k in range(n):
+    cdef int j, k
+    for j in range(ctx.n_term):
+        k = ctx.term[j]
+        if k >= n:
+            break
         sc += ctx.feat_w[k] * f[k]
     return sc
 
@@ -287,3 +294,4 @@ cdef double hand_card_term(const Ctx* ctx, const Game* g, int card) noexcept nog
 cdef void threats_scan(const Ctx* ctx, const Game* g, Threats* th) noexcept nogil
 cdef u128 threat_cells(const Ctx* ctx, const Game* g, Threats* th, int s) noexcept nogil
 cdef int win_threat_cells(const Ctx* ctx, const Game* g, int me, int viewer) noexcept nogil
+cdef u128 four_cells(const Tables* t, const Game* g, int s) noexcept nogil
