@@ -269,7 +269,9 @@ cdef void board_start(const Ctx* ctx, const Game* g, BoardKeys* b) noexcept nogi
         for s in range(t.sides):
             known[c] += count[s][c]
     b.any_near = 0
+    b.two_plain = t.sides == 2
     for s in range(t.sides):
+        b.two_plain &= (g.tally.barred[s][0] | g.tally.barred[s][1] | g.tally.barred[s][2]) == 0
         b.open[s] = 0
         for i in range(5):
             b.open[s] |= (<uint64_t>g.tally.open[s][i]) << (12 * i)
@@ -336,36 +338,84 @@ cdef void remove_change(const Ctx* ctx, const Game* g, int cell, CellChange* ch)
         ch.fours[s] = cells & ~((g.chips[s] & ~bit(cell)) | t.corners)
 
 
+cdef inline void window_place(uint16_t fw, int kc, int sides, int me, int barred, uint64_t* packed,
+                              uint64_t* grows, uint64_t* full) noexcept nogil:
+    """A chip of ``me`` comes into a window of tally fill ``fw`` with ``kc`` corners
+    (``barred``: bit s when it may not become s's sequence): add its change to the
+    sides' packed open counts (a count per 12 bits, never above 4095), without a
+    branch (which windows change is anyone's guess, so branches mispredict).  A
+    window of the mover's moves up one fill (``grows``: to four; ``full``: to five,
+    a completion), another side's is lost."""
+    cdef uint64_t alone, live
+    cdef int s, k
+    for s in range(sides):
+        alone = (fw & ~(<uint16_t>(7 << (3 * s)))) == 0
+        k = ((fw >> (3 * s)) & 7) + kc
+        live = alone & ~(barred >> s) & 1
+        if s == me:
+            full[0] |= alone & (k == 4)
+            grows[0] |= live & (k == 3)
+            packed[s] += (live << (12 * k)) * 4095  # fill k down one, fill k + 1 up one
+        else:
+            packed[s] -= live << (12 * k)
+
+
+ctypedef struct PlaceDelta:
+    uint64_t packed[2]
+    uint64_t grows, full
+
+# window_place for two sides and no barred window, by mover, corners (a line of five
+# holds at most one) and tally fill
+cdef PlaceDelta PLACE_TWO[2][2][64]
+
+
+cdef void place_two_start() noexcept nogil:
+    cdef int me, kc, fw
+    cdef PlaceDelta* e
+    for me in range(2):
+        for kc in range(2):
+            for fw in range(64):
+                e = &PLACE_TWO[me][kc][fw]
+                e.packed[0] = e.packed[1] = e.grows = e.full = 0
+                window_place(<uint16_t>fw, kc, 2, me, 0, e.packed, &e.grows, &e.full)
+
+
+place_two_start()
+
+
 cdef void place_change(const Ctx* ctx, const Game* g, const BoardKeys* b, int cell, CellChange* ch) noexcept nogil:
-    """The same counts after a chip of the mover's comes onto the empty ``cell``,
-    without a branch per window (which windows change is anyone's guess, so
-    branches mispredict): the sides' open counts packed in one integer each (a
-    count never exceeds 4095), a window of the mover's moving up one fill, another
-    side's losing its window.  A side's fours through the cell all miss this cell:
-    the mover's complete (left to the copy), another side's are gone; the mover
-    gains those reaching four."""
+    """The same counts after a chip of the mover's comes onto the empty ``cell``
+    (window_place per window through it; with two sides and no barred window, read
+    from a table).  A side's fours through the cell all miss this cell: the
+    mover's complete (left to the copy), another side's are gone; the mover gains
+    those reaching four."""
     cdef const Tables* t = ctx.t
     cdef const Tally* ty = &g.tally
-    cdef int me = b.me, i, wi, s, k
+    cdef int me = b.me, i, wi, s, k, barred
     cdef uint64_t packed[MAX_SIDES]
-    cdef uint64_t alone, live, full = 0
+    cdef uint64_t grows, full = 0
     cdef uint16_t fw
     cdef u128 grown = 0
+    cdef const PlaceDelta* e
     for s in range(t.sides):
         packed[s] = b.open[s]
-    for i in range(t.through_n[cell]):
-        wi = t.through[cell][i]
-        fw = ty.fill[wi]
-        for s in range(t.sides):
-            alone = (fw & ~(<uint16_t>(7 << (3 * s)))) == 0
-            k = ((fw >> (3 * s)) & 7) + t.corner_n[wi]
-            live = alone & ~(ty.barred[s][wi >> 6] >> (wi & 63)) & 1
-            if s == me:
-                full |= alone & (k == 4)
-                packed[s] += (live << (12 * k)) * 4095  # fill k down one, fill k + 1 up one
-                grown |= t.window_mask[wi] & (<u128>0 - <u128>(live & (k == 3)))
-            else:
-                packed[s] -= live << (12 * k)
+    if b.two_plain:
+        for i in range(t.through_n[cell]):
+            wi = t.through[cell][i]
+            e = &PLACE_TWO[me][t.corner_n[wi]][ty.fill[wi]]
+            packed[0] += e.packed[0]
+            packed[1] += e.packed[1]
+            full |= e.full
+            grown |= t.window_mask[wi] & (<u128>0 - <u128>e.grows)
+    else:
+        for i in range(t.through_n[cell]):
+            wi = t.through[cell][i]
+            barred = 0
+            for s in range(t.sides):
+                barred |= ((ty.barred[s][wi >> 6] >> (wi & 63)) & 1) << s
+            grows = 0
+            window_place(ty.fill[wi], t.corner_n[wi], t.sides, me, barred, packed, &grows, &full)
+            grown |= t.window_mask[wi] & (<u128>0 - <u128>grows)
     ch.completes = full
     for s in range(t.sides):
         for k in range(5):
