@@ -41,7 +41,7 @@ ctypedef struct BoardKeys:
     int tot[MAX_SIDES]              # side_total
     bint near[MAX_SIDES]            # an opponent one completion from the win
     bint any_near
-    bint two_plain                  # two sides and no barred window (place_change's table)
+    uint64_t barred[3]              # a bit per window barred to some side (place_change)
     int wild[MAX_SIDES]             # jacks in the sides' known hands, after the draw
     int remove[MAX_SIDES]
     uint8_t plain_n[MAX_SIDES]      # the sides' known ordinary cards, by code: how many codes,

@@ -39,9 +39,9 @@ from seqsolve._core cimport (
 )
 from seqsolve._eval cimport (
     Ctx, ScoreMemo, Threats, bitgen_of, load_ctx, memo_clear, memo_score, side_scores, rivals_score,
-    hold_value, hand_card_term, threats_scan, threat_cells, win_threat_cells, unseen_counts, features_dot, owner_of, four_cells,
+    hold_value, hand_card_term, threats_scan, threat_cells, win_threat_cells, unseen_counts, features_dots, owner_of, four_cells,
     F_OPEN, F_THREAT, F_WIN_THREAT, F_DOUBLE, F_WIN_DOUBLE, F_SEQUENCE, F_WILD, F_REMOVE, F_DEAD,
-    F_READY, F_WIN_READY, F_TEMPO, F_DEAD_OPEN,
+    F_READY, F_WIN_READY, F_TEMPO, F_DEAD_OPEN, N_FEATURES,
 )
 
 
@@ -269,9 +269,10 @@ cdef void board_start(const Ctx* ctx, const Game* g, BoardKeys* b) noexcept nogi
         for s in range(t.sides):
             known[c] += count[s][c]
     b.any_near = 0
-    b.two_plain = t.sides == 2
+    b.barred[0] = b.barred[1] = b.barred[2] = 0
     for s in range(t.sides):
-        b.two_plain &= (g.tally.barred[s][0] | g.tally.barred[s][1] | g.tally.barred[s][2]) == 0
+        for i in range(3):
+            b.barred[i] |= g.tally.barred[s][i]
         b.open[s] = 0
         for i in range(5):
             b.open[s] |= (<uint64_t>g.tally.open[s][i]) << (12 * i)
@@ -364,7 +365,7 @@ ctypedef struct PlaceDelta:
     uint64_t packed[2]
     uint64_t grows, full
 
-# window_place for two sides and no barred window, by mover, corners (a line of five
+# window_place for two sides and a window barred to neither, by mover, corners (a line of five
 # holds at most one) and tally fill
 cdef PlaceDelta PLACE_TWO[2][2][64]
 
@@ -385,8 +386,8 @@ place_two_start()
 
 cdef void place_change(const Ctx* ctx, const Game* g, const BoardKeys* b, int cell, CellChange* ch) noexcept nogil:
     """The same counts after a chip of the mover's comes onto the empty ``cell``
-    (window_place per window through it; with two sides and no barred window, read
-    from a table).  A side's fours through the cell all miss this cell: the
+    (window_place per window through it; with two sides, read from a table unless
+    the window is barred).  A side's fours through the cell all miss this cell: the
     mover's complete (left to the copy), another side's are gone; the mover gains
     those reaching four."""
     cdef const Tables* t = ctx.t
@@ -399,23 +400,21 @@ cdef void place_change(const Ctx* ctx, const Game* g, const BoardKeys* b, int ce
     cdef const PlaceDelta* e
     for s in range(t.sides):
         packed[s] = b.open[s]
-    if b.two_plain:
-        for i in range(t.through_n[cell]):
-            wi = t.through[cell][i]
+    for i in range(t.through_n[cell]):
+        wi = t.through[cell][i]
+        if t.sides == 2 and not ((b.barred[wi >> 6] >> (wi & 63)) & 1):
             e = &PLACE_TWO[me][t.corner_n[wi]][ty.fill[wi]]
             packed[0] += e.packed[0]
             packed[1] += e.packed[1]
             full |= e.full
-            grown |= t.window_mask[wi] & (<u128>0 - <u128>e.grows)
-    else:
-        for i in range(t.through_n[cell]):
-            wi = t.through[cell][i]
+            grows = e.grows
+        else:
             barred = 0
             for s in range(t.sides):
                 barred |= ((ty.barred[s][wi >> 6] >> (wi & 63)) & 1) << s
             grows = 0
             window_place(ty.fill[wi], t.corner_n[wi], t.sides, me, barred, packed, &grows, &full)
-            grown |= t.window_mask[wi] & (<u128>0 - <u128>grows)
+        grown |= t.window_mask[wi] & (<u128>0 - <u128>grows)
     ch.completes = full
     for s in range(t.sides):
         for k in range(5):
@@ -424,13 +423,12 @@ cdef void place_change(const Ctx* ctx, const Game* g, const BoardKeys* b, int ce
     ch.fours[me] |= grown & ~(g.chips[me] | bit(cell) | t.corners)
 
 
-cdef double child_score(const Ctx* ctx, const BoardKeys* b, const CellChange* ch, int s, int card,
-                        u128 empty, int wild_left) noexcept nogil:
-    """side_features and side_scores of side ``s`` after the mover plays ``card``
+cdef void child_features(const Ctx* ctx, const BoardKeys* b, const CellChange* ch, int s, int card,
+                         u128 empty, int wild_left, double* f) noexcept nogil:
+    """side_features of side ``s`` (up to F_DEAD_OPEN) after the mover plays ``card``
     (the board as ``ch``, the empty cells ``empty``): the same features, so the
     same score to the last bit."""
     cdef const Tables* t = ctx.t
-    cdef double f[F_DEAD_OPEN]
     cdef double live
     cdef u128 cells = ch.fours[s], threats = 0
     cdef int k, cell, c, dead = 0
@@ -477,7 +475,6 @@ cdef double child_score(const Ctx* ctx, const BoardKeys* b, const CellChange* ch
             f[F_READY] = 1.0
             if wins:
                 f[F_WIN_READY] = 1.0
-    return features_dot(ctx, f, F_DEAD_OPEN)
 
 
 cdef bint board_key(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t action,
@@ -494,6 +491,7 @@ cdef bint board_key(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t ac
     cdef int s, wild_left, c, threat_cell
     cdef CellChange* ch = &b.change[cell]
     cdef double scores[MAX_SIDES]
+    cdef double f[MAX_SIDES * N_FEATURES]
     cdef u128 empty, cells, near = 0
     if kind != ACT_PLACE and kind != ACT_REMOVE:
         return 0
@@ -508,7 +506,8 @@ cdef bint board_key(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t ac
         return 0
     wild_left = b.wild_left - (t.card_kind[card] == CARD_WILD and b.left[card] > 0)
     for s in range(t.sides):
-        scores[s] = child_score(ctx, b, ch, s, card, empty, wild_left)
+        child_features(ctx, b, ch, s, card, empty, wild_left, f + s * N_FEATURES)
+    features_dots(ctx, f, F_DEAD_OPEN, t.sides, scores)
     key.cls = 0
     key.threats = 0
     if b.any_near:  # win_threat_cells: the cells where an opponent wins with a card the mover may not see

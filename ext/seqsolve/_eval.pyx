@@ -499,7 +499,7 @@ cdef void side_scores(const Ctx* ctx, const Game* g, double* scores) noexcept no
     the weights (see side_features)."""
     cdef const Tables* t = ctx.t
     cdef int left[MAX_CODES]
-    cdef double f[N_FEATURES]
+    cdef double f[MAX_SIDES * N_FEATURES]
     cdef int wild_left, s
     cdef int seat, i, c
     # the features from F_DEAD_OPEN on are zero unless split: a zero times a finite
@@ -508,8 +508,8 @@ cdef void side_scores(const Ctx* ctx, const Game* g, double* scores) noexcept no
     cdef int n_feat = N_FEATURES if ctx.split or not ctx.finite_w else F_DEAD_OPEN
     unseen_counts(ctx, g, -1, left, &wild_left)
     for s in range(t.sides):
-        side_features(ctx, g, s, left, wild_left, f)
-        scores[s] = features_dot(ctx, f, n_feat)
+        side_features(ctx, g, s, left, wild_left, f + s * N_FEATURES)
+    features_dots(ctx, f, n_feat, t.sides, scores)
     if ctx.hold != 0.0 and t.draft_mode:
         # the features read no plain card in a hand, so a search would not know
         # one draft pick from another: add what every known card is worth to hold
