@@ -81,8 +81,6 @@ ctypedef struct Ctx:
     int n_wild                     # two-eyed jack codes, in code order ...
     uint8_t wild_code[MAX_CODES]   # ... so that counting the live ones reads no other code
     bint finite_w                  # every weight is finite: a zero feature or factor adds nothing to a score
-    int n_term                     # the features whose weight is not zero, in order: a zero weight
-    uint8_t term[N_FEATURES]       # times a (finite) feature adds nothing to a score (features_dots)
 
 ctypedef struct Threats:
     uint64_t w[MAX_SIDES][3]   # per side, a bit per window that is (or was) a threat
@@ -259,15 +257,10 @@ cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* l
 cdef inline void features_dots(const Ctx* ctx, const double* f, int n, int sides, double* scores) noexcept nogil:
     """Every side's score: its first ``n`` features (side s's at ``f + s * N_FEATURES``)
     dotted with the weights, in feature order (a sum in another order can differ in
-    the last bit); the sides' sums run side by side, so their additions overlap.
-    The terms of a zero weight are left out: they add a signed zero to a sum that
-    is never -0.0 (it starts at +0.0), which leaves it the same to the bit."""
+    the last bit); the sides' sums run side by side, so their additions overlap."""
     cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, w
-    cdef int j, k
-    for j in range(ctx.n_term):
-        k = ctx.term[j]
-        if k >= n:
-            break
+    cdef int k
+    for k in range(n):
         w = ctx.feat_w[k]
         s0 += w * f[k]
         s1 += w * f[N_FEATURES + k]

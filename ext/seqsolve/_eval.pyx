@@ -124,11 +124,6 @@ cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil:
     for i in range(<int>(sizeof(Weights) // sizeof(double))):  # Weights holds doubles only
         if not isfinite((<const double*>w)[i]):
             ctx.finite_w = 0
-    ctx.n_term = 0
-    for i in range(N_FEATURES):
-        if ctx.feat_w[i] != 0.0:
-            ctx.term[ctx.n_term] = i
-            ctx.n_term += 1
 
 
 # ---------------------------------------------------------------- one-ply scores
