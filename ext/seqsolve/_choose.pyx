@@ -228,7 +228,7 @@ cdef void board_start(const Ctx* ctx, const Game* g, BoardKeys* b) noexcept nogi
     the tally's own (not split, finite weights, no heart).  The mover's drawn card
     (the top of the pile, unknown in an observation) joins its hand."""
     cdef const Tables* t = ctx.t
-    cdef int seat = g.to_move, nxt, drawn, s, i, c, side
+    cdef int seat = g.to_move, nxt, drawn, s, i, c
     cdef int count[MAX_SIDES][MAX_CODES]
     cdef int known[MAX_CODES]
     cdef int unseen[MAX_CODES]
