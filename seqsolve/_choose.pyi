@@ -12,3 +12,6 @@ def greedy_action(
 def heuristic_action(
     game: CoreGame, bit_generator: np.random.BitGenerator, weights: Weights | None = None
 ) -> int: ...
+def heuristic_keys(
+    game: CoreGame, bit_generator: np.random.BitGenerator, weights: Weights | None = None
+) -> list[tuple[int, int, int, float]]: ...

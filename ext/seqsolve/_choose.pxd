@@ -2,9 +2,10 @@
 # the heuristic's one action of look-ahead, the decisive move) that the bots
 # call and the tree search (_search) reuses at its root and in its playouts.
 
-from libc.stdint cimport int32_t
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
+from libc.string cimport memset
 from numpy.random cimport bitgen_t
-from seqsolve._core cimport Game
+from seqsolve._core cimport u128, Game, MAX_SIDES, MAX_CODES, N_CELLS
 from seqsolve._eval cimport Ctx, ScoreMemo, Threats, memo_clear
 
 
@@ -16,6 +17,42 @@ ctypedef struct HeuristicKey:
     double h
 
 
+ctypedef struct CellChange:
+    # a chip coming onto or off one cell as the window tally counts it afterwards:
+    # the same for every card played there
+    int16_t open[MAX_SIDES][5]    # each side's open windows by fill
+    u128 fours[MAX_SIDES]         # the cells completing one of a side's open windows of fill 4
+    bint completes                # the chip completes a window of the mover's: left to the copy
+
+
+ctypedef struct BoardKeys:
+    # what every action of one decision shares when the key is read off the tally
+    # (board_key): the unseen cards, the known hands with the mover's drawn card,
+    # and the cells' changes met so far
+    int on                          # 1: the tally's path, 0: the copy's, -1: not known yet
+    int me, next_side
+    int left[MAX_CODES]             # copies not discarded (unseen_counts for no viewer)
+    int wild_left
+    uint64_t open[MAX_SIDES]        # the tally's open windows of each side, fill k at bits 12k..12k+11
+    u128 fours[MAX_SIDES]           # the cells completing a side's open window of fill 4 (four_cells)
+    int16_t avail[MAX_SIDES][MAX_CODES]  # left minus the other sides' known copies, after the draw
+    int16_t unseen[MAX_CODES]       # what the mover cannot rule out after its draw (win_threat_cells)
+    int unseen_wild
+    int tot[MAX_SIDES]              # side_total
+    bint near[MAX_SIDES]            # an opponent one completion from the win
+    bint any_near
+    uint64_t barred[3]              # a bit per window barred to some side (place_change)
+    int wild[MAX_SIDES]             # jacks in the sides' known hands, after the draw
+    int remove[MAX_SIDES]
+    uint8_t plain_n[MAX_SIDES]      # the sides' known ordinary cards, by code: how many codes,
+    uint8_t plain[MAX_SIDES][MAX_CODES]        # which,
+    uint8_t plain_copies[MAX_SIDES][MAX_CODES]  # and how many of each
+    u128 ready_cells                # cells the next seat's known ordinary cards fill
+    bint ready_wild                 # the next seat holds a two-eyed jack
+    uint8_t have[N_CELLS]
+    CellChange change[N_CELLS]
+
+
 ctypedef struct HeuristicMemo:
     # what the actions of one decision share: the scores' memo and, in the draft
     # variant, the evaluation of the last play (its picks leave the same board)
@@ -23,6 +60,7 @@ ctypedef struct HeuristicMemo:
     int32_t last_play
     int base_threats
     double base_me, base_other
+    BoardKeys board
 
 
 cdef inline void heuristic_start(HeuristicMemo* hm) noexcept nogil:
@@ -31,6 +69,8 @@ cdef inline void heuristic_start(HeuristicMemo* hm) noexcept nogil:
     hm.base_threats = 0
     hm.base_me = 0.0
     hm.base_other = 0.0
+    hm.board.on = -1
+    memset(hm.board.have, 0, sizeof(hm.board.have))
 
 
 cdef inline int key_order(const HeuristicKey* a, const HeuristicKey* b) noexcept nogil:

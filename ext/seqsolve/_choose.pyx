@@ -24,14 +24,14 @@ True
 """
 
 from libc.math cimport INFINITY
-from libc.stdint cimport uint64_t, int32_t
-from libc.string cimport memcpy
+from libc.stdint cimport uint16_t, uint64_t, int32_t
+from libc.string cimport memcpy, memset
 import numpy as np
 from numpy.random cimport bitgen_t
 
 from seqsolve._core cimport (
-    u128, ctz128, ctz64, Tables, Game, CoreGame,
-    rand_below, encode, act_kind, act_pick, side_total,
+    u128, ctz128, ctz64, popcount128, bit, Tables, Tally, Game, CoreGame,
+    rand_below, encode, act_kind, act_card, act_cell, act_pick, side_total, open_fill,
     MAX_SIDES, MAX_CODES, MAX_MOVES, UNKNOWN_CARD,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE,
     CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
@@ -39,7 +39,9 @@ from seqsolve._core cimport (
 )
 from seqsolve._eval cimport (
     Ctx, ScoreMemo, Threats, bitgen_of, load_ctx, memo_clear, memo_score, side_scores, rivals_score,
-    hold_value, hand_card_term, threats_scan, threat_cells, win_threat_cells,
+    hold_value, hand_card_term, threats_scan, threat_cells, win_threat_cells, unseen_counts, features_dots, owner_of, four_cells,
+    F_OPEN, F_THREAT, F_WIN_THREAT, F_DOUBLE, F_WIN_DOUBLE, F_SEQUENCE, F_WILD, F_REMOVE, F_DEAD,
+    F_READY, F_WIN_READY, F_TEMPO, F_DEAD_OPEN, N_FEATURES,
 )
 
 
@@ -144,10 +146,32 @@ cdef double next_pick_value(const Ctx* ctx, const Game* g, int me) noexcept nogi
     return best
 
 
+cdef inline double key_h(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t action,
+                         const double* scores, double other, int me) noexcept nogil:
+    """The key's evaluation of a play that does not end the game."""
+    cdef double h = (scores[me] - other) / ctx.w.eval_scale
+    if ctx.w.tactics != 0.0 or not ctx.finite_w:  # else it would add a zero: the same key
+        h += ctx.w.tactics * memo_score(ctx, g, &hm.mm, action) / 100.0
+    return h
+
+
 cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, HeuristicMemo* hm,
                                 int32_t action) noexcept nogil:
     """The heuristic's key of one action of ``g``; the actions of one decision
     come in gen_actions' order, with one ``hm`` (heuristic_start) between them.
+    Read off the window tally when the game keeps one and the action is an
+    ordinary play (board_key), else from a copy the action is applied to."""
+    cdef HeuristicKey key
+    if hm.board.on < 0:
+        board_start(ctx, g, &hm.board)
+    if hm.board.on and board_key(ctx, g, hm, action, &key):
+        return key
+    return copied_key(ctx, g, rng, hm, action)
+
+
+cdef HeuristicKey copied_key(const Ctx* ctx, const Game* g, bitgen_t* rng, HeuristicMemo* hm,
+                             int32_t action) noexcept nogil:
+    """heuristic_key on a copy of ``g`` the action is applied to.
 
     In the draft variant the picks of one play leave the same board, so they share
     its evaluation, corrected for the evaluation's term of the card taken (the
@@ -191,10 +215,315 @@ cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, He
         if t.draft_mode:
             scores[me] += hold_value(ctx, &child, seat, pick)
             other += next_pick_value(ctx, &child, me)
-        key.h = (scores[me] - other) / ctx.w.eval_scale
-        if ctx.w.tactics != 0.0 or not ctx.finite_w:  # else it would add a zero: the same key
-            key.h += ctx.w.tactics * memo_score(ctx, g, &hm.mm, action) / 100.0
+        key.h = key_h(ctx, g, hm, action, scores, other, me)
     return key
+
+
+# ---------------------------------------------------------------- the key read off the tally
+
+cdef void board_start(const Ctx* ctx, const Game* g, BoardKeys* b) noexcept nogil:
+    """What the actions of a decision share on the tally's path, which is taken when
+    an ordinary play can only end the turn: the game keeps a tally, the draw is a
+    plain draw from a non-empty pile, no turn cap is reached, and the evaluation is
+    the tally's own (not split, finite weights, no heart).  The mover's drawn card
+    (the top of the pile, unknown in an observation) joins its hand."""
+    cdef const Tables* t = ctx.t
+    cdef int seat = g.to_move, nxt, drawn, s, i, c
+    cdef int count[MAX_SIDES][MAX_CODES]
+    cdef int known[MAX_CODES]
+    cdef int unseen[MAX_CODES]
+    b.on = (g.tally.on and g.result == RESULT_NONE and not t.draft_mode and not t.heart
+            and not ctx.split and ctx.finite_w and g.draw_n > 0
+            and not (t.max_turns > 0 and g.turn + 1 >= t.max_turns))
+    if not b.on:
+        return
+    b.me = t.seat_side[seat]
+    nxt = (seat + 1) % t.players
+    b.next_side = t.seat_side[nxt]
+    drawn = g.draw[g.draw_n - 1]
+    unseen_counts(ctx, g, -1, b.left, &b.wild_left)
+    unseen_counts(ctx, g, seat, unseen, &b.unseen_wild)
+    if drawn < MAX_CODES:
+        if t.card_kind[drawn] == CARD_WILD and unseen[drawn] > 0:
+            b.unseen_wild -= 1
+        unseen[drawn] -= 1
+    memset(count, 0, sizeof(count))
+    for i in range(t.players):
+        for c in range(g.hand_n[i]):
+            if g.hand[i][c] < MAX_CODES:
+                count[t.seat_side[i]][g.hand[i][c]] += 1
+    if drawn < MAX_CODES:
+        count[b.me][drawn] += 1
+    b.ready_cells = 0
+    b.ready_wild = 0
+    for i in range(g.hand_n[nxt]):
+        c = g.hand[nxt][i]
+        if c < MAX_CODES:
+            if t.card_kind[c] == CARD_WILD:
+                b.ready_wild = 1
+            elif t.card_kind[c] == CARD_NORMAL:
+                b.ready_cells |= t.card_cells[c]
+    for c in range(t.n_codes):
+        known[c] = 0
+        b.unseen[c] = unseen[c]
+        for s in range(t.sides):
+            known[c] += count[s][c]
+    b.any_near = 0
+    b.barred[0] = b.barred[1] = b.barred[2] = 0
+    for s in range(t.sides):
+        for i in range(3):
+            b.barred[i] |= g.tally.barred[s][i]
+        b.open[s] = 0
+        for i in range(5):
+            b.open[s] |= (<uint64_t>g.tally.open[s][i]) << (12 * i)
+        b.fours[s] = four_cells(t, g, s)
+        b.tot[s] = side_total(t, g, s)
+        b.near[s] = s != b.me and b.tot[s] + 1 >= t.seq_to_win
+        b.any_near |= b.near[s]
+        b.wild[s] = b.remove[s] = b.plain_n[s] = 0
+        for c in range(t.n_codes):
+            b.avail[s][c] = b.left[c] - (known[c] - count[s][c])
+            if count[s][c] == 0:
+                continue
+            if t.card_kind[c] == CARD_WILD:
+                b.wild[s] += count[s][c]
+            elif t.card_kind[c] == CARD_REMOVE:
+                b.remove[s] += count[s][c]
+            else:
+                b.plain[s][b.plain_n[s]] = c
+                b.plain_copies[s][b.plain_n[s]] = count[s][c]
+                b.plain_n[s] += 1
+
+
+cdef void remove_change(const Ctx* ctx, const Game* g, int cell, CellChange* ch) noexcept nogil:
+    """The open windows and fours of every side after a one-eyed jack takes the chip
+    off ``cell``, as apply_action's tally counts them: only the windows through the
+    cell change, but a side's fours elsewhere may share a cell, so they are gathered
+    again."""
+    cdef const Tables* t = ctx.t
+    cdef const Tally* ty = &g.tally
+    cdef int side = owner_of(g, t.sides, bit(cell))
+    cdef uint64_t fours[MAX_SIDES][3]
+    cdef uint64_t b, bits
+    cdef uint16_t old, new
+    cdef u128 cells
+    cdef int i, k, wi, s, before, after
+    memcpy(ch.open, ty.open, sizeof(ch.open))
+    memcpy(fours, ty.threat, sizeof(fours))
+    ch.completes = 0
+    for i in range(t.through_n[cell]):
+        wi = t.through[cell][i]
+        old = ty.fill[wi]
+        new = <uint16_t>(old - (1 << (3 * side)))
+        b = (<uint64_t>1) << (wi & 63)
+        for s in range(t.sides):
+            before = open_fill(t, ty, wi, old, s)
+            after = open_fill(t, ty, wi, new, s)
+            if before == after:
+                continue
+            if before >= 0:
+                ch.open[s][before] -= 1
+                if before == 4:
+                    fours[s][wi >> 6] &= ~b
+            if after >= 0:
+                ch.open[s][after] += 1
+                if after == 4:
+                    fours[s][wi >> 6] |= b
+    for s in range(t.sides):
+        cells = 0
+        for k in range(3):
+            bits = fours[s][k]
+            while bits:
+                cells |= t.window_mask[(k << 6) + ctz64(bits)]
+                bits &= bits - 1
+        ch.fours[s] = cells & ~((g.chips[s] & ~bit(cell)) | t.corners)
+
+
+cdef inline void window_place(uint16_t fw, int kc, int sides, int me, int barred, uint64_t* packed,
+                              uint64_t* grows, uint64_t* full) noexcept nogil:
+    """A chip of ``me`` comes into a window of tally fill ``fw`` with ``kc`` corners
+    (``barred``: bit s when it may not become s's sequence): add its change to the
+    sides' packed open counts (a count per 12 bits, never above 4095), without a
+    branch (which windows change is anyone's guess, so branches mispredict).  A
+    window of the mover's moves up one fill (``grows``: to four; ``full``: to five,
+    a completion), another side's is lost."""
+    cdef uint64_t alone, live
+    cdef int s, k
+    for s in range(sides):
+        alone = (fw & ~(<uint16_t>(7 << (3 * s)))) == 0
+        k = ((fw >> (3 * s)) & 7) + kc
+        live = alone & ~(barred >> s) & 1
+        if s == me:
+            full[0] |= alone & (k == 4)
+            grows[0] |= live & (k == 3)
+            packed[s] += (live << (12 * k)) * 4095  # fill k down one, fill k + 1 up one
+        else:
+            packed[s] -= live << (12 * k)
+
+
+ctypedef struct PlaceDelta:
+    uint64_t packed[2]
+    uint64_t grows, full
+
+# window_place for two sides and a window barred to neither, by mover, corners (a line of five
+# holds at most one) and tally fill
+cdef PlaceDelta PLACE_TWO[2][2][64]
+
+
+cdef void place_two_start() noexcept nogil:
+    cdef int me, kc, fw
+    cdef PlaceDelta* e
+    for me in range(2):
+        for kc in range(2):
+            for fw in range(64):
+                e = &PLACE_TWO[me][kc][fw]
+                e.packed[0] = e.packed[1] = e.grows = e.full = 0
+                window_place(<uint16_t>fw, kc, 2, me, 0, e.packed, &e.grows, &e.full)
+
+
+place_two_start()
+
+
+cdef void place_change(const Ctx* ctx, const Game* g, const BoardKeys* b, int cell, CellChange* ch) noexcept nogil:
+    """The same counts after a chip of the mover's comes onto the empty ``cell``
+    (window_place per window through it; with two sides, read from a table unless
+    the window is barred).  A side's fours through the cell all miss this cell: the
+    mover's complete (left to the copy), another side's are gone; the mover gains
+    those reaching four."""
+    cdef const Tables* t = ctx.t
+    cdef const Tally* ty = &g.tally
+    cdef int me = b.me, i, wi, s, k, barred
+    cdef uint64_t packed[MAX_SIDES]
+    cdef uint64_t grows, full = 0
+    cdef uint16_t fw
+    cdef u128 grown = 0
+    cdef const PlaceDelta* e
+    for s in range(t.sides):
+        packed[s] = b.open[s]
+    for i in range(t.through_n[cell]):
+        wi = t.through[cell][i]
+        if t.sides == 2 and not ((b.barred[wi >> 6] >> (wi & 63)) & 1):
+            e = &PLACE_TWO[me][t.corner_n[wi]][ty.fill[wi]]
+            packed[0] += e.packed[0]
+            packed[1] += e.packed[1]
+            full |= e.full
+            grows = e.grows
+        else:
+            barred = 0
+            for s in range(t.sides):
+                barred |= ((ty.barred[s][wi >> 6] >> (wi & 63)) & 1) << s
+            grows = 0
+            window_place(ty.fill[wi], t.corner_n[wi], t.sides, me, barred, packed, &grows, &full)
+        grown |= t.window_mask[wi] & (<u128>0 - <u128>grows)
+    ch.completes = full
+    for s in range(t.sides):
+        for k in range(5):
+            ch.open[s][k] = (packed[s] >> (12 * k)) & 4095
+        ch.fours[s] = b.fours[s] & ~bit(cell)
+    ch.fours[me] |= grown & ~(g.chips[me] | bit(cell) | t.corners)
+
+
+cdef void child_features(const Ctx* ctx, const BoardKeys* b, const CellChange* ch, int s, int card,
+                         u128 empty, int wild_left, double* f) noexcept nogil:
+    """side_features of side ``s`` (up to F_DEAD_OPEN) after the mover plays ``card``
+    (the board as ``ch``, the empty cells ``empty``): the same features, so the
+    same score to the last bit."""
+    cdef const Tables* t = ctx.t
+    cdef double live
+    cdef u128 cells = ch.fours[s], threats = 0
+    cdef int k, cell, c, dead = 0
+    cdef bint mine = s == b.me
+    cdef bint wins = b.tot[s] + 1 >= t.seq_to_win
+    for k in range(F_DEAD_OPEN // 2):
+        f[2 * k] = 0.0
+        f[2 * k + 1] = 0.0
+    for k in range(5):
+        f[F_OPEN + k] = ch.open[s][k]
+    while cells:
+        cell = ctz128(cells)
+        cells &= cells - 1
+        c = ctx.cell_card[cell]
+        if c < MAX_CODES and b.avail[s][c] - (mine and c == card) > 0:
+            live = 1.0
+        elif wild_left > 0:
+            live = 0.5
+        else:
+            continue
+        f[F_THREAT] += live
+        if wins:
+            f[F_WIN_THREAT] += live
+        threats |= bit(cell)
+    if popcount128(threats) >= 2:
+        f[F_DOUBLE] = 1.0
+        if wins:
+            f[F_WIN_DOUBLE] = 1.0
+    f[F_SEQUENCE] = b.tot[s]
+    for k in range(b.plain_n[s]):
+        if (t.card_cells[b.plain[s][k]] & empty) == 0:
+            dead += b.plain_copies[s][k]
+    if mine:  # the card played has left the hand
+        f[F_WILD] = b.wild[s] - (t.card_kind[card] == CARD_WILD)
+        f[F_REMOVE] = b.remove[s] - (t.card_kind[card] == CARD_REMOVE)
+        dead -= t.card_kind[card] == CARD_NORMAL and (t.card_cells[card] & empty) == 0
+    else:
+        f[F_WILD] = b.wild[s]
+        f[F_REMOVE] = b.remove[s]
+    f[F_DEAD] = dead
+    if s == b.next_side:
+        f[F_TEMPO] = 1.0
+        if (b.ready_cells & threats) or (b.ready_wild and threats):
+            f[F_READY] = 1.0
+            if wins:
+                f[F_WIN_READY] = 1.0
+
+
+cdef bint board_key(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t action,
+                    HeuristicKey* key) noexcept nogil:
+    """heuristic_key without the copy: an ordinary play (a chip placed or removed)
+    that only ends the turn changes the windows through its cell, so the child's
+    features are the parent's tally changed there (place_change, remove_change:
+    shared by every card that plays on the cell) plus the cards moved (the card played, the card
+    drawn).  Returns 0, having written nothing, when the copy must decide: any
+    other action, a chip completing a window, a full board."""
+    cdef const Tables* t = ctx.t
+    cdef BoardKeys* b = &hm.board
+    cdef int kind = act_kind(action), card = act_card(action), cell = act_cell(action)
+    cdef int s, wild_left, c, threat_cell
+    cdef CellChange* ch = &b.change[cell]
+    cdef double scores[MAX_SIDES]
+    cdef double f[MAX_SIDES * N_FEATURES]
+    cdef u128 empty, cells, near = 0
+    if kind != ACT_PLACE and kind != ACT_REMOVE:
+        return 0
+    if not b.have[cell]:
+        if kind == ACT_PLACE:
+            place_change(ctx, g, b, cell, ch)
+        else:
+            remove_change(ctx, g, cell, ch)
+        b.have[cell] = 1
+    empty = g.empty ^ bit(cell)
+    if ch.completes or empty == 0:
+        return 0
+    wild_left = b.wild_left - (t.card_kind[card] == CARD_WILD and b.left[card] > 0)
+    for s in range(t.sides):
+        child_features(ctx, b, ch, s, card, empty, wild_left, f + s * N_FEATURES)
+    features_dots(ctx, f, F_DEAD_OPEN, t.sides, scores)
+    key.cls = 0
+    key.threats = 0
+    if b.any_near:  # win_threat_cells: the cells where an opponent wins with a card the mover may not see
+        for s in range(t.sides):
+            if not b.near[s]:
+                continue
+            cells = ch.fours[s]
+            while cells:
+                threat_cell = ctz128(cells)
+                cells &= cells - 1
+                c = ctx.cell_card[threat_cell]
+                if b.unseen_wild > 0 or (c < MAX_CODES and b.unseen[c] > 0):
+                    near |= bit(threat_cell)
+        key.threats = popcount128(near)
+    key.h = key_h(ctx, g, hm, action, scores, rivals_score(ctx, scores, b.me), b.me)
+    return 1
 
 
 cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
@@ -240,6 +569,29 @@ def decisive_action(CoreGame game, bit_generator=None):
     with bit_generator.lock:
         a = urgent_action(&ctx, &game.g, &th, rng)
     return None if a < 0 else a
+
+
+def heuristic_keys(CoreGame game, bit_generator, weights=None):
+    """``[(action, class, threats, h), ...]``: the heuristic's key of every legal
+    action, in P-13 order (see :func:`heuristic_action`; the bit generator only
+    reshuffles an empty draw pile in the copies).  What a test compares between a
+    game that keeps the window tally and the same game without it."""
+    cdef Ctx ctx
+    cdef int32_t buf[MAX_MOVES]
+    cdef HeuristicMemo hm
+    cdef HeuristicKey key
+    cdef bitgen_t* rng = bitgen_of(bit_generator)
+    cdef int n, i
+    _check_playable(game)
+    load_ctx(&ctx, game, weights)
+    n = gen_actions(ctx.t, &game.g, buf)
+    heuristic_start(&hm)
+    out = []
+    with bit_generator.lock:
+        for i in range(n):
+            key = heuristic_key(&ctx, &game.g, rng, &hm, buf[i])
+            out.append((buf[i], key.cls, key.threats, key.h))
+    return out
 
 
 def _check_playable(CoreGame game):

@@ -206,6 +206,17 @@ cdef inline int side_total(const Tables* t, const Game* g, int side) noexcept no
     return total
 
 
+cdef inline int open_fill(const Tables* t, const Tally* ty, int wi, uint16_t fill, int s) noexcept nogil:
+    """The fill (corners counted) at which window ``wi``, holding the chips of tally
+    fill ``fill``, counts among side ``s``'s open windows; -1 when it does not: another
+    side's chip is in it, it may not become s's sequence (C-25), or it is complete."""
+    cdef int k
+    if (fill & ~(<uint16_t>(7 << (3 * s)))) or ((ty.barred[s][wi >> 6] >> (wi & 63)) & 1):
+        return -1
+    k = ((fill >> (3 * s)) & 7) + t.corner_n[wi]
+    return k if k < 5 else -1
+
+
 cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil
 cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogil
 cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexcept nogil

@@ -316,11 +316,8 @@ cdef inline void tally_part(const Tables* t, Tally* ty, int wi, uint16_t fill, i
     """Add (``sign`` 1) or take away (-1) window ``wi``'s part, at ``fill``, of side
     ``s``'s open counts: the condition of side_features' window loop (_eval)."""
     cdef uint64_t b = (<uint64_t>1) << (wi & 63)
-    cdef int k
-    if (fill & ~(<uint16_t>(7 << (3 * s)))) or (ty.barred[s][wi >> 6] & b):
-        return  # another side's chip in it, or it may not become s's sequence
-    k = ((fill >> (3 * s)) & 7) + t.corner_n[wi]
-    if k >= 5:
+    cdef int k = open_fill(t, ty, wi, fill, s)
+    if k < 0:
         return
     ty.open[s][k] += sign
     b &= -(<uint64_t>(k == 4))  # without a branch: which fill a window has is anyone's guess

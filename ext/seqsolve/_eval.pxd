@@ -216,6 +216,62 @@ cdef inline double action_score(const Ctx* ctx, const Game* g, int32_t action) n
     return memo_score(ctx, g, NULL, action)
 
 
+cdef inline int owner_of(const Game* g, int sides, u128 b) noexcept nogil:
+    cdef int s
+    for s in range(sides):
+        if g.chips[s] & b:
+            return s
+    return -1
+
+
+cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* left, int* wild_left) noexcept nogil:
+    """Copies of each code not in a discard pile, the draft or ``viewer``'s hand (-1: no hand)."""
+    cdef const Tables* t = ctx.t
+    cdef int i, c
+    if g.tally.on:
+        for c in range(MAX_CODES):
+            left[c] = ctx.copies[c] - g.tally.gone[c]
+    else:
+        for c in range(MAX_CODES):
+            left[c] = ctx.copies[c]
+        for i in range(g.disc_n):
+            c = g.disc_card[i]
+            if c < MAX_CODES:
+                left[c] -= 1
+    for i in range(g.draft_n):
+        c = g.draft[i]
+        if c < MAX_CODES:
+            left[c] -= 1
+    if viewer >= 0:
+        for i in range(g.hand_n[viewer]):
+            c = g.hand[viewer][i]
+            if c < MAX_CODES:
+                left[c] -= 1
+    wild_left[0] = 0
+    for i in range(ctx.n_wild):
+        c = ctx.wild_code[i]
+        if left[c] > 0:
+            wild_left[0] += left[c]
+
+
+cdef inline void features_dots(const Ctx* ctx, const double* f, int n, int sides, double* scores) noexcept nogil:
+    """Every side's score: its first ``n`` features (side s's at ``f + s * N_FEATURES``)
+    dotted with the weights, in feature order (a sum in another order can differ in
+    the last bit); the sides' sums run side by side, so their additions overlap."""
+    cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, w
+    cdef int k
+    for k in range(n):
+        w = ctx.feat_w[k]
+        s0 += w * f[k]
+        s1 += w * f[N_FEATURES + k]
+        if sides > 2:
+            s2 += w * f[2 * N_FEATURES + k]
+    scores[0] = s0
+    scores[1] = s1
+    if sides > 2:
+        scores[2] = s2
+
+
 cdef inline bitgen_t* bitgen_of(object bit_generator) except NULL:
     return <bitgen_t*>PyCapsule_GetPointer(bit_generator.capsule, "BitGenerator")
 
@@ -239,3 +295,4 @@ cdef double hand_card_term(const Ctx* ctx, const Game* g, int card) noexcept nog
 cdef void threats_scan(const Ctx* ctx, const Game* g, Threats* th) noexcept nogil
 cdef u128 threat_cells(const Ctx* ctx, const Game* g, Threats* th, int s) noexcept nogil
 cdef int win_threat_cells(const Ctx* ctx, const Game* g, int me, int viewer) noexcept nogil
+cdef u128 four_cells(const Tables* t, const Game* g, int s) noexcept nogil

@@ -70,14 +70,6 @@ cdef int max_compatible(const Tables* t, const u128* cand, int n, int i,
     return with_it if with_it > best else best
 
 
-cdef inline int owner_of(const Game* g, int sides, u128 b) noexcept nogil:
-    cdef int s
-    for s in range(sides):
-        if g.chips[s] & b:
-            return s
-    return -1
-
-
 # ---------------------------------------------------------------- context
 
 cdef void make_ctx(Ctx* ctx, const Tables* t, const Weights* w) noexcept nogil:
@@ -364,36 +356,6 @@ cdef double pick_value(const Ctx* ctx, const Game* g, int me, int pick) noexcept
 
 # ---------------------------------------------------------------- evaluation
 
-cdef inline void unseen_counts(const Ctx* ctx, const Game* g, int viewer, int* left, int* wild_left) noexcept nogil:
-    """Copies of each code not in a discard pile, the draft or ``viewer``'s hand (-1: no hand)."""
-    cdef const Tables* t = ctx.t
-    cdef int i, c
-    if g.tally.on:
-        for c in range(MAX_CODES):
-            left[c] = ctx.copies[c] - g.tally.gone[c]
-    else:
-        for c in range(MAX_CODES):
-            left[c] = ctx.copies[c]
-        for i in range(g.disc_n):
-            c = g.disc_card[i]
-            if c < MAX_CODES:
-                left[c] -= 1
-    for i in range(g.draft_n):
-        c = g.draft[i]
-        if c < MAX_CODES:
-            left[c] -= 1
-    if viewer >= 0:
-        for i in range(g.hand_n[viewer]):
-            c = g.hand[viewer][i]
-            if c < MAX_CODES:
-                left[c] -= 1
-    wild_left[0] = 0
-    for i in range(ctx.n_wild):
-        c = ctx.wild_code[i]
-        if left[c] > 0:
-            wild_left[0] += left[c]
-
-
 cdef inline u128 add_threat(const Ctx* ctx, double* f, u128 miss, const int* avail, int wild_left,
                             bint wins, u128 threats) noexcept nogil:
     """Count the cell ``miss`` completing an open window of fill 4 as a threat of
@@ -532,9 +494,8 @@ cdef void side_scores(const Ctx* ctx, const Game* g, double* scores) noexcept no
     the weights (see side_features)."""
     cdef const Tables* t = ctx.t
     cdef int left[MAX_CODES]
-    cdef double f[N_FEATURES]
-    cdef int wild_left, s, k
-    cdef double sc
+    cdef double f[MAX_SIDES * N_FEATURES]
+    cdef int wild_left, s
     cdef int seat, i, c
     # the features from F_DEAD_OPEN on are zero unless split: a zero times a finite
     # weight adds a signed zero to a sum that is never -0.0 (it starts at +0.0),
@@ -542,11 +503,8 @@ cdef void side_scores(const Ctx* ctx, const Game* g, double* scores) noexcept no
     cdef int n_feat = N_FEATURES if ctx.split or not ctx.finite_w else F_DEAD_OPEN
     unseen_counts(ctx, g, -1, left, &wild_left)
     for s in range(t.sides):
-        side_features(ctx, g, s, left, wild_left, f)
-        sc = 0.0
-        for k in range(n_feat):
-            sc += ctx.feat_w[k] * f[k]
-        scores[s] = sc
+        side_features(ctx, g, s, left, wild_left, f + s * N_FEATURES)
+    features_dots(ctx, f, n_feat, t.sides, scores)
     if ctx.hold != 0.0 and t.draft_mode:
         # the features read no plain card in a hand, so a search would not know
         # one draft pick from another: add what every known card is worth to hold

@@ -116,14 +116,34 @@ def same_scores(kept, plain):
             assert chooser(kept, np.random.PCG64(5), weights) == chooser(plain, np.random.PCG64(5), weights)
 
 
+def same_keys(kept, plain):
+    """The heuristic reads an ordinary play's key off the tally without a copy: every
+    action's key (its evaluation to the last bit) is the copy's, on the game (every
+    hand and the draw known) and on the mover's observation (both unknown)."""
+    seen_kept, seen_plain = kept.clone(), plain.clone()
+    seen_kept.mask_hidden(kept.to_move)
+    seen_plain.mask_hidden(kept.to_move)
+    for a, b in ((kept, plain), (seen_kept, seen_plain)):
+        for weights in WEIGHTS:
+            with_tally = _choose.heuristic_keys(a, np.random.PCG64(5), weights)
+            without = _choose.heuristic_keys(b, np.random.PCG64(5), weights)
+            assert [(k[:3], k[3].hex()) for k in with_tally] == [(k[:3], k[3].hex()) for k in without]
+
+
+# what each check compares, and on how many games (the keys are cheap: every action)
+CHECKS = [pytest.param(same_scores, range(2), id="scores"), pytest.param(same_keys, range(3), id="keys")]
+
+
+@pytest.mark.parametrize("check,seeds", CHECKS)
 @pytest.mark.parametrize("preset,players,teams", SEATINGS)
-def test_scores_and_choices_are_the_same_with_the_tally(preset, players, teams):
-    assert play_along(rules_for(preset, players, teams), range(2), same_scores) > 20
+def test_scores_and_choices_are_the_same_with_the_tally(preset, players, teams, check, seeds):
+    assert play_along(rules_for(preset, players, teams), seeds, check) > 20
 
 
+@pytest.mark.parametrize("check,seeds", CHECKS)
 @pytest.mark.parametrize("preset,changes", LONG)
-def test_scores_are_the_same_with_sequences_on_the_board(preset, changes):
-    play_along(rules_for(preset, 2, None, **changes), range(2), same_scores)
+def test_scores_are_the_same_with_sequences_on_the_board(preset, changes, check, seeds):
+    play_along(rules_for(preset, 2, None, **changes), seeds, check)
 
 
 def test_a_game_keeps_no_tally_until_asked():
