@@ -51,7 +51,7 @@ from seqsolve._core cimport (
     MAX_MOVES, UNKNOWN_CARD, NO_CELL,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS,
     CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
-    gen_actions, apply_action,
+    gen_actions, apply_action, tally_start,
 )
 from seqsolve._eval cimport (
     Weights, Ctx, ScoreMemo, Threats, bitgen_of, make_ctx, fill_weights, memo_clear, memo_score,
@@ -620,6 +620,7 @@ cdef class Searcher:
         if t.card_kind[c] == CARD_REMOVE:
             kind = ACT_REMOVE
         memcpy(&self.ev_before, b, sizeof(Game))
+        tally_start(t, &self.ev_before)  # play_likelihood scores every action there
         self.ev_action = encode(kind, c, cell, -1)
         self.ev_seat = o
         self.ev_temp = temperature
@@ -637,7 +638,8 @@ cdef class Searcher:
 
     def deal_world(self, CoreGame observation, int viewer, bit_generator):
         """One world as the search deals it (evidence included): a copy of the
-        observation with every card ``viewer`` cannot see dealt."""
+        observation with every card ``viewer`` cannot see dealt, keeping the
+        window tally the search's worlds keep."""
         cdef CoreGame world = observation.clone(None)
         cdef bitgen_t* rng = bitgen_of(bit_generator)
         make_ctx(&self.ctx, &observation.rules.t, &self.weights)
@@ -897,7 +899,11 @@ cdef class Searcher:
 
     cdef int prepare(self, CoreGame observation, int viewer, int open_information) except -1:
         """Root state, hidden slots and the pool of unseen cards (open_information:
-        0 deal every card viewer cannot see, 1 none, 2 only the draw pile)."""
+        0 deal every card viewer cannot see, 1 none, 2 only the draw pile).
+
+        The root keeps the window tally, counted here once: a deal fills hands and
+        the draw pile, never a chip or a discard, so every world copies it as it
+        is and its scores and evaluations read it instead of recounting windows."""
         cdef const Tables* t = &observation.rules.t
         cdef Game* g = &self.root
         cdef int counts[MAX_CODES]
@@ -943,6 +949,7 @@ cdef class Searcher:
             )
         for i in range(self.n_slots):
             base[self.slot_off[i]] = self.pool[i]  # any world will do until the first deal
+        tally_start(t, g)
         return 0
 
     def search(self, CoreGame observation, int viewer, bit_generator, long iterations=0,
