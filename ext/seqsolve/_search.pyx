@@ -55,7 +55,7 @@ from seqsolve._core cimport (
 )
 from seqsolve._eval cimport (
     Weights, Ctx, ScoreMemo, Threats, bitgen_of, make_ctx, fill_weights, memo_clear, memo_score,
-    action_score, side_values, side_value, threats_scan, threats_update,
+    action_score, side_values, side_value,
 )
 from seqsolve._choose cimport (
     HeuristicKey, HeuristicMemo, heuristic_start, key_order, heuristic_key,
@@ -64,6 +64,14 @@ from seqsolve._choose cimport (
 
 
 # ---------------------------------------------------------------- playout policy
+
+cdef inline Threats* tally_threats(const Game* g, Threats* th) noexcept nogil:
+    """The threat windows urgent_action reads, from a world's window tally: it keeps
+    them current, so the search needs neither threats_scan's scan of every window
+    nor threats_update's upkeep after each action."""
+    memcpy(th.w, g.tally.threat, sizeof(th.w))
+    return th
+
 
 cdef int32_t sample_action(const Ctx* ctx, const Game* g, bitgen_t* rng) noexcept nogil:
     """A cheap random legal action for playouts, by card rather than by action: a
@@ -698,7 +706,7 @@ cdef class Searcher:
         cdef const Tables* t = self.ctx.t
         cdef Game g
         cdef int node = 0, depth = 0, n, i, j, r, ch, best, n_legal, side, s, plies, first
-        cdef int scanned = 0, expanded
+        cdef int expanded
         cdef Threats th
         cdef double u, best_u
         cdef double values[MAX_SIDES]
@@ -714,10 +722,7 @@ cdef class Searcher:
                 side = t.seat_side[g.to_move]
                 action = -1
                 if self.decisive:
-                    if not scanned:
-                        threats_scan(&self.ctx, &g, &th)
-                        scanned = 1
-                    action = urgent_action(&self.ctx, &g, &th, rng)
+                    action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
                 if action < 0:
                     action = policy_action(&self.ctx, &g, rng, 1.0, self.expand_k)
                     self.work += WORK_SCORE * self.expand_k
@@ -735,8 +740,6 @@ cdef class Searcher:
                     expanded = 1
                 self.nodes[ch].avail += 1
                 apply_action(t, &g, action, rng, NULL, -1)
-                if scanned:
-                    threats_update(&self.ctx, &g, &th, action, side)
                 depth += 1
                 self.path[depth] = ch
                 node = ch
@@ -778,10 +781,7 @@ cdef class Searcher:
                                 n_legal < self.widen * pow(self.nodes[node].visits + 1.0, self.widen_exp)):
                 action = -1
                 if self.decisive:
-                    if not scanned:
-                        threats_scan(&self.ctx, &g, &th)
-                        scanned = 1
-                    action = urgent_action(&self.ctx, &g, &th, rng)
+                    action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
                     if action >= 0:
                         i = self.set_find(action)
                         if i < 0 or self.tried[i]:
@@ -803,36 +803,27 @@ cdef class Searcher:
                                     self.nodes[ch].p = <float>(1.0 / ((j + 1) * self.root_h))
                                 break
                     apply_action(t, &g, action, rng, NULL, -1)
-                    if scanned:
-                        threats_update(&self.ctx, &g, &th, action, side)
                     depth += 1
                     self.path[depth] = ch
                     break
             if best < 0:
                 break  # the pool is full and nothing legal here is in the tree: play out
             apply_action(t, &g, self.nodes[best].action, rng, NULL, -1)
-            if scanned:
-                threats_update(&self.ctx, &g, &th, self.nodes[best].action, side)
             node = best
             depth += 1
             self.path[depth] = node
         if depth > self.max_depth:
             self.max_depth = depth
         plies = 0
-        if self.decisive and not scanned and g.result == RESULT_NONE:
-            threats_scan(&self.ctx, &g, &th)
         while g.result == RESULT_NONE and (self.playout_depth < 0 or plies < self.playout_depth):
             action = -1
             if self.playout_greedy:
                 action = greedy_choice(&self.ctx, &g, NULL, self.buf)
             elif self.decisive:
-                action = urgent_action(&self.ctx, &g, &th, rng)
+                action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
             if action < 0:
                 action = policy_action(&self.ctx, &g, rng, self.policy_eps, self.policy_k)
-            side = t.seat_side[g.to_move]
             apply_action(t, &g, action, rng, NULL, -1)
-            if self.decisive:
-                threats_update(&self.ctx, &g, &th, action, side)
             plies += 1
         self.work += WORK_PLY * plies + WORK_EVAL
         if self.ctx.hold != 0.0 and t.draft_mode:
