@@ -182,12 +182,13 @@ cdef enum:
     LOG_TABLE = 1 << 16
     # work units (Searcher.search's ``work``), fitted to the thread's CPU time over
     # fixed draft and classic positions: one unit is about 8 ns on the reference
-    # box (benchmarks/RESULTS.md, "A deterministic work budget")
+    # box (benchmarks/RESULTS.md, "A deterministic work budget" and "The search
+    # on the window tally")
     WORK_ACT = 1     # a legal action generated, hashed or matched at a tree node
-    WORK_SCORE = 20  # an action scored: an expansion's draw, another seat's policy draw
-    WORK_PLY = 150   # a playout ply
-    WORK_EVAL = 100  # a leaf evaluation
-    WORK_HELD = 23   # a hand card the leaf evaluation values for holding (draft, hold)
+    WORK_SCORE = 12  # an action scored: an expansion's draw, another seat's policy draw
+    WORK_PLY = 90    # a playout ply
+    WORK_EVAL = 60   # a leaf evaluation
+    WORK_HELD = 18   # a hand card the leaf evaluation values for holding (draft, hold)
 
 ctypedef struct Node:
     double value[MAX_SIDES]   # summed value of each side over the visits
