@@ -51,11 +51,11 @@ from seqsolve._core cimport (
     MAX_MOVES, UNKNOWN_CARD, NO_CELL,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS,
     CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
-    gen_actions, apply_action,
+    gen_actions, apply_action, tally_start,
 )
 from seqsolve._eval cimport (
     Weights, Ctx, ScoreMemo, Threats, bitgen_of, make_ctx, fill_weights, memo_clear, memo_score,
-    action_score, side_values, side_value, threats_scan, threats_update,
+    action_score, side_values, side_value,
 )
 from seqsolve._choose cimport (
     HeuristicKey, HeuristicMemo, heuristic_start, key_order, heuristic_key,
@@ -64,6 +64,14 @@ from seqsolve._choose cimport (
 
 
 # ---------------------------------------------------------------- playout policy
+
+cdef inline Threats* tally_threats(const Game* g, Threats* th) noexcept nogil:
+    """The threat windows urgent_action reads, from a world's window tally: it keeps
+    them current, so the search needs neither threats_scan's scan of every window
+    nor threats_update's upkeep after each action."""
+    memcpy(th.w, g.tally.threat, sizeof(th.w))
+    return th
+
 
 cdef int32_t sample_action(const Ctx* ctx, const Game* g, bitgen_t* rng) noexcept nogil:
     """A cheap random legal action for playouts, by card rather than by action: a
@@ -174,12 +182,13 @@ cdef enum:
     LOG_TABLE = 1 << 16
     # work units (Searcher.search's ``work``), fitted to the thread's CPU time over
     # fixed draft and classic positions: one unit is about 8 ns on the reference
-    # box (benchmarks/RESULTS.md, "A deterministic work budget")
+    # box (benchmarks/RESULTS.md, "A deterministic work budget" and "The search
+    # on the window tally")
     WORK_ACT = 1     # a legal action generated, hashed or matched at a tree node
-    WORK_SCORE = 20  # an action scored: an expansion's draw, another seat's policy draw
-    WORK_PLY = 150   # a playout ply
-    WORK_EVAL = 100  # a leaf evaluation
-    WORK_HELD = 23   # a hand card the leaf evaluation values for holding (draft, hold)
+    WORK_SCORE = 12  # an action scored: an expansion's draw, another seat's policy draw
+    WORK_PLY = 90    # a playout ply
+    WORK_EVAL = 60   # a leaf evaluation
+    WORK_HELD = 18   # a hand card the leaf evaluation values for holding (draft, hold)
 
 ctypedef struct Node:
     double value[MAX_SIDES]   # summed value of each side over the visits
@@ -620,6 +629,7 @@ cdef class Searcher:
         if t.card_kind[c] == CARD_REMOVE:
             kind = ACT_REMOVE
         memcpy(&self.ev_before, b, sizeof(Game))
+        tally_start(t, &self.ev_before)  # play_likelihood scores every action there
         self.ev_action = encode(kind, c, cell, -1)
         self.ev_seat = o
         self.ev_temp = temperature
@@ -637,7 +647,8 @@ cdef class Searcher:
 
     def deal_world(self, CoreGame observation, int viewer, bit_generator):
         """One world as the search deals it (evidence included): a copy of the
-        observation with every card ``viewer`` cannot see dealt."""
+        observation with every card ``viewer`` cannot see dealt, keeping the
+        window tally the search's worlds keep."""
         cdef CoreGame world = observation.clone(None)
         cdef bitgen_t* rng = bitgen_of(bit_generator)
         make_ctx(&self.ctx, &observation.rules.t, &self.weights)
@@ -696,7 +707,7 @@ cdef class Searcher:
         cdef const Tables* t = self.ctx.t
         cdef Game g
         cdef int node = 0, depth = 0, n, i, j, r, ch, best, n_legal, side, s, plies, first
-        cdef int scanned = 0, expanded
+        cdef int expanded
         cdef Threats th
         cdef double u, best_u
         cdef double values[MAX_SIDES]
@@ -712,10 +723,7 @@ cdef class Searcher:
                 side = t.seat_side[g.to_move]
                 action = -1
                 if self.decisive:
-                    if not scanned:
-                        threats_scan(&self.ctx, &g, &th)
-                        scanned = 1
-                    action = urgent_action(&self.ctx, &g, &th, rng)
+                    action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
                 if action < 0:
                     action = policy_action(&self.ctx, &g, rng, 1.0, self.expand_k)
                     self.work += WORK_SCORE * self.expand_k
@@ -733,8 +741,6 @@ cdef class Searcher:
                     expanded = 1
                 self.nodes[ch].avail += 1
                 apply_action(t, &g, action, rng, NULL, -1)
-                if scanned:
-                    threats_update(&self.ctx, &g, &th, action, side)
                 depth += 1
                 self.path[depth] = ch
                 node = ch
@@ -776,10 +782,7 @@ cdef class Searcher:
                                 n_legal < self.widen * pow(self.nodes[node].visits + 1.0, self.widen_exp)):
                 action = -1
                 if self.decisive:
-                    if not scanned:
-                        threats_scan(&self.ctx, &g, &th)
-                        scanned = 1
-                    action = urgent_action(&self.ctx, &g, &th, rng)
+                    action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
                     if action >= 0:
                         i = self.set_find(action)
                         if i < 0 or self.tried[i]:
@@ -801,36 +804,27 @@ cdef class Searcher:
                                     self.nodes[ch].p = <float>(1.0 / ((j + 1) * self.root_h))
                                 break
                     apply_action(t, &g, action, rng, NULL, -1)
-                    if scanned:
-                        threats_update(&self.ctx, &g, &th, action, side)
                     depth += 1
                     self.path[depth] = ch
                     break
             if best < 0:
                 break  # the pool is full and nothing legal here is in the tree: play out
             apply_action(t, &g, self.nodes[best].action, rng, NULL, -1)
-            if scanned:
-                threats_update(&self.ctx, &g, &th, self.nodes[best].action, side)
             node = best
             depth += 1
             self.path[depth] = node
         if depth > self.max_depth:
             self.max_depth = depth
         plies = 0
-        if self.decisive and not scanned and g.result == RESULT_NONE:
-            threats_scan(&self.ctx, &g, &th)
         while g.result == RESULT_NONE and (self.playout_depth < 0 or plies < self.playout_depth):
             action = -1
             if self.playout_greedy:
                 action = greedy_choice(&self.ctx, &g, NULL, self.buf)
             elif self.decisive:
-                action = urgent_action(&self.ctx, &g, &th, rng)
+                action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
             if action < 0:
                 action = policy_action(&self.ctx, &g, rng, self.policy_eps, self.policy_k)
-            side = t.seat_side[g.to_move]
             apply_action(t, &g, action, rng, NULL, -1)
-            if self.decisive:
-                threats_update(&self.ctx, &g, &th, action, side)
             plies += 1
         self.work += WORK_PLY * plies + WORK_EVAL
         if self.ctx.hold != 0.0 and t.draft_mode:
@@ -897,7 +891,11 @@ cdef class Searcher:
 
     cdef int prepare(self, CoreGame observation, int viewer, int open_information) except -1:
         """Root state, hidden slots and the pool of unseen cards (open_information:
-        0 deal every card viewer cannot see, 1 none, 2 only the draw pile)."""
+        0 deal every card viewer cannot see, 1 none, 2 only the draw pile).
+
+        The root keeps the window tally, counted here once: a deal fills hands and
+        the draw pile, never a chip or a discard, so every world copies it as it
+        is and its scores and evaluations read it instead of recounting windows."""
         cdef const Tables* t = &observation.rules.t
         cdef Game* g = &self.root
         cdef int counts[MAX_CODES]
@@ -943,6 +941,7 @@ cdef class Searcher:
             )
         for i in range(self.n_slots):
             base[self.slot_off[i]] = self.pool[i]  # any world will do until the first deal
+        tally_start(t, g)
         return 0
 
     def search(self, CoreGame observation, int viewer, bit_generator, long iterations=0,

@@ -11,6 +11,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from state_helpers import LONG_GAME, preset_configs, rules_for
 from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
 
 from seqsolve import _choose, _eval, _search
@@ -98,6 +99,46 @@ def test_dealt_worlds_keep_what_the_viewer_sees_and_conserve_cards():
         assert world.hand(seat) == state.core.hand(seat)
         held = Counter(c for s in range(2) for c in world.hand(s)) + Counter(world.draw_pile())
         assert held + Counter(card for _, card in world.discards()) == deck
+
+
+def _worlds_keep_the_tally(rules, seed, every):
+    """Deal a world every ``every`` turns of a greedy game, with and without evidence,
+    and compare its window tally with a recount; returns (worlds, reshuffles seen)."""
+    state = State.new(rules, seed=seed)
+    searcher = _search.Searcher()
+    worlds = reshuffles = 0
+    before = None
+    while not state.is_terminal():
+        seat = state.current_player
+        view = state.observation(seat).core
+        if state.turn % every == 0:
+            if before is not None:
+                searcher.set_evidence(before, view, 0.1)
+            world = searcher.deal_world(view, seat, np.random.PCG64(state.turn))
+            fresh = world.clone()
+            fresh.start_tally()
+            assert world.tally() == fresh.tally()
+            worlds += 1
+        discards = len(state.core.discards())
+        state.apply(_choose.greedy_action(view, np.random.PCG64(state.turn)))
+        reshuffles += len(state.core.discards()) < discards
+        before = state.observation(seat).core
+    return worlds, reshuffles
+
+
+@pytest.mark.parametrize("preset,players,teams", preset_configs())
+def test_dealt_worlds_keep_the_window_tally_of_their_board(preset, players, teams):
+    """The search counts the root's window tally once and every world copies it: a
+    deal fills hands and the draw pile, never a chip or a discard."""
+    worlds, _ = _worlds_keep_the_tally(rules_for(preset, players, teams), 1, 4)
+    assert worlds > 3
+
+
+def test_dealt_worlds_keep_the_tally_after_a_reshuffle():
+    """C-29: the discards go back into the draw pile, and the tally's discarded
+    copies with them."""
+    worlds, reshuffles = _worlds_keep_the_tally(rules_for("classic", **LONG_GAME), 3, 2)
+    assert reshuffles > 0 and worlds > 50
 
 
 def _unblocked_threat():

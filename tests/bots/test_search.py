@@ -682,11 +682,13 @@ def test_mcts_default_work_budget_cuts_no_classic_two_player_search(name):
 
 def test_mcts_work_parameter_reaches_the_search_and_time_turns_it_off():
     """mcts:work passes the budget on; by default it cuts a costly draft search
-    (4 players: every evaluation values four hands for holding); time= and
-    work=0 switch it off."""
+    (4 players in mid-game: a wide tree, and every evaluation values four hands
+    for holding); time= and work=0 switch it off."""
     from seqsolve.bots import make_bot
 
     costly = State.new(parse_rules("draft", players=4), seed=0)
+    for turn in range(16):
+        costly.apply(_choose.heuristic_action(costly.observation(costly.current_player).core, np.random.PCG64(turn)))
     default = make_bot("mcts")
     default.choose(costly.observation(costly.current_player), np.random.default_rng(1))
     assert default.last["work_cut"] and default.last["iterations"] < 6000
