@@ -229,6 +229,15 @@ def test_searching_bots_stay_on_the_python_runner(spec):
     assert SEQUENCE.loop(rules, [make_bot(spec).loop_chooser(), ("random", None, 0)]) is None
 
 
+def test_searching_bots_keep_the_python_runners_chunks():
+    """A search's game costs seconds in the loop too: its matches keep 64-game chunks
+    (progress, an SPRT's stop, what Ctrl-C loses), only searchless ones grow to 512."""
+    assert match._plays_cheap_games(MatchConfig(bots=("greedy", "restricted:no=corners,bot=random")), None)
+    for spec in ("mcts:iters=10", "rollout:worlds=2", "restricted:no=corners,bot=mcts:iters=10"):
+        assert SEQUENCE.loop(MatchConfig(bots=(spec,)).rules(), [make_bot(spec).loop_chooser()]) is not None
+        assert not match._plays_cheap_games(MatchConfig(bots=(spec, "greedy")), None)
+
+
 def test_another_tally_stays_on_the_python_runner():
     class Plies(GameDetail):
         pass
