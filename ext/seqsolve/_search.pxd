@@ -1,5 +1,6 @@
-# The C-level contract of seqsolve._search: the playout policy of the tree search
-# (the Searcher itself is driven from Python).
+# The C-level contract of seqsolve._search: the playout policy of the tree search,
+# and a Searcher's move for the compiled game loop (below; otherwise it is driven
+# from Python).
 
 from libc.stdint cimport int32_t
 from numpy.random cimport bitgen_t

@@ -21,7 +21,10 @@ evaluation of ``seqsolve._eval`` and the choosers of ``seqsolve._choose``.
   of greedy's scores).
 
 Everything is driven by a numpy bit generator passed in by the caller, so a
-fixed seed and iteration or work budget give the same answer every time.
+fixed seed and iteration or work budget give the same answer every time.  The
+compiled game loop (``seqsolve._loop``) runs the same search and the same
+``rollout`` choice per move through :func:`search_move` and :func:`rollout_move`,
+on its own copies of numpy's streams.
 
 >>> import numpy as np
 >>> from seqsolve.games.sequence.rules import parse_rules
