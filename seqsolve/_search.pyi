@@ -58,6 +58,18 @@ class Searcher:
         open_information: int = 0,
         policy: int = 0,
     ) -> list[float]: ...
+    def rollout_choice(
+        self,
+        observation: CoreGame,
+        viewer: int,
+        bit_generator: np.random.BitGenerator,
+        k: int,
+        worlds: int,
+        halve: bool = False,
+        seconds: float = 0,
+        open_information: int = 0,
+        policy: int = 0,
+    ) -> int: ...
     def set_evidence(self, before: CoreGame, now: CoreGame, temperature: float, tries: int = 64) -> bool: ...
     def clear_evidence(self) -> None: ...
     @property

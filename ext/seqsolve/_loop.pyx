@@ -5,8 +5,9 @@ round-trip per action (issue 14).
 The Python runner spends 97% of a random game's time outside the core (an
 observation, a bot call, a legality check, a record line per action).  Here a
 :class:`Lineup` holds the match's bots as C choosers (random, greedy, heuristic,
-each possibly restricted) and :meth:`Lineup.play` deals and plays a list of games
-without the GIL, handing back per game only what a record needs.
+and mcts and rollout on a deterministic budget, each possibly restricted) and
+:meth:`Lineup.play` deals and plays a list of games without the GIL, handing
+back per game only what a record needs.
 
 Parity with the Python runner is the contract: the same games, action for action.
 So every decision is made exactly as there -- on the mover's observation (other
@@ -37,6 +38,9 @@ from seqsolve._core cimport (
 )
 from seqsolve._eval cimport Ctx, Weights, fill_weights, make_ctx
 from seqsolve._choose cimport greedy_choice, heuristic_choice
+from seqsolve._search cimport search_move, rollout_move, searches_halted
+from seqsolve._search import Searcher
+import threading
 
 
 # ---------------------------------------------------------------- numpy's streams
@@ -176,9 +180,12 @@ cdef enum:
     BOT_RANDOM = 0
     BOT_GREEDY = 1
     BOT_HEURISTIC = 2
+    BOT_MCTS = 3
+    BOT_ROLLOUT = 4
 
 #: the choosers by the names Lineup takes
-KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC}
+KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC, "mcts": BOT_MCTS,
+         "rollout": BOT_ROLLOUT}
 
 
 ctypedef struct LoopBot:
@@ -186,12 +193,18 @@ ctypedef struct LoopBot:
     int restrict                 # RESTRICT_* flags of a restricted bot, 0 for none
     Ctx ctx                      # on the game's tables
     Ctx barred[MAX_SIDES]        # on the tables that bar side s (a restricted bot)
+    void* searcher               # mcts, rollout: its Searcher (kept alive by Lineup.searchers)
+    long iterations              # mcts: Searcher.search's budgets
+    long long work
+    int k, halve, policy         # rollout: Searcher.rollout_choice's arguments
+    long long worlds
 
 
 ctypedef struct Buffers:
     int32_t legal[MAX_MOVES]
     int32_t barred[MAX_MOVES]
     int32_t work[MAX_MOVES]
+    bint main_thread             # Ctrl-C reaches a search on this thread (_search.keep_searching)
 
 
 cdef inline void observe(const Tables* t, const Game* g, Game* view) noexcept nogil:
@@ -211,13 +224,29 @@ cdef inline int32_t uniform(const int32_t* actions, int n, bitgen_t* rng) noexce
     return actions[0] if n == 1 else actions[rand_below(rng, n)]
 
 
-cdef int32_t pick(int kind, const Ctx* ctx, const Game* view, bitgen_t* rng, int32_t* buf) noexcept nogil:
-    """One unrestricted bot's action on ``view``, as its Python class chooses it."""
-    if kind == BOT_GREEDY:
-        return greedy_choice(ctx, view, rng, buf)
-    if kind == BOT_HEURISTIC:
-        return heuristic_choice(ctx, view, rng, buf)
-    return uniform(buf, gen_actions(ctx.t, view, buf), rng)
+cdef int32_t pick(const LoopBot* b, const Ctx* ctx, const Game* view, bitgen_t* rng,
+                  Buffers* bufs) except -2 nogil:
+    """One unrestricted bot's action on ``view`` under ``ctx``'s tables, as its Python
+    class chooses it."""
+    if b.kind == BOT_GREEDY:
+        return greedy_choice(ctx, view, rng, bufs.work)
+    if b.kind == BOT_HEURISTIC:
+        return heuristic_choice(ctx, view, rng, bufs.work)
+    if b.kind == BOT_MCTS:
+        return searched(search_move(b.searcher, ctx.t, view, rng, b.iterations, b.work, bufs.main_thread))
+    if b.kind == BOT_ROLLOUT:
+        return searched(rollout_move(b.searcher, ctx.t, view, rng, b.k, b.worlds, b.halve, b.policy,
+                                     bufs.main_thread))
+    return uniform(bufs.work, gen_actions(ctx.t, view, bufs.work), rng)
+
+
+cdef int32_t searched(int32_t action) except -2 nogil:
+    """A search's move, unless halt() stopped the searches: the Ctrl-C of a loop on
+    another thread than the main one ends its match as Ctrl-C would."""
+    if action < 0 or searches_halted():
+        with gil:
+            raise KeyboardInterrupt("the searches were halted")
+    return action
 
 
 cdef inline bint listed(int32_t action, const int32_t* actions, int n) noexcept nogil:
@@ -228,7 +257,7 @@ cdef inline bint listed(int32_t action, const int32_t* actions, int n) noexcept 
     return 0
 
 
-cdef int32_t choose(const LoopBot* b, const Game* view, bitgen_t* rng, Buffers* bufs) noexcept nogil:
+cdef int32_t choose(const LoopBot* b, const Game* view, bitgen_t* rng, Buffers* bufs) except -2 nogil:
     """The bot's action on the mover's view; a restricted bot as RestrictedBot.choose:
     the inner bot on the barred tables when an action remains, else unrestricted."""
     cdef const Ctx* barred
@@ -237,7 +266,7 @@ cdef int32_t choose(const LoopBot* b, const Game* view, bitgen_t* rng, Buffers* 
     if not b.restrict:
         if b.kind == BOT_RANDOM:  # the same choice as listing them (P-13 order), faster
             return uniform_action(b.ctx.t, view, rng, 0)
-        return pick(b.kind, &b.ctx, view, rng, bufs.work)
+        return pick(b, &b.ctx, view, rng, bufs)
     barred = &b.barred[b.ctx.t.seat_side[view.to_move]]
     n_legal = gen_actions(b.ctx.t, view, bufs.legal)
     n = gen_actions(barred.t, view, bufs.barred)
@@ -246,8 +275,8 @@ cdef int32_t choose(const LoopBot* b, const Game* view, bitgen_t* rng, Buffers* 
             bufs.barred[n_allowed] = bufs.barred[i]
             n_allowed += 1
     if n_allowed == 0:
-        return pick(b.kind, &b.ctx, view, rng, bufs.work)
-    action = pick(b.kind, barred, view, rng, bufs.work)
+        return pick(b, &b.ctx, view, rng, bufs)
+    action = pick(b, barred, view, rng, bufs)
     if listed(action, bufs.legal, n_legal):
         return action
     return uniform(bufs.barred, n_allowed, rng)  # a pass only the restriction made legal
@@ -299,9 +328,9 @@ cdef void count_action(const Tables* t, const Game* g, int32_t action, Counts* c
 
 
 cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Game* g, Game* view,
-                  Stream* table, Stream* seats, Buffers* bufs, Moves* moves, Counts* counts) noexcept nogil:
-    """Play a dealt game ``g`` to its end as play_game does; returns its actions, or
-    -1 when the move list could not grow."""
+                  Stream* table, Stream* seats, Buffers* bufs, Moves* moves, Counts* counts) except -1 nogil:
+    """Play a dealt game ``g`` to its end as play_game does; returns its actions
+    (MemoryError when the move list cannot grow, KeyboardInterrupt from a search)."""
     cdef int seat, plies = 0, discards
     cdef int32_t action
     cdef const LoopBot* bot
@@ -316,7 +345,8 @@ cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Gam
             action = choose(bot, view, &seats[seat].bg, bufs)
         plies += 1
         if moves != NULL and record_move(moves, action) < 0:
-            return -1
+            with gil:
+                raise MemoryError()
         if counts != NULL:
             count_action(t, g, action, counts, bufs.legal)
             discards = g.disc_n
@@ -335,10 +365,14 @@ cdef class Lineup:
     ``bots``: one ``(kind, weights, restrict)`` per bot of the match: ``kind`` a name of
     :data:`KINDS`, ``weights`` the overrides of ``_eval.default_weights`` the bot
     plays with, ``restrict`` the ``RESTRICT_*`` flags of a restricted bot (0: none).
+    A searching bot gives its Searcher's arguments for ``weights`` instead: mcts
+    ``{"params", "iterations", "work"}`` (Searcher's params and search's budgets),
+    rollout ``{"weights", "k", "worlds", "halve", "policy"}`` (rollout_choice's).
     """
 
     cdef CoreRules rules
     cdef list tables          # the barred tables of restricted bots, kept alive
+    cdef list searchers       # the Searchers of mcts and rollout bots, kept alive
     cdef LoopBot bots[MAX_SEATS]
     cdef int n_bots
     cdef bint tallied         # a bot reads the board's windows: keep the window tally
@@ -351,6 +385,7 @@ cdef class Lineup:
             raise ValueError(f"give 1 to {MAX_SEATS} bots, not {len(bots)}")
         self.rules = rules
         self.tables = []
+        self.searchers = []
         self.n_bots = len(bots)
         self.tallied = any(kind != "random" for kind, _, _ in bots)
         for i, (kind, weights, restrict) in enumerate(bots):
@@ -358,6 +393,9 @@ cdef class Lineup:
                 raise ValueError(f"no compiled chooser {kind!r} (known: {', '.join(KINDS)})")
             self.bots[i].kind = KINDS[kind]
             self.bots[i].restrict = restrict
+            if KINDS[kind] in (BOT_MCTS, BOT_ROLLOUT):
+                self._searching(&self.bots[i], weights)
+                weights = None  # a searcher's ctx serves only for its tables
             fill_weights(&w, weights, ())
             make_ctx(&self.bots[i].ctx, &rules.t, &w)
             if restrict:
@@ -365,6 +403,25 @@ cdef class Lineup:
                     barred = rules.restricted(s, restrict)
                     self.tables.append(barred)
                     make_ctx(&self.bots[i].barred[s], &barred.t, &w)
+
+    cdef _searching(self, LoopBot* bot, dict options):
+        """A searching bot's Searcher and budget (see the class docstring)."""
+        if bot.kind == BOT_MCTS:
+            searcher = Searcher(options["params"])
+            bot.iterations = options["iterations"]
+            bot.work = options["work"]
+            if bot.iterations <= 0 and bot.work <= 0:
+                raise ValueError("give mcts a budget: iterations > 0 or work > 0")
+        else:
+            searcher = Searcher(options["weights"])
+            bot.k = options["k"]
+            bot.worlds = options["worlds"]
+            bot.halve = options["halve"]
+            bot.policy = options["policy"]
+            if bot.k < 1 or bot.worlds < 1:
+                raise ValueError("give rollout k >= 1 and worlds >= 1")
+        self.searchers.append(searcher)
+        bot.searcher = <void*>searcher
 
     def play(self, list entropy, list games, bint moves=False, bint detail=False):
         """Deal and play ``games`` and return what their records need, in order.
@@ -404,6 +461,7 @@ cdef class Lineup:
                 raise MemoryError()
             for i in range(n_prefix):
                 words[i] = entropy[i]
+            bufs.main_thread = threading.current_thread() is threading.main_thread()
             for deal_no, game_of_deal, bots_of_seat in games:
                 if len(bots_of_seat) != players:
                     raise ValueError(f"give a bot for each of the {players} seats")
@@ -426,8 +484,6 @@ cdef class Lineup:
                     plies = play_one(t, self.bots, seat_bot, &g, &view, &table, seats, bufs,
                                      &played if moves else NULL, &counts if detail else NULL)
                     started = now() - started
-                if plies < 0:
-                    raise MemoryError()
                 out.append((
                     g.result, g.termination, g.turn, plies, started,
                     [played.actions[i] for i in range(played.n)] if moves else None,

@@ -21,7 +21,10 @@ evaluation of ``seqsolve._eval`` and the choosers of ``seqsolve._choose``.
   of greedy's scores).
 
 Everything is driven by a numpy bit generator passed in by the caller, so a
-fixed seed and iteration or work budget give the same answer every time.
+fixed seed and iteration or work budget give the same answer every time.  The
+compiled game loop (``seqsolve._loop``) runs the same search and the same
+``rollout`` choice per move through :func:`search_move` and :func:`rollout_move`,
+on its own copies of numpy's streams.
 
 >>> import numpy as np
 >>> from seqsolve.games.sequence.rules import parse_rules
@@ -890,59 +893,8 @@ cdef class Searcher:
         self.n_root = kept
 
     cdef int prepare(self, CoreGame observation, int viewer, int open_information) except -1:
-        """Root state, hidden slots and the pool of unseen cards (open_information:
-        0 deal every card viewer cannot see, 1 none, 2 only the draw pile).
-
-        The root keeps the window tally, counted here once: a deal fills hands and
-        the draw pile, never a chip or a discard, so every world copies it as it
-        is and its scores and evaluations read it instead of recounting windows."""
-        cdef const Tables* t = &observation.rules.t
-        cdef Game* g = &self.root
-        cdef int counts[MAX_CODES]
-        cdef int s, i, c, n_pool = 0
-        cdef uint8_t* base = <uint8_t*>g
-        memcpy(g, &observation.g, sizeof(Game))
-        for c in range(MAX_CODES):
-            counts[c] = 0
-        for i in range(t.deck_n):
-            counts[t.deck[i]] += 1
-        self.n_slots = 0
-        for i in range(g.disc_n):
-            counts[g.disc_card[i]] -= 1
-        for i in range(g.draft_n):
-            if g.draft[i] != UNKNOWN_CARD:
-                counts[g.draft[i]] -= 1
-        for s in range(t.players):
-            for i in range(g.hand_n[s]):
-                c = g.hand[s][i]
-                if c == UNKNOWN_CARD or (s != viewer and not open_information):
-                    self.slot_off[self.n_slots] = <uint16_t>(<uint8_t*>&g.hand[s][i] - base)
-                    self.n_slots += 1
-                else:
-                    counts[c] -= 1
-        self.n_hand_slots = self.n_slots
-        for i in range(g.draw_n - 1, -1, -1):  # from the top of the pile
-            c = g.draw[i]
-            if c == UNKNOWN_CARD or open_information != 1:
-                self.slot_off[self.n_slots] = <uint16_t>(<uint8_t*>&g.draw[i] - base)
-                self.n_slots += 1
-            else:
-                counts[c] -= 1
-        for c in range(MAX_CODES):
-            if counts[c] < 0:
-                raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
-            for i in range(counts[c]):
-                if n_pool < MAX_SLOTS:
-                    self.pool[n_pool] = c
-                n_pool += 1
-        if n_pool != self.n_slots:
-            raise ValueError(
-                f"inconsistent position: {self.n_slots} hidden cards but {n_pool} cards unseen by seat {viewer}"
-            )
-        for i in range(self.n_slots):
-            base[self.slot_off[i]] = self.pool[i]  # any world will do until the first deal
-        tally_start(t, g)
-        return 0
+        """Root state, hidden slots and the pool of unseen cards (see hide_unseen)."""
+        return self.hide_unseen(&observation.rules.t, &observation.g, viewer, open_information)
 
     def search(self, CoreGame observation, int viewer, bit_generator, long iterations=0,
                double seconds=0, int open_information=0, double cpu_seconds=0, long long work=0):
@@ -987,10 +939,6 @@ cdef class Searcher:
         """
         cdef const Tables* t = &observation.rules.t
         cdef bitgen_t* rng = bitgen_of(bit_generator)
-        cdef long it = 0
-        cdef double start, elapsed, cpu_start = thread_cpu()
-        cdef int n, unknown_mover = 0, i
-        cdef bint capped = 0, work_cut = 0
         cdef Node* root
         if observation.g.result != RESULT_NONE:
             raise ValueError("the game is over: nothing to search")
@@ -999,75 +947,31 @@ cdef class Searcher:
         if iterations <= 0 and seconds <= 0 and work <= 0:
             raise ValueError("give a budget: iterations > 0, seconds > 0 or work > 0")
         self._rules = observation.rules
-        make_ctx(&self.ctx, t, &self.weights)
-        self.ctx.hold = self.hold
-        self.viewer_side = t.seat_side[viewer]
-        self.viewer_seat = viewer
-        self.prepare(observation, viewer, open_information)
-        self.n_nodes = 0
-        self.max_depth = 0
-        self.single = -1
-        self.work = 0
-        self.alloc_block(1)
-        self.init_node(0, 0, -1)
-        for i in range(self.root.hand_n[self.root.to_move]):
-            if observation.g.hand[self.root.to_move][i] == UNKNOWN_CARD:
-                unknown_mover = 1
-        if not unknown_mover and (open_information or viewer == self.root.to_move):
-            n = gen_actions(t, &self.root, self.buf)
-            if n == 1:
-                self.single = self.buf[0]
-                return {
-                    "iterations": 0, "seconds": 0.0, "nodes": 1, "best": self.buf[0],
-                    "value": side_value(&self.ctx, &observation.g, self.viewer_side),
-                    "pv": [self.buf[0]], "actions": [(self.buf[0], 0, float("nan"), 0)], "capped": False,
-                    "work": 0, "work_cut": False,
-                }
-        self.n_root = 0
-        self.root_top = self.top_setting
-        if self.root_top < 0:
-            self.root_top = DRAFT_TOP if t.draft_mode else 0
-        self.ranked = self.root_rank or self.root_puct > 0
-        self.other_policy = self.other_setting
-        if self.other_policy < 0:
-            self.other_policy = 1 if t.sides > 2 else 0
         cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:
-                if ((self.root_prior > 0 or self.root_top > 0 or self.ranked) and not unknown_mover
-                        and (open_information or viewer == self.root.to_move)):
-                    self.root_priors(rng)
-                start = now()
-                while True:
-                    if iterations > 0 and it >= iterations:
-                        break
-                    if work > 0 and self.work >= work:
-                        work_cut = 1
-                        break
-                    if (it & 63) == 0:
-                        if seconds > 0 and now() - start >= seconds:
-                            break
-                        if cpu_seconds > 0 and it > 0 and thread_cpu() - cpu_start >= cpu_seconds:
-                            capped = 1
-                            break
-                        if not keep_searching(main_thread):
-                            break
-                    self.iterate(rng)
-                    it += 1
-                elapsed = now() - start
-        actions = self._children(0)
+                self.run_search(t, &observation.g, viewer, rng, iterations, seconds, open_information,
+                                cpu_seconds, work, main_thread)
+        if self.single >= 0:
+            return {
+                "iterations": 0, "seconds": 0.0, "nodes": 1, "best": self.single,
+                "value": side_value(&self.ctx, &observation.g, self.viewer_side),
+                "pv": [self.single], "actions": [(self.single, 0, float("nan"), 0)], "capped": False,
+                "work": 0, "work_cut": False,
+            }
         root = &self.nodes[0]
+        best = self.best_action()
         return {
-            "iterations": it,
-            "seconds": elapsed,
+            "iterations": self.iterations,
+            "seconds": self.elapsed,
             "nodes": self.n_nodes,
-            "best": actions[0][0] if actions else None,
+            "best": best if best >= 0 else None,
             "value": root.value[self.viewer_side] / root.visits if root.visits else float("nan"),
             "pv": self._pv(0, 64),
-            "actions": actions,
-            "capped": bool(capped),
+            "actions": self._children(0),
+            "capped": bool(self.capped),
             "work": self.work,
-            "work_cut": bool(work_cut),
+            "work_cut": bool(self.work_cut),
         }
 
     cdef list _children(self, int node):
@@ -1112,48 +1016,20 @@ cdef class Searcher:
         draw pile's order, 2 sees every hand but not the draw pile (the last two
         for analysis only: they measure what hidden cards cost).
         """
-        cdef const Tables* t = &observation.rules.t
         cdef bitgen_t* rng = bitgen_of(bit_generator)
-        cdef Game world, g
-        cdef int n = len(actions), i, w, side
+        cdef int n = len(actions), i
         cdef int32_t acts[MAX_MOVES]
-        cdef double sums[MAX_MOVES]
-        cdef double values[MAX_SIDES]
-        cdef int32_t a
+        cdef double means[MAX_MOVES]
         if n > MAX_MOVES or n < 1:
             raise ValueError("give 1..MAX_MOVES actions")
         for i in range(n):
             acts[i] = actions[i]
-            sums[i] = 0.0
-        make_ctx(&self.ctx, t, &self.weights)
-        # no hold: playouts score only finished games, and heuristic playouts add the pick's own value
-        self.viewer_side = t.seat_side[viewer]
-        self.prepare(observation, viewer, open_information)
-        side = self.viewer_side
         cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:
-                for w in range(worlds):
-                    if not keep_searching(main_thread):
-                        worlds = max(w, 1)  # halted: the means of the worlds played
-                        break
-                    memcpy(&world, &self.root, sizeof(Game))
-                    if self.n_slots:
-                        self.determinize(&world, rng, 1)
-                    for i in range(n):
-                        memcpy(&g, &world, sizeof(Game))
-                        apply_action(t, &g, acts[i], rng, NULL, -1)
-                        while g.result == RESULT_NONE:
-                            if policy == 1:
-                                a = heuristic_choice(&self.ctx, &g, rng, self.buf)
-                            else:
-                                a = greedy_choice(&self.ctx, &g, NULL, self.buf)
-                            if a < 0:
-                                break
-                            apply_action(t, &g, a, rng, NULL, -1)
-                        side_values(&self.ctx, &g, values)  # the result, once the game is over
-                        sums[i] += values[side]
-        return [sums[i] / worlds for i in range(n)]
+                self.rollout_means(&observation.rules.t, &observation.g, viewer, rng, acts, n, worlds,
+                                   open_information, policy, main_thread, means)
+        return [means[i] for i in range(n)]
 
     def root_stats(self, int pv_length=12):
         """Per root action of the last search, most visited first: ``{"action",
@@ -1182,3 +1058,363 @@ cdef class Searcher:
                 })
         stats.sort(key=lambda d: (-d["visits"], -d["value"], d["action"]))
         return stats
+
+    # -- the C doors: what search(), rollout_values() and rollout_choice() run, and what
+    #    the compiled game loop (seqsolve._loop) calls per move, without the GIL
+
+    cdef long iterations        # the last search's iterations ...
+    cdef double elapsed         # ... its wall-clock seconds ...
+    cdef bint capped, work_cut  # ... and what ended it (see search)
+
+    cdef int hide_unseen(self, const Tables* t, const Game* observation, int viewer,
+                         int open_information) except -1 nogil:
+        """Root state, hidden slots and the pool of unseen cards (open_information:
+        0 deal every card viewer cannot see, 1 none, 2 only the draw pile).
+
+        The root keeps the window tally, counted here once: a deal fills hands and
+        the draw pile, never a chip or a discard, so every world copies it as it
+        is and its scores and evaluations read it instead of recounting windows."""
+        cdef Game* g = &self.root
+        cdef int counts[MAX_CODES]
+        cdef int s, i, c, n_pool = 0
+        cdef uint8_t* base = <uint8_t*>g
+        memcpy(g, observation, sizeof(Game))
+        for c in range(MAX_CODES):
+            counts[c] = 0
+        for i in range(t.deck_n):
+            counts[t.deck[i]] += 1
+        self.n_slots = 0
+        for i in range(g.disc_n):
+            counts[g.disc_card[i]] -= 1
+        for i in range(g.draft_n):
+            if g.draft[i] != UNKNOWN_CARD:
+                counts[g.draft[i]] -= 1
+        for s in range(t.players):
+            for i in range(g.hand_n[s]):
+                c = g.hand[s][i]
+                if c == UNKNOWN_CARD or (s != viewer and not open_information):
+                    self.slot_off[self.n_slots] = <uint16_t>(<uint8_t*>&g.hand[s][i] - base)
+                    self.n_slots += 1
+                else:
+                    counts[c] -= 1
+        self.n_hand_slots = self.n_slots
+        for i in range(g.draw_n - 1, -1, -1):  # from the top of the pile
+            c = g.draw[i]
+            if c == UNKNOWN_CARD or open_information != 1:
+                self.slot_off[self.n_slots] = <uint16_t>(<uint8_t*>&g.draw[i] - base)
+                self.n_slots += 1
+            else:
+                counts[c] -= 1
+        for c in range(MAX_CODES):
+            if counts[c] < 0:
+                with gil:
+                    raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
+            for i in range(counts[c]):
+                if n_pool < MAX_SLOTS:
+                    self.pool[n_pool] = c
+                n_pool += 1
+        if n_pool != self.n_slots:
+            with gil:
+                raise ValueError(
+                    f"inconsistent position: {self.n_slots} hidden cards but {n_pool} cards unseen by seat {viewer}"
+                )
+        for i in range(self.n_slots):
+            base[self.slot_off[i]] = self.pool[i]  # any world will do until the first deal
+        tally_start(t, g)
+        return 0
+
+    cdef int run_search(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
+                        long iterations, double seconds, int open_information, double cpu_seconds,
+                        long long work, bint main_thread) except -1 nogil:
+        """The search of :meth:`search` (its arguments, checked there) on a C game:
+        the tree, ``single`` when the viewer had one legal action, and what ended it
+        (iterations, elapsed, capped, work_cut, work) stay for the caller to read."""
+        cdef long it = 0
+        cdef double start, cpu_start = thread_cpu()
+        cdef int n, unknown_mover = 0, i
+        make_ctx(&self.ctx, t, &self.weights)
+        self.ctx.hold = self.hold
+        self.viewer_side = t.seat_side[viewer]
+        self.viewer_seat = viewer
+        self.hide_unseen(t, observation, viewer, open_information)
+        self.n_nodes = 0
+        self.max_depth = 0
+        self.single = -1
+        self.work = 0
+        self.iterations = 0
+        self.elapsed = 0.0
+        self.capped = 0
+        self.work_cut = 0
+        self.alloc_block(1)
+        self.init_node(0, 0, -1)
+        for i in range(self.root.hand_n[self.root.to_move]):
+            if observation.hand[self.root.to_move][i] == UNKNOWN_CARD:
+                unknown_mover = 1
+        if not unknown_mover and (open_information or viewer == self.root.to_move):
+            n = gen_actions(t, &self.root, self.buf)
+            if n == 1:
+                self.single = self.buf[0]
+                return 0
+        self.n_root = 0
+        self.root_top = self.top_setting
+        if self.root_top < 0:
+            self.root_top = DRAFT_TOP if t.draft_mode else 0
+        self.ranked = self.root_rank or self.root_puct > 0
+        self.other_policy = self.other_setting
+        if self.other_policy < 0:
+            self.other_policy = 1 if t.sides > 2 else 0
+        if ((self.root_prior > 0 or self.root_top > 0 or self.ranked) and not unknown_mover
+                and (open_information or viewer == self.root.to_move)):
+            self.root_priors(rng)
+        start = now()
+        while True:
+            if iterations > 0 and it >= iterations:
+                break
+            if work > 0 and self.work >= work:
+                self.work_cut = 1
+                break
+            if (it & 63) == 0:
+                if seconds > 0 and now() - start >= seconds:
+                    break
+                if cpu_seconds > 0 and it > 0 and thread_cpu() - cpu_start >= cpu_seconds:
+                    self.capped = 1
+                    break
+                if not keep_searching(main_thread):
+                    break
+            self.iterate(rng)
+            it += 1
+        self.elapsed = now() - start
+        self.iterations = it
+        return 0
+
+    cdef int32_t best_action(self) noexcept nogil:
+        """search()'s "best": the root's most visited action, ties to the higher mean
+        value for the viewer, then to the lower action number (-1: none visited)."""
+        cdef const Node* nd
+        cdef int j, side = self.viewer_side
+        cdef int32_t best = -1
+        cdef uint32_t most = 0
+        cdef double mean, best_mean = 0.0
+        if self.single >= 0:
+            return self.single
+        for j in range(self.nodes[0].n_children):
+            nd = &self.nodes[self.nodes[0].children + j]
+            if not nd.visits:
+                continue
+            mean = nd.value[side] / nd.visits
+            if (best < 0 or nd.visits > most or (nd.visits == most and (
+                    mean > best_mean or (mean == best_mean and nd.action < best)))):
+                best, most, best_mean = nd.action, nd.visits, mean
+        return best
+
+    cdef int rollout_means(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
+                           const int32_t* acts, int n, long long worlds, int open_information, int policy,
+                           bint main_thread, double* means) except -1 nogil:
+        """:meth:`rollout_values` on a C game: the mean result of each of ``acts`` over
+        ``worlds`` dealt worlds, into ``means``."""
+        cdef Game world, g
+        cdef long long w
+        cdef int i, side
+        cdef double values[MAX_SIDES]
+        cdef int32_t a
+        for i in range(n):
+            means[i] = 0.0
+        make_ctx(&self.ctx, t, &self.weights)
+        # no hold: playouts score only finished games, and heuristic playouts add the pick's own value
+        self.viewer_side = t.seat_side[viewer]
+        self.hide_unseen(t, observation, viewer, open_information)
+        side = self.viewer_side
+        for w in range(worlds):
+            if not keep_searching(main_thread):
+                worlds = max(w, 1)  # halted: the means of the worlds played
+                break
+            memcpy(&world, &self.root, sizeof(Game))
+            if self.n_slots:
+                self.determinize(&world, rng, 1)
+            for i in range(n):
+                memcpy(&g, &world, sizeof(Game))
+                apply_action(t, &g, acts[i], rng, NULL, -1)
+                while g.result == RESULT_NONE:
+                    if policy == 1:
+                        a = heuristic_choice(&self.ctx, &g, rng, self.buf)
+                    else:
+                        a = greedy_choice(&self.ctx, &g, NULL, self.buf)
+                    if a < 0:
+                        break
+                    apply_action(t, &g, a, rng, NULL, -1)
+                side_values(&self.ctx, &g, values)  # the result, once the game is over
+                means[i] += values[side]
+        for i in range(n):
+            means[i] /= worlds
+        return 0
+
+    cdef int play_worlds(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
+                         const int32_t* acts, int n, long long worlds, double deadline, double started,
+                         int open_information, int policy, bint main_thread, double* sums,
+                         double* means) except -1 nogil:
+        """Sum over ``worlds`` dealt worlds of each of ``acts``'s results into ``sums``;
+        with a ``deadline`` (seconds since ``started``) the worlds come in batches of
+        ROLLOUT_BATCH, each met by every action, until it passes."""
+        cdef long long batch = worlds, dealt = 0, m
+        cdef int i
+        if deadline > 0 and ROLLOUT_BATCH < worlds:
+            batch = ROLLOUT_BATCH
+        for i in range(n):
+            sums[i] = 0.0
+        while dealt < worlds:
+            m = min(batch, worlds - dealt)
+            self.rollout_means(t, observation, viewer, rng, acts, n, m, open_information, policy,
+                               main_thread, means)
+            for i in range(n):
+                sums[i] += means[i] * m
+            dealt += m
+            if deadline > 0 and now() - started >= deadline:
+                break
+        return 0
+
+    cdef int rollout_candidates(self, const Tables* t, const Game* observation, int32_t* acts,
+                                double* scores, int k) noexcept nogil:
+        """The best ``k`` legal actions by score_action, best first, equal scores in
+        generation order, into ``acts`` and ``scores``; returns how many (all if fewer)."""
+        cdef int n, i, j, kept = 0
+        cdef double score
+        make_ctx(&self.ctx, t, &self.weights)
+        n = gen_actions(t, observation, self.buf)
+        for i in range(n):
+            score = action_score(&self.ctx, observation, self.buf[i])
+            j = kept
+            while j > 0 and score > scores[j - 1]:
+                if j < k:
+                    scores[j] = scores[j - 1]
+                    acts[j] = acts[j - 1]
+                j -= 1
+            if j < k:
+                scores[j] = score
+                acts[j] = self.buf[i]
+                if kept < k:
+                    kept += 1
+        return kept
+
+    cdef int32_t rollout_pick(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
+                              int k, long long worlds, bint halve, double budget, int open_information,
+                              int policy, bint main_thread) except -2 nogil:
+        """The ``rollout`` bot's move (see :meth:`rollout_choice`), its scratch on the heap."""
+        cdef int32_t action
+        cdef RolloutScratch* scratch = <RolloutScratch*>malloc(sizeof(RolloutScratch))
+        if scratch == NULL:
+            with gil:
+                raise MemoryError()
+        action = self.rollout_rounds(t, observation, viewer, rng, k, worlds, halve, budget, open_information,
+                                     policy, main_thread, scratch)
+        free(scratch)
+        return action
+
+    cdef int32_t rollout_rounds(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
+                                int k, long long worlds, bint halve, double budget, int open_information,
+                                int policy, bint main_thread, RolloutScratch* sc) except -2 nogil:
+        cdef int32_t* cands = sc.cands
+        cdef double* total = sc.total
+        cdef int* alive = sc.alive
+        cdef int n, i, j, r, rounds = 0, n_alive, best
+        cdef long long share
+        cdef double started
+        n = self.rollout_candidates(t, observation, cands, total, k if k < MAX_MOVES else MAX_MOVES)
+        # a win, and a dead-card exchange (it costs nothing), need no playouts
+        if n == 1 or total[0] >= min(self.weights.exchange, self.weights.win):
+            return cands[0]
+        started = now()
+        if not halve or n <= 2:
+            self.play_worlds(t, observation, viewer, rng, cands, n, worlds, budget, started,
+                             open_information, policy, main_thread, total, sc.means)
+            best = 0
+            for i in range(1, n):
+                if total[i] > total[best]:
+                    best = i
+            return cands[best]
+        # Sequential halving (Karnin, Koren & Somekh 2013): every round gets the same
+        # share of the k x worlds playouts; the survivors have met the same worlds, so
+        # their sums compare under common random numbers.
+        while (1 << rounds) < n:
+            rounds += 1
+        n_alive = n
+        for i in range(n):
+            alive[i] = i
+            total[i] = 0.0
+        for r in range(rounds):
+            share = max(1, worlds * n // (rounds * n_alive))
+            for i in range(n_alive):
+                sc.acts[i] = cands[alive[i]]
+            self.play_worlds(t, observation, viewer, rng, sc.acts, n_alive, share, budget * (r + 1) / rounds,
+                             started, open_information, policy, main_thread, sc.sums, sc.means)
+            for i in range(n_alive):
+                total[alive[i]] += sc.sums[i]
+            if r < rounds - 1:
+                for i in range(1, n_alive):  # a stable sort, best first
+                    j = i
+                    best = alive[i]
+                    while j > 0 and total[best] > total[alive[j - 1]]:
+                        alive[j] = alive[j - 1]
+                        j -= 1
+                    alive[j] = best
+                n_alive = (n_alive + 1) // 2
+        best = alive[0]
+        for i in range(1, n_alive):
+            if total[alive[i]] > total[best]:
+                best = alive[i]
+        return cands[best]
+
+    def rollout_choice(self, CoreGame observation, int viewer, bit_generator, int k, long long worlds,
+                       bint halve=False, double seconds=0, int open_information=0, int policy=0):
+        """The ``rollout`` bot's move for ``viewer`` (to move): the best ``k`` actions
+        by score_action (a win or a dead-card exchange at once, without playouts),
+        each played out in ``worlds`` dealt worlds (rollout_values: ``policy``,
+        ``open_information``), the best sum wins (ties to the better score).  With
+        ``halve``, sequential halving: ``ceil(log2 k)`` rounds share the k x worlds
+        playouts, the worse half dropped after each.  ``seconds`` (0: none) cuts
+        the worlds, dealt in batches of ROLLOUT_BATCH (each round its share of it)."""
+        cdef bitgen_t* rng = bitgen_of(bit_generator)
+        cdef int32_t action
+        if observation.g.result != RESULT_NONE:
+            raise ValueError("the game is over: nothing to choose")
+        if k < 1 or worlds < 1:
+            raise ValueError("give k >= 1 and worlds >= 1")
+        cdef bint main_thread = threading.current_thread() is threading.main_thread()
+        with bit_generator.lock:
+            with nogil:
+                action = self.rollout_pick(&observation.rules.t, &observation.g, viewer, rng, k, worlds, halve,
+                                           seconds, open_information, policy, main_thread)
+        return action
+
+
+# ---------------------------------------------------------------- the compiled game loop's doors
+
+cdef enum:
+    ROLLOUT_BATCH = 8  # worlds per batch under a time budget: a few ms of playouts between clock reads
+
+ctypedef struct RolloutScratch:
+    int32_t cands[MAX_MOVES]   # the candidates, best score first
+    double total[MAX_MOVES]    # their summed results (first their scores)
+    int alive[MAX_MOVES]       # sequential halving's survivors, best first
+    int32_t acts[MAX_MOVES]    # ... their actions
+    double sums[MAX_MOVES]     # ... and their sums in this round
+    double means[MAX_MOVES]    # one batch's means
+
+
+cdef bint searches_halted() noexcept nogil:
+    return halted
+
+
+cdef int32_t search_move(void* searcher, const Tables* t, const Game* view, bitgen_t* rng,
+                         long iterations, long long work, bint main_thread) except -2 nogil:
+    """What ``searcher.search(view, view's mover, iterations=, work=)`` returns as
+    "best", for a searcher that a caller holding the GIL keeps alive (-1: halt()
+    stopped it before its first iteration)."""
+    (<Searcher>searcher).run_search(t, view, view.to_move, rng, iterations, 0.0, 0, 0.0, work, main_thread)
+    return (<Searcher>searcher).best_action()
+
+
+cdef int32_t rollout_move(void* searcher, const Tables* t, const Game* view, bitgen_t* rng, int k,
+                          long long worlds, bint halve, int policy, bint main_thread) except -2 nogil:
+    """``searcher.rollout_choice`` for the mover of ``view``, without a time budget."""
+    return (<Searcher>searcher).rollout_pick(t, view, view.to_move, rng, k, worlds, halve, 0.0, 0, policy,
+                                             main_thread)

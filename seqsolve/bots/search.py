@@ -11,7 +11,6 @@ runs in C without the GIL.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -207,18 +206,29 @@ class MCTSBot(_Evidence, Bot):
 
     def searcher(self) -> _search.Searcher:
         if self._searcher is None:
-            o = self.options
-            names = {
-                "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k",
-                "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold", "top": "root_top",
-                "rank": "root_rank", "puct": "root_puct", "expand": "expand_k",
-                "others": "other_policy",
-            }
-            # only what the spec changed: the search keeps its own tuned defaults
-            params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}
-            params.update(_scaled_weights(o))
-            self._searcher = _search.Searcher(params)
+            self._searcher = _search.Searcher(self._searcher_params())
         return self._searcher
+
+    def _searcher_params(self) -> dict[str, Any]:
+        o = self.options
+        names = {
+            "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k",
+            "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold", "top": "root_top",
+            "rank": "root_rank", "puct": "root_puct", "expand": "expand_k",
+            "others": "other_policy",
+        }
+        # only what the spec changed: the search keeps its own tuned defaults
+        params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}
+        params.update(_scaled_weights(o))
+        return params
+
+    def loop_chooser(self) -> tuple[str, dict, int] | None:
+        """The compiled loop plays the deterministic budgets (iters, work) alone: a time
+        budget or cap depends on the machine, evidence on Python-side memory."""
+        o = self.options
+        if o["time"] or o["cap"] or o["infer"] or self.open_information:
+            return None
+        return self.name, {"params": self._searcher_params(), "iterations": o["iters"], "work": o["work"]}, 0
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         seat = observation.current_player
@@ -241,7 +251,6 @@ class MCTSBot(_Evidence, Bot):
 
 
 _SEE = {"none": 0, "all": 1, "hands": 2}
-_TIME_BATCH = 8  # worlds per call under a time budget: a few ms of playouts between clock reads
 _POLICY = {"greedy": 0, "heuristic": 1}
 
 
@@ -275,8 +284,6 @@ class RolloutBot(_Evidence, Bot):
                 raise BotError(f"bot rollout: {key} is one of {', '.join(allowed)}, not {self.options[key]!r}")
         self.open_information = self.options["see"] != "none"
         self._weights = _scaled_weights(self.options)
-        weights = {**_eval.default_weights(), **self._weights}
-        self._sure = min(weights["w_exchange"], weights["w_win"])  # scores that need no playouts
         self._searcher: _search.Searcher | None = None
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
@@ -288,53 +295,27 @@ class RolloutBot(_Evidence, Bot):
         if self._searcher is None:
             self._searcher = _search.Searcher(self._weights)
         self._weigh(self._searcher, observation)
-        scored = sorted(_eval.score_actions(observation.core, self._weights), key=lambda item: -item[1])
-        # a win, and a dead-card exchange (it costs nothing), need no playouts
-        if len(scored) == 1 or scored[0][1] >= self._sure:
-            return scored[0][0]
-        candidates = [action for action, _ in scored[: self.options["k"]]]
-        worlds, budget = self.options["worlds"], self.options["time"]
-        started = time.perf_counter()
-        if not self.options["halve"] or len(candidates) <= 2:
-            sums = self._play(observation, rng, candidates, worlds, budget, started)
-            return candidates[int(np.argmax(sums))]
-        # Sequential halving (Karnin, Koren & Somekh 2013): every round gets the
-        # same share of the k x worlds playouts; the survivors have met the same
-        # worlds, so their sums compare under common random numbers.
-        alive = list(range(len(candidates)))
-        rounds = int(np.ceil(np.log2(len(candidates))))
-        sums = np.zeros(len(candidates))
-        for r in range(rounds):
-            share = max(1, worlds * len(candidates) // (rounds * len(alive)))
-            deadline = budget * (r + 1) / rounds
-            sums[alive] += self._play(observation, rng, [candidates[a] for a in alive], share, deadline, started)
-            if r < rounds - 1:
-                alive = sorted(alive, key=lambda a: -sums[a])[: (len(alive) + 1) // 2]
-        return candidates[max(alive, key=lambda a: sums[a])]
+        o = self.options
+        return self._searcher.rollout_choice(
+            observation.core,
+            observation.current_player,
+            rng.bit_generator,
+            o["k"],
+            o["worlds"],
+            halve=o["halve"],
+            seconds=o["time"],
+            open_information=_SEE[o["see"]],
+            policy=_POLICY[o["policy"]],
+        )
 
-    def _play(self, observation: State, rng, candidates: list[int], worlds: int, budget: float, started: float):
-        """Sum over ``worlds`` dealt worlds of each candidate's playout result; with a
-        time ``budget`` (seconds since ``started``) the worlds come in batches, each
-        shared by every candidate, until it is spent."""
-        batch = worlds if budget <= 0 else min(worlds, _TIME_BATCH)
-        sums = np.zeros(len(candidates))
-        dealt = 0
-        while dealt < worlds:
-            n = min(batch, worlds - dealt)
-            values = self._searcher.rollout_values(
-                observation.core,
-                observation.current_player,
-                rng.bit_generator,
-                candidates,
-                n,
-                _SEE[self.options["see"]],
-                _POLICY[self.options["policy"]],
-            )
-            sums += np.asarray(values) * n
-            dealt += n
-            if budget > 0 and time.perf_counter() - started >= budget:
-                break
-        return sums
+    def loop_chooser(self) -> tuple[str, dict, int] | None:
+        """The compiled loop plays every world (no time budget), fair, without evidence."""
+        o = self.options
+        if o["time"] or o["infer"] or self.open_information:
+            return None
+        choice = {"weights": self._weights, "k": o["k"], "worlds": o["worlds"], "halve": o["halve"],
+                  "policy": _POLICY[o["policy"]]}
+        return self.name, choice, 0
 
     def close(self) -> None:
         self._searcher = None

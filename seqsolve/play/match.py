@@ -282,12 +282,19 @@ def run_games(
 #: it; progress, an SPRT's stop and an interrupted run's loss are counted in chunks.
 _CHUNK, _CHUNK_COMPILED = 64, 512
 
+#: the compiled choosers that search: their games take seconds in the loop too
+_SEARCHING = ("mcts", "rollout")
 
-def _plays_compiled(config: MatchConfig, detail: MakeTally | None) -> bool:
-    """Whether the workers will play the match in the game's compiled loop."""
+
+def _plays_cheap_games(config: MatchConfig, detail: MakeTally | None) -> bool:
+    """Whether the workers will play the match in the game's compiled loop without a
+    search: only such games are cheap enough for the bigger chunks."""
     bots = [make_bot(spec) for spec in config.bots]
     try:
-        return config.game.loop(config.rules(), [bot.loop_chooser() for bot in bots], detail) is not None
+        choosers = [bot.loop_chooser() for bot in bots]
+        if any(c is not None and c[0] in _SEARCHING for c in choosers):
+            return False
+        return config.game.loop(config.rules(), choosers, detail) is not None
     finally:
         for bot in bots:
             bot.close()
@@ -304,7 +311,7 @@ def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list
     count = 0 if stopped else games - len(done)
     if count > 0:
         n_jobs = workers(jobs, count, backend)
-        most = _CHUNK_COMPILED if _plays_compiled(config, detail) else _CHUNK
+        most = _CHUNK_COMPILED if _plays_cheap_games(config, detail) else _CHUNK
         size = chunk or max(1, min(most, count // (n_jobs * 8) or 1))
         # keep pairs of a deal in one chunk so an early stop never splits a deal
         per = config.games_per_deal

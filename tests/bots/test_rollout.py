@@ -235,30 +235,20 @@ def test_bad_new_parameters_are_one_line_errors(spec, message):
 
 
 def test_rollout_time_budget_deals_worlds_in_batches():
-    """time= stops after the batch that spends it: a budget too small for one
-    batch plays exactly one (the same worlds as worlds=8, so the same choice);
-    a budget never reached plays every world."""
+    """time= stops after the batch of 8 worlds that spends it: a budget too small for
+    one batch plays exactly one (the same worlds as worlds=8: the same choice, the
+    stream left in the same state); a budget never reached plays every world."""
     state = position(**MUST_BLOCK)
 
-    class Counting:
-        def __init__(self):
-            self.searcher, self.worlds = _search.Searcher(), []
-
-        def rollout_values(self, *args):
-            self.worlds.append(args[4])
-            return self.searcher.rollout_values(*args)
+    def played(spec: str, seed: int) -> tuple[int, dict]:
+        bot = make_bot(spec)
+        bot.start(state.rules, state.seats, 0)
+        rng = np.random.default_rng(seed)
+        return bot.choose(state.observation(0), rng), rng.bit_generator.state
 
     for seed in range(4):
-        chosen = []
-        for spec in ("rollout:worlds=8,k=6", "rollout:worlds=4000,k=6,time=1e-9"):
-            bot = make_bot(spec)
-            bot.start(state.rules, state.seats, 0)
-            bot._searcher = Counting()
-            chosen.append(bot.choose(state.observation(0), np.random.default_rng(seed)))
-            assert bot._searcher.worlds == [8]
-        assert chosen[0] == chosen[1]
-    bot = make_bot("rollout:worlds=20,k=6,time=1000")
-    bot.start(state.rules, state.seats, 0)
-    bot._searcher = Counting()
-    bot.choose(state.observation(0), np.random.default_rng(0))
-    assert bot._searcher.worlds == [8, 8, 4]
+        assert played("rollout:worlds=4000,k=6,time=1e-9", seed) == played("rollout:worlds=8,k=6", seed)
+        assert played("rollout:worlds=4000,k=6", seed)[1] != played("rollout:worlds=8,k=6", seed)[1]
+    every = played("rollout:worlds=20,k=6,time=1000", 0)  # batches of 8, 8 and 4 worlds
+    assert every == played("rollout:worlds=20,k=6,time=100", 0)
+    assert every[1] != played("rollout:worlds=20,k=6,time=1e-9", 0)[1]

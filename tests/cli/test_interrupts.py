@@ -121,11 +121,14 @@ def test_long_command_stops_on_sigint(start, args, marker):
     _interrupt(proc, _stderr_until(proc, marker))
 
 
-def test_match_stops_inside_a_search_and_says_how_to_resume(start, tmp_path):
-    """The search of an mcts move runs on the main thread: it checks for Ctrl-C itself."""
+@pytest.mark.parametrize(
+    "bot", ["mcts:iters=999999999", "mcts:iters=999999999,work=0", "rollout:worlds=9999999", "mcts:time=86400"]
+)
+def test_match_stops_inside_a_search_and_says_how_to_resume(start, tmp_path, bot):
+    """The search of a move runs on the main thread, in the compiled loop or (time=)
+    in the Python runner: it checks for Ctrl-C itself."""
     out = tmp_path / "games.jsonl"
-    proc = start(["match", "mcts:iters=999999999", "random", "--games", "2", "--jobs", "1", "--seed", "1",
-                  "--out", str(out)])
+    proc = start(["match", bot, "random", "--games", "2", "--jobs", "1", "--seed", "1", "--out", str(out)])
     _file_holds(out)
     _, err = _interrupt(proc, "")
     assert err.rstrip().endswith(f"rerun the same command to resume from {out}")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from seqsolve import _loop
+from seqsolve import _loop, _search
 from seqsolve.bots import make_bot
 from seqsolve.cli import main
 from seqsolve.games import RulesError, rules_for
@@ -131,6 +131,55 @@ def test_restricted_bots_play_as_in_python(inner, barred):
         assert _stable(_compiled(config, range(6))) == _stable(_python_runner(config, range(6)))
 
 
+#: every preset at 2, 3 (three sides) and 4 players (two teams) where it allows them
+SEARCH_SEATINGS = [(preset, p, t) for preset in PRESETS for p, t in ((2, 2), (3, 3), (4, 2)) if _seated(preset, p, t)]
+
+
+@pytest.mark.parametrize("preset, players, teams", SEARCH_SEATINGS)
+@pytest.mark.parametrize("spec, rival", [("mcts:iters=200", "greedy"), ("rollout:worlds=20", "heuristic")])
+def test_searching_bots_play_the_python_runners_games(spec, rival, preset, players, teams):
+    """mcts and rollout search in the loop from the seat's own stream, on the mover's
+    view, as MCTSBot and RolloutBot do: the same records, move for move."""
+    config = MatchConfig(bots=(spec, rival), variant=preset, players=players, teams=teams, seed=45)
+    assert _stable(_compiled(config, range(teams))) == _stable(_python_runner(config, range(teams)))
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "mcts:iters=1000000,work=300000",  # the work budget ends every search
+        "mcts:iters=150,others=1,top=4,rank=1,depth=-1,w_block=2",
+        "rollout:worlds=3,k=3,halve=1,policy=heuristic",
+        "rollout:worlds=6,k=3,halve=1,w_jack_cost=0",
+        "rollout:worlds=4,k=1",
+        "restricted:no=two_eyed,bot=mcts:iters=100",
+        "restricted:no=corners+exchange,bot=rollout:worlds=5;halve=1",
+    ],
+)
+def test_search_options_play_as_in_python(spec):
+    """Budgets, tree and playout options, sequential halving and restricted searchers
+    (the search on the barred tables) choose in the loop as in Python."""
+    for preset in ("classic", "draft"):
+        config = MatchConfig(bots=(spec, "greedy"), variant=preset, seed=43)
+        assert _stable(_compiled(config, range(2))) == _stable(_python_runner(config, range(2)))
+
+
+def test_halted_searches_end_the_loops_match():
+    """halt() is how Ctrl-C reaches searches off the main thread: the loop's match ends
+    with KeyboardInterrupt instead of playing on with unsearched moves."""
+    config = MatchConfig(bots=("mcts:iters=50", "rollout:worlds=3"), seed=44)
+    rules = config.rules()
+    for spec in config.bots:
+        loop = SEQUENCE.loop(rules, [make_bot(spec).loop_chooser(), ("random", None, 0)])
+        _search.halt()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                loop.play(stream_words(config.seed, config.stream), [(0, 0, [0, 1])], False, False)
+        finally:
+            _search.halt(False)
+        assert loop.play(stream_words(config.seed, config.stream), [(0, 0, [0, 1])], False, False)[0][4] > 0
+
+
 def test_weights_in_the_spec_play_as_in_python():
     config = MatchConfig(bots=("heuristic:w_threat=3,w_open=0.5", "greedy:w_block=0,w_jack_cost=2"), seed=4)
     assert _stable(_compiled(config, range(6))) == _stable(_python_runner(config, range(6)))
@@ -168,12 +217,25 @@ def test_records_without_a_file_leave_out_the_moves():
 
 
 @pytest.mark.parametrize(
-    "spec", ["mcts:iters=10", "rollout:worlds=2", "restricted:no=corners,bot=mcts:iters=10", "mcts:iters=10,open=1"]
+    "spec",
+    ["mcts:time=0.01", "mcts:iters=10,cap=1", "mcts:iters=10,infer=1", "mcts:iters=10,open=1",
+     "rollout:worlds=2,time=1", "rollout:worlds=2,infer=1", "rollout:worlds=2,see=hands",
+     "restricted:no=corners,bot=mcts:iters=10;time=1"],
 )
 def test_searching_bots_stay_on_the_python_runner(spec):
-    """MCTS and rollouts (and anything wrapping them) have no compiled chooser."""
+    """A search on the clock (time, cap), with evidence (infer) or seeing every card has
+    no compiled chooser: the loop plays deterministic budgets only."""
     rules = MatchConfig(bots=(spec, "random")).rules()
     assert SEQUENCE.loop(rules, [make_bot(spec).loop_chooser(), ("random", None, 0)]) is None
+
+
+def test_searching_bots_keep_the_python_runners_chunks():
+    """A search's game costs seconds in the loop too: its matches keep 64-game chunks
+    (progress, an SPRT's stop, what Ctrl-C loses), only searchless ones grow to 512."""
+    assert match._plays_cheap_games(MatchConfig(bots=("greedy", "restricted:no=corners,bot=random")), None)
+    for spec in ("mcts:iters=10", "rollout:worlds=2", "restricted:no=corners,bot=mcts:iters=10"):
+        assert SEQUENCE.loop(MatchConfig(bots=(spec,)).rules(), [make_bot(spec).loop_chooser()]) is not None
+        assert not match._plays_cheap_games(MatchConfig(bots=(spec, "greedy")), None)
 
 
 def test_another_tally_stays_on_the_python_runner():
