@@ -41,7 +41,8 @@ from seqsolve.bots import make_bot
 from seqsolve.games.sequence.rules import Variant
 from seqsolve.play.config import MatchConfig, check_config
 from seqsolve.play.match import play_game
-from seqsolve.play.report import summarize_match
+from seqsolve.play.report import _deal_scores, summarize_match
+from seqsolve.play.stats import paired_score_interval
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "RESULTS.md")
@@ -139,7 +140,7 @@ def play_cell(cell: Cell, games: int, seed: int, jobs: int) -> dict:
         "key": cell.key, "bot": cell.bot, "opponent": cell.opponent, "preset": cell.preset,
         "players": cell.players, "teams": cell.teams, "sides": rules.teams, "fair": 1 / rules.teams,
         "games": summary["games"], "score": summary["score"], "score_ci": summary["score_ci"],
-        "draws": summary["draws"], "seed": seed,
+        "draws": summary["draws"], "seed": seed, "deal_scores": _deal_scores(records),
         "cpu_per_move": sum(t["cpu"] for _, t in done) / max(1, moves),
         "wall_per_move": sum(t["wall"] for _, t in done) / max(1, moves),
         "worst_cpu_per_move": max(t["worst"] for _, t in done),
@@ -202,6 +203,31 @@ def write_results(rows: list[dict], command: str) -> None:
         fh.write(text)
 
 
+def pooled(path: str) -> list[str]:
+    """Each cell played on several seeds, its deals pooled into one score and interval.
+
+    A target is judged on one figure over every game played for it; the deals of
+    different seeds are independent, so they pool as one paired sample.
+    """
+    by_key: dict[str, dict[int, dict]] = {}
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line) if line.strip() else None
+            if row and "deal_scores" in row:
+                by_key.setdefault(row["key"], {})[row["seed"]] = row
+    lines = []
+    for key, runs in by_key.items():
+        if len(runs) < 2:
+            continue
+        deals = [s for row in runs.values() for s in row["deal_scores"]]
+        score, low, high = paired_score_interval(deals)
+        games = sum(row["games"] for row in runs.values())
+        worst = max(row["worst_cpu_per_move"] for row in runs.values())
+        lines.append(f"{key}: {score:.1%} [{low:.1%}, {high:.1%}], {games} games, seeds "
+                     f"{', '.join(map(str, sorted(runs)))}, worst {_ms(worst)} ms/move")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bots", help="comma-separated bot specs (default: " + ", ".join(BOTS) + ")")
@@ -215,7 +241,12 @@ def main() -> None:
     ap.add_argument("--cache", default=os.path.join(HERE, "strength_matrix.jsonl"))
     ap.add_argument("--resume", action="store_true", help="reuse the cells already in the cache")
     ap.add_argument("--write", action="store_true", help="put the table into RESULTS.md")
+    ap.add_argument("--pool", action="store_true",
+                    help="print each cell of the cache played on several seeds, pooled, and stop")
     args = ap.parse_args()
+    if args.pool:
+        print("\n".join(pooled(args.cache)))
+        return
     bots = args.bots.split(",") if args.bots else list(BOTS)
     cached: dict[str, dict] = {}
     if not args.resume:

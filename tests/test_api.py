@@ -97,7 +97,7 @@ def test_a_kept_bot_plays_a_whole_game():
             "unknown bot 'alphazero' (known: random, greedy, heuristic, mcts, rollout, restricted, ext;",
         ),
         ("mcts:c=-1", None, "bot mcts: parameter c must be at least 0 and at most 10 (not -1)"),
-        ("mcts:iters=0", None, "bot mcts: give iters or time (or both)"),
+        ("mcts:iters=0,work=0", None, "bot mcts: give iters, time or work"),
         ("mcts:time=1", 0.5, "bot 'mcts:time=1': the time is given twice (time= and seconds)"),
         ("mcts", float("nan"), "seconds must be a finite number above 0, not nan"),
         ("mcts", 0, "seconds must be a finite number above 0, not 0"),

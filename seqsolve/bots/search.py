@@ -141,9 +141,10 @@ class HeuristicBot(GreedyBot):
 
 #: mcts's default work budget per move (Searcher.search's ``work`` units, about
 #: 8 ns of CPU each here): the issue's 0.1 s on one core with a margin for a
-#: loaded box, yet the same seed plays the same game anywhere; it cuts the costly
-#: draft moves (up to ~140 ms at 6,000 iterations) and no classic move (at most
-#: ~5.6 million units there: benchmarks/RESULTS.md, "A deterministic work budget")
+#: loaded box, yet the same seed plays the same game anywhere; it cuts some costly
+#: draft moves (up to ~16 M units at 6,000 iterations) and no classic move (at most
+#: ~4.3 million units there: benchmarks/RESULTS.md, "A deterministic work budget"
+#: and "The search on the window tally")
 MOVE_WORK = 8_000_000
 
 
@@ -152,8 +153,9 @@ class MCTSBot(_Evidence, Bot):
     summary = "information-set MCTS in C: a fresh world of hidden cards every iteration"
     _search_defaults = _search.default_params()
     params = {
-        "iters": Param(int, 6000, "iterations per move (0: use time only); 6,000 take about 31 ms "
-                             "(classic) to 70 ms (draft) of CPU a move, work bounds the worst", maximum=10**9),
+        "iters": Param(int, 6000, "iterations per move (0: none, time or work alone ends the search); 6,000 "
+                             "take about 20 ms (classic) to 60 ms (draft) of CPU a move, work bounds the worst",
+                       maximum=10**9),
         "time": Param(float, 0.0, "seconds per move (0: use iterations only)", maximum=86_400.0),
         "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0),
         "depth": Param(
@@ -196,10 +198,10 @@ class MCTSBot(_Evidence, Bot):
 
     def __init__(self, **values: Any):
         super().__init__(**values)
-        if not self.options["iters"] and not self.options["time"]:
+        if not self.options["iters"] and not self.options["time"] and not self.options["work"]:
             from .base import BotError
 
-            raise BotError("bot mcts: give iters or time (or both)")
+            raise BotError("bot mcts: give iters, time or work")
         self.open_information = bool(self.options["open"])
         self._searcher: _search.Searcher | None = None
         self.last: dict | None = None

@@ -704,6 +704,22 @@ def test_mcts_work_parameter_reaches_the_search_and_time_turns_it_off():
     assert free.last["iterations"] == 100 and not free.last["work_cut"]
 
 
+def test_mcts_without_iterations_the_work_budget_alone_ends_the_search():
+    """iters=0 leaves the move to the work budget (the same stop on any machine);
+    with work=0 too and no time there is no budget, a one-line bot error."""
+    from seqsolve.bots import make_bot
+    from seqsolve.bots.base import BotError
+    from seqsolve.bots.search import MOVE_WORK
+
+    state = State.new(parse_rules("classic", players=2), seed=8)
+    bot = make_bot("mcts:iters=0")
+    bot.choose(state.observation(state.current_player), np.random.default_rng(1))
+    assert bot.last["work_cut"] and bot.last["work"] >= MOVE_WORK
+    assert bot.last["iterations"] > 6000
+    with pytest.raises(BotError, match="give iters, time or work"):
+        make_bot("mcts:iters=0,work=0")
+
+
 def test_mcts_others_move_by_the_policy_with_three_sides():
     """other_policy=-1 (the default): with 3 sides (3 players, 6 in 3 teams) the
     other seats move by the playout policy, with 2 sides (2 players, 4 in 2 teams)

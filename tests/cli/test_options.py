@@ -257,7 +257,7 @@ BOTS = [
     "restricted:no=nothing",
     "ext:",
     "ext:/no/such/program",
-    "mcts:iters=0",
+    "mcts:iters=0,work=0",
 ]
 FLOATS = ["0.5", "0", "1", "2", "-1", "nan", "inf", "", "x", "1e400"]
 #: the options every command that plays games (match, tournament, balance) takes, with
