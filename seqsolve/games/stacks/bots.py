@@ -89,6 +89,12 @@ class StacksMCTSBot(Bot):
             maximum=100.0,
         ),
         "nodes": Param(int, _SEARCH["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**8),
+        "k": Param(
+            int,
+            _SEARCH["k"],
+            "flat search over greedy's best k actions in the same worlds (0: the tree)",
+            maximum=16,
+        ),
     }
 
     def __init__(self, **values: Any):
@@ -111,6 +117,7 @@ class StacksMCTSBot(Bot):
                     "bias": o["bias"],
                     "margin": o["margin"],
                     "max_nodes": o["nodes"],
+                    "k": o["k"],
                 }
             )
         return self._searcher

@@ -342,3 +342,53 @@ def test_evaluate_scores_a_won_game_and_shares_an_open_one():
     assert sum(shares) == pytest.approx(1.0) and shares[0] == pytest.approx(1 / 3)  # nobody has a chip yet
     with pytest.raises(ValueError, match="no seat 3"):
         STACKS.searcher({}).evaluate(going, 3)
+
+
+# ------------------------------------------------------------ the flat search (k > 0)
+
+
+def flat(st: StacksState, iters: int = 200, seed: int = 1, **params) -> dict:
+    seat = st.current_player
+    searcher = _stacks_bots.StacksSearcher({"k": 3, "eps": 0.0, **params})
+    return searcher.search(st.observation(seat).core, seat, np.random.PCG64(seed), iters)
+
+
+def test_flat_search_plays_greedys_top_k_in_every_world():
+    st = whole(hands=["B1 R1 B3 SC SX", "-"], piles=["B1 B2"], discards=["-", "R2"], chips=[(0, 0), (1, 0)])
+    found = flat(st, iters=150, k=3)
+    ranked = [a for a, _ in _stacks_bots.greedy_scores(st.observation(0).core)]
+    assert {a for a, _, _ in found["actions"]} == set(ranked[:3])
+    assert [visits for _, visits, _ in found["actions"]] == [150, 150, 150]  # each candidate, every world
+    assert found["iterations"] == 150
+
+
+def test_flat_search_scores_two_orders_of_the_same_plays_alike_in_every_world():
+    """Common random numbers: R5 then B1 and B1 then R5 (greedy completes the red pile
+    next, ST-9) reach the same position in every world, and with the same random stream
+    after them they end alike, to the last playout."""
+    st = whole(hands=["R5 B1 SC", "-"], piles=["R1 R2 R3 R4"])
+    found = flat(st, iters=120, k=4)
+    means = {st.action_to_string(a): mean for a, _, mean in found["actions"]}
+    assert means["R5"] == means["B1"]
+    assert len(set(means.values())) > 1  # the other candidates differ
+
+
+def test_flat_search_keeps_greedys_choice_unless_a_gain_is_sure():
+    st = StacksState.new(make_rules("stacks", 2), seed=21)
+    for _ in range(6):  # a few decisions into the first turn
+        seen = st.observation(0)
+        loose, strict = flat(st, iters=150, margin=0.0), flat(st, iters=150, margin=100.0)
+        best_mean = max(mean for _, _, mean in loose["actions"])
+        assert dict((a, m) for a, _, m in loose["actions"])[loose["best"]] == best_mean
+        assert strict["best"] == _stacks_bots.greedy_action(seen.core)
+        st.apply(loose["best"])
+        if st.current_player != 0:
+            break
+
+
+def test_flat_search_compares_every_legal_action_when_fewer_than_k():
+    # ST-15: the Block window of a seat holding a Block: block or pass, nothing else
+    st = whole(hands=["B4", "BK R2"], piles=["B1 B2 B3 B4 B5"], block_asked=1, progress=True)
+    found = flat(st, iters=80, k=8)
+    assert sorted(st.action_to_string(a) for a, _, _ in found["actions"]) == ["block", "pass"]
+    assert found["best"] in st.legal_actions()
