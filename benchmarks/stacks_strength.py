@@ -45,7 +45,7 @@ def search_params(text: str) -> dict:
 
 def seat_bot(name: str, args, searcher):
     if name == "mcts":
-        return (searcher, args.iters, args.time)
+        return (searcher, args.iters, args.time, args.work)
     if name in ("random", "greedy", "greedy-matters"):
         return name
     raise SystemExit(f"stacks_strength: unknown bot {name!r} (random, greedy, greedy-matters, mcts)")
@@ -103,6 +103,7 @@ def match(first: str, other: str, players: int, deals: int, seed: int, args) -> 
         row.update(
             time=args.time,
             iters=args.iters,
+            work=args.work,
             params=searcher.params,
             searches=searches,
             ms_per_search=1000 * cpu / max(1, searches),
@@ -132,6 +133,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--time", type=float, default=0.1, help="mcts: CPU seconds per decision (default 0.1)")
     parser.add_argument("--iters", type=int, default=0, help="mcts: iterations per decision at most (0: none)")
+    parser.add_argument("--work", type=int, default=0, help="mcts: playout actions per decision at most (0: none)")
     parser.add_argument(
         "--params",
         type=search_params,

@@ -22,6 +22,15 @@ class StacksSearcher:
     def __init__(self, params: dict[str, Any] | None = None) -> None: ...
     @property
     def params(self) -> dict[str, Any]: ...
+    def decide(
+        self,
+        observation: StacksCore,
+        viewer: int,
+        bit_generator: np.random.BitGenerator,
+        iterations: int = 0,
+        seconds: float = 0,
+        work: int = 0,
+    ) -> dict[str, Any]: ...
     def search(
         self,
         observation: StacksCore,
@@ -29,6 +38,7 @@ class StacksSearcher:
         bit_generator: np.random.BitGenerator,
         iterations: int = 0,
         seconds: float = 0,
+        work: int = 0,
     ) -> dict[str, Any]: ...
     def root_stats(self, pv_length: int = 12) -> list[dict[str, Any]]: ...
 

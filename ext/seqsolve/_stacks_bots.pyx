@@ -10,6 +10,10 @@
   with availability counts among the children legal in that world, expands one
   untried action (greedy's choice first) and plays the world out with greedy-with-ε;
   the result is scored from each seat's view.  The loop runs without the GIL.
+  The bot decides with its flat search (:meth:`StacksSearcher.decide`): greedy's
+  best few actions, each played out by greedy in the same dealt worlds (common
+  random numbers), so the small difference one decision of a turn makes is
+  measured in pairs rather than drowned in the luck of the deal.
 * :func:`play_game`: a whole game between these bots without the GIL (benchmarks
   and strength tests); a searching seat is given its observation only.
 
@@ -482,11 +486,12 @@ cdef inline double cpu_now() noexcept nogil:
 
 def default_params():
     """The search's parameters and their defaults (see :class:`StacksSearcher`)."""
-    return {"c": 0.7, "eps": 0.1, "depth": -1, "bias": 1.0, "margin": 2.0, "max_nodes": 200_000, "block_all": 1, "k": 0}
+    return {"c": 0.7, "eps": 0.0, "depth": -1, "bias": 1.0, "margin": 1.0, "max_nodes": 200_000, "block_all": 1, "top": 6}
 
 
 cdef class StacksSearcher:
-    """Information-set MCTS for one viewer (SO-ISMCTS) on the Stacks engine, in C.
+    """Information-set MCTS for one viewer (SO-ISMCTS) on the Stacks engine, in C, and
+    the flat search over greedy's best actions the bot decides with (:meth:`decide`).
 
     Args:
         params: overrides of :func:`default_params`:
@@ -497,13 +502,16 @@ cdef class StacksSearcher:
               each seat still needs (-1: play to the end).
             * ``bias``: progressive bias toward greedy's choice, ``bias / (visits+1)``.
             * ``margin``: play greedy's choice unless the most visited action's mean
-              beats it by this many standard errors (0: the most visited, always).
+              (flat: the best mean gain over greedy's choice, paired by world) beats it
+              by this many standard errors (0: the most visited or best, always).
             * ``max_nodes``: most tree nodes kept (the tree stops growing there).
             * ``block_all``: the greedy policy's Block setting (see greedy_action).
+            * ``top``: the candidates of :meth:`decide`'s flat search, greedy's best
+              ``top`` actions (0: :meth:`decide` searches with the tree).
     """
 
     cdef StNode* nodes
-    cdef int n_nodes, cap, max_nodes, depth, k
+    cdef int n_nodes, cap, max_nodes, depth, top
     cdef int n_cand                  # root candidates of a flat search (0: the tree)
     cdef int16_t cand[MAX_CANDIDATES]
     cdef int32_t cand_node[MAX_CANDIDATES]
@@ -542,7 +550,7 @@ cdef class StacksSearcher:
         self.bias = p["bias"]
         self.margin = p["margin"]
         self.max_nodes = max(16, int(p["max_nodes"]))
-        self.k = min(MAX_CANDIDATES, max(0, int(p["k"])))
+        self.top = min(MAX_CANDIDATES, max(0, int(p["top"])))
         self.greedy.block_all = int(p["block_all"])
         self._params = p
         self.generation = 0
@@ -719,7 +727,7 @@ cdef class StacksSearcher:
 
     # -- the flat search
     cdef int pick_candidates(self) noexcept nogil:
-        """Greedy's choice and the next best by greedy's score, ``k`` in all, as root
+        """Greedy's choice and the next best by greedy's score, ``top`` in all, as root
         children; returns how many (the legal actions, if fewer)."""
         cdef int n = st_legal_actions(self.t, &self.base, self.buf), i, j, best
         cdef double score[ST_NUM_ACTIONS]
@@ -727,7 +735,7 @@ cdef class StacksSearcher:
         for i in range(n):
             score[i] = st_greedy_score(self.t, &self.base, &self.greedy, self.buf[i])
         self.n_cand = 0
-        while self.n_cand < min(n, self.k, MAX_CANDIDATES):
+        while self.n_cand < min(n, self.top):
             best = -1
             for i in range(n):
                 if score[i] > -1e300 and (best < 0 or score[i] > top):
@@ -882,9 +890,17 @@ cdef class StacksSearcher:
             return self.buf[0]
         return -1
 
+    def decide(self, StacksCore observation, int viewer, bit_generator, long iterations=0, double seconds=0,
+               long work=0):
+        """The bot's decision: :meth:`search`'s arguments and answer, but with ``top`` > 0 a
+        flat search over greedy's best ``top`` actions in common worlds (the other
+        decisions stay untried, and every candidate is played out in every iteration)."""
+        return self.searched(observation, viewer, bit_generator, iterations, seconds, work, self.top > 0)
+
     def search(self, StacksCore observation, int viewer, bit_generator, long iterations=0, double seconds=0,
                long work=0):
-        """Search the decision of ``viewer`` (the seat deciding now) in its observation.
+        """Search the decision of ``viewer`` (the seat deciding now) in its observation
+        with the tree, which tries every legal decision (an analysis ranks them all).
 
         Args:
             observation: what ``viewer`` may see (``StacksState.observation(viewer).core``);
@@ -907,6 +923,10 @@ cdef class StacksSearcher:
             ValueError: a finished game, no budget, a viewer not deciding now, or an
                 inconsistent position.
         """
+        return self.searched(observation, viewer, bit_generator, iterations, seconds, work, False)
+
+    cdef dict searched(self, StacksCore observation, int viewer, bit_generator, long iterations, double seconds,
+                       long work, bint flat):
         cdef const StTables* t = &observation.tables.t
         cdef bitgen_t* rng = bitgen_of(bit_generator)
         cdef long it = 0, chunk, done
@@ -921,7 +941,7 @@ cdef class StacksSearcher:
         self.begin(t, &observation.g, viewer, work)
         best = self.single_action()
         if best < 0:
-            if self.k > 0:
+            if flat:
                 self.pick_candidates()
             with bit_generator.lock:
                 while iterations <= 0 or it < iterations:
@@ -994,14 +1014,14 @@ cdef class StacksSearcher:
 
     cdef int choose(self, const StTables* t, const StGame* obs, int viewer, bitgen_t* rng,
                     long iterations, double seconds, long work) except -2:
-        """The search of the compiled game loop, its generator's lock already held: one
+        """:meth:`decide` in the compiled game loop, its generator's lock already held: one
         decision, the iterations without the GIL."""
         cdef double start = cpu_now()
         cdef int best
         self.begin(t, obs, viewer, work)
         if self.single_action() >= 0:
             return self.buf[0]
-        if self.k > 0:
+        if self.top > 0:
             self.pick_candidates()
         with nogil:
             self.run(rng, iterations, seconds, start)
