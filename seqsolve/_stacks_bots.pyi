@@ -22,15 +22,6 @@ class StacksSearcher:
     def __init__(self, params: dict[str, Any] | None = None) -> None: ...
     @property
     def params(self) -> dict[str, Any]: ...
-    def decide(
-        self,
-        observation: StacksCore,
-        viewer: int,
-        bit_generator: np.random.BitGenerator,
-        iterations: int = 0,
-        seconds: float = 0,
-        work: int = 0,
-    ) -> dict[str, Any]: ...
     def search(
         self,
         observation: StacksCore,
@@ -40,6 +31,7 @@ class StacksSearcher:
         seconds: float = 0,
         work: int = 0,
     ) -> dict[str, Any]: ...
+    decide = search  # the same arguments and answer (the flat search with top > 0)
     def root_stats(self, pv_length: int = 12) -> list[dict[str, Any]]: ...
 
 def play_game(

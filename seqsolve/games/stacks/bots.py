@@ -62,9 +62,7 @@ class StacksGreedyBot(Bot):
 
 class StacksMCTSBot(Bot):
     name = "mcts"
-    summary = (
-        "Monte Carlo in C: greedy's best actions played out by greedy in the same dealt worlds"
-    )
+    summary = "Monte Carlo in C: greedy's best actions played out by greedy in the same dealt worlds"
     params = {
         "time": Param(
             float,

@@ -402,7 +402,7 @@ def test_flat_search_keeps_greedys_choice_unless_a_gain_is_sure():
         seen = st.observation(0)
         loose, strict = flat(st, iters=150, margin=0.0), flat(st, iters=150, margin=100.0)
         best_mean = max(mean for _, _, mean in loose["actions"])
-        assert dict((a, m) for a, _, m in loose["actions"])[loose["best"]] == best_mean
+        assert {a: m for a, _, m in loose["actions"]}[loose["best"]] == best_mean
         assert strict["best"] == _stacks_bots.greedy_action(seen.core)
         st.apply(loose["best"])
         if st.current_player != 0:
