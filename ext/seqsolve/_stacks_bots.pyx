@@ -11,9 +11,9 @@
   untried action (greedy's choice first) and plays the world out with greedy-with-ε;
   the result is scored from each seat's view.  The loop runs without the GIL.
   The bot decides with its flat search (:meth:`StacksSearcher.decide`): greedy's
-  best few actions, each played out by greedy in the same dealt worlds (common
-  random numbers), so the small difference one decision of a turn makes is
-  measured in pairs rather than drowned in the luck of the deal.
+  best few actions, an equal share of the budget each, every one played out by
+  greedy in the same dealt worlds (common random numbers), so they are compared
+  on the same luck of the deal.
 * :func:`play_game`: a whole game between these bots without the GIL (benchmarks
   and strength tests); a searching seat is given its observation only.
 
