@@ -27,7 +27,8 @@ from .state import StacksState
 
 _SEARCH = _stacks_bots.default_params()
 #: playout actions per decision (benchmarks/RESULTS.md, "Sequence Stacks mcts, seventh
-#: session": about 250-330 ns each, so 0.1 s CPU at most with ``time`` as the backstop)
+#: session": 210-250 ns each on average, 330 at most, so about 0.1 s CPU at the worst;
+#: ``time`` cuts what a slower machine would carry past it)
 MOVE_WORK = 300_000
 
 
