@@ -34,9 +34,18 @@ from seqsolve.games.stacks.state import stacks_tables
 from seqsolve.play.stats import paired_score_interval, rate_interval
 
 
+def search_params(text: str) -> dict:
+    """``k=4,margin=1`` as the searcher's parameters (numbers)."""
+    params = {}
+    for item in filter(None, text.split(",")):
+        key, _, value = item.partition("=")
+        params[key.strip()] = float(value) if "." in value else int(value)
+    return params
+
+
 def seat_bot(name: str, args, searcher):
     if name == "mcts":
-        return (searcher, args.iters, args.time)
+        return (searcher, args.iters, args.time, args.work)
     if name in ("random", "greedy", "greedy-matters"):
         return name
     raise SystemExit(f"stacks_strength: unknown bot {name!r} (random, greedy, greedy-matters, mcts)")
@@ -44,7 +53,7 @@ def seat_bot(name: str, args, searcher):
 
 def match(first: str, other: str, players: int, deals: int, seed: int, args) -> dict:
     tables = stacks_tables(make_rules("stacks", players))
-    searcher = _stacks_bots.StacksSearcher() if "mcts" in (first, other) else None
+    searcher = _stacks_bots.StacksSearcher(args.params) if "mcts" in (first, other) else None
     roots = np.random.SeedSequence([seed, players]).spawn(deals)
     deal_scores, wins, draws, games = [], 0, 0, 0
     searches, cpu, worst = 0, 0.0, 0.0
@@ -94,6 +103,8 @@ def match(first: str, other: str, players: int, deals: int, seed: int, args) -> 
         row.update(
             time=args.time,
             iters=args.iters,
+            work=args.work,
+            params=searcher.params,
             searches=searches,
             ms_per_search=1000 * cpu / max(1, searches),
             worst_ms=1000 * worst,
@@ -122,6 +133,13 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--time", type=float, default=0.1, help="mcts: CPU seconds per decision (default 0.1)")
     parser.add_argument("--iters", type=int, default=0, help="mcts: iterations per decision at most (0: none)")
+    parser.add_argument("--work", type=int, default=0, help="mcts: playout actions per decision at most (0: none)")
+    parser.add_argument(
+        "--params",
+        type=search_params,
+        default={},
+        help="mcts: search parameters as key=value,... (default: the searcher's, _stacks_bots.default_params)",
+    )
     parser.add_argument("--progress", type=int, default=0, help="report every N deals on stderr")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     args = parser.parse_args(argv)

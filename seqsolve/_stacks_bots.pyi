@@ -29,7 +29,9 @@ class StacksSearcher:
         bit_generator: np.random.BitGenerator,
         iterations: int = 0,
         seconds: float = 0,
+        work: int = 0,
     ) -> dict[str, Any]: ...
+    decide = search  # the same arguments and answer (the flat search with top > 0)
     def root_stats(self, pv_length: int = 12) -> list[dict[str, Any]]: ...
 
 def play_game(

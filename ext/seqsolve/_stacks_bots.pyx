@@ -10,6 +10,10 @@
   with availability counts among the children legal in that world, expands one
   untried action (greedy's choice first) and plays the world out with greedy-with-ε;
   the result is scored from each seat's view.  The loop runs without the GIL.
+  The bot decides with its flat search (:meth:`StacksSearcher.decide`): greedy's
+  best few actions, an equal share of the budget each, every one played out by
+  greedy in the same dealt worlds (common random numbers), so they are compared
+  on the same luck of the deal.
 * :func:`play_game`: a whole game between these bots without the GIL (benchmarks
   and strength tests); a searching seat is given its observation only.
 
@@ -29,7 +33,7 @@ True
 """
 
 from libc.math cimport exp, log, sqrt
-from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec
@@ -379,10 +383,48 @@ cdef void st_observe(const StTables* t, StGame* g, int viewer) noexcept nogil:
     memset(g.draw, ST_UNKNOWN, g.draw_n)
 
 
+# ---------------------------------------------------------------- a replayable random stream
+
+ctypedef struct Stream:
+    bitgen_t gen
+    uint64_t state
+
+
+cdef uint64_t stream_next64(void* st) noexcept nogil:
+    """SplitMix64 (Steele, Lea & Flood 2014): a tiny generator whose whole state is one
+    number, so a stream can be started again from its seed."""
+    cdef uint64_t* state = <uint64_t*>st
+    cdef uint64_t z
+    state[0] += <uint64_t>0x9E3779B97F4A7C15
+    z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef uint32_t stream_next32(void* st) noexcept nogil:
+    return <uint32_t>(stream_next64(st) >> 32)
+
+
+cdef double stream_next_double(void* st) noexcept nogil:
+    return (stream_next64(st) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef void stream_start(Stream* s, uint64_t seed) noexcept nogil:
+    """(Re)start ``s`` at ``seed``: the same seed draws the same numbers."""
+    s.state = seed
+    s.gen.state = &s.state
+    s.gen.next_uint64 = stream_next64
+    s.gen.next_uint32 = stream_next32
+    s.gen.next_double = stream_next_double
+    s.gen.next_raw = stream_next64
+
+
 # ---------------------------------------------------------------- the tree search
 
 cdef enum:
     MAX_PATH = 1024
+    MAX_CANDIDATES = 16     # root actions a flat search compares at most
     SIGNAL_EVERY = 256      # iterations between two signal checks (Ctrl-C)
 
 ctypedef struct StNode:
@@ -444,11 +486,12 @@ cdef inline double cpu_now() noexcept nogil:
 
 def default_params():
     """The search's parameters and their defaults (see :class:`StacksSearcher`)."""
-    return {"c": 0.7, "eps": 0.1, "depth": -1, "bias": 1.0, "margin": 2.0, "max_nodes": 200_000, "block_all": 1}
+    return {"c": 0.7, "eps": 0.0, "depth": -1, "bias": 1.0, "margin": 1.0, "max_nodes": 200_000, "block_all": 1, "top": 6}
 
 
 cdef class StacksSearcher:
-    """Information-set MCTS for one viewer (SO-ISMCTS) on the Stacks engine, in C.
+    """Information-set MCTS for one viewer (SO-ISMCTS) on the Stacks engine, in C, and
+    the flat search over greedy's best actions the bot decides with (:meth:`decide`).
 
     Args:
         params: overrides of :func:`default_params`:
@@ -459,14 +502,23 @@ cdef class StacksSearcher:
               each seat still needs (-1: play to the end).
             * ``bias``: progressive bias toward greedy's choice, ``bias / (visits+1)``.
             * ``margin``: play greedy's choice unless the most visited action's mean
-              beats it by this many standard errors (0: the most visited, always).
+              (flat: the best mean gain over greedy's choice, paired by world) beats it
+              by this many standard errors (0: the most visited or best, always).
             * ``max_nodes``: most tree nodes kept (the tree stops growing there).
             * ``block_all``: the greedy policy's Block setting (see greedy_action).
+            * ``top``: the candidates of :meth:`decide`'s flat search, greedy's best
+              ``top`` actions (0: :meth:`decide` searches with the tree).
     """
 
     cdef StNode* nodes
-    cdef int n_nodes, cap, max_nodes, depth
+    cdef int n_nodes, cap, max_nodes, depth, top
+    cdef int n_cand                  # root candidates of a flat search (0: the tree)
+    cdef int16_t cand[MAX_CANDIDATES]
+    cdef int32_t cand_node[MAX_CANDIDATES]
+    cdef double diff_sum[MAX_CANDIDATES]
+    cdef double diff_sq[MAX_CANDIDATES]  # of each candidate's result minus greedy's choice's, per world
     cdef double c, eps, bias, margin
+    cdef long work, work_cap         # playout actions played this search, and its cap (0: none)
     cdef double last_clock, longest  # the CPU clock's last reading and the longest iteration, this search
     cdef StGreedy greedy
     cdef const StTables* t
@@ -498,6 +550,7 @@ cdef class StacksSearcher:
         self.bias = p["bias"]
         self.margin = p["margin"]
         self.max_nodes = max(16, int(p["max_nodes"]))
+        self.top = min(MAX_CANDIDATES, max(0, int(p["top"])))
         self.greedy.block_all = int(p["block_all"])
         self._params = p
         self.generation = 0
@@ -598,10 +651,21 @@ cdef class StacksSearcher:
             self.nodes[parent].child = i
         return i
 
+    cdef void play_out(self, StGame* w, bitgen_t* rng) noexcept nogil:
+        """Greedy-with-ε for every seat, to the end or for ``depth`` actions."""
+        cdef int plies = 0, a
+        while w.result == ST_ONGOING and (self.depth < 0 or plies < self.depth):  # every game ends (ST-22)
+            a = st_policy_action(self.t, w, &self.greedy, self.eps, rng)
+            if a < 0:
+                break
+            st_apply(self.t, w, a, rng)
+            plies += 1
+        self.work += plies
+
     cdef void iterate(self, bitgen_t* rng) noexcept nogil:
         cdef StGame w
         cdef const StTables* t = self.t
-        cdef int node = 0, plen = 1, n, i, a, ch, best, u, player, g_act, plies
+        cdef int node = 0, plen = 1, n, i, a, ch, best, u, player, g_act
         cdef double score, top, mean
         cdef double reward[ST_MAX_SEATS]
         cdef StNode* nd
@@ -653,13 +717,7 @@ cdef class StacksSearcher:
             node = best
             self.path[plen] = node
             plen += 1
-        plies = 0
-        while w.result == ST_ONGOING and (self.depth < 0 or plies < self.depth):  # every game ends (ST-22)
-            a = st_policy_action(t, &w, &self.greedy, self.eps, rng)
-            if a < 0:
-                break
-            st_apply(t, &w, a, rng)
-            plies += 1
+        self.play_out(&w, rng)
         rewards(t, &w, reward)
         self.nodes[0].visits += 1
         for i in range(1, plen):
@@ -667,29 +725,108 @@ cdef class StacksSearcher:
             nd.visits += 1
             nd.value += reward[nd.actor]
 
+    # -- the flat search
+    cdef int pick_candidates(self) noexcept nogil:
+        """Greedy's choice and the next best by greedy's score, ``top`` in all, as root
+        children; returns how many (the legal actions, if fewer)."""
+        cdef int n = st_legal_actions(self.t, &self.base, self.buf), i, j, best
+        cdef double score[ST_NUM_ACTIONS]
+        cdef double top
+        for i in range(n):
+            score[i] = st_greedy_score(self.t, &self.base, &self.greedy, self.buf[i])
+        self.n_cand = 0
+        while self.n_cand < min(n, self.top):
+            best = -1
+            for i in range(n):
+                if score[i] > -1e300 and (best < 0 or score[i] > top):
+                    best = i
+                    top = score[i]
+            score[best] = -1e301
+            j = self.n_cand
+            self.cand[j] = self.buf[best]
+            self.cand_node[j] = self.new_node(0, self.buf[best], self.viewer)
+            self.diff_sum[j] = 0
+            self.diff_sq[j] = 0
+            self.n_cand += 1
+        return self.n_cand
+
+    cdef void compare(self, bitgen_t* rng) noexcept nogil:
+        """One world for every candidate (common random numbers): the same unseen cards and
+        the same random stream after each, so a difference between two candidates' results
+        is the difference the choice makes in that world, not the luck of two worlds."""
+        cdef StGame world, w
+        cdef Stream stream
+        cdef uint64_t seed
+        cdef double reward[ST_MAX_SEATS]
+        cdef double first = 0, d
+        cdef int j
+        cdef StNode* nd
+        self.deal_world(&world, rng)
+        seed = rng.next_uint64(rng.state)
+        for j in range(self.n_cand):
+            memcpy(&w, &world, sizeof(StGame))
+            stream_start(&stream, seed)
+            st_apply(self.t, &w, self.cand[j], &stream.gen)
+            self.play_out(&w, &stream.gen)
+            rewards(self.t, &w, reward)
+            nd = &self.nodes[self.cand_node[j]]
+            nd.visits += 1
+            nd.avail += 1
+            nd.value += reward[self.viewer]
+            if j == 0:
+                first = reward[self.viewer]
+            d = reward[self.viewer] - first
+            self.diff_sum[j] += d
+            self.diff_sq[j] += d * d
+        self.nodes[0].visits += 1
+
+    cdef int flat_best(self) noexcept nogil:
+        """The candidate whose mean gain over greedy's choice, paired by world, is largest
+        among those that beat it by ``margin`` standard errors; else greedy's choice."""
+        cdef int j, best = 0
+        cdef double n = self.nodes[0].visits, mean, var, top = 0
+        if n < 2:
+            return self.cand[0]
+        for j in range(1, self.n_cand):
+            mean = self.diff_sum[j] / n
+            if mean <= top:
+                continue
+            var = max(0.0, (self.diff_sq[j] - self.diff_sum[j] * mean) / (n - 1))
+            if mean > self.margin * sqrt(var / n):
+                top = mean
+                best = j
+        return self.cand[best]
+
     cdef long run(self, bitgen_t* rng, long iterations, double seconds, double start) noexcept nogil:
-        """Iterate until ``iterations`` (0: no cap) or ``seconds`` of this thread's CPU
-        since ``start`` (0: no limit); returns the iterations made.  The clock is read
-        after every iteration, and an iteration starts only if the longest one so far
-        still fits in the budget: the budget is a cap, not a target."""
+        """Iterate until ``iterations`` (0: no cap), ``work_cap`` playout actions (0: no
+        cap) or ``seconds`` of this thread's CPU since ``start`` (0: no limit); returns
+        the iterations made.  The clock is read after every iteration, and an iteration
+        starts only if the longest one so far still fits in the budget: the budget is a
+        cap, not a target."""
         cdef long it = 0
         cdef double now
         if self.last_clock < start:
             self.last_clock = start
-        while iterations <= 0 or it < iterations:
+        while (iterations <= 0 or it < iterations) and (self.work_cap <= 0 or self.work < self.work_cap):
             if seconds > 0:
                 now = cpu_now()
                 self.longest = max(self.longest, now - self.last_clock)
                 self.last_clock = now
                 if now - start + self.longest >= seconds:
                     break
-            self.iterate(rng)
+            if self.n_cand:
+                self.compare(rng)
+            else:
+                self.iterate(rng)
             it += 1
         return it
 
-    cdef int begin(self, const StTables* t, const StGame* obs, int viewer) except -1:
-        """A fresh tree for the observation ``obs`` of ``viewer``."""
+    cdef int begin(self, const StTables* t, const StGame* obs, int viewer, long work) except -1:
+        """A fresh tree for the observation ``obs`` of ``viewer``, ``work`` playout actions
+        to spend at most (0: no cap)."""
         self.prepare(t, obs, viewer)
+        self.work = 0
+        self.work_cap = work
         if self.nodes == NULL:
             self.cap = 1024
             self.nodes = <StNode*>malloc(self.cap * sizeof(StNode))
@@ -699,14 +836,18 @@ cdef class StacksSearcher:
         self.new_node(-1, -1, -1)
         self.last_clock = 0
         self.longest = 0
+        self.n_cand = 0
         return 0
 
     cdef int best_action(self) noexcept nogil:
         """The most visited root child legal in the observation (equal visits: the better
         mean); -1 without one."""
-        cdef int n = st_legal_actions(self.t, &self.base, self.buf), i, ch, best = -1
+        cdef int n, i, ch, best = -1
         cdef uint32_t most = 0
         cdef double mean, best_mean = -1
+        if self.n_cand:
+            return self.flat_best()
+        n = st_legal_actions(self.t, &self.base, self.buf)
         self.generation += 1
         for i in range(n):
             self.stamp[self.buf[i]] = self.generation
@@ -749,8 +890,17 @@ cdef class StacksSearcher:
             return self.buf[0]
         return -1
 
-    def search(self, StacksCore observation, int viewer, bit_generator, long iterations=0, double seconds=0):
-        """Search the decision of ``viewer`` (the seat deciding now) in its observation.
+    def decide(self, StacksCore observation, int viewer, bit_generator, long iterations=0, double seconds=0,
+               long work=0):
+        """The bot's decision: :meth:`search`'s arguments and answer, but with ``top`` > 0 a
+        flat search over greedy's best ``top`` actions in common worlds (the other
+        decisions stay untried, and every candidate is played out in every iteration)."""
+        return self.searched(observation, viewer, bit_generator, iterations, seconds, work, self.top > 0)
+
+    def search(self, StacksCore observation, int viewer, bit_generator, long iterations=0, double seconds=0,
+               long work=0):
+        """Search the decision of ``viewer`` (the seat deciding now) in its observation
+        with the tree, which tries every legal decision (an analysis ranks them all).
 
         Args:
             observation: what ``viewer`` may see (``StacksState.observation(viewer).core``);
@@ -760,9 +910,11 @@ cdef class StacksSearcher:
             iterations: stop after this many iterations (0: no cap).
             seconds: stop after this many seconds of this thread's CPU time (0: no limit);
                 no iteration starts that the longest so far would carry past it.
-                At least one budget is needed.
+            work: stop after the iteration that brings the playout actions played to
+                this many (0: no cap): a budget that ends at the same iteration on any
+                machine.  At least one budget is needed.
         Returns:
-            ``{"iterations", "seconds", "nodes", "best", "value" (the viewer's mean
+            ``{"iterations", "seconds", "work", "nodes", "best", "value" (the viewer's mean
             reward over the iterations), "actions": [(action, visits, mean reward of
             viewer), ...]}`` sorted by visits, best first.  A single legal action comes
             back at once with 0 iterations.  After :func:`halt` the search returns
@@ -771,6 +923,10 @@ cdef class StacksSearcher:
             ValueError: a finished game, no budget, a viewer not deciding now, or an
                 inconsistent position.
         """
+        return self.searched(observation, viewer, bit_generator, iterations, seconds, work, False)
+
+    cdef dict searched(self, StacksCore observation, int viewer, bit_generator, long iterations, double seconds,
+                       long work, bint flat):
         cdef const StTables* t = &observation.tables.t
         cdef bitgen_t* rng = bitgen_of(bit_generator)
         cdef long it = 0, chunk, done
@@ -780,11 +936,13 @@ cdef class StacksSearcher:
             raise ValueError("the game is over: nothing to search")
         if viewer != st_current_player(&observation.g):
             raise ValueError(f"seat {viewer} does not decide now (seat {st_current_player(&observation.g)} does)")
-        if iterations <= 0 and seconds <= 0:
-            raise ValueError("give a budget: iterations > 0 or seconds > 0")
-        self.begin(t, &observation.g, viewer)
+        if iterations <= 0 and seconds <= 0 and work <= 0:
+            raise ValueError("give a budget: iterations > 0, seconds > 0 or work > 0")
+        self.begin(t, &observation.g, viewer, work)
         best = self.single_action()
         if best < 0:
+            if flat:
+                self.pick_candidates()
             with bit_generator.lock:
                 while iterations <= 0 or it < iterations:
                     chunk = SIGNAL_EVERY if iterations <= 0 else min(SIGNAL_EVERY, iterations - it)
@@ -808,6 +966,7 @@ cdef class StacksSearcher:
         return {
             "iterations": it,
             "seconds": cpu_now() - start,
+            "work": self.work,
             "nodes": self.n_nodes,
             "best": best,
             "value": value / visits if visits else float("nan"),
@@ -854,14 +1013,16 @@ cdef class StacksSearcher:
         return pv
 
     cdef int choose(self, const StTables* t, const StGame* obs, int viewer, bitgen_t* rng,
-                    long iterations, double seconds) except -2:
-        """The search of the compiled game loop, its generator's lock already held: one
+                    long iterations, double seconds, long work) except -2:
+        """:meth:`decide` in the compiled game loop, its generator's lock already held: one
         decision, the iterations without the GIL."""
         cdef double start = cpu_now()
         cdef int best
-        self.begin(t, obs, viewer)
+        self.begin(t, obs, viewer, work)
         if self.single_action() >= 0:
             return self.buf[0]
+        if self.top > 0:
+            self.pick_candidates()
         with nogil:
             self.run(rng, iterations, seconds, start)
             best = self.best_action()
@@ -912,7 +1073,7 @@ def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list s
 
     ``seats`` gives each seat's bot: ``"random"``, ``"greedy"``, ``"greedy-matters"`` (its
     Blocks only when they matter),
-    or ``(StacksSearcher, iterations, seconds)``; a searching seat sees only its
+    or ``(StacksSearcher, iterations, seconds[, work])``; a searching seat sees only its
     observation.  The same deal generator state deals the same cards, so a deal can be
     replayed with the seats rotated.
 
@@ -923,7 +1084,7 @@ def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list s
     cdef const StTables* t = &tables.t
     cdef int players = t.players, s, a, seat
     cdef int kind[ST_MAX_SEATS]
-    cdef long iters[ST_MAX_SEATS]
+    cdef long iters[ST_MAX_SEATS], work[ST_MAX_SEATS]
     cdef double secs[ST_MAX_SEATS], spent[ST_MAX_SEATS], worst[ST_MAX_SEATS], start, took
     cdef long searches[ST_MAX_SEATS]
     cdef StGreedy greedy[ST_MAX_SEATS]
@@ -944,7 +1105,8 @@ def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list s
         elif isinstance(spec, tuple) and isinstance(spec[0], StacksSearcher):
             kind[s] = SEAT_MCTS
             iters[s], secs[s] = spec[1], spec[2]
-            if iters[s] <= 0 and secs[s] <= 0:
+            work[s] = spec[3] if len(spec) > 3 else 0
+            if iters[s] <= 0 and secs[s] <= 0 and work[s] <= 0:
                 raise ValueError("a searching seat needs a budget")
         else:
             raise ValueError(f"unknown seat bot {spec!r}")
@@ -965,7 +1127,7 @@ def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list s
                     start = cpu_now()
                     with gil:
                         me = seats[seat][0]
-                        a = me.choose(t, &obs, seat, bot_rng, iters[seat], secs[seat])
+                        a = me.choose(t, &obs, seat, bot_rng, iters[seat], secs[seat], work[seat])
                     took = cpu_now() - start
                     searches[seat] += 1
                     spent[seat] += took

@@ -26,6 +26,10 @@ from ...bots.base import Bot, BotError, Param
 from .state import StacksState
 
 _SEARCH = _stacks_bots.default_params()
+#: playout actions per decision (benchmarks/RESULTS.md, "Sequence Stacks mcts, seventh
+#: session": 210-250 ns each on average, 330 at most, so about 0.1 s CPU at the worst;
+#: ``time`` cuts what a slower machine would carry past it)
+MOVE_WORK = 300_000
 
 
 class StacksRandomBot(Bot):
@@ -59,17 +63,21 @@ class StacksGreedyBot(Bot):
 
 class StacksMCTSBot(Bot):
     name = "mcts"
-    summary = (
-        "information-set MCTS in C: a fresh world of unseen cards every iteration, greedy-with-ε playouts"
-    )
+    summary = "Monte Carlo in C: greedy's best actions played out by greedy in the same dealt worlds"
     params = {
         "time": Param(
             float,
             0.1,
-            "CPU seconds of the thinking thread per decision (0: iterations only)",
+            "CPU seconds of the thinking thread per decision at most (0: no cap)",
             maximum=86_400.0,
         ),
-        "iters": Param(int, 0, "iterations per decision at most (0: time only)", maximum=10**9),
+        "iters": Param(int, 0, "iterations per decision at most (0: no cap)", maximum=10**9),
+        "work": Param(
+            int,
+            MOVE_WORK,
+            "playout actions per decision at most (0: no cap): a search ends alike on any machine",
+            maximum=10**12,
+        ),
         "c": Param(float, _SEARCH["c"], "UCB1 exploration constant (rewards in [0, 1])", maximum=10.0),
         "eps": Param(
             float, _SEARCH["eps"], "chance that a playout action is uniform instead of greedy's", maximum=1.0
@@ -89,12 +97,18 @@ class StacksMCTSBot(Bot):
             maximum=100.0,
         ),
         "nodes": Param(int, _SEARCH["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**8),
+        "top": Param(
+            int,
+            _SEARCH["top"],
+            "decide among greedy's best top actions, each played out in the same worlds (0: the tree)",
+            maximum=16,
+        ),
     }
 
     def __init__(self, **values: Any):
         super().__init__(**values)
-        if not self.options["iters"] and not self.options["time"]:
-            raise BotError("bot mcts: give iters or time (or both)")
+        if not self.options["iters"] and not self.options["time"] and not self.options["work"]:
+            raise BotError("bot mcts: give iters, time or work (or several)")
         self._searcher: _stacks_bots.StacksSearcher | None = None
         self.last: dict | None = None
 
@@ -111,17 +125,19 @@ class StacksMCTSBot(Bot):
                     "bias": o["bias"],
                     "margin": o["margin"],
                     "max_nodes": o["nodes"],
+                    "top": o["top"],
                 }
             )
         return self._searcher
 
     def choose(self, observation: StacksState, rng: np.random.Generator) -> int:
-        self.last = self.searcher().search(
+        self.last = self.searcher().decide(
             observation.core,
             observation.current_player,
             rng.bit_generator,
             iterations=self.options["iters"],
             seconds=self.options["time"],
+            work=self.options["work"],
         )
         return self.last["best"]
 

@@ -36,9 +36,12 @@ def greedy(st: StacksState, block_all: bool = True) -> str:
     return st.action_to_string(_stacks_bots.greedy_action(st.observation(seat).core, block_all))
 
 
-def mcts(st: StacksState, iters: int = 300, seed: int = 1) -> dict:
+def mcts(st: StacksState, iters: int = 300, seed: int = 1, top: int = 0, **params) -> dict:
+    """The tree's search (``top=0``) or the flat search of the bot's decisions."""
     seat = st.current_player
-    return _stacks_bots.StacksSearcher().search(st.observation(seat).core, seat, np.random.PCG64(seed), iters)
+    searcher = _stacks_bots.StacksSearcher({"top": top, **params})
+    search = searcher.decide if top else searcher.search
+    return search(st.observation(seat).core, seat, np.random.PCG64(seed), iters)
 
 
 # ------------------------------------------------------------ every bot answers legally
@@ -185,16 +188,37 @@ def test_mcts_finds_the_winning_completion():
     assert st.action_to_string(found["best"]) == "R5"
 
 
-def test_mcts_respects_its_iteration_cap_and_reproduces_with_a_seed():
+@pytest.mark.parametrize("top", [0, 6])
+def test_mcts_respects_its_iteration_cap_and_reproduces_with_a_seed(top):
     st = StacksState.new(make_rules("stacks", 3), seed=4)
-    first, again = mcts(st, iters=137, seed=9), mcts(st, iters=137, seed=9)
+    first, again = mcts(st, iters=137, seed=9, top=top), mcts(st, iters=137, seed=9, top=top)
     assert first["iterations"] == 137
-    assert sum(visits for _, visits, _ in first["actions"]) == 137
+    if top:  # the flat search: every candidate in every world
+        assert {visits for _, visits, _ in first["actions"]} == {137} and len(first["actions"]) == top
+    else:  # the tree: one root child an iteration
+        assert sum(visits for _, visits, _ in first["actions"]) == 137
     del first["seconds"], again["seconds"]
     assert first == again
 
 
-def test_mcts_searches_where_a_turn_would_loop_without_an_action_cap():
+@pytest.mark.parametrize("top", [0, 6])
+def test_mcts_work_budget_ends_at_the_iteration_that_reaches_it(top):
+    st = StacksState.new(make_rules("stacks", 2), seed=4)
+    seen = st.observation(0)
+
+    def decide(**budget):
+        found = _stacks_bots.StacksSearcher({"top": top}).decide(seen.core, 0, np.random.PCG64(2), **budget)
+        del found["seconds"]
+        return found
+
+    found = decide(work=5000)
+    assert found["work"] >= 5000 and found["iterations"] > 0
+    assert decide(iterations=found["iterations"] - 1)["work"] < 5000  # one iteration less had not reached it
+    assert decide(work=5000) == found
+
+
+@pytest.mark.parametrize("top", [0, 6])
+def test_mcts_searches_where_a_turn_would_loop_without_an_action_cap(top):
     """ST-22 [OURS]: no chip to take (supply 0), an empty draw pile, and this turn has
     refilled it once already: the B5 that empties the hand stalls the game at its ST-13
     draw, a finished child, and the search (no cap on a turn's length) counts it."""
@@ -208,9 +232,10 @@ def test_mcts_searches_where_a_turn_would_loop_without_an_action_cap():
         refilled=True,
     )
     st = StacksState.from_position(pos, seed=1)
-    found = mcts(st, iters=200)
+    found = mcts(st, iters=200, top=top)
     visits = {st.action_to_string(a): n for a, n, _ in found["actions"]}
-    assert found["iterations"] == 200 and sum(visits.values()) == 200 and visits["B5"] > 0
+    assert found["iterations"] == 200 and visits["B5"] > 0
+    assert sum(visits.values()) == 200 * (len(visits) if top else 1)
     st.apply(st.string_to_action("B5"))
     assert st.is_terminal() and st.to_position().result == "draw"
 
@@ -243,8 +268,8 @@ def test_seeds_reproduce_the_bots_choices():
 def test_mcts_bot_refuses_no_budget():
     from seqsolve.bots.base import BotError
 
-    with pytest.raises(BotError, match="iters or time"):
-        StacksMCTSBot(iters=0, time=0)
+    with pytest.raises(BotError, match="iters, time or work"):
+        StacksMCTSBot(iters=0, time=0, work=0)
     with pytest.raises(BotError, match="block"):
         StacksGreedyBot(block="never")
 
@@ -342,3 +367,51 @@ def test_evaluate_scores_a_won_game_and_shares_an_open_one():
     assert sum(shares) == pytest.approx(1.0) and shares[0] == pytest.approx(1 / 3)  # nobody has a chip yet
     with pytest.raises(ValueError, match="no seat 3"):
         STACKS.searcher({}).evaluate(going, 3)
+
+
+# ------------------------------------------------------------ the flat search (top > 0)
+
+
+def flat(st: StacksState, iters: int = 200, seed: int = 1, top: int = 3, **params) -> dict:
+    return mcts(st, iters, seed, top=top, eps=0.0, **params)
+
+
+def test_flat_search_plays_greedys_best_actions_in_every_world():
+    st = whole(hands=["B1 R1 B3 SC SX", "-"], piles=["B1 B2"], discards=["-", "R2"], chips=[(0, 0), (1, 0)])
+    found = flat(st, iters=150, top=3)
+    ranked = [a for a, _ in _stacks_bots.greedy_scores(st.observation(0).core)]
+    assert {a for a, _, _ in found["actions"]} == set(ranked[:3])
+    assert [visits for _, visits, _ in found["actions"]] == [150, 150, 150]  # each candidate, every world
+    assert found["iterations"] == 150
+
+
+def test_flat_search_scores_two_orders_of_the_same_plays_alike_in_every_world():
+    """Common random numbers: R5 then B1 and B1 then R5 (greedy completes the red pile
+    next, ST-9) reach the same position in every world, and with the same random stream
+    after them they end alike, to the last playout."""
+    st = whole(hands=["R5 B1 SC", "-"], piles=["R1 R2 R3 R4"])
+    found = flat(st, iters=120, top=4)
+    means = {st.action_to_string(a): mean for a, _, mean in found["actions"]}
+    assert means["R5"] == means["B1"]
+    assert len(set(means.values())) > 1  # the other candidates differ
+
+
+def test_flat_search_keeps_greedys_choice_unless_a_gain_is_sure():
+    st = StacksState.new(make_rules("stacks", 2), seed=21)
+    for _ in range(6):  # a few decisions into the first turn
+        seen = st.observation(0)
+        loose, strict = flat(st, iters=150, margin=0.0), flat(st, iters=150, margin=100.0)
+        best_mean = max(mean for _, _, mean in loose["actions"])
+        assert {a: m for a, _, m in loose["actions"]}[loose["best"]] == best_mean
+        assert strict["best"] == _stacks_bots.greedy_action(seen.core)
+        st.apply(loose["best"])
+        if st.current_player != 0:
+            break
+
+
+def test_flat_search_compares_every_legal_action_when_fewer_than_top():
+    # ST-15: the Block window of a seat holding a Block: block or pass, nothing else
+    st = whole(hands=["B4", "BK R2"], piles=["B1 B2 B3 B4 B5"], block_asked=1, progress=True)
+    found = flat(st, iters=80, top=8)
+    assert sorted(st.action_to_string(a) for a, _, _ in found["actions"]) == ["block", "pass"]
+    assert found["best"] in st.legal_actions()
