@@ -36,7 +36,7 @@ __all__ = ["DEFAULT_GAMES", "DEFAULT_SCAN_REPEATS", "machine_info", "midgame_sta
 DEFAULT_GAMES = 100_000
 DEFAULT_SCAN_REPEATS = 200_000
 #: the bot-game workload: each bot's self-play games, one per this many random games
-BOT_GAMES = {"greedy": 50, "heuristic": 500}
+BOT_GAMES = {"greedy": 10, "heuristic": 25}
 VARIANT = "classic"
 PLAYERS = 2
 #: one random Stacks game per this many random classic games

@@ -393,8 +393,8 @@ def bench(games, seed, scans, as_json) -> None:
     The workload is fixed and seeded: classic rules, 2 players, uniformly random
     games from fresh deals (games/s, plies/s), then full and through-one-cell
     sequence scans of a mid-game position (scans/s), then greedy and heuristic
-    self-play as a match plays it (games/s, µs per decision; one game per 50 and
-    per 500 random games), then random 2-player Sequence Stacks games (one per 10),
+    self-play as a match plays it (games/s, µs per decision; one game per 10 and
+    per 25 random games), then random 2-player Sequence Stacks games (one per 10),
     games/s next to classic's.  Progress goes to stderr.
     """
     from ..benchmark import DEFAULT_GAMES, format_table, run_benchmark

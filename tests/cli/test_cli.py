@@ -363,7 +363,8 @@ def test_bench_json_tiny():
     assert {"platform", "cpu_count", "python"} <= set(data["machine"])
     assert "playing 20 random games" in result.stderr
     assert [b["bot"] for b in data["bot_games"]] == ["greedy", "heuristic"]
-    assert all(b["games"] == 1 and b["plies"] > 0 and b["us_per_action"] > 0 for b in data["bot_games"])
+    assert [b["games"] for b in data["bot_games"]] == [2, 1]  # one greedy game per 10 random games, heuristic per 25
+    assert all(b["plies"] > 0 and b["us_per_action"] > 0 for b in data["bot_games"])
 
 
 def test_bench_table():
