@@ -415,3 +415,31 @@ def test_flat_search_compares_every_legal_action_when_fewer_than_top():
     found = flat(st, iters=80, top=8)
     assert sorted(st.action_to_string(a) for a, _, _ in found["actions"]) == ["block", "pass"]
     assert found["best"] in st.legal_actions()
+
+
+def test_flat_search_halving_drops_the_worse_half_after_each_round():
+    """Sequential halving: 6 candidates over 120 worlds play 40 worlds each, then greedy's
+    choice and the best 2 others by paired gain play 40 more, then greedy's and the best
+    of those to the end; the choice is among the candidates still played out."""
+    st = StacksState.new(make_rules("stacks", 2), seed=5)  # 8 legal actions
+    seen = st.observation(st.current_player)
+    found = flat(st, iters=120, top=6, halve=1)
+    visits = {a: v for a, v, _ in found["actions"]}
+    assert sorted(visits.values()) == [40, 40, 40, 80, 120, 120]
+    assert visits[_stacks_bots.greedy_action(seen.core)] == 120
+    assert visits[found["best"]] == 120
+    first = {a: m for a, _, m in flat(st, iters=40, top=6)["actions"]}  # the same first 40 worlds
+    kept = [a for a, v in visits.items() if v > 40]
+    dropped = [a for a, v in visits.items() if v == 40]
+    others = [a for a in kept if a != _stacks_bots.greedy_action(seen.core)]
+    assert min(first[a] for a in others) >= max(first[a] for a in dropped)
+
+
+def test_flat_search_halving_plans_its_rounds_on_the_counted_work():
+    st = StacksState.new(make_rules("stacks", 2), seed=3)
+    seen = st.observation(st.current_player)
+    searcher = _stacks_bots.StacksSearcher({"top": 4, "halve": 1})
+    found = searcher.decide(seen.core, st.current_player, np.random.PCG64(5), work=20_000)
+    visits = sorted(v for _, v, _ in found["actions"])
+    assert visits[0] == visits[1] < visits[2] == visits[3] == found["iterations"]  # 4 -> 2 at half the work
+    assert found["work"] >= 20_000
