@@ -11,9 +11,9 @@
   untried action (greedy's choice first) and plays the world out with greedy-with-ε;
   the result is scored from each seat's view.  The loop runs without the GIL.
   The bot decides with its flat search (:meth:`StacksSearcher.decide`): greedy's
-  best few actions, an equal share of the budget each, every one played out by
-  greedy in the same dealt worlds (common random numbers), so they are compared
-  on the same luck of the deal.
+  best few actions, every one played out by greedy in the same dealt worlds
+  (common random numbers), so they are compared on the same luck of the deal; the
+  budget goes in rounds that drop the worse half of them (sequential halving).
 * :func:`play_game`: a whole game between these bots without the GIL (benchmarks
   and strength tests); a searching seat is given its observation only.
 
@@ -487,7 +487,7 @@ cdef inline double cpu_now() noexcept nogil:
 def default_params():
     """The search's parameters and their defaults (see :class:`StacksSearcher`)."""
     return {"c": 0.7, "eps": 0.0, "depth": -1, "bias": 1.0, "margin": 1.0, "max_nodes": 200_000, "block_all": 1, "top": 6,
-            "halve": False}
+            "halve": True}
 
 
 cdef class StacksSearcher:
@@ -949,7 +949,8 @@ cdef class StacksSearcher:
                long work=0):
         """The bot's decision: :meth:`search`'s arguments and answer, but with ``top`` > 0 a
         flat search over greedy's best ``top`` actions in common worlds (the other
-        decisions stay untried, and every candidate is played out in every iteration)."""
+        decisions stay untried; every candidate still in the race is played out in
+        every iteration)."""
         return self.searched(observation, viewer, bit_generator, iterations, seconds, work, self.top > 0)
 
     def search(self, StacksCore observation, int viewer, bit_generator, long iterations=0, double seconds=0,

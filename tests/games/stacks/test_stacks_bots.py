@@ -191,9 +191,9 @@ def test_mcts_finds_the_winning_completion():
 @pytest.mark.parametrize("top", [0, 6])
 def test_mcts_respects_its_iteration_cap_and_reproduces_with_a_seed(top):
     st = StacksState.new(make_rules("stacks", 3), seed=4)
-    first, again = mcts(st, iters=137, seed=9, top=top), mcts(st, iters=137, seed=9, top=top)
+    first, again = (mcts(st, iters=137, seed=9, top=top, halve=False) for _ in range(2))
     assert first["iterations"] == 137
-    if top:  # the flat search: every candidate in every world
+    if top:  # the flat search without halving: every candidate in every world
         assert {visits for _, visits, _ in first["actions"]} == {137} and len(first["actions"]) == top
     else:  # the tree: one root child an iteration
         assert sum(visits for _, visits, _ in first["actions"]) == 137
@@ -207,7 +207,8 @@ def test_mcts_work_budget_ends_at_the_iteration_that_reaches_it(top):
     seen = st.observation(0)
 
     def decide(**budget):
-        found = _stacks_bots.StacksSearcher({"top": top}).decide(seen.core, 0, np.random.PCG64(2), **budget)
+        searcher = _stacks_bots.StacksSearcher({"top": top, "halve": False})  # rounds follow the budget's kind
+        found = searcher.decide(seen.core, 0, np.random.PCG64(2), **budget)
         del found["seconds"]
         return found
 
@@ -378,7 +379,7 @@ def flat(st: StacksState, iters: int = 200, seed: int = 1, top: int = 3, **param
 
 def test_flat_search_plays_greedys_best_actions_in_every_world():
     st = whole(hands=["B1 R1 B3 SC SX", "-"], piles=["B1 B2"], discards=["-", "R2"], chips=[(0, 0), (1, 0)])
-    found = flat(st, iters=150, top=3)
+    found = flat(st, iters=150, top=3, halve=False)
     ranked = [a for a, _ in _stacks_bots.greedy_scores(st.observation(0).core)]
     assert {a for a, _, _ in found["actions"]} == set(ranked[:3])
     assert [visits for _, visits, _ in found["actions"]] == [150, 150, 150]  # each candidate, every world
@@ -400,7 +401,7 @@ def test_flat_search_keeps_greedys_choice_unless_a_gain_is_sure():
     st = StacksState.new(make_rules("stacks", 2), seed=21)
     for _ in range(6):  # a few decisions into the first turn
         seen = st.observation(0)
-        loose, strict = flat(st, iters=150, margin=0.0), flat(st, iters=150, margin=100.0)
+        loose, strict = flat(st, iters=150, margin=0.0, halve=False), flat(st, iters=150, margin=100.0)
         best_mean = max(mean for _, _, mean in loose["actions"])
         assert {a: m for a, _, m in loose["actions"]}[loose["best"]] == best_mean
         assert strict["best"] == _stacks_bots.greedy_action(seen.core)
@@ -423,12 +424,13 @@ def test_flat_search_halving_drops_the_worse_half_after_each_round():
     of those to the end; the choice is among the candidates still played out."""
     st = StacksState.new(make_rules("stacks", 2), seed=5)  # 8 legal actions
     seen = st.observation(st.current_player)
-    found = flat(st, iters=120, top=6, halve=1)
+    found = flat(st, iters=120, top=6)  # halve by default
     visits = {a: v for a, v, _ in found["actions"]}
     assert sorted(visits.values()) == [40, 40, 40, 80, 120, 120]
     assert visits[_stacks_bots.greedy_action(seen.core)] == 120
     assert visits[found["best"]] == 120
-    first = {a: m for a, _, m in flat(st, iters=40, top=6)["actions"]}  # the same first 40 worlds
+    assert visits[flat(st, iters=120, top=6, margin=0.0)["best"]] == 120  # no dropped candidate is played
+    first = {a: m for a, _, m in flat(st, iters=40, top=6, halve=False)["actions"]}  # the same first 40 worlds
     kept = [a for a, v in visits.items() if v > 40]
     dropped = [a for a, v in visits.items() if v == 40]
     others = [a for a in kept if a != _stacks_bots.greedy_action(seen.core)]
