@@ -487,7 +487,7 @@ cdef inline double cpu_now() noexcept nogil:
 def default_params():
     """The search's parameters and their defaults (see :class:`StacksSearcher`)."""
     return {"c": 0.7, "eps": 0.0, "depth": -1, "bias": 1.0, "margin": 1.0, "max_nodes": 200_000, "block_all": 1, "top": 6,
-            "halve": True}
+            "halve": 2}
 
 
 cdef class StacksSearcher:
@@ -509,17 +509,18 @@ cdef class StacksSearcher:
             * ``block_all``: the greedy policy's Block setting (see greedy_action).
             * ``top``: the candidates of :meth:`decide`'s flat search, greedy's best
               ``top`` actions (0: :meth:`decide` searches with the tree).
-            * ``halve``: the flat search spends its budget in rounds (sequential
-              halving): after each, the worse half of the candidates other than
-              greedy's choice stops being played out, so the close ones get the most
-              worlds (0: every candidate in every world).
+            * ``halve``: in games of at most this many players the flat search
+              spends its budget in rounds (sequential halving): after each, the worse
+              half of the candidates other than greedy's choice stops being played
+              out, so the close ones get the most worlds (0: never, every candidate
+              in every world).
     """
 
     cdef StNode* nodes
     cdef int n_nodes, cap, max_nodes, depth, top
     cdef int n_cand                  # root candidates of a flat search (0: the tree)
     cdef int n_live, rounds, round   # candidates still played out; halving rounds planned, and ended
-    cdef bint halve_rounds
+    cdef int halve_players
     cdef uint8_t live[MAX_CANDIDATES]
     cdef long iter_cap               # the search's iterations at most (0: none)
     cdef double time_cap, time_start # its CPU seconds at most (0: none), from this clock reading
@@ -561,7 +562,7 @@ cdef class StacksSearcher:
         self.margin = p["margin"]
         self.max_nodes = max(16, int(p["max_nodes"]))
         self.top = min(MAX_CANDIDATES, max(0, int(p["top"])))
-        self.halve_rounds = bool(p["halve"])
+        self.halve_players = int(p["halve"])
         self.greedy.block_all = int(p["block_all"])
         self._params = p
         self.generation = 0
@@ -764,7 +765,7 @@ cdef class StacksSearcher:
         self.n_live = self.n_cand
         self.iter_cap, self.time_cap, self.time_start = iterations, seconds, start
         self.rounds, self.round, left = 1, 0, self.n_cand
-        while self.halve_rounds and left > 2:
+        while self.t.players <= self.halve_players and left > 2:
             left = (left + 1) // 2
             self.rounds += 1
         return self.n_cand

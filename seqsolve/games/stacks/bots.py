@@ -104,9 +104,11 @@ class StacksMCTSBot(Bot):
             maximum=16,
         ),
         "halve": Param(
-            bool,
-            bool(_SEARCH["halve"]),
-            "sequential halving: the budget in rounds, the worse half of the candidates but greedy's dropped after each",
+            int,
+            _SEARCH["halve"],
+            "sequential halving (the budget in rounds, the worse half of the candidates but greedy's dropped after"
+            " each) in games of at most this many players (0: never)",
+            maximum=6,
         ),
     }
 
