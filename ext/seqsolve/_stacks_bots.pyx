@@ -11,9 +11,9 @@
   untried action (greedy's choice first) and plays the world out with greedy-with-ε;
   the result is scored from each seat's view.  The loop runs without the GIL.
   The bot decides with its flat search (:meth:`StacksSearcher.decide`): greedy's
-  best few actions, an equal share of the budget each, every one played out by
-  greedy in the same dealt worlds (common random numbers), so they are compared
-  on the same luck of the deal.
+  best few actions, every one played out by greedy in the same dealt worlds
+  (common random numbers), so they are compared on the same luck of the deal; the
+  budget goes in rounds that drop the worse half of them (sequential halving).
 * :func:`play_game`: a whole game between these bots without the GIL (benchmarks
   and strength tests); a searching seat is given its observation only.
 
@@ -486,7 +486,8 @@ cdef inline double cpu_now() noexcept nogil:
 
 def default_params():
     """The search's parameters and their defaults (see :class:`StacksSearcher`)."""
-    return {"c": 0.7, "eps": 0.0, "depth": -1, "bias": 1.0, "margin": 1.0, "max_nodes": 200_000, "block_all": 1, "top": 6}
+    return {"c": 0.7, "eps": 0.0, "depth": -1, "bias": 1.0, "margin": 1.0, "max_nodes": 200_000, "block_all": 1, "top": 6,
+            "halve": 2}
 
 
 cdef class StacksSearcher:
@@ -508,11 +509,21 @@ cdef class StacksSearcher:
             * ``block_all``: the greedy policy's Block setting (see greedy_action).
             * ``top``: the candidates of :meth:`decide`'s flat search, greedy's best
               ``top`` actions (0: :meth:`decide` searches with the tree).
+            * ``halve``: in games of at most this many players the flat search
+              spends its budget in rounds (sequential halving): after each, the worse
+              half of the candidates other than greedy's choice stops being played
+              out, so the close ones get the most worlds (0: never, every candidate
+              in every world).
     """
 
     cdef StNode* nodes
     cdef int n_nodes, cap, max_nodes, depth, top
     cdef int n_cand                  # root candidates of a flat search (0: the tree)
+    cdef int n_live, rounds, round   # candidates still played out; halving rounds planned, and ended
+    cdef int halve_players
+    cdef uint8_t live[MAX_CANDIDATES]
+    cdef long iter_cap               # the search's iterations at most (0: none)
+    cdef double time_cap, time_start # its CPU seconds at most (0: none), from this clock reading
     cdef int16_t cand[MAX_CANDIDATES]
     cdef int32_t cand_node[MAX_CANDIDATES]
     cdef double diff_sum[MAX_CANDIDATES]
@@ -551,6 +562,7 @@ cdef class StacksSearcher:
         self.margin = p["margin"]
         self.max_nodes = max(16, int(p["max_nodes"]))
         self.top = min(MAX_CANDIDATES, max(0, int(p["top"])))
+        self.halve_players = int(p["halve"])
         self.greedy.block_all = int(p["block_all"])
         self._params = p
         self.generation = 0
@@ -726,10 +738,11 @@ cdef class StacksSearcher:
             nd.value += reward[nd.actor]
 
     # -- the flat search
-    cdef int pick_candidates(self) noexcept nogil:
+    cdef int pick_candidates(self, long iterations, double seconds, double start) noexcept nogil:
         """Greedy's choice and the next best by greedy's score, ``top`` in all, as root
-        children; returns how many (the legal actions, if fewer)."""
-        cdef int n = st_legal_actions(self.t, &self.base, self.buf), i, j, best
+        children, and the halving rounds of the budget (``iterations``, ``seconds`` from
+        ``start``, ``work_cap``); returns how many (the legal actions, if fewer)."""
+        cdef int n = st_legal_actions(self.t, &self.base, self.buf), i, j, best, left
         cdef double score[ST_NUM_ACTIONS]
         cdef double top
         for i in range(n):
@@ -747,8 +760,44 @@ cdef class StacksSearcher:
             self.cand_node[j] = self.new_node(0, self.buf[best], self.viewer)
             self.diff_sum[j] = 0
             self.diff_sq[j] = 0
+            self.live[j] = 1
             self.n_cand += 1
+        self.n_live = self.n_cand
+        self.iter_cap, self.time_cap, self.time_start = iterations, seconds, start
+        self.rounds, self.round, left = 1, 0, self.n_cand
+        while self.t.players <= self.halve_players and left > 2:
+            left = (left + 1) // 2
+            self.rounds += 1
         return self.n_cand
+
+    cdef double spent(self) noexcept nogil:
+        """The share of the budget spent: of the work when it is counted (the same on any
+        machine), else of the iterations, else of the CPU time."""
+        if self.work_cap > 0:
+            return <double>self.work / self.work_cap
+        if self.iter_cap > 0:
+            return <double>self.nodes[0].visits / self.iter_cap
+        return (cpu_now() - self.time_start) / self.time_cap
+
+    cdef double gain(self, int j) noexcept nogil:
+        """Candidate ``j``'s mean result minus greedy's choice's, over the worlds it met."""
+        cdef uint32_t n = self.nodes[self.cand_node[j]].visits
+        return self.diff_sum[j] / n if n else 0.0
+
+    cdef void halve(self) noexcept nogil:
+        """End a round: keep greedy's choice and the better half of the others by their
+        mean gain over it (the first of equals), half of the candidates in all."""
+        cdef int j, k, better, others = (self.n_live + 1) // 2 - 1
+        cdef uint8_t keep[MAX_CANDIDATES]
+        for j in range(1, self.n_cand):
+            better = 0
+            for k in range(1, self.n_cand):
+                if self.live[k] and k != j and (self.gain(k) > self.gain(j) or (self.gain(k) == self.gain(j) and k < j)):
+                    better += 1
+            keep[j] = self.live[j] and better < others
+        for j in range(1, self.n_cand):
+            self.live[j] = keep[j]
+        self.n_live = others + 1
 
     cdef void compare(self, bitgen_t* rng) noexcept nogil:
         """One world for every candidate (common random numbers): the same unseen cards and
@@ -761,9 +810,14 @@ cdef class StacksSearcher:
         cdef double first = 0, d
         cdef int j
         cdef StNode* nd
+        while self.round < self.rounds - 1 and self.spent() >= (self.round + 1.0) / self.rounds:
+            self.halve()
+            self.round += 1
         self.deal_world(&world, rng)
         seed = rng.next_uint64(rng.state)
         for j in range(self.n_cand):
+            if not self.live[j]:
+                continue
             memcpy(&w, &world, sizeof(StGame))
             stream_start(&stream, seed)
             st_apply(self.t, &w, self.cand[j], &stream.gen)
@@ -781,13 +835,15 @@ cdef class StacksSearcher:
         self.nodes[0].visits += 1
 
     cdef int flat_best(self) noexcept nogil:
-        """The candidate whose mean gain over greedy's choice, paired by world, is largest
-        among those that beat it by ``margin`` standard errors; else greedy's choice."""
+        """The candidate still played out whose mean gain over greedy's choice, paired by
+        world, is largest among those that beat it by ``margin`` standard errors; else
+        greedy's choice."""
         cdef int j, best = 0
-        cdef double n = self.nodes[0].visits, mean, var, top = 0
-        if n < 2:
-            return self.cand[0]
+        cdef double n, mean, var, top = 0
         for j in range(1, self.n_cand):
+            n = self.nodes[self.cand_node[j]].visits
+            if not self.live[j] or n < 2:
+                continue
             mean = self.diff_sum[j] / n
             if mean <= top:
                 continue
@@ -894,7 +950,8 @@ cdef class StacksSearcher:
                long work=0):
         """The bot's decision: :meth:`search`'s arguments and answer, but with ``top`` > 0 a
         flat search over greedy's best ``top`` actions in common worlds (the other
-        decisions stay untried, and every candidate is played out in every iteration)."""
+        decisions stay untried; every candidate still in the race is played out in
+        every iteration)."""
         return self.searched(observation, viewer, bit_generator, iterations, seconds, work, self.top > 0)
 
     def search(self, StacksCore observation, int viewer, bit_generator, long iterations=0, double seconds=0,
@@ -942,7 +999,7 @@ cdef class StacksSearcher:
         best = self.single_action()
         if best < 0:
             if flat:
-                self.pick_candidates()
+                self.pick_candidates(iterations, seconds, start)
             with bit_generator.lock:
                 while iterations <= 0 or it < iterations:
                     chunk = SIGNAL_EVERY if iterations <= 0 else min(SIGNAL_EVERY, iterations - it)
@@ -1022,7 +1079,7 @@ cdef class StacksSearcher:
         if self.single_action() >= 0:
             return self.buf[0]
         if self.top > 0:
-            self.pick_candidates()
+            self.pick_candidates(iterations, seconds, start)
         with nogil:
             self.run(rng, iterations, seconds, start)
             best = self.best_action()

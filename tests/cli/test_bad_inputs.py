@@ -237,7 +237,7 @@ rows(1, r"move 2 'block' is illegal: block: no completion is waiting for a Block
 rows(1, r"move 1 '~SK B4': '~SK' ends the turn", ("apply", "{stacks}", "~SK B4"))
 rows(1, r"move 1 'AH@f2': cannot read Stacks action", ("apply", "{stacks}", "AH@f2"))
 rows(1, r"{stacks}: perft needs every card known, but hand 1 holds 5 unknown", ("perft", "{stacks}", "--depth", "1"))
-rows(1, r"bot mcts: unknown parameter 'k' \(known: time, iters, work, c, eps, depth, bias, margin, nodes, top\)",
+rows(1, r"bot mcts: unknown parameter 'k' \(known: time, iters, work, c, eps, depth, bias, margin, nodes, top, halve\)",
      ("analyze", "{stacks}", "mcts:k=3", "--iters", "10"))  # Sequence's mcts option, not Stacks'
 rows(1, r"analysis needs a search bot \('mcts' or 'mcts:key=value,...'\), not 'greedy'", ("analyze", "{stacks}", "greedy"))
 for args in [("match", "random", "random", "--variant", "stacks[stacks_refill=x]"),

@@ -103,6 +103,13 @@ class StacksMCTSBot(Bot):
             "decide among greedy's best top actions, each played out in the same worlds (0: the tree)",
             maximum=16,
         ),
+        "halve": Param(
+            int,
+            _SEARCH["halve"],
+            "sequential halving (the budget in rounds, the worse half of the candidates but greedy's dropped after"
+            " each) in games of at most this many players (0: never)",
+            maximum=6,
+        ),
     }
 
     def __init__(self, **values: Any):
@@ -126,6 +133,7 @@ class StacksMCTSBot(Bot):
                     "margin": o["margin"],
                     "max_nodes": o["nodes"],
                     "top": o["top"],
+                    "halve": o["halve"],
                 }
             )
         return self._searcher

@@ -191,9 +191,9 @@ def test_mcts_finds_the_winning_completion():
 @pytest.mark.parametrize("top", [0, 6])
 def test_mcts_respects_its_iteration_cap_and_reproduces_with_a_seed(top):
     st = StacksState.new(make_rules("stacks", 3), seed=4)
-    first, again = mcts(st, iters=137, seed=9, top=top), mcts(st, iters=137, seed=9, top=top)
+    first, again = (mcts(st, iters=137, seed=9, top=top, halve=0) for _ in range(2))
     assert first["iterations"] == 137
-    if top:  # the flat search: every candidate in every world
+    if top:  # the flat search without halving: every candidate in every world
         assert {visits for _, visits, _ in first["actions"]} == {137} and len(first["actions"]) == top
     else:  # the tree: one root child an iteration
         assert sum(visits for _, visits, _ in first["actions"]) == 137
@@ -207,7 +207,8 @@ def test_mcts_work_budget_ends_at_the_iteration_that_reaches_it(top):
     seen = st.observation(0)
 
     def decide(**budget):
-        found = _stacks_bots.StacksSearcher({"top": top}).decide(seen.core, 0, np.random.PCG64(2), **budget)
+        searcher = _stacks_bots.StacksSearcher({"top": top, "halve": 0})  # rounds follow the budget's kind
+        found = searcher.decide(seen.core, 0, np.random.PCG64(2), **budget)
         del found["seconds"]
         return found
 
@@ -378,7 +379,7 @@ def flat(st: StacksState, iters: int = 200, seed: int = 1, top: int = 3, **param
 
 def test_flat_search_plays_greedys_best_actions_in_every_world():
     st = whole(hands=["B1 R1 B3 SC SX", "-"], piles=["B1 B2"], discards=["-", "R2"], chips=[(0, 0), (1, 0)])
-    found = flat(st, iters=150, top=3)
+    found = flat(st, iters=150, top=3, halve=0)
     ranked = [a for a, _ in _stacks_bots.greedy_scores(st.observation(0).core)]
     assert {a for a, _, _ in found["actions"]} == set(ranked[:3])
     assert [visits for _, visits, _ in found["actions"]] == [150, 150, 150]  # each candidate, every world
@@ -400,7 +401,7 @@ def test_flat_search_keeps_greedys_choice_unless_a_gain_is_sure():
     st = StacksState.new(make_rules("stacks", 2), seed=21)
     for _ in range(6):  # a few decisions into the first turn
         seen = st.observation(0)
-        loose, strict = flat(st, iters=150, margin=0.0), flat(st, iters=150, margin=100.0)
+        loose, strict = flat(st, iters=150, margin=0.0, halve=0), flat(st, iters=150, margin=100.0)
         best_mean = max(mean for _, _, mean in loose["actions"])
         assert {a: m for a, _, m in loose["actions"]}[loose["best"]] == best_mean
         assert strict["best"] == _stacks_bots.greedy_action(seen.core)
@@ -415,3 +416,44 @@ def test_flat_search_compares_every_legal_action_when_fewer_than_top():
     found = flat(st, iters=80, top=8)
     assert sorted(st.action_to_string(a) for a, _, _ in found["actions"]) == ["block", "pass"]
     assert found["best"] in st.legal_actions()
+
+
+def test_flat_search_halving_drops_the_worse_half_after_each_round():
+    """Sequential halving: 6 candidates over 120 worlds play 40 worlds each, then greedy's
+    choice and the best 2 others by paired gain play 40 more, then greedy's and the best
+    of those to the end; the choice is among the candidates still played out."""
+    st = StacksState.new(make_rules("stacks", 2), seed=5)  # 8 legal actions
+    seen = st.observation(st.current_player)
+    found = flat(st, iters=120, top=6)  # halve by default
+    visits = {a: v for a, v, _ in found["actions"]}
+    assert sorted(visits.values()) == [40, 40, 40, 80, 120, 120]
+    assert visits[_stacks_bots.greedy_action(seen.core)] == 120
+    assert visits[found["best"]] == 120
+    assert visits[flat(st, iters=120, top=6, margin=0.0)["best"]] == 120  # no dropped candidate is played
+    first = {a: m for a, _, m in flat(st, iters=40, top=6, halve=0)["actions"]}  # the same first 40 worlds
+    kept = [a for a, v in visits.items() if v > 40]
+    dropped = [a for a, v in visits.items() if v == 40]
+    others = [a for a in kept if a != _stacks_bots.greedy_action(seen.core)]
+    assert min(first[a] for a in others) >= max(first[a] for a in dropped)
+
+
+def test_flat_search_halves_by_default_with_2_players_only():
+    """Measured (benchmarks/RESULTS.md, eighth session): halving gains with 2 players,
+    not with 4, where every candidate meets every world."""
+    for players, halve, rounds in [(2, 2, 3), (4, 2, 1), (4, 4, 3), (2, 0, 1)]:
+        st = StacksState.new(make_rules("stacks", players), seed=5)
+        seen = st.observation(st.current_player)
+        searcher = _stacks_bots.StacksSearcher({"top": 6, "halve": halve})
+        found = searcher.decide(seen.core, st.current_player, np.random.PCG64(1), 60)
+        assert len({v for _, v, _ in found["actions"]}) == rounds
+    assert _stacks_bots.default_params()["halve"] == 2
+
+
+def test_flat_search_halving_plans_its_rounds_on_the_counted_work():
+    st = StacksState.new(make_rules("stacks", 2), seed=3)
+    seen = st.observation(st.current_player)
+    searcher = _stacks_bots.StacksSearcher({"top": 4})
+    found = searcher.decide(seen.core, st.current_player, np.random.PCG64(5), work=20_000)
+    visits = sorted(v for _, v, _ in found["actions"])
+    assert visits[0] == visits[1] < visits[2] == visits[3] == found["iterations"]  # 4 -> 2 at half the work
+    assert found["work"] >= 20_000
