@@ -9,11 +9,12 @@ Run from the repository root after ``pip install -e .``, on one core::
 
 One bot (the first) plays against copies of the other.  Every deal is played once per
 seat with the first bot in that seat (seats rotated: 2 games a deal with 2 players, 4
-with 4), in the compiled loop ``seqsolve._stacks_bots.play_game``; a searching seat
+with 4); with ``--seats K`` the first bot takes K seats and every set of K seats is
+played once a deal (6 games a deal for 2 of 4 seats), in the compiled loop ``seqsolve._stacks_bots.play_game``; a searching seat
 is handed only its observation.  A game scores 1 for the first bot's win, 0 for a
-loss, 1/players for a draw (the project's game score); its score is the mean, with
+loss, K/players for a draw (the project's game score, summed over the bot's seats); its score is the mean, with
 the 95% interval of ``paired_score_interval`` over the deals (a deal's games are one
-observation) and the Wilson interval of its win rate; the fair share is 1/players.
+observation) and the Wilson interval of its win rate; the fair share is K/players.
 mcts's time per decision is the CPU time of the thread, mean and worst, over the
 decisions it searched (a single legal action is answered without a search).
 """
@@ -21,6 +22,7 @@ decisions it searched (a single legal action is answered without a search).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -61,24 +63,24 @@ def match(first: str, other: str, players: int, deals: int, seed: int, args) -> 
     for d, root in enumerate(roots):
         deal_seed, bot_seed = root.spawn(2)
         scores = []
-        for seat in range(players):
-            seats = [seat_bot(other, args, searcher) for _ in range(players)]
-            seats[seat] = seat_bot(first, args, searcher)
+        for mine in itertools.combinations(range(players), args.seats):
+            seats = [seat_bot(first if seat in mine else other, args, searcher) for seat in range(players)]
             result, _, moves = _stacks_bots.play_game(
                 tables,
                 np.random.PCG64(deal_seed),  # the same cards for every seating of the deal
                 np.random.PCG64(bot_seed.spawn(1)[0]),
                 seats,
             )
-            scores.append(1.0 / players if result == 6 else float(result == seat))
-            wins += result == seat
+            scores.append(len(mine) / players if result == 6 else float(result in mine))
+            wins += result in mine
             draws += result == 6
             games += 1
             if first == "mcts":
-                searches += moves[seat][0]
-                cpu += moves[seat][1]
-                worst = max(worst, moves[seat][2])
-        deal_scores.append(sum(scores) / players)
+                for seat in mine:
+                    searches += moves[seat][0]
+                    cpu += moves[seat][1]
+                    worst = max(worst, moves[seat][2])
+        deal_scores.append(sum(scores) / len(scores))
         if args.progress and (d + 1) % args.progress == 0:
             print(f"  {first} vs {other} {players}p: {d + 1}/{deals} deals", file=sys.stderr, flush=True)
     score, low, high = paired_score_interval(deal_scores)
@@ -95,8 +97,9 @@ def match(first: str, other: str, players: int, deals: int, seed: int, args) -> 
         "wins": wins,
         "win_rate_ci": [wlow, whigh],
         "draws": draws,
-        "fair": 1 / players,
-        "score_over_fair": score * players,
+        "seats": args.seats,
+        "fair": args.seats / players,
+        "score_over_fair": score * players / args.seats,
         "seconds": time.perf_counter() - started,
     }
     if first == "mcts":
@@ -114,7 +117,7 @@ def match(first: str, other: str, players: int, deals: int, seed: int, args) -> 
 
 def line(r: dict) -> str:
     text = (
-        f"{r['bot']} vs {r['vs']} | {r['players']}p | {r['games']} games ({r['deals']} deals) | "
+        f"{r['bot']} vs {r['vs']} | {r['players']}p, {r['seats']} seat(s) | {r['games']} games ({r['deals']} deals) | "
         f"score {r['score']:.1%} [{r['score_ci'][0]:.1%}, {r['score_ci'][1]:.1%}] | "
         f"wins {r['wins']} [{r['win_rate_ci'][0]:.1%}, {r['win_rate_ci'][1]:.1%}] | draws {r['draws']} | "
         f"fair {r['fair']:.1%} | {r['seconds']:.0f} s"
@@ -130,6 +133,12 @@ def main(argv=None) -> None:
     parser.add_argument("opponent", help="the bot every other seat plays")
     parser.add_argument("--players", default="2,4", help="player counts, comma-separated (default 2,4)")
     parser.add_argument("--deals", type=int, default=500, help="deals per player count (default 500)")
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=1,
+        help="seats the first bot takes in every game (default 1); every set of that many seats is played once a deal",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--time", type=float, default=0.1, help="mcts: CPU seconds per decision (default 0.1)")
     parser.add_argument("--iters", type=int, default=0, help="mcts: iterations per decision at most (0: none)")
