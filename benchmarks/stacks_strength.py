@@ -152,8 +152,11 @@ def main(argv=None) -> None:
     parser.add_argument("--progress", type=int, default=0, help="report every N deals on stderr")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     args = parser.parse_args(argv)
+    counts = [int(p) for p in args.players.split(",")]
+    if not all(1 <= args.seats < players for players in counts):
+        parser.error(f"--seats {args.seats}: the first bot needs 1 seat at least and leaves one to the other")
     print(f"# load average {os.getloadavg()[0]:.1f}", file=sys.stderr)
-    for players in (int(p) for p in args.players.split(",")):
+    for players in counts:
         row = match(args.bot, args.opponent, players, args.deals, args.seed, args)
         print(json.dumps(row) if args.json else line(row), flush=True)
 
