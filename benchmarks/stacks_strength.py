@@ -101,6 +101,7 @@ def match(first: str, other: str, players: int, deals: int, seed: int, args) -> 
         "fair": args.seats / players,
         "score_over_fair": score * players / args.seats,
         "seconds": time.perf_counter() - started,
+        "deal_scores": deal_scores,  # to pool runs on several seeds as one paired sample
     }
     if first == "mcts":
         row.update(
