@@ -157,6 +157,7 @@ _DEFAULT_SEARCH = {
     "root_puct": 0.0,
     "other_policy": -1,
     "playout_depth": 2,
+    "playout_quiet": 0,
     "policy_eps": 0.5,
     "policy_k": 4,
     "playout_greedy": 0,
@@ -315,6 +316,10 @@ cdef class Searcher:
             * ``playout_depth``: actions played out before the position is
               scored by the evaluation (0: score the new leaf at once; -1: play
               to the end of the game and score the result).
+            * ``playout_quiet``: after ``playout_depth`` actions, at most this many
+              more while the side to move has a decisive move (urgent_action), so
+              that a leaf is scored where no side can complete a sequence or block
+              a winning cell at once: a static evaluation misjudges those (0: off).
             * ``policy_eps``, ``policy_k``: a playout action is, with probability
               eps, the best by score_action of ``k`` sampled actions, else one
               sampled action (cards uniform, then targets; exchanges first).
@@ -345,7 +350,7 @@ cdef class Searcher:
     cdef Ctx ctx
     cdef Weights weights
     cdef double c, widen, widen_exp
-    cdef int playout_depth, policy_k, expand_k, decisive, playout_greedy
+    cdef int playout_depth, playout_quiet, policy_k, expand_k, decisive, playout_greedy
     cdef double policy_eps, hold
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
@@ -391,6 +396,7 @@ cdef class Searcher:
             merged.update(params)
         self.c = float(merged["c"])
         self.playout_depth = int(merged["playout_depth"])
+        self.playout_quiet = int(merged["playout_quiet"])
         self.policy_eps = float(merged["policy_eps"])
         self.policy_k = int(merged["policy_k"])
         self.playout_greedy = int(bool(merged["playout_greedy"]))
@@ -406,9 +412,9 @@ cdef class Searcher:
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
         if (self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.top_setting < -1
-                or not self.root_puct >= 0 or not -1 <= self.other_setting <= 1):
-            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, root_puct >= 0 "
-                             "and other_policy in -1..1")
+                or not self.root_puct >= 0 or not -1 <= self.other_setting <= 1 or self.playout_quiet < 0):
+            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, root_puct >= 0, "
+                             "other_policy in -1..1 and playout_quiet >= 0")
         self._params = merged
         if self.nodes == NULL:
             self.capacity = min(4096, self.max_nodes)
@@ -552,7 +558,7 @@ cdef class Searcher:
         cdef uint8_t tmp
         cdef uint8_t* base = <uint8_t*>g
         if self.playout_depth >= 0 and not full:
-            m = self.n_hand_slots + self.playout_depth + self.max_depth + 2
+            m = self.n_hand_slots + self.playout_depth + self.playout_quiet + self.max_depth + 2
             if m > self.n_slots:
                 m = self.n_slots
         while True:
@@ -829,6 +835,7 @@ cdef class Searcher:
                 action = policy_action(&self.ctx, &g, rng, self.policy_eps, self.policy_k)
             apply_action(t, &g, action, rng, NULL, -1)
             plies += 1
+        plies += self.play_until_quiet(&g, rng)
         self.work += WORK_PLY * plies + WORK_EVAL
         if self.ctx.hold != 0.0 and t.draft_mode:
             for s in range(t.players):
@@ -839,6 +846,22 @@ cdef class Searcher:
             nd.visits += 1
             for s in range(t.sides):
                 nd.value[s] += values[s]
+
+    cdef int play_until_quiet(self, Game* g, bitgen_t* rng) noexcept nogil:
+        """The decisive moves (urgent_action) that follow a depth-limited playout, at
+        most playout_quiet of them: the actions played."""
+        cdef Threats th
+        cdef int32_t action
+        cdef int plies = 0
+        if self.playout_depth < 0:
+            return 0
+        while plies < self.playout_quiet and g.result == RESULT_NONE:
+            action = urgent_action(&self.ctx, g, tally_threats(g, &th), rng)
+            if action < 0:
+                break
+            apply_action(self.ctx.t, g, action, rng, NULL, -1)
+            plies += 1
+        return plies
 
     cdef void root_priors(self, bitgen_t* rng) noexcept nogil:
         """The static value, for the mover, of each root action applied to the

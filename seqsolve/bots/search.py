@@ -165,6 +165,13 @@ class MCTSBot(_Evidence, Bot):
             minimum=-1,
             maximum=1000,
         ),
+        "quiet": Param(
+            int,
+            _search_defaults["playout_quiet"],
+            "most decisive moves (complete a sequence, block a winning cell) played after the playout's depth "
+            "before the evaluation scores the position",
+            maximum=100,
+        ),
         "eps": Param(
             float, _search_defaults["policy_eps"], "chance that a playout move is the best of k by the greedy score", maximum=1.0
         ),
@@ -214,7 +221,7 @@ class MCTSBot(_Evidence, Bot):
     def _searcher_params(self) -> dict[str, Any]:
         o = self.options
         names = {
-            "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k",
+            "c": "c", "depth": "playout_depth", "quiet": "playout_quiet", "eps": "policy_eps", "k": "policy_k",
             "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold", "top": "root_top",
             "rank": "root_rank", "puct": "root_puct", "expand": "expand_k",
             "others": "other_policy",

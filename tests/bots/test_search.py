@@ -739,3 +739,41 @@ def test_mcts_others_move_by_the_policy_with_three_sides():
     assert make_bot("mcts:others=0").searcher().params["other_policy"] == 0
     with pytest.raises(ValueError, match="other_policy"):
         _search.Searcher({"other_policy": 2})
+
+
+# Green holds b3-f3, b8 c8 d8 e8 and the AC for f8: it wins on its turn whatever blue
+# does (blue holds no ace of clubs and no jack).
+LOST_IN_ONE = {
+    "rows": {3: ".GGGGG....", 8: "bgggg....."},
+    "hands": "2S,3S,4S,5S,6S,KD,7D/AC,2D,3D,4D,5D,6D,7C",
+    "sequences": "g:b3-f3",
+}
+
+
+def test_mcts_quiet_playout_plays_the_decisive_reply_before_scoring():
+    state = position(**LOST_IN_ONE)
+    moves = len(state.legal_actions())
+    values = {}
+    for quiet in (0, 1):
+        # no widening: each of the first iterations expands another root move and scores it
+        params = {"playout_depth": 0, "playout_quiet": quiet, "root_prior": 0.0, "widen": 0.0}
+        result = _search.Searcher(params).search(
+            state.core, 0, np.random.PCG64(5), iterations=moves, open_information=1
+        )
+        assert [a[1] for a in result["actions"]] == [1] * moves
+        values[quiet] = [a[2] for a in result["actions"]]
+    # a static guess is never certain; one decisive move further every leaf is green's win
+    assert all(v > 0.0 for v in values[0])
+    assert values[1] == [0.0] * moves
+
+
+def test_mcts_quiet_parameter_reaches_the_searcher_and_has_a_range():
+    from seqsolve.bots import make_bot
+    from seqsolve.bots.base import BotError
+
+    assert _search.default_params()["playout_quiet"] == 0
+    assert make_bot("mcts:quiet=3").searcher().params["playout_quiet"] == 3
+    with pytest.raises(ValueError, match="playout_quiet"):
+        _search.Searcher({"playout_quiet": -1})
+    with pytest.raises(BotError, match="quiet"):
+        make_bot("mcts:quiet=101")
