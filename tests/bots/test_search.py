@@ -777,3 +777,70 @@ def test_mcts_quiet_parameter_reaches_the_searcher_and_has_a_range():
         _search.Searcher({"playout_quiet": -1})
     with pytest.raises(BotError, match="quiet"):
         make_bot("mcts:quiet=101")
+
+
+def _margin_search(state, margin, seed=7, iterations=1500):
+    _, result = _search_from(state, 0, seed=seed, iterations=iterations, root_margin=margin)
+    return result
+
+
+def _beats(result, action, other) -> bool:
+    """Whether root child ``action`` beats ``other`` by root_margin's test at one
+    standard error: the binomial sqrt(p (1 - p) / n) of each mean, combined."""
+    stats = {a: (visits, value) for a, visits, value, _ in result["actions"]}
+    (n, p), (m, q) = stats[action], stats[other]
+    return p - q > math.sqrt(p * (1 - p) / n + q * (1 - q) / m)
+
+
+def test_mcts_margin_keeps_the_heuristics_move_unless_the_search_is_sure():
+    """root_margin: a huge margin plays the heuristic's move (searched first, so it
+    has visits), 0 plays the most visited; at 1 the search's choice is played only
+    when its mean beats the heuristic's move's by one standard error."""
+    state = State.new(parse_rules("classic", players=2), seed=5)  # an opening where they differ
+    heuristic = _heuristic_moves(state, seeds=range(12))
+    assert len(heuristic) == 1  # no tie for the heuristic to draw among
+    plain = _margin_search(state, 0.0)
+    assert plain["heuristic"] is None and plain["best"] == plain["actions"][0][0]
+    assert move(state, plain["best"]) not in heuristic
+    sure = _margin_search(state, 1e9)
+    assert {move(state, sure["best"])} == {move(state, sure["heuristic"])} == heuristic
+    assert sure["actions"][0][0] != sure["best"]  # not the most visited: the net overruled it
+
+    # at one standard error: an opening, and a middle game greedy played from deal 1
+    # where the search is sure of a two-eyed jack elsewhere (both ways are met)
+    middle = State.new(parse_rules("classic", players=2), seed=1)
+    rng = np.random.PCG64(1)
+    for _ in range(30):
+        middle.apply(_choose.greedy_action(middle.core, rng))
+    seen = set()
+    for position_, seeds in ((state, range(6)), (middle, range(1, 2))):
+        for seed in seeds:
+            result = _margin_search(position_, 1.0, seed=seed)
+            searched, kept = result["actions"][0][0], result["heuristic"]
+            if searched != kept and _beats(result, searched, kept):
+                assert result["best"] == searched
+                seen.add("searched")
+            elif searched != kept:
+                assert result["best"] == kept
+                seen.add("kept")
+    assert seen == {"searched", "kept"}
+
+
+def test_mcts_margin_still_takes_a_win_and_a_forced_block():
+    for rows, expected in ((WIN_IN_ONE, "9C@a5"), (MUST_BLOCK, "AC@f8")):
+        state = position(**rows)
+        result = _margin_search(state, 2.0, iterations=800)
+        assert move(state, result["best"]) == expected
+
+
+def test_mcts_margin_parameter_reaches_the_searcher_and_has_a_range():
+    from seqsolve.bots import make_bot
+    from seqsolve.bots.base import BotError
+
+    assert _search.default_params()["root_margin"] == 0.0
+    assert make_bot("mcts:margin=2").searcher().params["root_margin"] == 2.0
+    assert "root_margin" not in make_bot("mcts")._searcher_params()
+    with pytest.raises(ValueError, match="root_margin"):
+        _search.Searcher({"root_margin": -1.0})
+    with pytest.raises(BotError, match="margin"):
+        make_bot("mcts:margin=-1")
