@@ -192,9 +192,9 @@ class MCTSBot(_Evidence, Bot):
                       "heuristic's order, best first"),
         "puct": Param(float, _search_defaults["root_puct"], "PUCT at the root with the heuristic's rank as prior "
                       "(the constant; 0: UCB1)", maximum=100.0),
-        "margin": Param(float, _search_defaults["root_margin"], "safety net: play the heuristic's move unless "
-                        "the search's most visited move beats its mean value by this many standard errors "
-                        "(binomial, of the difference; the heuristic's move is searched first; 0: off)",
+        "margin": Param(float, _search_defaults["root_margin"], "safety net: play the heuristic's move "
+                        "unless the search's most visited move beats its mean value by this many standard "
+                        "errors (binomial, of the difference; the heuristic's move is searched first; 0: off)",
                         maximum=100.0),
         "work": Param(int, MOVE_WORK, "most work units a move may spend, whatever iters says (about 8 ns "
                       "of CPU each; the same seed stops at the same iteration anywhere; 0: none; "
