@@ -18,6 +18,7 @@ class SearchResult(TypedDict):
     capped: bool
     work: int
     work_cut: bool
+    heuristic: int | None
 
 class RootStat(TypedDict):
     action: int

@@ -155,8 +155,10 @@ _DEFAULT_SEARCH = {
     "root_top": -1,
     "root_rank": 0,
     "root_puct": 0.0,
+    "root_margin": 0.0,
     "other_policy": -1,
     "playout_depth": 2,
+    "playout_quiet": 0,
     "policy_eps": 0.5,
     "policy_k": 4,
     "playout_greedy": 0,
@@ -305,6 +307,20 @@ cdef class Searcher:
               prior P of the action at heuristic rank r proportional to 1/(r+1),
               instead of UCB1's: visits go to the heuristic's favourites until
               the search finds them wanting (0: off; implies ``root_rank``).
+            * ``root_margin``: a safety net at the root (0: off).  The search
+              plays the heuristic's own move (the first best by heuristic_key in
+              generation order; the heuristic bot draws among equal keys) unless
+              its most visited root move's mean value beats that move's by
+              ``root_margin`` standard errors of the difference.  Each child's
+              standard error is the binomial ``sqrt(p (1 - p) / n)`` of its mean
+              p over n visits: a value in [0, 1] with mean p has a variance of at
+              most p (1 - p) (Bhatia-Davis), so this over-states the noise, never
+              under-states it, and the node needs no sum of squares.  The two are
+              combined as independent, ``sqrt(se1**2 + se2**2)`` (the children
+              meet different worlds).  The heuristic's move is expanded first at
+              the root so that it always has a value to compare.  A search that
+              picks among near-equals by noise gives away what the heuristic's
+              one-ply judgement keeps; the net keeps it unless the search is sure.
             * ``other_policy``: 1: every seat but the viewer moves by the
               playout policy (a decisive move, else the best by score_action of
               ``expand_k`` drawn actions) instead of by the tree, so the tree holds
@@ -315,6 +331,10 @@ cdef class Searcher:
             * ``playout_depth``: actions played out before the position is
               scored by the evaluation (0: score the new leaf at once; -1: play
               to the end of the game and score the result).
+            * ``playout_quiet``: after ``playout_depth`` actions, at most this many
+              more while the side to move has a decisive move (urgent_action), so
+              that a leaf is scored where no side can complete a sequence or block
+              a winning cell at once: a static evaluation misjudges those (0: off).
             * ``policy_eps``, ``policy_k``: a playout action is, with probability
               eps, the best by score_action of ``k`` sampled actions, else one
               sampled action (cards uniform, then targets; exchanges first).
@@ -345,13 +365,14 @@ cdef class Searcher:
     cdef Ctx ctx
     cdef Weights weights
     cdef double c, widen, widen_exp
-    cdef int playout_depth, policy_k, expand_k, decisive, playout_greedy
+    cdef int playout_depth, playout_quiet, policy_k, expand_k, decisive, playout_greedy
     cdef double policy_eps, hold
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
     cdef double root_prior
     cdef int n_root, root_top, top_setting, root_rank, ranked
-    cdef double root_puct, root_h
+    cdef double root_puct, root_h, root_margin
+    cdef int32_t h_action  # root_margin: the heuristic's move at the root, else -1
     cdef HeuristicKey* root_key
     cdef int32_t* root_act
     cdef float* root_val
@@ -381,6 +402,7 @@ cdef class Searcher:
         self.capacity = 0
         self.n_nodes = 0
         self.single = -1
+        self.h_action = -1
         self.ev_seat = -1
         self.ev_temp = 0.0
 
@@ -391,6 +413,7 @@ cdef class Searcher:
             merged.update(params)
         self.c = float(merged["c"])
         self.playout_depth = int(merged["playout_depth"])
+        self.playout_quiet = int(merged["playout_quiet"])
         self.policy_eps = float(merged["policy_eps"])
         self.policy_k = int(merged["policy_k"])
         self.playout_greedy = int(bool(merged["playout_greedy"]))
@@ -402,13 +425,15 @@ cdef class Searcher:
         self.top_setting = int(merged["root_top"])
         self.root_rank = int(bool(merged["root_rank"]))
         self.root_puct = float(merged["root_puct"])
+        self.root_margin = float(merged["root_margin"])
         self.other_setting = int(merged["other_policy"])
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
         if (self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.top_setting < -1
-                or not self.root_puct >= 0 or not -1 <= self.other_setting <= 1):
-            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, root_puct >= 0 "
-                             "and other_policy in -1..1")
+                or not self.root_puct >= 0 or not -1 <= self.other_setting <= 1 or self.playout_quiet < 0
+                or not 0 <= self.root_margin < INFINITY):
+            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, root_puct >= 0, "
+                             "other_policy in -1..1, playout_quiet >= 0 and a finite root_margin >= 0")
         self._params = merged
         if self.nodes == NULL:
             self.capacity = min(4096, self.max_nodes)
@@ -552,7 +577,7 @@ cdef class Searcher:
         cdef uint8_t tmp
         cdef uint8_t* base = <uint8_t*>g
         if self.playout_depth >= 0 and not full:
-            m = self.n_hand_slots + self.playout_depth + self.max_depth + 2
+            m = self.n_hand_slots + self.playout_depth + self.playout_quiet + self.max_depth + 2
             if m > self.n_slots:
                 m = self.n_slots
         while True:
@@ -784,7 +809,11 @@ cdef class Searcher:
             if n_legal < n and (n_legal == 0 or self.widen <= 0 or
                                 n_legal < self.widen * pow(self.nodes[node].visits + 1.0, self.widen_exp)):
                 action = -1
-                if self.decisive:
+                if node == 0 and self.h_action >= 0:
+                    i = self.set_find(self.h_action)  # the safety net's move comes first
+                    if i >= 0 and not self.tried[i]:
+                        action = self.h_action
+                if action < 0 and self.decisive:
                     action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
                     if action >= 0:
                         i = self.set_find(action)
@@ -829,6 +858,7 @@ cdef class Searcher:
                 action = policy_action(&self.ctx, &g, rng, self.policy_eps, self.policy_k)
             apply_action(t, &g, action, rng, NULL, -1)
             plies += 1
+        plies += self.play_until_quiet(&g, rng)
         self.work += WORK_PLY * plies + WORK_EVAL
         if self.ctx.hold != 0.0 and t.draft_mode:
             for s in range(t.players):
@@ -840,6 +870,22 @@ cdef class Searcher:
             for s in range(t.sides):
                 nd.value[s] += values[s]
 
+    cdef int play_until_quiet(self, Game* g, bitgen_t* rng) noexcept nogil:
+        """The decisive moves (urgent_action) that follow a depth-limited playout, at
+        most playout_quiet of them: the actions played."""
+        cdef Threats th
+        cdef int32_t action
+        cdef int plies = 0
+        if self.playout_depth < 0:
+            return 0
+        while plies < self.playout_quiet and g.result == RESULT_NONE:
+            action = urgent_action(&self.ctx, g, tally_threats(g, &th), rng)
+            if action < 0:
+                break
+            apply_action(self.ctx.t, g, action, rng, NULL, -1)
+            plies += 1
+        return plies
+
     cdef void root_priors(self, bitgen_t* rng) noexcept nogil:
         """The static value, for the mover, of each root action applied to the
         root with every hidden card unknown: the heuristic's view of it; with
@@ -847,10 +893,7 @@ cdef class Searcher:
         cdef const Tables* t = self.ctx.t
         cdef Game masked, child
         cdef int i, me = t.seat_side[self.root.to_move]
-        cdef uint8_t* base = <uint8_t*>&masked
-        memcpy(&masked, &self.root, sizeof(Game))
-        for i in range(self.n_slots):
-            base[self.slot_off[i]] = UNKNOWN_CARD
+        self.mask_root(&masked)
         self.n_root = gen_actions(t, &masked, self.root_act)
         if self.root_top > 0 and self.n_root > self.root_top:
             self.keep_heuristic_best(&masked, rng, self.root_top)
@@ -863,6 +906,35 @@ cdef class Searcher:
             memcpy(&child, &masked, sizeof(Game))
             apply_action(t, &child, self.root_act[i], rng, NULL, -1)
             self.root_val[i] = side_value(&self.ctx, &child, me)
+
+    cdef void mask_root(self, Game* masked) noexcept nogil:
+        """The root with every hidden card unknown: the mover's own view, as the
+        heuristic sees it."""
+        cdef uint8_t* base = <uint8_t*>masked
+        cdef int i
+        memcpy(masked, &self.root, sizeof(Game))
+        for i in range(self.n_slots):
+            base[self.slot_off[i]] = UNKNOWN_CARD
+
+    cdef int32_t heuristic_move(self, bitgen_t* rng) noexcept nogil:
+        """The heuristic's move at the root (root_margin's safety net): the first
+        legal action of the mover's view with the best heuristic_key, ranked as
+        keep_heuristic_best ranks them; -1 without a legal action."""
+        cdef Game masked
+        cdef Ctx plain = self.ctx
+        cdef HeuristicMemo hm
+        cdef HeuristicKey key, best
+        cdef int32_t choice = -1
+        cdef int i, n
+        plain.hold = 0.0
+        self.mask_root(&masked)
+        n = gen_actions(self.ctx.t, &masked, self.buf)
+        heuristic_start(&hm)
+        for i in range(n):
+            key = heuristic_key(&plain, &masked, rng, &hm, self.buf[i])
+            if choice < 0 or key_order(&key, &best) > 0:
+                best, choice = key, self.buf[i]
+        return choice
 
     cdef void keep_heuristic_best(self, const Game* masked, bitgen_t* rng, int keep) noexcept nogil:
         """Cut root_act to the heuristic's best ``keep`` actions, best first (stable:
@@ -932,8 +1004,11 @@ cdef class Searcher:
             value), best first; ``value`` is the root's mean value for the
             viewer's side and ``pv`` the most-visited line; ``capped`` says
             whether ``cpu_seconds`` ended the search, ``work`` the units spent and
-            ``work_cut`` whether the ``work`` budget ended it.  When the viewer (to move, hand known)
-            has a single legal action it comes back at once with 0 iterations.
+            ``work_cut`` whether the ``work`` budget ended it; ``heuristic`` is the
+            heuristic's move the safety net weighed ``best`` against (``root_margin``;
+            else None): ``best`` is then that move or the most visited one.  When
+            the viewer (to move, hand known) has a single legal action it comes
+            back at once with 0 iterations.
         Raises:
             ValueError: a finished game, no budget, or an inconsistent position.
         """
@@ -957,7 +1032,7 @@ cdef class Searcher:
                 "iterations": 0, "seconds": 0.0, "nodes": 1, "best": self.single,
                 "value": side_value(&self.ctx, &observation.g, self.viewer_side),
                 "pv": [self.single], "actions": [(self.single, 0, float("nan"), 0)], "capped": False,
-                "work": 0, "work_cut": False,
+                "work": 0, "work_cut": False, "heuristic": None,
             }
         root = &self.nodes[0]
         best = self.best_action()
@@ -972,6 +1047,7 @@ cdef class Searcher:
             "capped": bool(self.capped),
             "work": self.work,
             "work_cut": bool(self.work_cut),
+            "heuristic": self.h_action if self.h_action >= 0 else None,
         }
 
     cdef list _children(self, int node):
@@ -1140,6 +1216,7 @@ cdef class Searcher:
         self.n_nodes = 0
         self.max_depth = 0
         self.single = -1
+        self.h_action = -1
         self.work = 0
         self.iterations = 0
         self.elapsed = 0.0
@@ -1166,6 +1243,8 @@ cdef class Searcher:
         if ((self.root_prior > 0 or self.root_top > 0 or self.ranked) and not unknown_mover
                 and (open_information or viewer == self.root.to_move)):
             self.root_priors(rng)
+        if self.root_margin > 0 and not unknown_mover and viewer == self.root.to_move:
+            self.h_action = self.heuristic_move(rng)
         start = now()
         while True:
             if iterations > 0 and it >= iterations:
@@ -1205,7 +1284,33 @@ cdef class Searcher:
             if (best < 0 or nd.visits > most or (nd.visits == most and (
                     mean > best_mean or (mean == best_mean and nd.action < best)))):
                 best, most, best_mean = nd.action, nd.visits, mean
+        if self.h_action >= 0 and best >= 0 and best != self.h_action:
+            return self.unless_sure(best)
         return best
+
+    cdef int32_t unless_sure(self, int32_t best) noexcept nogil:
+        """root_margin's safety net: the heuristic's move, unless the search's ``best``
+        beats its mean value by root_margin binomial standard errors (see the class
+        docstring); the search's when the heuristic's move has no visits."""
+        cdef const Node* nd
+        cdef const Node* mine = NULL
+        cdef const Node* theirs = NULL
+        cdef int j, side = self.viewer_side
+        cdef double p, q, var
+        for j in range(self.nodes[0].n_children):
+            nd = &self.nodes[self.nodes[0].children + j]
+            if nd.action == best:
+                mine = nd
+            elif nd.action == self.h_action:
+                theirs = nd
+        if mine == NULL or theirs == NULL or theirs.visits == 0:
+            return best
+        p = mine.value[side] / mine.visits
+        q = theirs.value[side] / theirs.visits
+        var = max(0.0, p * (1.0 - p)) / mine.visits + max(0.0, q * (1.0 - q)) / theirs.visits
+        if p - q > self.root_margin * sqrt(var):
+            return best
+        return self.h_action
 
     cdef int rollout_means(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
                            const int32_t* acts, int n, long long worlds, int open_information, int policy,

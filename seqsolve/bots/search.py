@@ -165,6 +165,13 @@ class MCTSBot(_Evidence, Bot):
             minimum=-1,
             maximum=1000,
         ),
+        "quiet": Param(
+            int,
+            _search_defaults["playout_quiet"],
+            "most decisive moves (complete a sequence, block a winning cell) played after the playout's depth "
+            "before the evaluation scores the position",
+            maximum=100,
+        ),
         "eps": Param(
             float, _search_defaults["policy_eps"], "chance that a playout move is the best of k by the greedy score", maximum=1.0
         ),
@@ -185,6 +192,10 @@ class MCTSBot(_Evidence, Bot):
                       "heuristic's order, best first"),
         "puct": Param(float, _search_defaults["root_puct"], "PUCT at the root with the heuristic's rank as prior "
                       "(the constant; 0: UCB1)", maximum=100.0),
+        "margin": Param(float, _search_defaults["root_margin"], "safety net: play the heuristic's move "
+                        "unless the search's most visited move beats its mean value by this many standard "
+                        "errors (binomial, of the difference; the heuristic's move is searched first; 0: off)",
+                        maximum=100.0),
         "work": Param(int, MOVE_WORK, "most work units a move may spend, whatever iters says (about 8 ns "
                       "of CPU each; the same seed stops at the same iteration anywhere; 0: none; "
                       "off when time= is given)", maximum=10**15),
@@ -214,10 +225,10 @@ class MCTSBot(_Evidence, Bot):
     def _searcher_params(self) -> dict[str, Any]:
         o = self.options
         names = {
-            "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k",
+            "c": "c", "depth": "playout_depth", "quiet": "playout_quiet", "eps": "policy_eps", "k": "policy_k",
             "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold", "top": "root_top",
             "rank": "root_rank", "puct": "root_puct", "expand": "expand_k",
-            "others": "other_policy",
+            "others": "other_policy", "margin": "root_margin",
         }
         # only what the spec changed: the search keeps its own tuned defaults
         params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}

@@ -739,3 +739,108 @@ def test_mcts_others_move_by_the_policy_with_three_sides():
     assert make_bot("mcts:others=0").searcher().params["other_policy"] == 0
     with pytest.raises(ValueError, match="other_policy"):
         _search.Searcher({"other_policy": 2})
+
+
+# Green holds b3-f3, b8 c8 d8 e8 and the AC for f8: it wins on its turn whatever blue
+# does (blue holds no ace of clubs and no jack).
+LOST_IN_ONE = {
+    "rows": {3: ".GGGGG....", 8: "bgggg....."},
+    "hands": "2S,3S,4S,5S,6S,KD,7D/AC,2D,3D,4D,5D,6D,7C",
+    "sequences": "g:b3-f3",
+}
+
+
+def test_mcts_quiet_playout_plays_the_decisive_reply_before_scoring():
+    state = position(**LOST_IN_ONE)
+    moves = len(state.legal_actions())
+    values = {}
+    for quiet in (0, 1):
+        # no widening: each of the first iterations expands another root move and scores it
+        params = {"playout_depth": 0, "playout_quiet": quiet, "root_prior": 0.0, "widen": 0.0}
+        result = _search.Searcher(params).search(
+            state.core, 0, np.random.PCG64(5), iterations=moves, open_information=1
+        )
+        assert [a[1] for a in result["actions"]] == [1] * moves
+        values[quiet] = [a[2] for a in result["actions"]]
+    # a static guess is never certain; one decisive move further every leaf is green's win
+    assert all(v > 0.0 for v in values[0])
+    assert values[1] == [0.0] * moves
+
+
+def test_mcts_quiet_parameter_reaches_the_searcher_and_has_a_range():
+    from seqsolve.bots import make_bot
+    from seqsolve.bots.base import BotError
+
+    assert _search.default_params()["playout_quiet"] == 0
+    assert make_bot("mcts:quiet=3").searcher().params["playout_quiet"] == 3
+    with pytest.raises(ValueError, match="playout_quiet"):
+        _search.Searcher({"playout_quiet": -1})
+    with pytest.raises(BotError, match="quiet"):
+        make_bot("mcts:quiet=101")
+
+
+def _margin_search(state, margin, seed=7, iterations=1500):
+    _, result = _search_from(state, 0, seed=seed, iterations=iterations, root_margin=margin)
+    return result
+
+
+def _beats(result, action, other) -> bool:
+    """Whether root child ``action`` beats ``other`` by root_margin's test at one
+    standard error: the binomial sqrt(p (1 - p) / n) of each mean, combined."""
+    stats = {a: (visits, value) for a, visits, value, _ in result["actions"]}
+    (n, p), (m, q) = stats[action], stats[other]
+    return p - q > math.sqrt(p * (1 - p) / n + q * (1 - q) / m)
+
+
+def test_mcts_margin_keeps_the_heuristics_move_unless_the_search_is_sure():
+    """root_margin: a huge margin plays the heuristic's move (searched first, so it
+    has visits), 0 plays the most visited; at 1 the search's choice is played only
+    when its mean beats the heuristic's move's by one standard error."""
+    state = State.new(parse_rules("classic", players=2), seed=5)  # an opening where they differ
+    heuristic = _heuristic_moves(state, seeds=range(12))
+    assert len(heuristic) == 1  # no tie for the heuristic to draw among
+    plain = _margin_search(state, 0.0)
+    assert plain["heuristic"] is None and plain["best"] == plain["actions"][0][0]
+    assert move(state, plain["best"]) not in heuristic
+    sure = _margin_search(state, 1e9)
+    assert {move(state, sure["best"])} == {move(state, sure["heuristic"])} == heuristic
+    assert sure["actions"][0][0] != sure["best"]  # not the most visited: the net overruled it
+
+    # at one standard error: an opening, and a middle game greedy played from deal 1
+    # where the search is sure of a two-eyed jack elsewhere (both ways are met)
+    middle = State.new(parse_rules("classic", players=2), seed=1)
+    rng = np.random.PCG64(1)
+    for _ in range(30):
+        middle.apply(_choose.greedy_action(middle.core, rng))
+    seen = set()
+    for position_, seeds in ((state, range(6)), (middle, range(1, 2))):
+        for seed in seeds:
+            result = _margin_search(position_, 1.0, seed=seed)
+            searched, kept = result["actions"][0][0], result["heuristic"]
+            if searched != kept and _beats(result, searched, kept):
+                assert result["best"] == searched
+                seen.add("searched")
+            elif searched != kept:
+                assert result["best"] == kept
+                seen.add("kept")
+    assert seen == {"searched", "kept"}
+
+
+def test_mcts_margin_still_takes_a_win_and_a_forced_block():
+    for rows, expected in ((WIN_IN_ONE, "9C@a5"), (MUST_BLOCK, "AC@f8")):
+        state = position(**rows)
+        result = _margin_search(state, 2.0, iterations=800)
+        assert move(state, result["best"]) == expected
+
+
+def test_mcts_margin_parameter_reaches_the_searcher_and_has_a_range():
+    from seqsolve.bots import make_bot
+    from seqsolve.bots.base import BotError
+
+    assert _search.default_params()["root_margin"] == 0.0
+    assert make_bot("mcts:margin=2").searcher().params["root_margin"] == 2.0
+    assert "root_margin" not in make_bot("mcts")._searcher_params()
+    with pytest.raises(ValueError, match="root_margin"):
+        _search.Searcher({"root_margin": -1.0})
+    with pytest.raises(BotError, match="margin"):
+        make_bot("mcts:margin=-1")
