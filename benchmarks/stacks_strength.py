@@ -10,11 +10,12 @@ Run from the repository root after ``pip install -e .``, on one core::
 One bot (the first) plays against copies of the other.  Every deal is played once per
 seat with the first bot in that seat (seats rotated: 2 games a deal with 2 players, 4
 with 4); with ``--seats K`` the first bot takes K seats and every set of K seats is
-played once a deal (6 games a deal for 2 of 4 seats), in the compiled loop ``seqsolve._stacks_bots.play_game``; a searching seat
-is handed only its observation.  A game scores 1 for the first bot's win, 0 for a
-loss, K/players for a draw (the project's game score, summed over the bot's seats); its score is the mean, with
-the 95% interval of ``paired_score_interval`` over the deals (a deal's games are one
-observation) and the Wilson interval of its win rate; the fair share is K/players.
+played once a deal (6 games a deal for 2 of 4 seats).  The games run in the compiled
+loop ``seqsolve._stacks_bots.play_game``; a searching seat is handed only its
+observation.  A game scores 1 for the first bot's win, 0 for a loss, K/players for a
+draw (the project's game score, summed over the bot's seats); its score is the mean,
+with the 95% interval of ``paired_score_interval`` over the deals (a deal's games are
+one observation) and the Wilson interval of its win rate; the fair share is K/players.
 mcts's time per decision is the CPU time of the thread, mean and worst, over the
 decisions it searched (a single legal action is answered without a search).
 """
@@ -118,7 +119,8 @@ def match(first: str, other: str, players: int, deals: int, seed: int, args) -> 
 
 def line(r: dict) -> str:
     text = (
-        f"{r['bot']} vs {r['vs']} | {r['players']}p, {r['seats']} seat(s) | {r['games']} games ({r['deals']} deals) | "
+        f"{r['bot']} vs {r['vs']} | {r['players']}p, {r['seats']} seat(s) | "
+        f"{r['games']} games ({r['deals']} deals) | "
         f"score {r['score']:.1%} [{r['score_ci'][0]:.1%}, {r['score_ci'][1]:.1%}] | "
         f"wins {r['wins']} [{r['win_rate_ci'][0]:.1%}, {r['win_rate_ci'][1]:.1%}] | draws {r['draws']} | "
         f"fair {r['fair']:.1%} | {r['seconds']:.0f} s"
@@ -138,7 +140,8 @@ def main(argv=None) -> None:
         "--seats",
         type=int,
         default=1,
-        help="seats the first bot takes in every game (default 1); every set of that many seats is played once a deal",
+        help="seats the first bot takes in every game (default 1); "
+        "each set of that many seats plays once a deal",
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--time", type=float, default=0.1, help="mcts: CPU seconds per decision (default 0.1)")
