@@ -668,11 +668,13 @@ cdef double hold_gain(const Ctx* ctx, const Game* g, int s, int cell) noexcept n
     cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
     cdef u128 cnt = g.chips[s] | t.corners
     cdef u128 others = all_chips & ~g.chips[s]
-    cdef u128 seqm = seq_cells(t, g, s)
-    cdef u128 m, hm
-    cdef int i, wi, k, o, hf
+    cdef u128 seqm, m
+    cdef int i, wi, k, o
     cdef bint wins = side_total(t, g, s) + 1 >= t.seq_to_win
     cdef double gain = 0.0
+    if g.tally.on:
+        return hold_gain_tally(ctx, g, s, cell, wins)
+    seqm = seq_cells(t, g, s)
     for i in range(t.through_n[cell]):
         wi = t.through[cell][i]
         m = t.window_mask[wi]
@@ -694,8 +696,52 @@ cdef double hold_gain(const Ctx* ctx, const Game* g, int s, int cell) noexcept n
             gain += w.open[k]
             if k == 4:
                 gain += w.threat
+    return hold_heart(ctx, g, s, cell, gain)
+
+
+cdef double hold_gain_tally(const Ctx* ctx, const Game* g, int s, int cell, bint wins) noexcept nogil:
+    """hold_gain read from the game's window tally: the same windows in the same order
+    and the same additions (so the same value to the last bit), without counting a
+    window's chips or its overlap with the sequences; the leaf evaluation of a draft
+    search calls it for every known hand card of every seat."""
+    cdef const Tables* t = ctx.t
+    cdef const Weights* w = &ctx.w
+    cdef uint16_t mine = <uint16_t>(7 << (3 * s)), fw
+    cdef int i, wi, k, o
+    cdef double gain = 0.0
+    for i in range(t.through_n[cell]):
+        wi = t.through[cell][i]
+        fw = g.tally.fill[wi]
+        if (fw & ~mine) == 0:
+            if barred(g, s, wi):
+                continue
+            k = ((fw >> (3 * s)) & 7) + t.corner_n[wi]
+            if k == 4:
+                gain += w.ready + (w.win_ready if wins else 0.0)
+            else:
+                gain += w.open[k + 1] - w.open[k]
+                if k == 3:
+                    gain += w.threat + (w.win_threat if wins else 0.0)
+        elif (fw & mine) == 0:
+            o = 1 - s if t.sides == 2 else sole_side(fw, t.sides)
+            if o < 0 or barred(g, o, wi):
+                continue  # two opponents in it, or not one's window
+            k = ((fw >> (3 * o)) & 7) + t.corner_n[wi]
+            gain += w.open[k]
+            if k == 4:
+                gain += w.threat
+    return hold_heart(ctx, g, s, cell, gain)
+
+
+cdef inline double hold_heart(const Ctx* ctx, const Game* g, int s, int cell, double gain) noexcept nogil:
+    """hold_gain's last term: the heart (D-3), when the cell is one of its four."""
+    cdef const Tables* t = ctx.t
+    cdef const Weights* w = &ctx.w
+    cdef u128 hm, others
+    cdef int hf
     if t.heart and (bit(cell) & t.heart_mask):
         hm = t.heart_mask
+        others = (g.chips[0] | g.chips[1] | g.chips[2]) & ~g.chips[s]
         if (hm & others) == 0:
             hf = popcount128(g.chips[s] & hm)
             if hf == 3:

@@ -357,6 +357,8 @@ cdef class Searcher:
     """
 
     cdef Node* nodes
+    cdef int32_t* acts    # acts[i] is nodes[i].action: a descent scans a node's children's
+                          # actions here, 16 to a cache line, and reads a Node only when legal
     cdef int n_nodes, capacity, max_nodes
     cdef Slot* table
     cdef uint32_t stamp, hmask
@@ -393,6 +395,7 @@ cdef class Searcher:
 
     def __cinit__(self):
         self.nodes = NULL
+        self.acts = NULL
         self.table = NULL
         self.buf = NULL
         self.tried = NULL
@@ -438,13 +441,14 @@ cdef class Searcher:
         if self.nodes == NULL:
             self.capacity = min(4096, self.max_nodes)
             self.nodes = <Node*>malloc(self.capacity * sizeof(Node))
+            self.acts = <int32_t*>malloc(self.capacity * sizeof(int32_t))
             self.table = <Slot*>malloc(HASH_SIZE * sizeof(Slot))
             self.buf = <int32_t*>malloc(MAX_MOVES * sizeof(int32_t))
             self.tried = <uint8_t*>malloc(MAX_MOVES)
             self.root_act = <int32_t*>malloc(MAX_MOVES * sizeof(int32_t))
             self.root_val = <float*>malloc(MAX_MOVES * sizeof(float))
             self.root_key = <HeuristicKey*>malloc(MAX_MOVES * sizeof(HeuristicKey))
-            if (self.nodes == NULL or self.table == NULL or self.buf == NULL or self.tried == NULL
+            if (self.nodes == NULL or self.acts == NULL or self.table == NULL or self.buf == NULL or self.tried == NULL
                     or self.root_act == NULL or self.root_val == NULL or self.root_key == NULL):
                 raise MemoryError()
             memset(self.table, 0, HASH_SIZE * sizeof(Slot))
@@ -453,6 +457,7 @@ cdef class Searcher:
 
     def __dealloc__(self):
         free(self.nodes)
+        free(self.acts)
         free(self.table)
         free(self.buf)
         free(self.tried)
@@ -502,6 +507,7 @@ cdef class Searcher:
     cdef int alloc_block(self, int k) noexcept nogil:
         """``k`` consecutive fresh slots, or -1 when the pool cannot grow (max_nodes, memory)."""
         cdef Node* grown
+        cdef int32_t* grown_acts
         cdef long cap
         if self.n_nodes + k > self.capacity:
             cap = self.capacity
@@ -516,6 +522,11 @@ cdef class Searcher:
                 self.max_nodes = self.capacity
                 return -1
             self.nodes = grown
+            grown_acts = <int32_t*>realloc(self.acts, cap * sizeof(int32_t))
+            if grown_acts == NULL:
+                self.max_nodes = self.capacity
+                return -1
+            self.acts = grown_acts
             self.capacity = cap
         self.n_nodes += k
         return self.n_nodes - k
@@ -526,6 +537,7 @@ cdef class Searcher:
         nd.value[1] = 0.0
         nd.value[2] = 0.0
         nd.action = action
+        self.acts[index] = action
         nd.visits = 0
         nd.avail = 0
         nd.children = -1
@@ -549,6 +561,7 @@ cdef class Searcher:
             nd = &self.nodes[node]  # the pool may have moved
             if nd.n_children:
                 memcpy(&self.nodes[block], &self.nodes[nd.children], nd.n_children * sizeof(Node))
+                memcpy(&self.acts[block], &self.acts[nd.children], nd.n_children * sizeof(int32_t))
             nd.children = block
             nd.cap_children = cap
         ch = nd.children + nd.n_children
@@ -741,6 +754,7 @@ cdef class Searcher:
         cdef double values[MAX_SIDES]
         cdef Node* nd
         cdef int32_t action
+        cdef uint64_t held, offered
         memcpy(&g, &self.root, sizeof(Game))
         if self.n_slots:
             self.determinize(&g, rng)
@@ -758,7 +772,7 @@ cdef class Searcher:
                 first = self.nodes[node].children
                 ch = -1
                 for j in range(self.nodes[node].n_children):
-                    if self.nodes[first + j].action == action:
+                    if self.acts[first + j] == action:
                         ch = first + j
                         break
                 expanded = 0
@@ -792,10 +806,25 @@ cdef class Searcher:
             best = -1
             best_u = -INFINITY
             first = self.nodes[node].children
+            held = 0  # the mover's cards and the draft's, as bits of their codes: a child
+            offered = 0  # that needs a card not there is not legal, known without a look-up
+            for i in range(g.hand_n[g.to_move]):
+                if g.hand[g.to_move][i] < MAX_CODES:
+                    held |= (<uint64_t>1) << g.hand[g.to_move][i]
+            for i in range(g.draft_n):
+                if g.draft[i] < MAX_CODES:
+                    offered |= (<uint64_t>1) << g.draft[i]
             for j in range(self.nodes[node].n_children):
-                nd = &self.nodes[first + j]
-                i = self.set_find(nd.action)
+                action = self.acts[first + j]
+                if act_kind(action) != ACT_PASS:
+                    if not (held >> act_card(action)) & 1:
+                        continue
+                    r = act_pick(action)
+                    if 0 <= r < MAX_CODES and not (offered >> r) & 1:
+                        continue
+                i = self.set_find(action)
                 if i >= 0:
+                    nd = &self.nodes[first + j]
                     self.tried[i] = 1
                     n_legal += 1
                     nd.avail += 1
