@@ -139,13 +139,14 @@ class HeuristicBot(GreedyBot):
         return _choose.heuristic_action(observation.core, rng.bit_generator, self._weights)
 
 
-#: mcts's default work budget per move (Searcher.search's ``work`` units, about
-#: 8 ns of CPU each here): the issue's 0.1 s on one core with a margin for a
-#: loaded box, yet the same seed plays the same game anywhere; it cuts some costly
-#: draft moves (up to ~16 M units at 6,000 iterations) and no classic move (at most
-#: ~4.3 million units there: benchmarks/RESULTS.md, "A deterministic work budget"
-#: and "The search on the window tally")
-MOVE_WORK = 8_000_000
+#: mcts's default work budget per move (Searcher.search's ``work`` units, 8-15 ns
+#: of CPU each on the machines measured): the issue's 0.1 s on one core with a margin
+#: for a loaded box on the slower of them (a 2 GHz Xeon), yet the same seed plays the
+#: same game anywhere; it cuts about half the draft moves (up to ~10 M units at 6,000
+#: iterations) and no move of another preset (at most ~4.1 million units there:
+#: benchmarks/RESULTS.md, "A deterministic work budget" and "The draft search at 0.1 s
+#: on the Xeon host (tenth session)")
+MOVE_WORK = 6_000_000
 
 
 class MCTSBot(_Evidence, Bot):
@@ -196,7 +197,7 @@ class MCTSBot(_Evidence, Bot):
                         "unless the search's most visited move beats its mean value by this many standard "
                         "errors (binomial, of the difference; the heuristic's move is searched first; 0: off)",
                         maximum=100.0),
-        "work": Param(int, MOVE_WORK, "most work units a move may spend, whatever iters says (about 8 ns "
+        "work": Param(int, MOVE_WORK, "most work units a move may spend, whatever iters says (8-15 ns "
                       "of CPU each; the same seed stops at the same iteration anywhere; 0: none; "
                       "off when time= is given)", maximum=10**15),
         "cap": Param(float, 0.0, "most CPU seconds of this thread a move may take, whatever iters says "

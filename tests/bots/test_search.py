@@ -844,3 +844,27 @@ def test_mcts_margin_parameter_reaches_the_searcher_and_has_a_range():
         _search.Searcher({"root_margin": -1.0})
     with pytest.raises(BotError, match="margin"):
         make_bot("mcts:margin=-1")
+
+
+@pytest.mark.parametrize("preset,players", [("classic", 2), ("draft", 2), ("draft", 4), ("numbers", 3)])
+def test_every_legal_action_needs_a_held_card_and_an_offered_pick(preset, players):
+    """The search's descent passes over a child whose card the mover does not hold, or
+    whose draft pick the draft does not offer, before looking it up among the world's
+    legal actions: this is what makes that sound (passes aside, which need no card)."""
+    from seqsolve.games.sequence.actions import ActionKind, decode_action
+
+    rng = np.random.default_rng(3)
+    checked = 0
+    for seed in range(3):
+        state = State.new(parse_rules(preset, players=players), seed=seed)
+        while not state.is_terminal():
+            core = state.core
+            held, offered = set(core.hand(state.current_player)), set(core.draft())
+            for action in state.legal_actions():
+                kind, card, _, pick = decode_action(action)
+                if kind != ActionKind.PASS:
+                    assert card in held and (pick < 0 or pick in offered)
+                    checked += 1
+            legal = state.legal_actions()
+            state.apply(legal[rng.integers(len(legal))])
+    assert checked > 1000
