@@ -90,3 +90,5 @@ cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
 cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, HeuristicMemo* hm,
                                 int32_t action) noexcept nogil
 cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil
+cdef int32_t heuristic_best(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                            bint draw_ties) noexcept nogil

@@ -529,6 +529,14 @@ cdef bint board_key(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t ac
 cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
     """One action of look-ahead with the static evaluation (see heuristic_action):
     the best by heuristic_key, ties drawn at random."""
+    return heuristic_best(ctx, g, rng, buf, 1)
+
+
+cdef int32_t heuristic_best(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                            bint draw_ties) noexcept nogil:
+    """The best legal action by heuristic_key (-1: none); among equal keys one drawn at
+    random, or without ``draw_ties`` the first in generation order (the search's safety
+    net compares a fixed move, and draws nothing from the stream for it)."""
     cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0, order
     cdef int32_t choice = -1
     cdef HeuristicMemo hm
@@ -542,7 +550,7 @@ cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int3
         order = key_order(&key, &best)
         if order > 0:
             best, choice, ties = key, buf[i], 1
-        elif order == 0:
+        elif order == 0 and draw_ties:
             ties += 1
             if rand_below(rng, ties) == 0:
                 choice = buf[i]

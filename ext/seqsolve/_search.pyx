@@ -62,7 +62,7 @@ from seqsolve._eval cimport (
 )
 from seqsolve._choose cimport (
     HeuristicKey, HeuristicMemo, heuristic_start, key_order, heuristic_key,
-    greedy_choice, heuristic_choice, urgent_action,
+    greedy_choice, heuristic_choice, heuristic_best, urgent_action,
 )
 
 
@@ -951,19 +951,9 @@ cdef class Searcher:
         keep_heuristic_best ranks them; -1 without a legal action."""
         cdef Game masked
         cdef Ctx plain = self.ctx
-        cdef HeuristicMemo hm
-        cdef HeuristicKey key, best
-        cdef int32_t choice = -1
-        cdef int i, n
         plain.hold = 0.0
         self.mask_root(&masked)
-        n = gen_actions(self.ctx.t, &masked, self.buf)
-        heuristic_start(&hm)
-        for i in range(n):
-            key = heuristic_key(&plain, &masked, rng, &hm, self.buf[i])
-            if choice < 0 or key_order(&key, &best) > 0:
-                best, choice = key, self.buf[i]
-        return choice
+        return heuristic_best(&plain, &masked, rng, self.buf, 0)
 
     cdef void keep_heuristic_best(self, const Game* masked, bitgen_t* rng, int keep) noexcept nogil:
         """Cut root_act to the heuristic's best ``keep`` actions, best first (stable:
