@@ -1,0 +1,50 @@
+"""Every searching and scoring bot on the one-move tactics of Sequence: win with a
+two-eyed jack when no natural card fits, block a winning cell with one, break an
+opponent's four with a one-eyed jack, win rather than block, and complete a sequence
+the partner built (2 teams of 2).  Each position is played from three seeds: a bot
+that gets one of these wrong loses games that no evaluation can win back."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
+
+from seqsolve.bots import make_bot
+
+# blue completes b5-f5 or a5 (its second sequence) while green threatens f8
+WIN_OR_BLOCK = {
+    "rows": {5: ".bbbb.....", 6: "B.........", 7: "B.........", 8: "B.gggg....", 9: "B........."},
+    "hands": "9C,AC,3S,4S,5S,6S,KD/?7",
+    "sequences": "b:a6-a10",
+}
+
+
+def wins(state, action):
+    state.apply(action)
+    return state.is_terminal() and state.outcome().winner == "b"
+
+
+def blocks_f8(state, action):
+    """Green's four b8-e8 can no longer become five: f8 taken or one of its chips gone."""
+    text = move(state, action)
+    return text in ("JD@f8", "JC@f8", "AC@f8") or (text[2] == "x" and text[3:5] in ("b8", "c8", "d8", "e8"))
+
+
+TACTICS = {
+    "a two-eyed jack wins": (dict(WIN_IN_ONE, hands="JD,2S,3S,4S,5S,6S,KD/?7"), wins),
+    "a two-eyed jack blocks": (dict(MUST_BLOCK, hands="JD,2S,3S,4S,5S,6S,KD/?7"), blocks_f8),
+    "a one-eyed jack breaks the four": (dict(MUST_BLOCK, hands="JS,2S,3S,4S,5S,6S,KD/?7"), blocks_f8),
+    "winning comes before blocking": (WIN_OR_BLOCK, wins),
+    "the partner's four is completed": (dict(WIN_IN_ONE, seats="bgbg", hands="9C,2S,3S,4S,5S,KD/?6/?6/?6"), wins),
+}
+
+
+@pytest.mark.parametrize("spec", ["greedy", "heuristic", "mcts", "rollout:worlds=50"])
+@pytest.mark.parametrize("name", list(TACTICS))
+def test_bots_play_the_one_move_tactics(spec, name):
+    pos, good = TACTICS[name]
+    for seed in range(3):
+        state = position(**pos, seed=seed)
+        action = make_bot(spec).choose(state.observation(state.current_player), np.random.default_rng(seed))
+        assert good(state, action), (spec, name, move(state, action))
