@@ -51,7 +51,7 @@ START, END = "<!-- strength-matrix:start -->", "<!-- strength-matrix:end -->"
 PRESETS = ("classic", "seed000", "seed002-literal", "numbers", "numbers-seed001-literal", "draft")
 SEATINGS = ((2, None), (3, None), (4, 2), (6, 3))
 OPPONENTS = ("greedy", "heuristic")
-#: the bots and the games per cell for 2 sides (3 sides: the same number of deals)
+#: the bots and the games per cell (rounded up to whole deals: 2 games a deal with 2 sides, 3 with 3)
 BOTS = {
     "random": 200,
     "greedy": 600,
@@ -234,7 +234,7 @@ def main() -> None:
     ap.add_argument("--opponents", default=",".join(OPPONENTS))
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--players", default="2,3,4,6", help="the seating classes to play, by player count")
-    ap.add_argument("--games", type=int, help="games per cell for 2 sides (default: per bot)")
+    ap.add_argument("--games", type=int, help="games per cell, rounded up to whole deals (default: per bot)")
     ap.add_argument("--quick", action="store_true", help="a quarter of the games")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--jobs", type=int, default=-1)
