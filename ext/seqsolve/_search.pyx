@@ -197,7 +197,6 @@ cdef enum:
 
 ctypedef struct Node:
     double value[MAX_SIDES]   # summed value of each side over the visits
-    int32_t action            # the action that leads here from the parent
     uint32_t visits
     uint32_t avail            # parent visits in which this action was legal
     int32_t children          # pool index of the first child; children are contiguous
@@ -357,8 +356,9 @@ cdef class Searcher:
     """
 
     cdef Node* nodes
-    cdef int32_t* acts    # acts[i] is nodes[i].action: a descent scans a node's children's
-                          # actions here, 16 to a cache line, and reads a Node only when legal
+    cdef int32_t* acts    # acts[i]: the action that leads to nodes[i] from its parent, kept
+                          # beside the pool so that a descent scans a node's children's
+                          # actions 16 to a cache line and reads a Node only when legal
     cdef int n_nodes, capacity, max_nodes
     cdef Slot* table
     cdef uint32_t stamp, hmask
@@ -536,7 +536,6 @@ cdef class Searcher:
         nd.value[0] = 0.0
         nd.value[1] = 0.0
         nd.value[2] = 0.0
-        nd.action = action
         self.acts[index] = action
         nd.visits = 0
         nd.avail = 0
@@ -817,8 +816,8 @@ cdef class Searcher:
             for j in range(self.nodes[node].n_children):
                 action = self.acts[first + j]
                 if act_kind(action) != ACT_PASS:
-                    if not (held >> act_card(action)) & 1:
-                        continue
+                    if not (held >> (act_card(action) & 63)) & 1:
+                        continue  # (a card's code is below MAX_CODES, 64)
                     r = act_pick(action)
                     if 0 <= r < MAX_CODES and not (offered >> r) & 1:
                         continue
@@ -870,7 +869,7 @@ cdef class Searcher:
                     break
             if best < 0:
                 break  # the pool is full and nothing legal here is in the tree: play out
-            apply_action(t, &g, self.nodes[best].action, rng, NULL, -1)
+            apply_action(t, &g, self.acts[best], rng, NULL, -1)
             node = best
             depth += 1
             self.path[depth] = node
@@ -1071,12 +1070,13 @@ cdef class Searcher:
 
     cdef list _children(self, int node):
         cdef Node* nd
-        cdef int j
+        cdef int j, ch
         out = []
         for j in range(self.nodes[node].n_children):
-            nd = &self.nodes[self.nodes[node].children + j]
+            ch = self.nodes[node].children + j
+            nd = &self.nodes[ch]
             if nd.visits:
-                out.append((nd.action, nd.visits, nd.value[self.viewer_side] / nd.visits, nd.avail))
+                out.append((self.acts[ch], nd.visits, nd.value[self.viewer_side] / nd.visits, nd.avail))
         out.sort(key=lambda x: (-x[1], -x[2], x[0]))
         return out
 
@@ -1094,7 +1094,7 @@ cdef class Searcher:
         line = []
         node = self._most_visited(node)
         while node >= 0 and len(line) < length:
-            line.append(self.nodes[node].action)
+            line.append(self.acts[node])
             node = self._most_visited(node)
         return line
 
@@ -1144,12 +1144,12 @@ cdef class Searcher:
             nd = &self.nodes[ch]
             if nd.visits:
                 stats.append({
-                    "action": nd.action,
+                    "action": self.acts[ch],
                     "visits": nd.visits,
                     "share": nd.visits / total,
                     "value": nd.value[self.viewer_side] / nd.visits,
                     "availability": nd.avail,
-                    "pv": [nd.action] + self._pv(ch, pv_length - 1),
+                    "pv": [self.acts[ch]] + self._pv(ch, pv_length - 1),
                 })
         stats.sort(key=lambda d: (-d["visits"], -d["value"], d["action"]))
         return stats
@@ -1289,20 +1289,21 @@ cdef class Searcher:
         """search()'s "best": the root's most visited action, ties to the higher mean
         value for the viewer, then to the lower action number (-1: none visited)."""
         cdef const Node* nd
-        cdef int j, side = self.viewer_side
+        cdef int j, ch, side = self.viewer_side
         cdef int32_t best = -1
         cdef uint32_t most = 0
         cdef double mean, best_mean = 0.0
         if self.single >= 0:
             return self.single
         for j in range(self.nodes[0].n_children):
-            nd = &self.nodes[self.nodes[0].children + j]
+            ch = self.nodes[0].children + j
+            nd = &self.nodes[ch]
             if not nd.visits:
                 continue
             mean = nd.value[side] / nd.visits
             if (best < 0 or nd.visits > most or (nd.visits == most and (
-                    mean > best_mean or (mean == best_mean and nd.action < best)))):
-                best, most, best_mean = nd.action, nd.visits, mean
+                    mean > best_mean or (mean == best_mean and self.acts[ch] < best)))):
+                best, most, best_mean = self.acts[ch], nd.visits, mean
         if self.h_action >= 0 and best >= 0 and best != self.h_action:
             return self.unless_sure(best)
         return best
@@ -1314,13 +1315,14 @@ cdef class Searcher:
         cdef const Node* nd
         cdef const Node* mine = NULL
         cdef const Node* theirs = NULL
-        cdef int j, side = self.viewer_side
+        cdef int j, ch, side = self.viewer_side
         cdef double p, q, var
         for j in range(self.nodes[0].n_children):
-            nd = &self.nodes[self.nodes[0].children + j]
-            if nd.action == best:
+            ch = self.nodes[0].children + j
+            nd = &self.nodes[ch]
+            if self.acts[ch] == best:
                 mine = nd
-            elif nd.action == self.h_action:
+            elif self.acts[ch] == self.h_action:
                 theirs = nd
         if mine == NULL or theirs == NULL or theirs.visits == 0:
             return best
