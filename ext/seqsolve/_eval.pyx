@@ -194,23 +194,42 @@ cdef inline int sole_side(uint16_t fw, int sides) noexcept nogil:
     return o
 
 
+cdef inline int tally_owner(const Tables* t, const Game* g, int me, int wi, int* fill) noexcept nogil:
+    """Whose open window ``wi`` is, read from the tally, for a chip of side ``me`` on an
+    empty cell of it: ``me`` (its own window), another side (that side's window alone),
+    or -1 (two sides in it, or barred by C-25 for its owner); ``fill`` gets the owner's
+    chips with the corners counted."""
+    cdef uint16_t fw = g.tally.fill[wi], mine = <uint16_t>(7 << (3 * me))
+    cdef int o
+    if (fw & ~mine) == 0:
+        o = me
+    elif (fw & mine) == 0:
+        o = 1 - me if t.sides == 2 else sole_side(fw, t.sides)
+        if o < 0:
+            return -1
+    else:
+        return -1
+    if barred(g, o, wi):
+        return -1
+    fill[0] = ((fw >> (3 * o)) & 7) + t.corner_n[wi]
+    return o
+
+
 cdef double place_value_tally(const Ctx* ctx, const Game* g, int me, int cell, bint* won) noexcept nogil:
     """place_value read from the game's window tally: the same windows in the same
     order and the same additions, so the same value to the last bit, without
     counting a window's chips or its overlap with the sequences."""
     cdef const Tables* t = ctx.t
     cdef const Weights* w = &ctx.w
-    cdef uint16_t mine = <uint16_t>(7 << (3 * me)), fw
     cdef u128 cand[MAX_CAND]
-    cdef int i, wi, f, o, n_cand = 0
+    cdef int i, wi, f = 0, o, n_cand = 0
     cdef double score = ctx.centre[cell]
     for i in range(t.through_n[cell]):
         wi = t.through[cell][i]
-        fw = g.tally.fill[wi]
-        if (fw & ~mine) == 0:
-            if barred(g, me, wi):
-                continue
-            f = ((fw >> (3 * me)) & 7) + t.corner_n[wi]
+        o = tally_owner(t, g, me, wi, &f)
+        if o < 0:
+            continue
+        if o == me:
             if f >= 4:
                 if n_cand < MAX_CAND:
                     cand[n_cand] = t.window_mask[wi]
@@ -219,11 +238,7 @@ cdef double place_value_tally(const Ctx* ctx, const Game* g, int me, int cell, b
                 score += w.extend[f]
                 if ctx.win_corner[wi]:
                     score += w.corner_line
-        elif (fw & mine) == 0:
-            o = 1 - me if t.sides == 2 else sole_side(fw, t.sides)
-            if o < 0 or barred(g, o, wi):
-                continue
-            f = ((fw >> (3 * o)) & 7) + t.corner_n[wi]
+        else:
             if f >= 4:
                 score += w.block_win if side_total(t, g, o) + 1 >= t.seq_to_win else w.block[4]
             else:
@@ -706,27 +721,21 @@ cdef double hold_gain_tally(const Ctx* ctx, const Game* g, int s, int cell, bint
     search calls it for every known hand card of every seat."""
     cdef const Tables* t = ctx.t
     cdef const Weights* w = &ctx.w
-    cdef uint16_t mine = <uint16_t>(7 << (3 * s)), fw
-    cdef int i, wi, k, o
+    cdef int i, wi, k = 0, o
     cdef double gain = 0.0
     for i in range(t.through_n[cell]):
         wi = t.through[cell][i]
-        fw = g.tally.fill[wi]
-        if (fw & ~mine) == 0:
-            if barred(g, s, wi):
-                continue
-            k = ((fw >> (3 * s)) & 7) + t.corner_n[wi]
+        o = tally_owner(t, g, s, wi, &k)
+        if o < 0:
+            continue  # two sides in it, or not its owner's window
+        if o == s:
             if k == 4:
                 gain += w.ready + (w.win_ready if wins else 0.0)
             else:
                 gain += w.open[k + 1] - w.open[k]
                 if k == 3:
                     gain += w.threat + (w.win_threat if wins else 0.0)
-        elif (fw & mine) == 0:
-            o = 1 - s if t.sides == 2 else sole_side(fw, t.sides)
-            if o < 0 or barred(g, o, wi):
-                continue  # two opponents in it, or not one's window
-            k = ((fw >> (3 * o)) & 7) + t.corner_n[wi]
+        else:
             gain += w.open[k]
             if k == 4:
                 gain += w.threat
