@@ -696,22 +696,31 @@ cdef double hold_gain(const Ctx* ctx, const Game* g, int s, int cell) noexcept n
         if (m & others) == 0:
             if not eligible(t, g, s, m, seqm):
                 continue
-            k = popcount128(m & cnt)
-            if k == 4:
-                gain += w.ready + (w.win_ready if wins else 0.0)
-            else:
-                gain += w.open[k + 1] - w.open[k]
-                if k == 3:
-                    gain += w.threat + (w.win_threat if wins else 0.0)
+            gain = window_gain(w, 1, popcount128(m & cnt), wins, gain)
         elif (m & g.chips[s]) == 0:
             o = owner_of(g, t.sides, m & others)
             if (m & others & ~g.chips[o]) or not eligible(t, g, o, m, seq_cells(t, g, o)):
                 continue  # two opponents in it, or not one's window
-            k = popcount128(m & (g.chips[o] | t.corners))
-            gain += w.open[k]
-            if k == 4:
-                gain += w.threat
+            gain = window_gain(w, 0, popcount128(m & (g.chips[o] | t.corners)), wins, gain)
     return hold_heart(ctx, g, s, cell, gain)
+
+
+cdef inline double window_gain(const Weights* w, bint own, int k, bint wins, double gain) noexcept nogil:
+    """``gain`` plus hold_gain's terms for one window through the cell holding ``k``
+    chips (corners counted): one's own window moves up a fill (a fifth chip makes the
+    side "ready"), an opponent's is broken; added one by one, in one order, so that
+    both ways of reading the windows give the same sum to the last bit."""
+    if not own:
+        gain += w.open[k]
+        if k == 4:
+            gain += w.threat
+    elif k == 4:
+        gain += w.ready + (w.win_ready if wins else 0.0)
+    else:
+        gain += w.open[k + 1] - w.open[k]
+        if k == 3:
+            gain += w.threat + (w.win_threat if wins else 0.0)
+    return gain
 
 
 cdef double hold_gain_tally(const Ctx* ctx, const Game* g, int s, int cell, bint wins) noexcept nogil:
@@ -728,17 +737,7 @@ cdef double hold_gain_tally(const Ctx* ctx, const Game* g, int s, int cell, bint
         o = tally_owner(t, g, s, wi, &k)
         if o < 0:
             continue  # two sides in it, or not its owner's window
-        if o == s:
-            if k == 4:
-                gain += w.ready + (w.win_ready if wins else 0.0)
-            else:
-                gain += w.open[k + 1] - w.open[k]
-                if k == 3:
-                    gain += w.threat + (w.win_threat if wins else 0.0)
-        else:
-            gain += w.open[k]
-            if k == 4:
-                gain += w.threat
+        gain = window_gain(w, o == s, k, wins, gain)
     return hold_heart(ctx, g, s, cell, gain)
 
 
