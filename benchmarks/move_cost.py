@@ -1,6 +1,6 @@
 """What an mcts move costs on one core, per preset: thread CPU of ``Searcher.search`` on
-fixed positions (every third turn of seeded greedy self-play games), with the number of
-iterations and work units the budget lets it spend.
+fixed positions (every third turn of seeded greedy self-play games), with the work units
+the budget lets it spend.
 
 The positions and the searches are seeded, so two builds (or two machines) time the same
 work: the last line's digest of every search's best move and iteration count is equal when
@@ -19,6 +19,7 @@ import numpy as np
 from seqsolve import _search
 from seqsolve.bots import make_bot
 from seqsolve.bots.search import MOVE_WORK
+from seqsolve.games.base import RulesError
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
@@ -42,12 +43,20 @@ def main() -> None:
     parser.add_argument("preset")
     parser.add_argument("players", type=int)
     parser.add_argument("--teams", type=int, default=None)
-    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--games", type=int, default=4, help="greedy self-play games to take positions from")
     parser.add_argument("--iterations", type=int, default=6000)
     parser.add_argument("--work", type=int, default=MOVE_WORK, help="work budget (default: mcts's)")
     args = parser.parse_args()
+    try:
+        found = list(positions(args.preset, args.players, args.teams, args.games))
+    except RulesError as exc:
+        parser.error(str(exc))
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.iterations <= 0 and args.work <= 0:
+        parser.error("give --iterations or --work above 0")
     ms, works, digest = [], [], 0
-    for core, seat, turn in list(positions(args.preset, args.players, args.teams, args.games)):
+    for core, seat, turn in found:
         start = time.thread_time()
         result = _search.Searcher().search(core, seat, np.random.PCG64(turn), iterations=args.iterations,
                                            work=args.work)
