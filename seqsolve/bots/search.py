@@ -155,7 +155,7 @@ class MCTSBot(_Evidence, Bot):
     _search_defaults = _search.default_params()
     params = {
         "iters": Param(int, 6000, "iterations per move (0: none, time or work alone ends the search); 6,000 "
-                             "take about 20 ms (classic) to 60 ms (draft) of CPU a move, work bounds the worst",
+                             "take about 15-30 ms (classic, numbers) to 55 ms (draft) of CPU a move, work bounds the worst",
                        maximum=10**9),
         "time": Param(float, 0.0, "seconds per move (0: use iterations only)", maximum=86_400.0),
         "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0),
