@@ -143,7 +143,7 @@ class HeuristicBot(GreedyBot):
 #: of CPU each on the machines measured): the issue's 0.1 s on one core with a margin
 #: for a loaded box on the slower of them (a 2 GHz Xeon), yet the same seed plays the
 #: same game anywhere; it cuts about half the draft moves (up to ~10 M units at 6,000
-#: iterations) and no move of another preset (at most ~4.1 million units there:
+#: iterations) and no move of another preset measured (at most ~4.6 million units there:
 #: benchmarks/RESULTS.md, "A deterministic work budget" and "The draft search at 0.1 s
 #: on the Xeon host (tenth session)")
 MOVE_WORK = 6_000_000
