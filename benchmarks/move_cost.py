@@ -47,14 +47,14 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=6000)
     parser.add_argument("--work", type=int, default=MOVE_WORK, help="work budget (default: mcts's)")
     args = parser.parse_args()
-    try:
-        found = list(positions(args.preset, args.players, args.teams, args.games))
-    except RulesError as exc:
-        parser.error(str(exc))
     if args.games < 1:
         parser.error("--games must be at least 1")
     if args.iterations <= 0 and args.work <= 0:
         parser.error("give --iterations or --work above 0")
+    try:
+        found = list(positions(args.preset, args.players, args.teams, args.games))
+    except RulesError as exc:
+        parser.error(str(exc))
     ms, works, digest = [], [], 0
     for core, seat, turn in found:
         start = time.thread_time()
