@@ -228,9 +228,23 @@ def pooled(path: str) -> list[str]:
     return lines
 
 
+def split_specs(text: str) -> list[str]:
+    """Bot specs from one comma-separated list. A spec's options are comma-separated
+    too, so a piece of the form ``key=value`` continues the spec before it: splitting
+    at every comma would turn ``mcts:others=1,oheur=1`` into two bots, quietly."""
+    specs: list[str] = []
+    for piece in text.split(","):
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bots", help="comma-separated bot specs (default: " + ", ".join(BOTS) + ")")
+    ap.add_argument("--bots", help="comma-separated bot specs; a spec's own options may follow it "
+                    "(mcts:eps=1,k=8,heuristic is two bots) (default: " + ", ".join(BOTS) + ")")
     ap.add_argument("--opponents", default=",".join(OPPONENTS))
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--players", default="2,3,4,6", help="the seating classes to play, by player count")
@@ -247,7 +261,7 @@ def main() -> None:
     if args.pool:
         print("\n".join(pooled(args.cache)))
         return
-    bots = args.bots.split(",") if args.bots else list(BOTS)
+    bots = split_specs(args.bots) if args.bots else list(BOTS)
     cached: dict[str, dict] = {}
     if not args.resume:
         open(args.cache, "w").close()
@@ -263,7 +277,7 @@ def main() -> None:
         for preset in args.presets.split(",")
         for players, teams in seatings(preset)
         if str(players) in args.players.split(",")
-        for opp in args.opponents.split(",")
+        for opp in split_specs(args.opponents)
         for bot in bots
         if bot != opp
     ]
