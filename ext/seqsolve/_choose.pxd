@@ -91,4 +91,4 @@ cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, He
                                 int32_t action) noexcept nogil
 cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil
 cdef int32_t heuristic_best(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
-                            bint draw_ties) noexcept nogil
+                            bint draw_ties, int* n_legal) noexcept nogil

@@ -529,18 +529,22 @@ cdef bint board_key(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t ac
 cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
     """One action of look-ahead with the static evaluation (see heuristic_action):
     the best by heuristic_key, ties drawn at random."""
-    return heuristic_best(ctx, g, rng, buf, 1)
+    return heuristic_best(ctx, g, rng, buf, 1, NULL)
 
 
 cdef int32_t heuristic_best(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
-                            bint draw_ties) noexcept nogil:
+                            bint draw_ties, int* n_legal) noexcept nogil:
     """The best legal action by heuristic_key (-1: none); among equal keys one drawn at
     random, or without ``draw_ties`` the first in generation order (the search's safety
-    net compares a fixed move, and draws nothing from the stream for it)."""
+    net compares a fixed move, and draws nothing from the stream for it).  ``n_legal``
+    (unless NULL) receives the number of legal actions keyed: what a search counts
+    as the decision's work."""
     cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0, order
     cdef int32_t choice = -1
     cdef HeuristicMemo hm
     cdef HeuristicKey key, best
+    if n_legal != NULL:
+        n_legal[0] = n
     if n <= 1:
         return buf[0] if n == 1 else -1
     heuristic_start(&hm)

@@ -182,6 +182,9 @@ class MCTSBot(_Evidence, Bot):
         "others": Param(int, _search_defaults["other_policy"], "1: the other seats move by the playout policy "
                         "(a decisive move, else the best of expand draws), not by the tree; 0: by the tree; "
                         "-1: 1 with 3 sides", minimum=-1, maximum=1),
+        "oheur": Param(int, _search_defaults["other_heuristic"], "where the other seats move by the policy "
+                       "(others): 1: the heuristic's move, on what that seat sees; 0: the policy's; -1: 1 with 3 sides",
+                       minimum=-1, maximum=1),
         "greedy": Param(bool, bool(_search_defaults["playout_greedy"]), "playouts play greedy's move (every action scored)"),
         "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**9),
         "hold": Param(float, _search_defaults["hold"], "draft variant: × what each known hand card is worth "
@@ -229,7 +232,7 @@ class MCTSBot(_Evidence, Bot):
             "c": "c", "depth": "playout_depth", "quiet": "playout_quiet", "eps": "policy_eps", "k": "policy_k",
             "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold", "top": "root_top",
             "rank": "root_rank", "puct": "root_puct", "expand": "expand_k",
-            "others": "other_policy", "margin": "root_margin",
+            "others": "other_policy", "oheur": "other_heuristic", "margin": "root_margin",
         }
         # only what the spec changed: the search keeps its own tuned defaults
         params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}

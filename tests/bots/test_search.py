@@ -450,6 +450,7 @@ def test_decisive_action():
         {"playout_depth": 0},
         {"widen": 0.0, "expand_k": 1},
         {"other_policy": 1},
+        {"other_policy": 1, "other_heuristic": 1},
         {"decisive": 0, "root_prior": 0.0},
     ],
 )
@@ -739,6 +740,60 @@ def test_mcts_others_move_by_the_policy_with_three_sides():
     assert make_bot("mcts:others=0").searcher().params["other_policy"] == 0
     with pytest.raises(ValueError, match="other_policy"):
         _search.Searcher({"other_policy": 2})
+
+
+@pytest.mark.parametrize("players,teams", [(3, None), (6, 3)])
+def test_mcts_oheur_replies_are_the_heuristics_move_on_the_seats_own_view(players, teams):
+    """other_heuristic: a seat's move in a dealt world is the heuristic's move on
+    that seat's observation (the other hands and the draw pile hidden), never on
+    the world's cards, and the world is left as it was.  On the whole board the
+    heuristic would have played otherwise in some of these positions, so hiding
+    is what makes them equal."""
+    rules = parse_rules("classic", players=players, teams=teams)
+    searcher = _search.Searcher({"other_policy": 1, "other_heuristic": 1})
+    positions = told_apart = 0
+    for seed in range(3):
+        state = State.new(rules, seed=seed)
+        rng = np.random.default_rng(seed)
+        while not state.is_terminal():
+            seat = state.current_player
+            view = state.observation(seat).core
+            world = state.core.clone()
+            own = _choose.heuristic_action(view, np.random.PCG64(state.turn))
+            reply = searcher.seat_reply(world, np.random.PCG64(state.turn))
+            assert reply == own
+            assert all(world.hand(s) == state.core.hand(s) for s in range(players))
+            assert world.draw_pile() == state.core.draw_pile()
+            told_apart += _choose.heuristic_action(world, np.random.PCG64(state.turn)) != own
+            positions += 1
+            state.apply(_choose.greedy_action(view, rng.bit_generator))
+    assert positions > 100 and told_apart > 0
+
+
+def test_mcts_oheur_off_by_default_and_minus_one_means_with_three_sides():
+    """other_heuristic: 0 (the default) the other seats' moves in the tree are the
+    policy's, 1 the heuristic's, -1 the heuristic's with 3 sides only; each
+    setting changes the search where it differs from the others."""
+    from seqsolve.bots import make_bot
+
+    assert _search.default_params()["other_heuristic"] == 0
+    assert make_bot("mcts:others=1,oheur=1").searcher().params["other_heuristic"] == 1
+    assert make_bot("mcts:oheur=-1").searcher().params["other_heuristic"] == -1
+    for players, teams, same in ((3, None, 1), (6, 3, 1), (2, None, 0), (4, 2, 0)):
+        state = State.new(parse_rules("classic", players=players, teams=teams), seed=2)
+        _, default = _search_from(state, 0, iterations=1500, other_policy=1)
+        _, off = _search_from(state, 0, iterations=1500, other_policy=1, other_heuristic=0)
+        assert (default["actions"], default["work"]) == (off["actions"], off["work"])
+        _, auto = _search_from(state, 0, iterations=1500, other_policy=1, other_heuristic=-1)
+        _, alike = _search_from(state, 0, iterations=1500, other_policy=1, other_heuristic=same)
+        _, other = _search_from(state, 0, iterations=1500, other_policy=1, other_heuristic=1 - same)
+        assert auto["best"] in state.legal_actions()
+        assert (auto["actions"], auto["nodes"], auto["work"]) == (alike["actions"], alike["nodes"], alike["work"])
+        assert (auto["actions"], auto["nodes"], auto["work"]) != (other["actions"], other["nodes"], other["work"])
+    with pytest.raises(ValueError, match="other_heuristic"):
+        _search.Searcher({"other_heuristic": 2})
+    with pytest.raises(Exception, match="oheur"):
+        make_bot("mcts:oheur=2")
 
 
 # Green holds b3-f3, b8 c8 d8 e8 and the AC for f8: it wins on its turn whatever blue
