@@ -338,7 +338,7 @@ cdef class Searcher:
               are hidden from it while it chooses.  A model of a sensible rival
               (or partner) whose replies the tree then need not learn.  0 (the
               default): the policy's move; -1: 1 with 3 sides, else 0.  Off: on
-              the 3-side cells it moved the score against greedy by -2 to +4
+              the 3-side cells it moved the score against greedy by -4 to +4
               points, none beyond the noise, and its worst moves passed 0.1 s
               (RESULTS.md, "mcts with the heuristic for the other seats
               (twelfth session)").
