@@ -1,9 +1,11 @@
-"""benchmarks/strength_matrix.py's list of bot specs: a spec's own options are
-comma-separated like the list, and must stay with their bot."""
+"""benchmarks/strength_matrix.py's own logic: a spec's options are comma-separated
+like the list of specs and must stay with their bot; two bots measured on the
+same deals are compared deal by deal."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -23,3 +25,26 @@ def test_options_stay_with_their_bot():
     assert split("mcts:others=1,oheur=1") == ["mcts:others=1,oheur=1"]
     assert split("greedy,mcts:eps=1,k=8,heuristic") == ["greedy", "mcts:eps=1,k=8", "heuristic"]
     assert split("rollout:time=0.1,mcts") == ["rollout:time=0.1", "mcts"]
+
+
+def _row(bot, seed, deals, opponent="heuristic", players=2):
+    return {"key": f"{bot} vs {opponent} | classic | {players}p", "bot": bot, "opponent": opponent,
+            "preset": "classic", "players": players, "teams": None, "seed": seed, "deal_scores": deals}
+
+
+def test_compare_pairs_the_deals_both_bots_played(tmp_path):
+    cache = tmp_path / "cache.jsonl"
+    rows = [
+        _row("mcts", 1, [1.0, 0.5, 0.5, 0.0]),
+        _row("mcts:x=1", 1, [1.0, 1.0]),          # a shorter run: the first two deals of seed 1
+        _row("mcts", 2, [0.0, 0.5]),
+        _row("mcts:x=1", 2, [0.5, 0.5]),
+        _row("mcts:x=1", 3, [1.0]),               # no partner on seed 3: left out
+        _row("mcts", 1, [0.5], opponent="greedy"),  # another cell, without its partner
+    ]
+    cache.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    lines = load().compared(str(cache), "mcts:x=1", "mcts")
+    assert len(lines) == 1
+    # deals (1, 1, .5, .5) against (1, .5, 0, .5): differences 0, .5, .5, 0
+    assert "+25.0% [" in lines[0] and "over 4 deals (seeds 1, 2)" in lines[0]
+    assert "75.0% against 50.0%" in lines[0]
