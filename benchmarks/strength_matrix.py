@@ -16,6 +16,7 @@ Usage::
     python benchmarks/strength_matrix.py                       # everything, then prints the table
     python benchmarks/strength_matrix.py --write               # ... and puts it into RESULTS.md
     python benchmarks/strength_matrix.py --quick --presets draft --bots heuristic,mcts
+    python benchmarks/strength_matrix.py --compare mcts:widen=0.5,mcts   # an idea against the default, deal by deal
 
 Every finished cell is appended to ``--cache`` (JSON lines, default
 benchmarks/strength_matrix.jsonl, not committed); ``--resume`` reuses the cells
