@@ -204,6 +204,38 @@ def write_results(rows: list[dict], command: str) -> None:
         fh.write(text)
 
 
+#: what every cell of the cache holds, for --resume, --pool and --compare
+CELL_FIELDS = ("key", "bot", "opponent", "preset", "players", "teams", "seed", "games", "deal_scores")
+
+
+class CacheError(Exception):
+    """A cache file that cannot be read, named with the line at fault."""
+
+
+def cache_rows(path: str) -> list[dict]:
+    """The finished cells in a cache file, in the order they were written; a line
+    that is not one is an error naming the file and the line (a cell is appended
+    in one small write once it is finished, so an interrupted run leaves none)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except OSError as exc:
+        raise CacheError(f"{path}: cannot read the cache: {exc.strerror or exc}") from None
+    rows = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CacheError(f"{path}:{number}:{exc.colno}: not a cell of the cache: {exc.msg}") from None
+        missing = [name for name in CELL_FIELDS if not isinstance(row, dict) or name not in row]
+        if missing:
+            raise CacheError(f"{path}:{number}: not a cell of the cache: no {', '.join(missing)}")
+        rows.append(row)
+    return rows
+
+
 def pooled(path: str) -> list[str]:
     """Each cell played on several seeds, its deals pooled into one score and interval.
 
@@ -211,11 +243,8 @@ def pooled(path: str) -> list[str]:
     different seeds are independent, so they pool as one paired sample.
     """
     by_key: dict[str, dict[int, dict]] = {}
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            row = json.loads(line) if line.strip() else None
-            if row and "deal_scores" in row:
-                by_key.setdefault(row["key"], {})[row["seed"]] = row
+    for row in cache_rows(path):
+        by_key.setdefault(row["key"], {})[row["seed"]] = row
     lines = []
     for key, runs in by_key.items():
         if len(runs) < 2:
@@ -241,14 +270,12 @@ def compared(path: str, first: str, second: str) -> list[str]:
     seed both were played on.
     """
     by_cell: dict[tuple, dict[str, dict[int, dict]]] = {}
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            row = json.loads(line) if line.strip() else None
-            if row and "deal_scores" in row and row["bot"] in (first, second):
-                cell = (row["opponent"], row["preset"], row["players"], row["teams"])
-                runs = by_cell.setdefault(cell, {}).setdefault(row["bot"], {})
-                if len(row["deal_scores"]) >= len(runs.get(row["seed"], {}).get("deal_scores", ())):
-                    runs[row["seed"]] = row
+    for row in cache_rows(path):
+        if row["bot"] in (first, second):
+            cell = (row["opponent"], row["preset"], row["players"], row["teams"])
+            runs = by_cell.setdefault(cell, {}).setdefault(row["bot"], {})
+            if len(row["deal_scores"]) >= len(runs.get(row["seed"], {}).get("deal_scores", ())):
+                runs[row["seed"]] = row
     lines = []
     for (opponent, preset, players, teams), bots in by_cell.items():
         seeds = sorted(set(bots.get(first, {})) & set(bots.get(second, {})))
@@ -303,6 +330,13 @@ def main() -> None:
                     help="print bot A's score minus bot B's on the deals both played, cell by cell, "
                     "from the cache, and stop")
     args = ap.parse_args()
+    try:
+        run(ap, args)
+    except CacheError as exc:
+        sys.exit(f"strength_matrix.py: {exc}")
+
+
+def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.compare:
         pair = split_specs(args.compare)
         if len(pair) != 2:
@@ -317,11 +351,7 @@ def main() -> None:
     if not args.resume:
         open(args.cache, "w").close()
     elif os.path.exists(args.cache):
-        with open(args.cache, encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    row = json.loads(line)
-                    cached[row["key"]] = row
+        cached = {row["key"]: row for row in cache_rows(args.cache)}
     rows = []
     cells = [
         Cell(bot, opp, preset, players, teams)

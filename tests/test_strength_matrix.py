@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "strength_matrix.py"
 
@@ -29,7 +32,8 @@ def test_options_stay_with_their_bot():
 
 def _row(bot, seed, deals, opponent="heuristic", players=2):
     return {"key": f"{bot} vs {opponent} | classic | {players}p", "bot": bot, "opponent": opponent,
-            "preset": "classic", "players": players, "teams": None, "seed": seed, "deal_scores": deals}
+            "preset": "classic", "players": players, "teams": None, "seed": seed, "games": 2 * len(deals),
+            "deal_scores": deals}
 
 
 def test_compare_pairs_the_deals_both_bots_played(tmp_path):
@@ -48,3 +52,31 @@ def test_compare_pairs_the_deals_both_bots_played(tmp_path):
     # deals (1, 1, .5, .5) against (1, .5, 0, .5): differences 0, .5, .5, 0
     assert "+25.0% [" in lines[0] and "over 4 deals (seeds 1, 2)" in lines[0]
     assert "75.0% against 50.0%" in lines[0]
+
+
+@pytest.mark.parametrize("text, where", [
+    ('{"key": "a"', ":1:"),                                    # cut short
+    (json.dumps(_row("mcts", 1, [0.5])) + "\nnot json\n", ":2:1:"),
+    ('{"key": "a", "bot": "mcts"}', ":1: not a cell of the cache: no opponent, preset"),
+    ("[1, 2]", ":1: not a cell of the cache: no key"),
+])
+def test_a_bad_cache_is_one_line_naming_the_line(tmp_path, text, where):
+    cache = tmp_path / "cache.jsonl"
+    cache.write_text(text)
+    module = load()
+    with pytest.raises(module.CacheError, match="cache.jsonl" + where.replace("[", r"\[")):
+        module.cache_rows(str(cache))
+
+
+def test_the_script_exits_with_one_line_on_a_bad_cache(tmp_path):
+    cache = tmp_path / "cache.jsonl"
+    cache.write_text("not json\n")
+    for flags in (["--pool"], ["--compare", "mcts,heuristic"], ["--resume", "--bots", "greedy"]):
+        run = subprocess.run([sys.executable, str(SCRIPT), "--cache", str(cache), *flags],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 1, flags
+        assert run.stderr.strip().count("\n") == 0 and f"{cache}:1:1: not a cell" in run.stderr
+    missing = tmp_path / "none.jsonl"
+    run = subprocess.run([sys.executable, str(SCRIPT), "--cache", str(missing), "--pool"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and f"{missing}: cannot read the cache" in run.stderr
