@@ -262,9 +262,11 @@ def compared(path: str, first: str, second: str) -> list[str]:
     """The paired difference between two bots on the same deals, cell by cell.
 
     Two bots measured on the same seed met the same shuffles, deal by deal, so
-    the difference of their deal scores is free of the deals' own luck: its
-    interval is far narrower than the two scores' intervals side by side, and it
-    is what an "idea A beats the default B" claim rests on. A deal's streams are
+    the difference of their deal scores leaves out what a deal does to both: it
+    is what an "idea A beats the default B" claim rests on. (How much narrower
+    its interval is than the two scores' side by side depends on the game: on
+    classic with 2 players, hardly, for the cards decide most games whoever
+    holds them; see RESULTS.md, thirteenth session.) A deal's streams are
     keyed by its index, so a shorter run's deals are the first ones of a longer
     run on the same seed; the deals both bots played are compared, over every
     seed both were played on.
@@ -287,6 +289,8 @@ def compared(path: str, first: str, second: str) -> list[str]:
             n = min(len(x), len(y))
             a += x[:n]
             b += y[:n]
+        if not a:
+            continue
         diff, low, high = mean_interval(p - q for p, q in zip(a, b))
         seating = f"{players}p" + (f" ({teams} teams)" if teams else "")
         lines.append(

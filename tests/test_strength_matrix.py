@@ -1,6 +1,7 @@
 """benchmarks/strength_matrix.py's own logic: a spec's options are comma-separated
 like the list of specs and must stay with their bot; two bots measured on the
-same deals are compared deal by deal."""
+same deals are compared deal by deal; a cache that is not one is one line that
+says where."""
 
 from __future__ import annotations
 
