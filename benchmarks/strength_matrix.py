@@ -204,8 +204,9 @@ def write_results(rows: list[dict], command: str) -> None:
         fh.write(text)
 
 
-#: what every cell of the cache holds, for --resume, --pool and --compare
-CELL_FIELDS = ("key", "bot", "opponent", "preset", "players", "teams", "seed", "games", "deal_scores")
+#: what every cell of the cache holds and --resume (its table), --pool or --compare read
+CELL_FIELDS = ("key", "bot", "opponent", "preset", "players", "teams", "seed", "games", "deal_scores",
+               "score", "score_ci", "fair", "cpu_per_move", "worst_cpu_per_move")
 
 
 class CacheError(Exception):

@@ -34,7 +34,8 @@ def test_options_stay_with_their_bot():
 def _row(bot, seed, deals, opponent="heuristic", players=2):
     return {"key": f"{bot} vs {opponent} | classic | {players}p", "bot": bot, "opponent": opponent,
             "preset": "classic", "players": players, "teams": None, "seed": seed, "games": 2 * len(deals),
-            "deal_scores": deals}
+            "deal_scores": deals, "score": sum(deals) / len(deals), "score_ci": [0.0, 1.0], "fair": 0.5,
+            "cpu_per_move": 0.01, "worst_cpu_per_move": 0.02}
 
 
 def test_compare_pairs_the_deals_both_bots_played(tmp_path):
