@@ -1,0 +1,53 @@
+"""benchmarks/root_spread.py: a search that must play the heuristic's move agrees
+with it every time, the figures do not depend on --jobs, and a bad option is one
+line, not a traceback."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "root_spread.py"
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("root_spread", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_search_held_to_the_heuristics_move_always_agrees():
+    """margin=100: the safety net keeps the heuristic's move unless the search is
+    100 standard errors sure, which a 300-iteration search never is."""
+    root_spread = load()
+    held = root_spread.game_decisions("mcts:iters=300,margin=100", "classic", 2, 0, 5, 10)
+    free = root_spread.game_decisions("mcts:iters=300", "classic", 2, 0, 5, 10)
+    assert len(held) == len(free) > 5  # same greedy-played game, same decisions
+    assert all(d["agree"] for d in held)
+    assert not all(d["agree"] for d in free)
+    assert all(d["spread"] is None or d["spread"] >= 0 for d in free)
+    assert all(0 < d["top_share"] <= 1 for d in free)
+
+
+def test_the_figures_do_not_depend_on_jobs(tmp_path):
+    root_spread = load()
+    figures = []
+    for jobs in (1, 2):
+        out = tmp_path / f"spread{jobs}.json"
+        assert root_spread.main(["--bot", "mcts:iters=150", "--presets", "numbers", "--players", "2",
+                                 "--games", "2", "--seed", "3", "--jobs", str(jobs), "--json", str(out)]) == 0
+        figures.append(json.loads(out.read_text())["rows"])
+    assert figures[0] == figures[1]
+    row = figures[0][0]
+    assert (row["preset"], row["players"], row["games"]) == ("numbers", 2, 2) and row["decisions"] > 0
+
+
+def test_a_bad_option_is_one_line():
+    for args in (["--players", "5"], ["--presets", "nosuch"], ["--bot", "mcts:nosuch=1"]):
+        done = subprocess.run([sys.executable, str(SCRIPT), *args, "--games", "1"], capture_output=True, text=True)
+        assert done.returncode == 2, args
+        assert done.stderr.startswith("root_spread.py: ") and done.stderr.count("\n") == 1, done.stderr
