@@ -154,7 +154,7 @@ _DEFAULT_SEARCH = {
     "root_prior": 30.0,
     "root_top": -1,
     "root_rank": 0,
-    "root_puct": 0.0,
+    "root_puct": -1.0,
     "root_margin": 0.0,
     "other_policy": -1,
     "other_heuristic": 0,
@@ -311,6 +311,15 @@ cdef class Searcher:
               prior P of the action at heuristic rank r proportional to 1/(r+1),
               instead of UCB1's: visits go to the heuristic's favourites until
               the search finds them wanting (0: off; implies ``root_rank``).
+              Negative (the default): 1 in a long game, where 3 sides each need
+              2 or more sequences, else off.  There one move shifts the
+              position's value so little that the root's mean values lie within
+              noise of each other (benchmarks/root_spread.py: a median spread of
+              0.003-0.009 against 0.02-0.05 elsewhere), and UCB1 then picks among
+              near-equals by chance; the prior lets the heuristic's judgement
+              decide until the search finds its favourites wanting.  On classic
+              with 2 players it scored 3 points less against the heuristic
+              (RESULTS.md, "mcts, sixth session"), so it stays off there.
             * ``root_margin``: a safety net at the root (0: off).  The search
               plays the heuristic's own move (the first best by heuristic_key in
               generation order; the heuristic bot draws among equal keys) unless
@@ -388,7 +397,7 @@ cdef class Searcher:
     cdef int n_slots, n_hand_slots, max_depth
     cdef double root_prior
     cdef int n_root, root_top, top_setting, root_rank, ranked
-    cdef double root_puct, root_h, root_margin
+    cdef double root_puct, puct_setting, root_h, root_margin
     cdef int32_t h_action  # root_margin: the heuristic's move at the root, else -1
     cdef HeuristicKey* root_key
     cdef int32_t* root_act
@@ -442,17 +451,18 @@ cdef class Searcher:
         self.root_prior = float(merged["root_prior"])
         self.top_setting = int(merged["root_top"])
         self.root_rank = int(bool(merged["root_rank"]))
-        self.root_puct = float(merged["root_puct"])
+        self.puct_setting = float(merged["root_puct"])
+        self.root_puct = max(0.0, self.puct_setting)
         self.root_margin = float(merged["root_margin"])
         self.other_setting = int(merged["other_policy"])
         self.oheur_setting = int(merged["other_heuristic"])
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
         if (self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.top_setting < -1
-                or not self.root_puct >= 0 or not -1 <= self.other_setting <= 1
+                or not -INFINITY < self.puct_setting < INFINITY or not -1 <= self.other_setting <= 1
                 or not -1 <= self.oheur_setting <= 1 or self.playout_quiet < 0
                 or not 0 <= self.root_margin < INFINITY):
-            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, root_puct >= 0, "
+            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, a finite root_puct, "
                              "other_policy and other_heuristic in -1..1, playout_quiet >= 0 and a finite root_margin >= 0")
         self._params = merged
         if self.nodes == NULL:
@@ -1320,6 +1330,9 @@ cdef class Searcher:
         self.root_top = self.top_setting
         if self.root_top < 0:
             self.root_top = DRAFT_TOP if t.draft_mode else 0
+        self.root_puct = self.puct_setting
+        if self.root_puct < 0:
+            self.root_puct = 1.0 if t.sides > 2 and t.seq_to_win >= 2 else 0.0
         self.ranked = self.root_rank or self.root_puct > 0
         self.other_policy = self.other_setting
         if self.other_policy < 0:

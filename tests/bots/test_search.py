@@ -580,6 +580,45 @@ def test_mcts_puct_shares_root_visits_by_the_heuristics_rank():
     assert move(win, result["best"]) == "9C@a5"
 
 
+@pytest.mark.parametrize(
+    "preset,players,teams,long_game",
+    [
+        ("numbers", 6, 3, True),  # 3 sides, 2 sequences each
+        ("numbers-seed001-literal", 6, 3, True),
+        ("seed000", 3, None, True),  # 3 sides, 3 sequences each
+        ("seed000", 6, 3, True),
+        ("numbers", 3, None, False),  # 3 sides, 1 sequence
+        ("classic", 6, 3, False),
+        ("seed000", 2, None, False),  # 3 sequences, 2 sides
+        ("classic", 2, None, False),
+    ],
+)
+def test_mcts_puct_by_default_only_where_three_sides_need_several_sequences(preset, players, teams, long_game):
+    """root_puct -1 (the default): PUCT with constant 1 where 3 sides each need 2
+    or more sequences, UCB1 elsewhere; the default search is the one with that
+    setting given, and not the other."""
+    from seqsolve.bots import make_bot
+
+    assert _search.default_params()["root_puct"] == -1.0
+    assert make_bot("mcts").searcher().params["root_puct"] == -1.0
+    state = State.new(parse_rules(preset, players=players, teams=teams), seed=5)
+    _, default = _search_from(state, 0, iterations=400)
+    _, alike = _search_from(state, 0, iterations=400, root_puct=1.0 if long_game else 0.0)
+    _, other = _search_from(state, 0, iterations=400, root_puct=0.0 if long_game else 1.0)
+    assert (default["actions"], default["work"]) == (alike["actions"], alike["work"])
+    assert default["actions"] != other["actions"]
+
+
+def test_mcts_puct_rejects_what_is_not_a_number():
+    from seqsolve.bots import make_bot
+
+    for bad in (float("nan"), float("inf"), -float("inf")):
+        with pytest.raises(ValueError, match="root_puct"):
+            _search.Searcher({"root_puct": bad})
+    with pytest.raises(Exception, match="puct"):
+        make_bot("mcts:puct=-2")
+
+
 def test_mcts_cpu_cap_ends_the_search_whatever_the_iterations():
     """cpu_seconds: the thread's CPU clock is read every 64 iterations after the
     first 64, so a cap already spent stops the search at exactly 64; without a cap
