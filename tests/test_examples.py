@@ -4,7 +4,6 @@ games through the public API alone, and a player's illegal answer is a forfeit."
 from __future__ import annotations
 
 import ast
-import importlib.util
 import re
 import subprocess
 import sys
@@ -13,15 +12,13 @@ from pathlib import Path
 import numpy as np
 
 import seqsolve
+from script_helpers import load_script
 
 EMBED = Path(__file__).resolve().parent.parent / "examples" / "embed.py"
 
 
 def _embed():
-    spec = importlib.util.spec_from_file_location("embed_example", EMBED)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(EMBED, "embed_example")
 
 
 def test_the_example_runs_and_repeats_itself_for_a_seed():

@@ -4,20 +4,18 @@ line, not a traceback."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+from script_helpers import load_script
+
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "root_spread.py"
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("root_spread", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "root_spread")
 
 
 def test_a_search_held_to_the_heuristics_move_always_agrees():

@@ -5,23 +5,19 @@ says where."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from script_helpers import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "strength_matrix.py"
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("strength_matrix", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script(SCRIPT, "strength_matrix", register=True)
 
 
 def test_options_stay_with_their_bot():
