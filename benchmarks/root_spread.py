@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 
@@ -46,7 +47,6 @@ def game_decisions(spec: str, preset: str, players: int, game: int, seed: int, m
     stream = np.random.SeedSequence([seed, game])
     state = State.new(rules, seed=int(stream.generate_state(1)[0]))
     greedy_rng = np.random.default_rng(stream.spawn(1)[0])
-
     found = []
     while not state.is_terminal():
         seat = state.current_player
@@ -116,9 +116,10 @@ def main(argv: list[str] | None = None) -> int:
         agree = "—" if r["agree"] is None else f"{r['agree']:.0%}"
         share = "—" if r["top_share_median"] is None else f"{r['top_share_median']:.2f}"
         print(f"| {r['preset']} | {r['players']} | {r['decisions_per_game']:.1f} | {agree} | {spread} | {share} |")
-    if args.json:
-        with open(args.json, "w") as out:
+    if args.json:  # whole or not at all: written beside, then renamed
+        with open(args.json + ".part", "w") as out:
             json.dump({"seed": args.seed, "min_visits": args.min_visits, "rows": rows}, out, indent=1)
+        os.replace(args.json + ".part", args.json)
     return 0
 
 

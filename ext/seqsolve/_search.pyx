@@ -451,8 +451,7 @@ cdef class Searcher:
         self.root_prior = float(merged["root_prior"])
         self.top_setting = int(merged["root_top"])
         self.root_rank = int(bool(merged["root_rank"]))
-        self.puct_setting = float(merged["root_puct"])
-        self.root_puct = max(0.0, self.puct_setting)
+        self.puct_setting = float(merged["root_puct"])  # resolved per search, by the rules
         self.root_margin = float(merged["root_margin"])
         self.other_setting = int(merged["other_policy"])
         self.oheur_setting = int(merged["other_heuristic"])
