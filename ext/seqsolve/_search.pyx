@@ -311,13 +311,15 @@ cdef class Searcher:
               prior P of the action at heuristic rank r proportional to 1/(r+1),
               instead of UCB1's: visits go to the heuristic's favourites until
               the search finds them wanting (0: off; implies ``root_rank``).
-              Negative (the default): 1 in a long game, where 3 sides each need
-              2 or more sequences, else off.  There one move shifts the
+              Negative (the default): 1 where 3 teams each need 2 or more
+              sequences (6 players), else off.  There one move shifts the
               position's value so little that the root's mean values lie within
               noise of each other (benchmarks/root_spread.py: a median spread of
               0.003-0.009 against 0.02-0.05 elsewhere), and UCB1 then picks among
               near-equals by chance; the prior lets the heuristic's judgement
-              decide until the search finds its favourites wanting.  On classic
+              decide until the search finds its favourites wanting.  With 3
+              players (seed000 3p, flat too) it scored 4.6 points less than UCB1
+              on the same deals, so it stays off there.  On classic
               with 2 players it scored 3 points less against the heuristic
               (RESULTS.md, "mcts, sixth session"), so it stays off there.
             * ``root_margin``: a safety net at the root (0: off).  The search
@@ -1331,7 +1333,7 @@ cdef class Searcher:
             self.root_top = DRAFT_TOP if t.draft_mode else 0
         self.root_puct = self.puct_setting
         if self.root_puct < 0:
-            self.root_puct = 1.0 if t.sides > 2 and t.seq_to_win >= 2 else 0.0
+            self.root_puct = 1.0 if t.sides > 2 and t.players > t.sides and t.seq_to_win >= 2 else 0.0
         self.ranked = self.root_rank or self.root_puct > 0
         self.other_policy = self.other_setting
         if self.other_policy < 0:

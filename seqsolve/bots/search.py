@@ -195,7 +195,7 @@ class MCTSBot(_Evidence, Bot):
         "rank": Param(bool, bool(_search_defaults["root_rank"]), "the root's moves enter the tree in the "
                       "heuristic's order, best first"),
         "puct": Param(float, _search_defaults["root_puct"], "PUCT at the root with the heuristic's rank as prior "
-                      "(the constant; 0: UCB1; -1: 1 where 3 sides each need 2 or more sequences, else 0)",
+                      "(the constant; 0: UCB1; -1: 1 where 3 teams each need 2 or more sequences, else 0)",
                       minimum=-1.0, maximum=100.0),
         "margin": Param(float, _search_defaults["root_margin"], "safety net: play the heuristic's move "
                         "unless the search's most visited move beats its mean value by this many standard "

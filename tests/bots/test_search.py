@@ -585,7 +585,7 @@ def test_mcts_puct_shares_root_visits_by_the_heuristics_rank():
     [
         ("numbers", 6, 3, True),  # 3 sides, 2 sequences each
         ("numbers-seed001-literal", 6, 3, True),
-        ("seed000", 3, None, True),  # 3 sides, 3 sequences each
+        ("seed000", 3, None, False),  # 3 sides, 3 sequences each, but no teams
         ("seed000", 6, 3, True),
         ("numbers", 3, None, False),  # 3 sides, 1 sequence
         ("classic", 6, 3, False),
@@ -593,8 +593,8 @@ def test_mcts_puct_shares_root_visits_by_the_heuristics_rank():
         ("classic", 2, None, False),
     ],
 )
-def test_mcts_puct_by_default_only_where_three_sides_need_several_sequences(preset, players, teams, long_game):
-    """root_puct -1 (the default): PUCT with constant 1 where 3 sides each need 2
+def test_mcts_puct_by_default_only_where_three_teams_need_several_sequences(preset, players, teams, long_game):
+    """root_puct -1 (the default): PUCT with constant 1 where 3 teams each need 2
     or more sequences, UCB1 elsewhere; the default search is the one with that
     setting given, and not the other."""
     from seqsolve.bots import make_bot
