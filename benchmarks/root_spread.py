@@ -15,7 +15,9 @@ decision of the first side with more than one legal action it runs BOT and
   root moves with at least ``--min-visits`` visits (the median over decisions);
 * ``top share``: the most visited root move's share of the root's visits (median).
 
-The games follow greedy, so the positions are the same for every BOT.  Seeded:
+The cells are the strength matrix's seating classes that each preset's rules
+accept (so ``--players 3`` leaves out draft).  The games follow greedy, so the
+positions are the same for every BOT.  Seeded:
 the same command gives the same figures whatever ``--jobs`` is.
 
     python benchmarks/root_spread.py --presets classic,numbers,seed000 --players 2,6 --games 4
@@ -34,15 +36,15 @@ from joblib import Parallel, delayed
 
 from seqsolve import _choose
 from seqsolve.bots import make_bot
-from seqsolve.games.sequence.rules import parse_rules
+from seqsolve.games.sequence.rules import Variant, parse_rules
 from seqsolve.games.sequence.state import State
+from strength_matrix import SEATINGS, seatings  # the matrix's seating classes, beside this script
 
-SEATINGS = {2: None, 3: None, 4: 2, 6: 3}
 
-
-def game_decisions(spec: str, preset: str, players: int, game: int, seed: int, min_visits: int) -> list[dict]:
+def game_decisions(spec: str, preset: str, players: int, teams: int | None, game: int, seed: int,
+                   min_visits: int) -> list[dict]:
     """The first side's decisions in one greedy-played game: agree, spread, top share."""
-    rules = parse_rules(preset, players=players, teams=SEATINGS[players])
+    rules = parse_rules(preset, players=players, teams=teams)
     bot = make_bot(spec)
     stream = np.random.SeedSequence([seed, game])
     state = State.new(rules, seed=int(stream.generate_state(1)[0]))
@@ -91,22 +93,22 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         players = [int(p) for p in args.players.split(",")]
-        if any(p not in SEATINGS for p in players) or args.games < 1:
+        if any(p not in dict(SEATINGS) for p in players) or args.games < 1:
             raise ValueError("players must be among 2, 3, 4, 6 and games at least 1")
         presets = [p for p in args.presets.split(",") if p]
-        cells = [(preset, n) for preset in presets for n in players]
-        for preset, n in cells:
-            parse_rules(preset, players=n, teams=SEATINGS[n])
+        for preset in presets:
+            Variant.parse(preset)
+        cells = [(preset, n, teams) for preset in presets for n, teams in seatings(preset) if n in players]
         make_bot(args.bot).searcher()
     except Exception as exc:  # a bad option, preset or bot: one line, no traceback
         print(f"root_spread.py: {exc}", file=sys.stderr)
         return 2
     runs = Parallel(n_jobs=args.jobs)(
-        delayed(game_decisions)(args.bot, preset, n, game, args.seed, args.min_visits)
-        for preset, n in cells for game in range(args.games)
+        delayed(game_decisions)(args.bot, preset, n, teams, game, args.seed, args.min_visits)
+        for preset, n, teams in cells for game in range(args.games)
     )
     rows = []
-    for index, (preset, n) in enumerate(cells):
+    for index, (preset, n, _) in enumerate(cells):
         decisions = [d for run in runs[index * args.games:(index + 1) * args.games] for d in run]
         rows.append({"preset": preset, "players": n, "bot": args.bot, **summarize(decisions, args.games)})
     print("| preset | players | decisions a game | agrees with heuristic | value spread (median) | top share (median) |")

@@ -22,8 +22,8 @@ def test_a_search_held_to_the_heuristics_move_always_agrees():
     """margin=100: the safety net keeps the heuristic's move unless the search is
     100 standard errors sure, which a 300-iteration search never is."""
     root_spread = load()
-    held = root_spread.game_decisions("mcts:iters=300,margin=100", "classic", 2, 0, 5, 10)
-    free = root_spread.game_decisions("mcts:iters=300", "classic", 2, 0, 5, 10)
+    held = root_spread.game_decisions("mcts:iters=300,margin=100", "classic", 2, None, 0, 5, 10)
+    free = root_spread.game_decisions("mcts:iters=300", "classic", 2, None, 0, 5, 10)
     assert len(held) == len(free) > 5  # same greedy-played game, same decisions
     assert all(d["agree"] for d in held)
     assert not all(d["agree"] for d in free)
@@ -42,6 +42,15 @@ def test_the_figures_do_not_depend_on_jobs(tmp_path):
     assert figures[0] == figures[1]
     row = figures[0][0]
     assert (row["preset"], row["players"], row["games"]) == ("numbers", 2, 2) and row["decisions"] > 0
+
+
+def test_a_preset_gets_only_the_seatings_its_rules_accept(tmp_path):
+    """draft is played by 2 or 4 (2 sides): asked for 2, 3 and 6 players it gets
+    the 2-player cell alone."""
+    out = tmp_path / "draft.json"
+    assert load().main(["--bot", "mcts:iters=100", "--presets", "draft", "--players", "2,3,6",
+                        "--games", "1", "--json", str(out)]) == 0
+    assert [(r["preset"], r["players"]) for r in json.loads(out.read_text())["rows"]] == [("draft", 2)]
 
 
 def test_a_bad_option_is_one_line():
