@@ -120,7 +120,7 @@ ctypedef struct Tally:
     uint16_t fill[N_WINDOWS]         # chips of side s in the window (corners not counted) at bits 3s..3s+2
     int16_t open[MAX_SIDES][5]       # windows open to side s (no other chip, C-25 eligible) by fill 0..4, corners counted
     uint64_t threat[MAX_SIDES][3]    # a bit per window of open[s][4]: one cell short
-    uint64_t barred[MAX_SIDES][3]    # a bit per window that may not become a sequence of s (C-25 condition 2)
+    uint64_t barred[MAX_SIDES][3]    # a bit per window that may not become a sequence of s (C-25 conditions 2 and 3)
     uint8_t gone[MAX_CODES]          # copies of each card code in the discard piles
 
 ctypedef struct Game:
@@ -215,6 +215,48 @@ cdef inline int open_fill(const Tables* t, const Tally* ty, int wi, uint16_t fil
         return -1
     k = ((fill >> (3 * s)) & 7) + t.corner_n[wi]
     return k if k < 5 else -1
+
+
+
+cdef inline bint overlap_ok(const Tables* t, u128 m, const uint8_t* seqs, int n) noexcept nogil:
+    """C-25 conditions 2 and 3: may the window of cells ``m`` become a sequence of a
+    side whose completed sequences are the windows seqs[0..n)?  Inline here so the
+    core's declarations, its window tally and the evaluation apply one rule."""
+    cdef u128 sk
+    cdef int k, j, shared, touching = 0, crossed
+    m &= t.share_mask
+    for k in range(n):
+        shared = popcount128(m & t.window_mask[seqs[k]])
+        if shared > t.max_shared:
+            return 0
+        if shared:
+            touching += 1
+    if t.reuse_limit < 0:
+        return 1
+    if touching > t.reuse_limit:
+        return 0
+    for k in range(n):
+        sk = t.window_mask[seqs[k]] & t.share_mask
+        if not (m & sk):
+            continue
+        crossed = 0
+        for j in range(n):
+            if j != k and (sk & t.window_mask[seqs[j]]):
+                crossed += 1
+        if crossed >= t.reuse_limit:
+            return 0
+    return 1
+
+
+cdef inline int side_sequences(const Game* g, int side, uint8_t* out) noexcept nogil:
+    """The windows of ``side``'s completed sequences, in the order completed, into
+    ``out`` (room for N_WINDOWS); returns how many."""
+    cdef int k, n = 0
+    for k in range(g.seq_n):
+        if g.seq_side[k] == side:
+            out[n] = g.seq_window[k]
+            n += 1
+    return n
 
 
 cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil

@@ -184,34 +184,6 @@ cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
 
 # ---------------------------------------------------------------- sequences
 
-cdef bint overlap_ok(const Tables* t, int w, const uint8_t* seqs, int n) noexcept nogil:
-    """C-25 conditions 2 and 3: may window w join a side's sequences seqs[0..n)?"""
-    cdef u128 m = t.window_mask[w] & t.share_mask
-    cdef u128 sk
-    cdef int k, j, shared, touching = 0, crossed
-    for k in range(n):
-        shared = popcount128(m & t.window_mask[seqs[k]])
-        if shared > t.max_shared:
-            return 0
-        if shared:
-            touching += 1
-    if t.reuse_limit < 0:
-        return 1
-    if touching > t.reuse_limit:
-        return 0
-    for k in range(n):
-        sk = t.window_mask[seqs[k]] & t.share_mask
-        if not (m & sk):
-            continue
-        crossed = 0
-        for j in range(n):
-            if j != k and (sk & t.window_mask[seqs[j]]):
-                crossed += 1
-        if crossed >= t.reuse_limit:
-            return 0
-    return 1
-
-
 ctypedef struct DeclSearch:
     int n_cand
     uint8_t cand[MAX_THROUGH]
@@ -241,7 +213,7 @@ cdef void search_declarations(const Tables* t, DeclSearch* s, int i) noexcept no
                 s.found[s.n_found * MAX_THROUGH + k] = s.cur[k]
         s.n_found += 1
         return
-    if overlap_ok(t, s.cand[i], s.seqs, s.base_n + s.cur_n):
+    if overlap_ok(t, t.window_mask[s.cand[i]], s.seqs, s.base_n + s.cur_n):
         s.seqs[s.base_n + s.cur_n] = s.cand[i]
         s.cur[s.cur_n] = s.cand[i]
         s.cur_n += 1
@@ -262,7 +234,7 @@ cdef int prepare_declarations(const Tables* t, const Game* g, int side, int cell
     s.n_cand = 0
     for i in range(t.through_n[cell]):
         w = t.through[cell][i]
-        if (t.window_mask[w] & counting) == t.window_mask[w] and overlap_ok(t, w, s.seqs, s.base_n):
+        if (t.window_mask[w] & counting) == t.window_mask[w] and overlap_ok(t, t.window_mask[w], s.seqs, s.base_n):
             s.cand[s.n_cand] = w
             s.n_cand += 1
     s.cur_n = 0
@@ -346,13 +318,25 @@ cdef inline void tally_move(const Tables* t, Game* g, int cell, int side, int de
 
 
 cdef void tally_bar(const Tables* t, Game* g, int s, int seq) noexcept nogil:
-    """Side ``s`` has completed the sequence ``seq``: the windows that share more than
-    max_shared cells with it may no longer become its sequences (C-25).  They all
-    cross ``seq``, so only the windows through its cells are looked at."""
+    """Side ``s`` has completed the sequence ``seq``: the windows that may no longer
+    become its sequences (C-25) leave its counts.  Without a reuse limit those are the
+    windows sharing more than max_shared cells with ``seq``, so only the windows
+    through its cells are looked at; with one, a window crossing an earlier sequence
+    that ``seq`` crossed may be barred too, so every window is looked at (a sequence
+    is rare: the cost does not matter)."""
     cdef Tally* ty = &g.tally
     cdef u128 shared = t.window_mask[seq] & t.share_mask, cells = t.window_mask[seq]
     cdef uint64_t b
-    cdef int i, cell, wi
+    cdef uint8_t seqs[N_WINDOWS]
+    cdef int i, cell, wi, n
+    if t.reuse_limit >= 0:
+        n = side_sequences(g, s, seqs)
+        for wi in range(N_WINDOWS):
+            b = (<uint64_t>1) << (wi & 63)
+            if not (ty.barred[s][wi >> 6] & b) and not overlap_ok(t, t.window_mask[wi], seqs, n):
+                tally_part(t, ty, wi, ty.fill[wi], s, -1)
+                ty.barred[s][wi >> 6] |= b
+        return
     while cells:
         cell = ctz128(cells)
         cells &= cells - 1
@@ -367,19 +351,16 @@ cdef void tally_bar(const Tables* t, Game* g, int s, int seq) noexcept nogil:
 cdef void tally_side(const Tables* t, Game* g, int s) noexcept nogil:
     """Side ``s``'s barred windows and open counts from scratch (tally_start)."""
     cdef Tally* ty = &g.tally
-    cdef int wi, k
-    cdef u128 m
+    cdef uint8_t seqs[N_WINDOWS]
+    cdef int wi, k, n = side_sequences(g, s, seqs)
     for k in range(5):
         ty.open[s][k] = 0
     for k in range(3):
         ty.threat[s][k] = 0
         ty.barred[s][k] = 0
     for wi in range(N_WINDOWS):
-        m = t.window_mask[wi]
-        for k in range(g.seq_n):
-            if g.seq_side[k] == s and popcount128(m & t.window_mask[g.seq_window[k]] & t.share_mask) > t.max_shared:
-                ty.barred[s][wi >> 6] |= (<uint64_t>1) << (wi & 63)
-                break
+        if not overlap_ok(t, t.window_mask[wi], seqs, n):
+            ty.barred[s][wi >> 6] |= (<uint64_t>1) << (wi & 63)
         tally_part(t, ty, wi, ty.fill[wi], s, 1)
 
 

@@ -12,7 +12,7 @@ from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 from seqsolve._core cimport (
     u128, popcount128, Tables, Game, CoreGame, act_kind, act_card, act_cell, act_pick,
-    MAX_CODES, MAX_SIDES, N_CELLS, N_WINDOWS, ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD,
+    overlap_ok, side_sequences, MAX_CODES, MAX_SIDES, N_CELLS, N_WINDOWS, ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD,
 )
 
 
@@ -111,14 +111,13 @@ cdef inline u128 seq_cells(const Tables* t, const Game* g, int side) noexcept no
 
 
 cdef inline bint eligible(const Tables* t, const Game* g, int side, u128 m, u128 seqm) noexcept nogil:
-    """C-25 condition 2, cheaply: may window m still become a sequence of side?"""
-    cdef int k
-    if popcount128(m & seqm) <= t.max_shared:
+    """C-25 conditions 2 and 3: may window m still become a sequence of side?  ``seqm``
+    (seq_cells) answers at once for a window that crosses none of the side's
+    sequences, or, without a reuse limit, crosses them in few enough cells."""
+    cdef uint8_t seqs[N_WINDOWS]
+    if (m & seqm) == 0 or (t.reuse_limit < 0 and popcount128(m & seqm) <= t.max_shared):
         return 1
-    for k in range(g.seq_n):
-        if g.seq_side[k] == side and popcount128(m & t.window_mask[g.seq_window[k]] & t.share_mask) > t.max_shared:
-            return 0
-    return 1
+    return overlap_ok(t, m, seqs, side_sequences(g, side, seqs))
 
 
 cdef inline bint is_threat_window(const Tables* t, const Game* g, int s, int wi, u128 all_chips) noexcept nogil:

@@ -38,7 +38,7 @@ from libc.string cimport memset
 
 from seqsolve._core cimport (
     u128, ctz128, ctz64, popcount128, Tables, Game, CoreGame,
-    bit, act_kind, act_card, act_cell, act_pick, side_total,
+    bit, act_kind, act_card, act_cell, act_pick, side_total, overlap_ok, side_sequences,
     MAX_SIDES, MAX_CODES, N_CELLS, N_WINDOWS, MAX_MOVES, UNKNOWN_CARD,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS,
     CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
@@ -52,22 +52,21 @@ cdef enum:
     MAX_CAND = 10   # completed windows through one cell considered for a declaration
 
 
-cdef int max_compatible(const Tables* t, const u128* cand, int n, int i,
-                        u128* chosen, int n_chosen) noexcept nogil:
-    """Size of the largest subset of cand[i:] that, with chosen[:n_chosen], pairwise
-    shares at most max_shared cells (C-26 step 2; the reuse limit is not modelled)."""
-    cdef int k, best, with_it
+cdef int max_compatible(const Tables* t, uint8_t* seqs, int n_seqs, const uint8_t* cand, int n,
+                        int i) noexcept nogil:
+    """Size of the largest subset of the windows cand[i:] that may join the sequences
+    seqs[:n_seqs] one after another (C-26 step 2, C-25's limits, the reuse limit
+    included, as the core declares them); ``seqs`` has room for MAX_CAND more."""
+    cdef int with_it = 0, without
     if i == n:
-        return n_chosen
-    for k in range(n_chosen):
-        if popcount128(cand[i] & chosen[k] & t.share_mask) > t.max_shared:
-            return max_compatible(t, cand, n, i + 1, chosen, n_chosen)
-    chosen[n_chosen] = cand[i]
-    with_it = max_compatible(t, cand, n, i + 1, chosen, n_chosen + 1)
-    if with_it == n_chosen + n - i:
-        return with_it
-    best = max_compatible(t, cand, n, i + 1, chosen, n_chosen)
-    return with_it if with_it > best else best
+        return 0
+    if overlap_ok(t, t.window_mask[cand[i]], seqs, n_seqs):
+        seqs[n_seqs] = cand[i]
+        with_it = 1 + max_compatible(t, seqs, n_seqs + 1, cand, n, i + 1)
+        if with_it == n - i:
+            return with_it
+    without = max_compatible(t, seqs, n_seqs, cand, n, i + 1)
+    return with_it if with_it > without else without
 
 
 # ---------------------------------------------------------------- context
@@ -144,7 +143,7 @@ cdef double place_value(const Ctx* ctx, const Game* g, int me, int cell, bint* w
     cdef u128 others = all_chips & ~g.chips[me]
     cdef u128 seqm
     cdef u128 m, opp_in
-    cdef u128 cand[MAX_CAND]
+    cdef uint8_t cand[MAX_CAND]
     cdef int i, wi, f, o, fo, n_cand = 0
     cdef double score = ctx.centre[cell]
     if g.tally.on:
@@ -160,7 +159,7 @@ cdef double place_value(const Ctx* ctx, const Game* g, int me, int cell, bint* w
             f = popcount128(m & cnt_me)
             if f >= 4:
                 if n_cand < MAX_CAND:
-                    cand[n_cand] = m
+                    cand[n_cand] = wi
                     n_cand += 1
             else:
                 score += w.extend[f]
@@ -221,7 +220,7 @@ cdef double place_value_tally(const Ctx* ctx, const Game* g, int me, int cell, b
     counting a window's chips or its overlap with the sequences."""
     cdef const Tables* t = ctx.t
     cdef const Weights* w = &ctx.w
-    cdef u128 cand[MAX_CAND]
+    cdef uint8_t cand[MAX_CAND]
     cdef int i, wi, f = 0, o, n_cand = 0
     cdef double score = ctx.centre[cell]
     for i in range(t.through_n[cell]):
@@ -232,7 +231,7 @@ cdef double place_value_tally(const Ctx* ctx, const Game* g, int me, int cell, b
         if o == me:
             if f >= 4:
                 if n_cand < MAX_CAND:
-                    cand[n_cand] = t.window_mask[wi]
+                    cand[n_cand] = wi
                     n_cand += 1
             else:
                 score += w.extend[f]
@@ -247,13 +246,13 @@ cdef double place_value_tally(const Ctx* ctx, const Game* g, int me, int cell, b
 
 
 cdef inline double place_rest(const Ctx* ctx, const Game* g, int me, int cell, double score,
-                              const u128* cand, int n_cand, bint* won) noexcept nogil:
+                              const uint8_t* cand, int n_cand, bint* won) noexcept nogil:
     """place_value after the windows through the cell: the heart (D-3), then the
     sequences the chip completes (a win, or w_complete each)."""
     cdef const Tables* t = ctx.t
     cdef const Weights* w = &ctx.w
     cdef u128 others, hm
-    cdef u128 chosen[MAX_CAND]
+    cdef uint8_t seqs[N_WINDOWS + MAX_CAND]
     cdef int o, n_new = 0, total, hf
     if t.heart and (bit(cell) & t.heart_mask):
         others = (g.chips[0] | g.chips[1] | g.chips[2]) & ~g.chips[me]
@@ -274,7 +273,7 @@ cdef inline double place_rest(const Ctx* ctx, const Game* g, int me, int cell, d
                         score += 2 * w.block[hf + 1]
                     break
     if n_cand:
-        n_new += max_compatible(t, cand, n_cand, 0, chosen, 0)
+        n_new += max_compatible(t, seqs, side_sequences(g, me, seqs), cand, n_cand, 0)
     won[0] = 0
     if n_new:
         total = side_total(t, g, me) + n_new

@@ -1,7 +1,8 @@
 """Every searching and scoring bot on the one-move tactics of Sequence: win with a
 two-eyed jack when no natural card fits, block a winning cell with one, break an
-opponent's four with a one-eyed jack, win rather than block, and complete a sequence
-the partner built (2 teams of 2); with 3 sides, win and block too.  Each position is
+opponent's four with a one-eyed jack, win rather than block, complete a sequence
+the partner built (2 teams of 2), and tell a filled line that the reuse limit bars
+(seed000) from a winning one; with 3 sides, win and block too.  Each position is
 played from three seeds: a bot that gets one of these wrong loses games that no
 evaluation can win back.
 
@@ -36,11 +37,23 @@ def blocks_f8(state, action):
     return text in ("JD@f8", "JC@f8", "AC@f8") or (text[2] == "x" and text[3:5] in ("b8", "c8", "d8", "e8"))
 
 
+# seed000 (C-25, overlap_reuse_limit=1): blue holds e4-e8 and e6-i6, which already
+# crosses it, so 9C on a5 fills a5-e5 but makes no sequence (it would cross e4-e8 a
+# second time); AC on a9 completes a9-e9, blue's third sequence, and wins.
+REUSE_LIMIT = {
+    "rows": {4: "....B.....", 5: ".bbbB.....", 6: "....BBBBB.", 7: "....B.....", 8: "....B.....", 9: ".bbbb....."},
+    "hands": "9C,AC,2S,4S,5S,6S/?6",
+    "sequences": "b:e4-e8,b:e6-i6",
+    "variant": "seed000",
+}
+
+
 TACTICS = {
     "a two-eyed jack wins": (dict(WIN_IN_ONE, hands="JD,2S,3S,4S,5S,6S,KD/?7"), wins),
     "a two-eyed jack blocks": (dict(MUST_BLOCK, hands="JD,2S,3S,4S,5S,6S,KD/?7"), blocks_f8),
     "a one-eyed jack breaks the four": (dict(MUST_BLOCK, hands="JS,2S,3S,4S,5S,6S,KD/?7"), blocks_f8),
     "winning comes before blocking": (WIN_OR_BLOCK, wins),
+    "a line the reuse limit bars is no win (C-25)": (REUSE_LIMIT, wins),
     "the partner's four is completed": (dict(WIN_IN_ONE, seats="bgbg", hands="9C,2S,3S,4S,5S,KD/?6/?6/?6"), wins),
 }
 

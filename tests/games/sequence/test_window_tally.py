@@ -13,7 +13,8 @@ import pytest
 
 from seqsolve import _choose, _eval
 from seqsolve.games.base import RulesError
-from seqsolve.games.sequence.rules import PRESETS
+from seqsolve.games.sequence.rules import PRESETS, UNLIMITED
+from seqsolve.reference.sequences import overlap_allows
 from seqsolve.games.sequence.state import State
 from state_helpers import rules_for
 
@@ -39,6 +40,8 @@ LONG = [
     ("classic", {"sequences_to_win": 4, "overlap_max_shared": 1}),
     ("classic", {"sequences_to_win": 4, "overlap_max_shared": 4, "corner_shared": True}),
     ("classic", {"sequences_to_win": 3, "heart_rule": "on"}),
+    ("classic", {"sequences_to_win": 4, "overlap_reuse_limit": 1}),
+    ("classic", {"sequences_to_win": 4, "overlap_reuse_limit": 2, "overlap_max_shared": 2}),
 ]
 
 
@@ -99,6 +102,25 @@ def test_tally_follows_sequences_that_bar_windows(preset, changes):
 
     play_along(rules_for(preset, 2, None, **changes), range(4), check)
     assert max(barred) > 0
+
+
+@pytest.mark.parametrize("preset,changes", LONG + [("seed000", {}), ("seed000", {"sequences_to_win": 4})])
+def test_barred_windows_are_the_ones_c25_forbids(preset, changes):
+    """C-25 conditions 2 and 3 (the reuse limit included): after every action the
+    tally bars, per side, exactly the windows that the reference's overlap rule
+    forbids that side's sequences, so no bot counts a line that cannot score."""
+    rules = rules_for(preset, 2, None, **changes)
+    no_limit = rules.replace(overlap_reuse_limit=UNLIMITED)
+    by_the_limit = []  # windows barred by condition 3 alone
+
+    def check(kept, plain):
+        for side, counts in enumerate(kept.tally()):
+            done = [w for s, w in kept.sequences() if s == side]
+            assert counts[3] == [w for w in range(192) if not overlap_allows(w, done, rules)]
+            by_the_limit.append(sum(overlap_allows(w, done, no_limit) for w in counts[3]))
+
+    play_along(rules, range(4), check)
+    assert (max(by_the_limit) > 0) == (rules.overlap_reuse_limit != UNLIMITED)
 
 
 # the default weights, the one-ply score in the heuristic's key, and the split
