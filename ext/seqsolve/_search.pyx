@@ -54,7 +54,7 @@ from seqsolve._core cimport (
     MAX_MOVES, UNKNOWN_CARD, NO_CELL,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS,
     CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
-    gen_actions, apply_action, tally_start,
+    gen_actions, apply_action, tally_start, declare_sequences,
 )
 from seqsolve._eval cimport (
     Weights, Ctx, ScoreMemo, Threats, bitgen_of, make_ctx, fill_weights, memo_clear, memo_score,
@@ -151,6 +151,7 @@ _DEFAULT_SEARCH = {
     "widen_exp": 0.5,
     "expand_k": 8,
     "decisive": 1,
+    "root_win": 1,
     "root_prior": 30.0,
     "root_top": -1,
     "root_rank": 0,
@@ -265,6 +266,41 @@ cdef int keep_searching(bint main_thread) except -1 nogil:
     return 1
 
 
+cdef int32_t winning_play(const Tables* t, const Game* g, const int32_t* acts, int n) noexcept nogil:
+    """The first of ``acts`` (the legal actions of ``g``, P-13 order) whose chip wins
+    the game at once by the sequences it declares (C-10, C-26; with the heart rule,
+    D-3, also the fourth heart cell), else -1.  A search cannot better a win, and a
+    search that spends its budget elsewhere may never try it: a two-eyed jack offers
+    nearly every cell, and progressive widening lets in only some of them.  Each
+    cell is placed on a copy with the core's own declaration, so it is exact; no
+    random draw is used, so a search that finds none runs as it would have."""
+    cdef Game child
+    cdef int me = t.seat_side[g.to_move], i, k, cell
+    cdef u128 counting = g.chips[me] | t.corners, tried = 0, wins = 0, b
+    for i in range(n):
+        if act_kind(acts[i]) != ACT_PLACE:
+            continue
+        cell = act_cell(acts[i])
+        b = bit(cell)
+        if not (tried & b):
+            tried |= b
+            for k in range(t.through_n[cell]):
+                if (t.window_mask[t.through[cell][k]] & ~(counting | b)) == 0:
+                    break
+            else:
+                if not (t.heart and (b & t.heart_mask)):
+                    continue  # no window through the cell fills, and no heart: no win
+            memcpy(&child, g, sizeof(Game))
+            child.tally.on = 0
+            child.chips[me] |= b
+            child.empty &= ~b
+            if declare_sequences(t, &child, me, cell, NULL, -1):
+                wins |= b
+        if wins & b:
+            return acts[i]
+    return -1
+
+
 cdef class Searcher:
     """Information-set MCTS for one observer (SO-ISMCTS), in C without the GIL.
 
@@ -290,6 +326,12 @@ cdef class Searcher:
             * ``decisive``: expansion and playouts first take a decisive move
               (complete a winning sequence, else block an opponent's winning
               cell, else complete any sequence) when the mover's hand allows it.
+            * ``root_win``: a root action that wins at once is played without a
+              search (the first in P-13 order, found by placing each chip on a
+              copy: exact, where ``decisive`` reads one window at a time and
+              misses a cell that completes two sequences at once).  0: it is
+              searched like any other move, as analysis does, which ranks every
+              move and tags the winning ones itself.
             * ``root_prior``: virtual visits giving each root action the static
               value of the position after it (heuristic_action's view) until
               the search has real visits (0: off).
@@ -393,7 +435,7 @@ cdef class Searcher:
     cdef Ctx ctx
     cdef Weights weights
     cdef double c, widen, widen_exp
-    cdef int playout_depth, playout_quiet, policy_k, expand_k, decisive, playout_greedy
+    cdef int playout_depth, playout_quiet, policy_k, expand_k, decisive, root_win, playout_greedy
     cdef double policy_eps, hold
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
@@ -409,7 +451,8 @@ cdef class Searcher:
     cdef int32_t path[MAX_PATH]
     cdef int viewer_side, viewer_seat, other_policy, other_setting, other_heuristic, oheur_setting, open_info
     cdef ScoreMemo memo   # the scores pick_untried's draws share
-    cdef int32_t single   # the only legal root action when the search returned at once, else -1
+    cdef int32_t single   # the only legal root action, or a winning one, when the search returned at once, else -1
+    cdef bint single_wins  # ... and it wins the game
     # evidence (set_evidence): the last opponent play and the position it was made in
     cdef Game ev_before
     cdef int ev_seat, ev_tries
@@ -450,6 +493,7 @@ cdef class Searcher:
         self.hold = float(merged["hold"])
         self.expand_k = int(merged["expand_k"])
         self.decisive = int(bool(merged["decisive"]))
+        self.root_win = int(bool(merged["root_win"]))
         self.root_prior = float(merged["root_prior"])
         self.top_setting = int(merged["root_top"])
         self.root_rank = int(bool(merged["root_rank"]))
@@ -1100,8 +1144,9 @@ cdef class Searcher:
             ``work_cut`` whether the ``work`` budget ended it; ``heuristic`` is the
             heuristic's move the safety net weighed ``best`` against (``root_margin``;
             else None): ``best`` is then that move or the most visited one.  When
-            the viewer (to move, hand known) has a single legal action it comes
-            back at once with 0 iterations.
+            the viewer (to move, hand known) has a single legal action, or an
+            action that wins at once (the first in P-13 order; its value is 1),
+            it comes back at once with 0 iterations.
         Raises:
             ValueError: a finished game, no budget, or an inconsistent position.
         """
@@ -1123,8 +1168,9 @@ cdef class Searcher:
         if self.single >= 0:
             return {
                 "iterations": 0, "seconds": 0.0, "nodes": 1, "best": self.single,
-                "value": side_value(&self.ctx, &observation.g, self.viewer_side),
-                "pv": [self.single], "actions": [(self.single, 0, float("nan"), 0)], "capped": False,
+                "value": 1.0 if self.single_wins else side_value(&self.ctx, &observation.g, self.viewer_side),
+                "pv": [self.single], "actions": [(self.single, 0, 1.0 if self.single_wins else float("nan"), 0)],
+                "capped": False,
                 "work": 0, "work_cut": False, "heuristic": None,
             }
         root = &self.nodes[0]
@@ -1208,7 +1254,8 @@ cdef class Searcher:
         cdef int j, ch
         cdef Node* nd
         if self.single >= 0:
-            return [{"action": self.single, "visits": 0, "share": 1.0, "value": float("nan"),
+            return [{"action": self.single, "visits": 0, "share": 1.0,
+                     "value": 1.0 if self.single_wins else float("nan"),
                      "availability": 0, "pv": [self.single]}]
         if self.n_nodes == 0:
             return []
@@ -1311,6 +1358,7 @@ cdef class Searcher:
         self.n_nodes = 0
         self.max_depth = 0
         self.single = -1
+        self.single_wins = 0
         self.h_action = -1
         self.work = 0
         self.iterations = 0
@@ -1326,6 +1374,11 @@ cdef class Searcher:
             n = gen_actions(t, &self.root, self.buf)
             if n == 1:
                 self.single = self.buf[0]
+                return 0
+            if self.root_win:
+                self.single = winning_play(t, &self.root, self.buf, n)
+            if self.single >= 0:
+                self.single_wins = 1
                 return 0
         self.n_root = 0
         self.root_top = self.top_setting

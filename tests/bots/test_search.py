@@ -253,14 +253,20 @@ def _search_from(state, seat, seed=7, iterations=2000, **params):
     )
 
 
-def test_mcts_finds_a_win_in_one():
+def test_mcts_takes_a_win_in_one_without_searching():
+    """A search cannot better a win: the first winning action comes back at once,
+    valued 1, with no iteration spent (with a two-eyed jack in hand a small budget
+    may never try the winning cell among some 80 others).  One sequence short of the
+    win, the same move is searched as any other."""
     state = position(**WIN_IN_ONE)
     _, result = _search_from(state, 0)
     assert move(state, result["best"]) == "9C@a5"
-    assert result["iterations"] == 2000
-    best = result["actions"][0]
-    assert best[0] == result["best"] and best[2] > 0.95
-    assert sum(a[1] for a in result["actions"]) == 2000
+    assert result["iterations"] == 0 and result["value"] == 1.0
+    assert result["actions"] == [(result["best"], 0, 1.0, 0)]
+    longer = position(**WIN_IN_ONE, variant="classic[sequences_to_win=3]")
+    _, result = _search_from(longer, 0)
+    assert result["iterations"] == 2000 and sum(a[1] for a in result["actions"]) == 2000
+    assert result["value"] < 1.0
 
 
 def test_mcts_finds_the_forced_block():

@@ -184,12 +184,14 @@ class SequenceGame:
 
 class Searcher:
     """``seqsolve._search.Searcher`` with states in and out, so that no runner reads the
-    compiled game behind a state."""
+    compiled game behind a state.  It is the analysis's search, which ranks every
+    move: a move that wins at once is searched like the others (``root_win`` off)
+    rather than played unsearched, and the analysis tags it exact itself."""
 
     def __init__(self, params: dict):
         from ... import _search
 
-        self._search = _search.Searcher(params)
+        self._search = _search.Searcher({**params, "root_win": 0})
 
     def search(self, state, viewer: int, bit_generator, **budget) -> dict:
         """Grow the tree from ``state`` for ``viewer`` (``iterations``, ``seconds``,
