@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from seqsolve.analysis.exact import won_after
 from seqsolve.bots import make_bot
 from seqsolve.games.base import RulesError
 from seqsolve.games.sequence.rules import PRESETS, parse_rules
@@ -41,14 +42,8 @@ def cells():
 
 
 def winning_actions(state: State) -> set[int]:
-    side = state.sides[state.side_of(state.current_player)]
-    wins = set()
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply(action)
-        if child.is_terminal() and child.outcome().winner == side:
-            wins.add(action)
-    return wins
+    side = state.side_of(state.current_player)
+    return {action for action in state.legal_actions() if won_after(state, action, side)}
 
 
 @pytest.mark.parametrize("variant,players,teams", cells())
