@@ -40,7 +40,9 @@ ctypedef struct BoardKeys:
     int unseen_wild
     int tot[MAX_SIDES]              # side_total
     bint near[MAX_SIDES]            # an opponent one completion from the win
-    bint any_near
+    int need[MAX_SIDES]             # sequences a side still needs (seq_to_win - tot)
+    u128 double[MAX_SIDES]          # an opponent's cells where one chip makes all it needs (need >= 2)
+    bint any_near                   # some opponent is near, or has such a cell
     uint64_t barred[3]              # a bit per window barred to some side (place_change)
     int wild[MAX_SIDES]             # jacks in the sides' known hands, after the draw
     int remove[MAX_SIDES]

@@ -40,6 +40,7 @@ from seqsolve._core cimport (
 from seqsolve._eval cimport (
     Ctx, ScoreMemo, Threats, bitgen_of, load_ctx, memo_clear, memo_score, side_scores, rivals_score,
     hold_value, hand_card_term, threats_scan, threat_cells, win_threat_cells, unseen_counts, features_dots, owner_of, four_cells,
+    gain_cells, may_gain,
     F_OPEN, F_THREAT, F_WIN_THREAT, F_DOUBLE, F_WIN_DOUBLE, F_SEQUENCE, F_WILD, F_REMOVE, F_DEAD,
     F_READY, F_WIN_READY, F_TEMPO, F_DEAD_OPEN, N_FEATURES,
 )
@@ -229,6 +230,7 @@ cdef void board_start(const Ctx* ctx, const Game* g, BoardKeys* b) noexcept nogi
     (the top of the pile, unknown in an observation) joins its hand."""
     cdef const Tables* t = ctx.t
     cdef int seat = g.to_move, nxt, drawn, s, i, c
+    cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
     cdef int count[MAX_SIDES][MAX_CODES]
     cdef int known[MAX_CODES]
     cdef int unseen[MAX_CODES]
@@ -279,7 +281,11 @@ cdef void board_start(const Ctx* ctx, const Game* g, BoardKeys* b) noexcept nogi
         b.fours[s] = four_cells(t, g, s)
         b.tot[s] = side_total(t, g, s)
         b.near[s] = s != b.me and b.tot[s] + 1 >= t.seq_to_win
-        b.any_near |= b.near[s]
+        b.need[s] = t.seq_to_win - b.tot[s]
+        b.double[s] = 0
+        if s != b.me and not b.near[s] and b.fours[s] and may_gain(g, s, b.need[s]):
+            b.double[s] = gain_cells(t, g, s, g.chips[s], all_chips & ~g.chips[s], b.fours[s], b.need[s])
+        b.any_near |= b.near[s] or b.double[s] != 0
         b.wild[s] = b.remove[s] = b.plain_n[s] = 0
         for c in range(t.n_codes):
             b.avail[s][c] = b.left[c] - (known[c] - count[s][c])
@@ -492,7 +498,7 @@ cdef bint board_key(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t ac
     cdef CellChange* ch = &b.change[cell]
     cdef double scores[MAX_SIDES]
     cdef double f[MAX_SIDES * N_FEATURES]
-    cdef u128 empty, cells, near = 0
+    cdef u128 empty, cells, chips, others, near = 0
     if kind != ACT_PLACE and kind != ACT_REMOVE:
         return 0
     if not b.have[cell]:
@@ -510,11 +516,20 @@ cdef bint board_key(const Ctx* ctx, const Game* g, HeuristicMemo* hm, int32_t ac
     features_dots(ctx, f, F_DEAD_OPEN, t.sides, scores)
     key.cls = 0
     key.threats = 0
-    if b.any_near:  # win_threat_cells: the cells where an opponent wins with a card the mover may not see
+    if b.any_near or kind == ACT_REMOVE:  # win_threat_cells: the cells where an opponent wins with a card the mover may not see
         for s in range(t.sides):
-            if not b.near[s]:
+            if b.near[s]:
+                cells = ch.fours[s]
+            elif s == b.me or not (b.double[s] or kind == ACT_REMOVE) or not ch.fours[s]:
                 continue
-            cells = ch.fours[s]
+            else:
+                # two or more sequences at once: a placement only takes cells and windows
+                # away, so the cells are among the parent's; a removal may open new ones
+                chips = g.chips[s] & ~bit(cell)
+                others = (g.chips[0] | g.chips[1] | g.chips[2]) & ~g.chips[s]
+                others = (others | bit(cell)) if kind == ACT_PLACE else (others & ~bit(cell))
+                cells = gain_cells(t, g, s, chips, others,
+                                   ch.fours[s] & (b.double[s] if kind == ACT_PLACE else ch.fours[s]), b.need[s])
             while cells:
                 threat_cell = ctz128(cells)
                 cells &= cells - 1

@@ -11,7 +11,7 @@ from libc.string cimport memset
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 from seqsolve._core cimport (
-    u128, popcount128, Tables, Game, CoreGame, act_kind, act_card, act_cell, act_pick,
+    u128, popcount64, popcount128, Tables, Game, CoreGame, act_kind, act_card, act_cell, act_pick,
     overlap_ok, side_sequences, MAX_CODES, MAX_SIDES, N_CELLS, N_WINDOWS, ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD,
 )
 
@@ -118,6 +118,17 @@ cdef inline bint eligible(const Tables* t, const Game* g, int side, u128 m, u128
     if (m & seqm) == 0 or (t.reuse_limit < 0 and popcount128(m & seqm) <= t.max_shared):
         return 1
     return overlap_ok(t, m, seqs, side_sequences(g, side, seqs))
+
+
+cdef inline bint may_gain(const Game* g, int s, int need) noexcept nogil:
+    """Side ``s`` may declare ``need`` sequences with one chip: it has that many
+    windows one chip short (the tally's threat windows; without a tally, maybe)."""
+    cdef int i, n = 0
+    if not g.tally.on:
+        return 1
+    for i in range(3):
+        n += popcount64(g.tally.threat[s][i])
+    return n >= need
 
 
 cdef inline bint is_threat_window(const Tables* t, const Game* g, int s, int wi, u128 all_chips) noexcept nogil:
@@ -295,3 +306,5 @@ cdef void threats_scan(const Ctx* ctx, const Game* g, Threats* th) noexcept nogi
 cdef u128 threat_cells(const Ctx* ctx, const Game* g, Threats* th, int s) noexcept nogil
 cdef int win_threat_cells(const Ctx* ctx, const Game* g, int me, int viewer) noexcept nogil
 cdef u128 four_cells(const Tables* t, const Game* g, int s) noexcept nogil
+cdef int cell_gain(const Tables* t, const Game* g, int s, u128 chips, u128 others, int cell) noexcept nogil
+cdef u128 gain_cells(const Tables* t, const Game* g, int s, u128 chips, u128 others, u128 cells, int need) noexcept nogil

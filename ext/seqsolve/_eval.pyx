@@ -635,40 +635,74 @@ cdef u128 four_cells(const Tables* t, const Game* g, int s) noexcept nogil:
     return cells
 
 
+cdef int cell_gain(const Tables* t, const Game* g, int s, u128 chips, u128 others, int cell) noexcept nogil:
+    """How many sequences side ``s`` would declare with a chip on the empty ``cell``
+    when its chips are ``chips`` and the other sides' are ``others`` (C-26: the most
+    windows through the cell that fill and may join its sequences together, C-25
+    with the reuse limit); ``g`` gives only the sequences already made."""
+    cdef u128 cnt = chips | t.corners | bit(cell), m
+    cdef uint8_t cand[MAX_CAND]
+    cdef uint8_t seqs[N_WINDOWS + MAX_CAND]
+    cdef int i, wi, n = 0
+    for i in range(t.through_n[cell]):
+        wi = t.through[cell][i]
+        m = t.window_mask[wi]
+        if (m & cnt) == m and (m & others) == 0 and n < MAX_CAND:
+            cand[n] = wi
+            n += 1
+    if n == 0:
+        return 0
+    return max_compatible(t, seqs, side_sequences(g, s, seqs), cand, n, 0)
+
+
+cdef u128 gain_cells(const Tables* t, const Game* g, int s, u128 chips, u128 others, u128 cells,
+                     int need) noexcept nogil:
+    """The cells of ``cells`` where a chip of side ``s`` declares ``need`` or more
+    sequences at once (cell_gain): where a side that needs two or more wins with one
+    chip, two of its fours crossing (or, with overlap_max_shared above 1, a line of
+    six with a gap)."""
+    cdef u128 out = 0
+    cdef int cell
+    while cells:
+        cell = ctz128(cells)
+        cells &= cells - 1
+        if cell_gain(t, g, s, chips, others, cell) >= need:
+            out |= bit(cell)
+    return out
+
+
 cdef int win_threat_cells(const Ctx* ctx, const Game* g, int me, int viewer) noexcept nogil:
-    """Distinct empty cells where some opponent of ``me`` would complete a winning
-    sequence with a card that ``viewer`` cannot rule out."""
+    """Distinct empty cells where some opponent of ``me`` would win with its next chip
+    (a sequence that is its last, two at once where it needs two, the heart's last
+    cell) with a card that ``viewer`` cannot rule out."""
     cdef const Tables* t = ctx.t
     cdef u128 all_chips = g.chips[0] | g.chips[1] | g.chips[2]
-    cdef u128 cnt, others, fours, miss, cells = 0, hm
+    cdef u128 others, fours, miss, near = 0, cells = 0, hm
     cdef int left[MAX_CODES]
-    cdef int wild_left, o, c, cell
-    for o in range(t.sides):
-        if o != me and side_total(t, g, o) + (2 if t.heart else 1) >= t.seq_to_win:
-            break
-    else:
-        return 0  # no opponent one completion from the win: no unseen card to count
-    unseen_counts(ctx, g, viewer, left, &wild_left)
+    cdef int wild_left, o, c, cell, need
     for o in range(t.sides):
         if o == me:
             continue
-        cnt = g.chips[o] | t.corners
+        need = t.seq_to_win - side_total(t, g, o)
         others = all_chips & ~g.chips[o]
-        if side_total(t, g, o) + 1 >= t.seq_to_win:
-            fours = four_cells(t, g, o)
-            while fours:
-                cell = ctz128(fours)
-                fours &= fours - 1
-                c = ctx.cell_card[cell]
-                if wild_left > 0 or (c < MAX_CODES and left[c] > 0):
-                    cells |= bit(cell)
-        if t.heart and side_total(t, g, o) + 2 >= t.seq_to_win:
+        fours = four_cells(t, g, o)
+        if need <= 1:
+            near |= fours
+        elif fours and may_gain(g, o, need):
+            near |= gain_cells(t, g, o, g.chips[o], others, fours, need)
+        if t.heart and need <= 2:
             hm = t.heart_mask
             if (hm & others) == 0 and popcount128(g.chips[o] & hm) == 3:
-                miss = hm & ~g.chips[o]
-                c = ctx.cell_card[ctz128(miss)]
-                if wild_left > 0 or (c < MAX_CODES and left[c] > 0):
-                    cells |= miss
+                near |= hm & ~g.chips[o]
+    if near == 0:
+        return 0  # no opponent one chip from the win: no unseen card to count
+    unseen_counts(ctx, g, viewer, left, &wild_left)
+    while near:
+        cell = ctz128(near)
+        near &= near - 1
+        c = ctx.cell_card[cell]
+        if wild_left > 0 or (c < MAX_CODES and left[c] > 0):
+            cells |= bit(cell)
     return popcount128(cells)
 
 

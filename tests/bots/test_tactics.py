@@ -12,11 +12,17 @@ f8), a judgement of its playout model rather than a tactic."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from test_search import MUST_BLOCK, WIN_IN_ONE, move, position
 
 from seqsolve.bots import make_bot
+from seqsolve.games.sequence.notation import read_position
+from seqsolve.games.sequence.state import State
+
+POSITIONS = Path(__file__).parents[1] / "data" / "tactics"
 
 # blue completes b5-f5 or a5 (its second sequence) while green threatens f8
 WIN_OR_BLOCK = {
@@ -73,6 +79,18 @@ BOTS = ["greedy", "heuristic", "mcts", "rollout:worlds=50"]
 CASES = [(spec, name) for spec in BOTS for name in TACTICS] + [
     (spec, name) for spec in BOTS if not spec.startswith("rollout") for name in THREE_SIDES
 ]
+
+
+def test_the_heuristic_blocks_a_double_completion():
+    """Two sequences from one chip: green needs both and one chip on d5 fills two lines
+    that seed002-literal lets share four cells.  The heuristic blocks a cell where an
+    opponent wins at once whenever a block exists; it once read a win threat as one
+    line short of the last sequence and played JC@d7 here (benchmarks/tactics_fuzz.py
+    found it).  Greedy, which weighs one window at a time, still misses it."""
+    state = State.from_position(read_position(POSITIONS / "double-completion.txt"), seed=1)
+    for seed in range(3):
+        action = make_bot("heuristic").choose(state.observation(0), np.random.default_rng(seed))
+        assert move(state, action) == "JC@d5"
 
 
 @pytest.mark.parametrize("spec,name", CASES)
