@@ -197,11 +197,12 @@ SEATINGS = (
 )
 
 
-def preset_configs() -> list[tuple[str, int, int | None]]:
-    """(preset, players, teams) for every preset and every seating it allows, found by trying."""
+def preset_configs(variants=PRESETS, seatings=SEATINGS) -> list[tuple[str, int, int | None]]:
+    """(variant, players, teams) for every variant (the presets by default) and every
+    seating of ``seatings`` it allows, found by trying."""
     found = []
-    for preset in PRESETS:
-        for players, teams in SEATINGS:
+    for preset in variants:
+        for players, teams in seatings:
             try:
                 parse_rules(preset, players=players, teams=teams)
             except RulesError:

@@ -15,9 +15,9 @@ import pytest
 
 from seqsolve.analysis.exact import won_after
 from seqsolve.bots import make_bot
-from seqsolve.games.base import RulesError
 from seqsolve.games.sequence.rules import PRESETS, parse_rules
 from seqsolve.games.sequence.state import State
+from state_helpers import preset_configs
 
 VARIANTS = [*PRESETS,
             "classic[overlap_max_shared=0,sequences_to_win=3]",
@@ -29,24 +29,12 @@ SEATINGS = ((2, None), (3, None), (4, 2), (6, 3))
 BOTS = ("greedy", "heuristic", "mcts:iters=300", "rollout:worlds=8")
 
 
-def cells():
-    out = []
-    for variant in VARIANTS:
-        for players, teams in SEATINGS:
-            try:
-                parse_rules(variant, players=players, teams=teams)
-            except RulesError:
-                continue
-            out.append((variant, players, teams))
-    return out
-
-
 def winning_actions(state: State) -> set[int]:
     side = state.side_of(state.current_player)
     return {action for action in state.legal_actions() if won_after(state, action, side)}
 
 
-@pytest.mark.parametrize("variant,players,teams", cells())
+@pytest.mark.parametrize("variant,players,teams", preset_configs(VARIANTS, SEATINGS))
 def test_every_bot_takes_a_win_in_one(variant, players, teams):
     rules = parse_rules(variant, players=players, teams=teams)
     bots = {spec: make_bot(spec) for spec in BOTS}
