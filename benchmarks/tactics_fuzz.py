@@ -31,7 +31,7 @@ import tempfile
 
 import numpy as np
 
-from seqsolve.analysis.exact import won_after
+from seqsolve.analysis.exact import winning_actions
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.base import RulesError
 from seqsolve.games.sequence.rules import parse_rules
@@ -40,12 +40,6 @@ from seqsolve.games.sequence.threats import immediate_wins
 from strength_matrix import split_specs  # the matrix's reading of --bots, beside this script
 
 CHECKS = ("win", "block")
-
-
-def winning_actions(state: State) -> set[int]:
-    """The legal actions after which the mover's side has won."""
-    side = state.side_of(state.current_player)
-    return {action for action in state.legal_actions() if won_after(state, action, side)}
 
 
 def threats(view: State, side: int) -> list[dict]:

@@ -30,6 +30,12 @@ def won_after(state, action: int, side: int) -> bool:
     return has_won(child, side)
 
 
+def winning_actions(state) -> set[int]:
+    """The legal actions after which the mover's side has won, each tried on a copy."""
+    side = state.side_of(state.current_player)
+    return {action for action in state.legal_actions() if won_after(state, action, side)}
+
+
 def turn_wins(view, turn: Iterable[int], side: int) -> bool:
     after = outcome_of(view, turn)
     return after is not None and has_won(after, side)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from seqsolve.analysis.exact import won_after
+from seqsolve.analysis.exact import winning_actions
 from seqsolve.bots import make_bot
 from seqsolve.games.sequence.rules import PRESETS, parse_rules
 from seqsolve.games.sequence.state import State
@@ -27,11 +27,6 @@ VARIANTS = [*PRESETS,
             "classic[heart_rule=on]"]
 SEATINGS = ((2, None), (3, None), (4, 2), (6, 3))
 BOTS = ("greedy", "heuristic", "mcts:iters=300", "rollout:worlds=8")
-
-
-def winning_actions(state: State) -> set[int]:
-    side = state.side_of(state.current_player)
-    return {action for action in state.legal_actions() if won_after(state, action, side)}
 
 
 @pytest.mark.parametrize("variant,players,teams", preset_configs(VARIANTS, SEATINGS))
