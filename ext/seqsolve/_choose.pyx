@@ -109,6 +109,13 @@ cdef int32_t urgent_action(const Ctx* ctx, const Game* g, Threats* th, bitgen_t*
 cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil:
     """The best action by score_action; ties drawn from ``rng``, or, without one
     (NULL), the first in P-13 order, so a playout depends on its world alone."""
+    return greedy_counted(ctx, g, rng, buf, NULL)
+
+
+cdef int32_t greedy_counted(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                            long long* scored) noexcept nogil:
+    """:func:`greedy_choice`, adding the number of actions it scored to ``*scored``
+    (unless NULL): what a budget counted in work rather than seconds reads."""
     cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0
     cdef double best = -INFINITY, s
     cdef int32_t choice = -1
@@ -122,6 +129,8 @@ cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
             ties += 1
             if rand_below(rng, ties) == 0:
                 choice = buf[i]
+    if scored != NULL:
+        scored[0] += n
     return choice
 
 

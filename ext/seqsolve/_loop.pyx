@@ -367,7 +367,7 @@ cdef class Lineup:
     plays with, ``restrict`` the ``RESTRICT_*`` flags of a restricted bot (0: none).
     A searching bot gives its Searcher's arguments for ``weights`` instead: mcts
     ``{"params", "iterations", "work"}`` (Searcher's params and search's budgets),
-    rollout ``{"weights", "k", "worlds", "halve", "policy"}`` (rollout_choice's).
+    rollout ``{"weights", "k", "worlds", "halve", "policy", "depth", "work"}`` (rollout_choice's).
     """
 
     cdef CoreRules rules
@@ -418,6 +418,8 @@ cdef class Lineup:
             bot.worlds = options["worlds"]
             bot.halve = options["halve"]
             bot.policy = options["policy"]
+            searcher.rollout_depth = options["depth"]
+            searcher.rollout_work = options["work"]
             if bot.k < 1 or bot.worlds < 1:
                 raise ValueError("give rollout k >= 1 and worlds >= 1")
         self.searchers.append(searcher)

@@ -62,7 +62,7 @@ from seqsolve._eval cimport (
 )
 from seqsolve._choose cimport (
     HeuristicKey, HeuristicMemo, heuristic_start, key_order, heuristic_key,
-    greedy_choice, heuristic_choice, heuristic_best, urgent_action,
+    greedy_choice, greedy_counted, heuristic_choice, heuristic_best, urgent_action,
 )
 
 
@@ -195,6 +195,9 @@ cdef enum:
     WORK_SCORE = 12  # an action scored: an expansion's draw, another seat's policy draw
     WORK_PLY = 90    # a playout ply
     WORK_EVAL = 60   # a leaf evaluation
+    # rollout's work: each action greedy scores in a playout is 1 unit, and
+    WORK_RPLY = 4    # a playout ply (the action applied, its actions generated)
+    WORK_REVAL = 30  # a playout's end: the result, or at ``depth`` the evaluation
     WORK_HELD = 18   # a hand card the leaf evaluation values for holding (draft, hold)
     # a legal action keyed by the heuristic (other_heuristic's choices): a rough
     # figure that under-counts some 3-side searches two- to three-fold (RESULTS.md,
@@ -437,6 +440,8 @@ cdef class Searcher:
     cdef double c, widen, widen_exp
     cdef int playout_depth, playout_quiet, policy_k, expand_k, decisive, root_win, playout_greedy
     cdef double policy_eps, hold
+    cdef public int rollout_depth  # rollout playouts: actions before the evaluation scores (0: to the end)
+    cdef public long long rollout_work  # rollout's work budget a move (0: none; see WORK_RPLY)
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
     cdef double root_prior
@@ -460,7 +465,7 @@ cdef class Searcher:
     cdef double ev_temp, ev_top
     cdef object _params
     cdef CoreRules _rules
-    cdef long long work   # work units the running search has spent (see WORK_ACT)
+    cdef readonly long long work   # work units the last search or rollout spent (see WORK_ACT)
 
     def __cinit__(self):
         self.nodes = NULL
@@ -1220,7 +1225,7 @@ cdef class Searcher:
         return line
 
     def rollout_values(self, CoreGame observation, int viewer, bit_generator, actions, int worlds,
-                       int open_information=0, int policy=0):
+                       int open_information=0, int policy=0, int depth=0):
         """Mean result for ``viewer``'s side of each of ``actions`` (flat Monte Carlo).
 
         Every world deals the cards ``viewer`` cannot see; in it each action is
@@ -1240,6 +1245,7 @@ cdef class Searcher:
             raise ValueError("give 1..MAX_MOVES actions")
         for i in range(n):
             acts[i] = actions[i]
+        self.rollout_depth = max(depth, 0)
         cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:
@@ -1475,7 +1481,8 @@ cdef class Searcher:
         ``worlds`` dealt worlds, into ``means``."""
         cdef Game world, g
         cdef long long w
-        cdef int i, side
+        cdef int i, side, steps
+        cdef int depth = self.rollout_depth
         cdef double values[MAX_SIDES]
         cdef int32_t a
         for i in range(n):
@@ -1495,30 +1502,34 @@ cdef class Searcher:
             for i in range(n):
                 memcpy(&g, &world, sizeof(Game))
                 apply_action(t, &g, acts[i], rng, NULL, -1)
-                while g.result == RESULT_NONE:
+                steps = 0
+                while g.result == RESULT_NONE and (depth <= 0 or steps < depth):
+                    steps += 1
                     if policy == 1:
                         a = heuristic_choice(&self.ctx, &g, rng, self.buf)
                     else:
-                        a = greedy_choice(&self.ctx, &g, NULL, self.buf)
+                        a = greedy_counted(&self.ctx, &g, NULL, self.buf, &self.work)
                     if a < 0:
                         break
                     apply_action(t, &g, a, rng, NULL, -1)
-                side_values(&self.ctx, &g, values)  # the result, once the game is over
+                self.work += WORK_RPLY * steps + WORK_REVAL
+                side_values(&self.ctx, &g, values)  # the result, or at ``depth`` the evaluation
                 means[i] += values[side]
         for i in range(n):
             means[i] /= worlds
         return 0
 
-    cdef int play_worlds(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
+    cdef long long play_worlds(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
                          const int32_t* acts, int n, long long worlds, double deadline, double started,
-                         int open_information, int policy, bint main_thread, double* sums,
-                         double* means) except -1 nogil:
+                         long long work_limit, int open_information, int policy, bint main_thread,
+                         double* sums, double* means) except -1 nogil:
         """Sum over ``worlds`` dealt worlds of each of ``acts``'s results into ``sums``;
-        with a ``deadline`` (seconds since ``started``) the worlds come in batches of
-        ROLLOUT_BATCH, each met by every action, until it passes."""
+        with a ``deadline`` (seconds since ``started``) or a ``work_limit`` (on
+        self.work) the worlds come in batches of ROLLOUT_BATCH, each met by every
+        action, until one is passed.  Returns the worlds played."""
         cdef long long batch = worlds, dealt = 0, m
         cdef int i
-        if deadline > 0 and ROLLOUT_BATCH < worlds:
+        if (deadline > 0 or work_limit > 0) and ROLLOUT_BATCH < worlds:
             batch = ROLLOUT_BATCH
         for i in range(n):
             sums[i] = 0.0
@@ -1531,7 +1542,9 @@ cdef class Searcher:
             dealt += m
             if deadline > 0 and now() - started >= deadline:
                 break
-        return 0
+            if work_limit > 0 and self.work >= work_limit:
+                break
+        return dealt
 
     cdef int rollout_candidates(self, const Tables* t, const Game* observation, int32_t* acts,
                                 double* scores, int k) noexcept nogil:
@@ -1579,13 +1592,14 @@ cdef class Searcher:
         cdef int n, i, j, r, rounds = 0, n_alive, best
         cdef long long share
         cdef double started
+        self.work = 0
         n = self.rollout_candidates(t, observation, cands, total, k if k < MAX_MOVES else MAX_MOVES)
         # a win, and a dead-card exchange (it costs nothing), need no playouts
         if n == 1 or total[0] >= min(self.weights.exchange, self.weights.win):
             return cands[0]
         started = now()
         if not halve or n <= 2:
-            self.play_worlds(t, observation, viewer, rng, cands, n, worlds, budget, started,
+            self.play_worlds(t, observation, viewer, rng, cands, n, worlds, budget, started, self.rollout_work,
                              open_information, policy, main_thread, total, sc.means)
             best = 0
             for i in range(1, n):
@@ -1606,7 +1620,8 @@ cdef class Searcher:
             for i in range(n_alive):
                 sc.acts[i] = cands[alive[i]]
             self.play_worlds(t, observation, viewer, rng, sc.acts, n_alive, share, budget * (r + 1) / rounds,
-                             started, open_information, policy, main_thread, sc.sums, sc.means)
+                             started, self.rollout_work * (r + 1) // rounds, open_information, policy,
+                             main_thread, sc.sums, sc.means)
             for i in range(n_alive):
                 total[alive[i]] += sc.sums[i]
             if r < rounds - 1:
@@ -1625,20 +1640,29 @@ cdef class Searcher:
         return cands[best]
 
     def rollout_choice(self, CoreGame observation, int viewer, bit_generator, int k, long long worlds,
-                       bint halve=False, double seconds=0, int open_information=0, int policy=0):
+                       bint halve=False, double seconds=0, int open_information=0, int policy=0,
+                       int depth=0, long long work=0):
         """The ``rollout`` bot's move for ``viewer`` (to move): the best ``k`` actions
         by score_action (a win or a dead-card exchange at once, without playouts),
         each played out in ``worlds`` dealt worlds (rollout_values: ``policy``,
         ``open_information``), the best sum wins (ties to the better score).  With
         ``halve``, sequential halving: ``ceil(log2 k)`` rounds share the k x worlds
         playouts, the worse half dropped after each.  ``seconds`` (0: none) cuts
-        the worlds, dealt in batches of ROLLOUT_BATCH (each round its share of it)."""
+        the worlds, dealt in batches of ROLLOUT_BATCH (each round its share of it);
+        so does ``work`` (0: none), counted in work units (WORK_RPLY), so that a
+        budget cuts the same worlds on a busy machine as on an idle one.
+        ``depth`` (0: to the end) cuts every playout after that many actions
+        and scores it by the static evaluation (side_values): in long games a
+        playout to the end is mostly noise, and the evaluation a dozen actions
+        on, reached by the same worlds for every candidate, tells moves apart."""
         cdef bitgen_t* rng = bitgen_of(bit_generator)
         cdef int32_t action
         if observation.g.result != RESULT_NONE:
             raise ValueError("the game is over: nothing to choose")
         if k < 1 or worlds < 1:
             raise ValueError("give k >= 1 and worlds >= 1")
+        self.rollout_depth = max(depth, 0)
+        self.rollout_work = max(work, 0)
         cdef bint main_thread = threading.current_thread() is threading.main_thread()
         with bit_generator.lock:
             with nogil:

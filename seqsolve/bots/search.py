@@ -288,6 +288,11 @@ class RolloutBot(_Evidence, Bot):
         "halve": Param(bool, False, "sequential halving: the budget in rounds, the worse half of the candidates "
                                     "dropped after each (the same playouts, more of them on the best)"),
         "policy": Param(str, "greedy", "who plays the playouts, for every side: greedy or heuristic"),
+        "depth": Param(int, 0, "actions played after a candidate before the evaluation scores it (0: to the end)",
+                       minimum=0, maximum=10**6),
+        "work": Param(int, 0, "work units per move (0: none): worlds are dealt in batches until they are spent; "
+                              "counted, so a move does not depend on the machine's load", minimum=0,
+                      maximum=10**12),
         "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
         "infer": _INFER,
         **_weight_params(),
@@ -324,6 +329,8 @@ class RolloutBot(_Evidence, Bot):
             seconds=o["time"],
             open_information=_SEE[o["see"]],
             policy=_POLICY[o["policy"]],
+            depth=o["depth"],
+            work=o["work"],
         )
 
     def loop_chooser(self) -> tuple[str, dict, int] | None:
@@ -332,7 +339,8 @@ class RolloutBot(_Evidence, Bot):
         if o["time"] or o["infer"] or self.open_information:
             return None
         choice = {"weights": self._weights, "k": o["k"], "worlds": o["worlds"], "halve": o["halve"],
-                  "policy": _POLICY[o["policy"]]}
+                  "policy": _POLICY[o["policy"]], "depth": o["depth"],
+                  "work": o["work"]}
         return self.name, choice, 0
 
     def close(self) -> None:

@@ -86,6 +86,31 @@ def test_rollout_values_are_win_rates_with_common_worlds():
         searcher.rollout_values(state.core, 0, np.random.PCG64(2), [], 3)
 
 
+def test_rollout_depth_scores_the_evaluation_after_that_many_greedy_actions():
+    # every card seen (one world, the draw pile's order known): a playout cut at
+    # `depth` is the candidate, then `depth` greedy actions (ties to the first), then
+    # the static evaluation of the position reached
+    state = State.new(parse_rules("classic", players=2), seed=5)
+    for _ in range(12):
+        state.apply(_choose.greedy_action(state.observation(state.current_player).core, np.random.PCG64(0)))
+    actions = state.legal_actions()[:3]
+    searcher = _search.Searcher()
+    for depth in (1, 4, 9):
+        values = searcher.rollout_values(state.core, state.current_player, np.random.PCG64(3), actions, 2, 1,
+                                         depth=depth)
+        for action, value in zip(actions, values):
+            after = state.clone()
+            after.apply(action)
+            for _ in range(depth):
+                scored = _eval.score_actions(after.core)
+                best = max(score for _, score in scored)
+                after.apply(next(a for a, score in scored if score == best))
+            assert value == pytest.approx(_eval.evaluate_position(after.core, 0))
+    # 0 plays to the end: a result, not an estimate
+    ended = searcher.rollout_values(state.core, state.current_player, np.random.PCG64(3), actions, 2, 1)
+    assert all(v in (0.0, 0.5, 1.0) for v in ended)
+
+
 def test_dealt_worlds_keep_what_the_viewer_sees_and_conserve_cards():
     state = State.new(parse_rules("classic", players=2), seed=4)
     for _ in range(9):
