@@ -111,6 +111,29 @@ def test_rollout_depth_scores_the_evaluation_after_that_many_greedy_actions():
     assert all(v in (0.0, 0.5, 1.0) for v in ended)
 
 
+def test_a_rollout_work_budget_cuts_the_worlds_the_same_way_every_time():
+    state = State.new(parse_rules("classic", players=2), seed=6)
+    for _ in range(10):
+        state.apply(_choose.greedy_action(state.observation(state.current_player).core, np.random.PCG64(0)))
+    view = state.observation(state.current_player)
+    searcher = _search.Searcher()
+
+    def choice(worlds, work):
+        action = searcher.rollout_choice(view.core, state.current_player, np.random.PCG64(8), 4, worlds, depth=8,
+                                         work=work)
+        return action, searcher.work
+
+    _, all_worlds = choice(200, 0)
+    assert all_worlds > 0
+    budget = all_worlds // 10
+    action, spent = choice(200, budget)
+    assert budget <= spent < all_worlds // 2  # cut after the batch that passed the budget
+    assert choice(200, budget) == (action, spent)  # counted, not timed: the same cut every time
+    # a budget never reached plays every world (dealt in batches, so other worlds than
+    # the unbudgeted move's single run: about the same work, not the same)
+    assert choice(200, 10**12)[1] == pytest.approx(all_worlds, rel=0.1)
+
+
 def test_dealt_worlds_keep_what_the_viewer_sees_and_conserve_cards():
     state = State.new(parse_rules("classic", players=2), seed=4)
     for _ in range(9):

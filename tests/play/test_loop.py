@@ -152,6 +152,8 @@ def test_searching_bots_play_the_python_runners_games(spec, rival, preset, playe
         "rollout:worlds=3,k=3,halve=1,policy=heuristic",
         "rollout:worlds=6,k=3,halve=1,w_jack_cost=0",
         "rollout:worlds=4,k=1",
+        "rollout:worlds=40,depth=6,work=60000",  # truncated playouts, cut by the work budget
+        "rollout:worlds=30,k=4,halve=1,depth=3,work=40000",
         "restricted:no=two_eyed,bot=mcts:iters=100",
         "restricted:no=corners+exchange,bot=rollout:worlds=5;halve=1",
     ],
