@@ -195,7 +195,8 @@ cdef enum:
     WORK_SCORE = 12  # an action scored: an expansion's draw, another seat's policy draw
     WORK_PLY = 90    # a playout ply
     WORK_EVAL = 60   # a leaf evaluation
-    # rollout's work: each action greedy scores in a playout is 1 unit, and
+    # rollout's work: each action greedy scores in a playout is 1 unit (a heuristic
+    # playout counts only its plies and its end), and
     WORK_RPLY = 4    # a playout ply (the action applied, its actions generated)
     WORK_REVAL = 30  # a playout's end: the result, or at ``depth`` the evaluation
     WORK_HELD = 18   # a hand card the leaf evaluation values for holding (draft, hold)
@@ -1519,14 +1520,14 @@ cdef class Searcher:
             means[i] /= worlds
         return 0
 
-    cdef long long play_worlds(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
+    cdef int play_worlds(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
                          const int32_t* acts, int n, long long worlds, double deadline, double started,
                          long long work_limit, int open_information, int policy, bint main_thread,
                          double* sums, double* means) except -1 nogil:
         """Sum over ``worlds`` dealt worlds of each of ``acts``'s results into ``sums``;
         with a ``deadline`` (seconds since ``started``) or a ``work_limit`` (on
         self.work) the worlds come in batches of ROLLOUT_BATCH, each met by every
-        action, until one is passed.  Returns the worlds played."""
+        action, until one is passed."""
         cdef long long batch = worlds, dealt = 0, m
         cdef int i
         if (deadline > 0 or work_limit > 0) and ROLLOUT_BATCH < worlds:
@@ -1544,7 +1545,7 @@ cdef class Searcher:
                 break
             if work_limit > 0 and self.work >= work_limit:
                 break
-        return dealt
+        return 0
 
     cdef int rollout_candidates(self, const Tables* t, const Game* observation, int32_t* acts,
                                 double* scores, int k) noexcept nogil:

@@ -254,6 +254,10 @@ def test_rollout_bot_spec_and_choice():
         make_bot("rollout:see=some")
     with pytest.raises(BotError, match="policy is one of greedy, heuristic"):
         make_bot("rollout:policy=random")
+    with pytest.raises(BotError, match="depth must be at least 0"):
+        make_bot("rollout:depth=-1")
+    with pytest.raises(BotError, match="work takes a int"):
+        make_bot("rollout:work=soon")
 
 
 @pytest.mark.parametrize("spec", ["rollout:worlds=20,k=3,infer=0.3", "mcts:iters=200,infer=0.3"])
