@@ -290,9 +290,11 @@ class RolloutBot(_Evidence, Bot):
         "policy": Param(str, "greedy", "who plays the playouts, for every side: greedy or heuristic"),
         "depth": Param(int, 0, "actions played after a candidate before the evaluation scores it (0: to the end)",
                        minimum=0, maximum=10**6),
-        "work": Param(int, 0, "work units per move (about 60 ns of CPU each on average; 0: none): worlds are dealt in "
-                              "batches of 8 until they are spent; counted, so a move does not depend on the machine's load", minimum=0,
-                      maximum=10**12),
+        "work": Param(
+            int, 0, "work units per move (about 60 ns of CPU each on average; 0: none): worlds are dealt in batches "
+                    "of 8 until they are spent; counted, so a move does not depend on the machine's load",
+            minimum=0, maximum=10**12,
+        ),
         "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
         "infer": _INFER,
         **_weight_params(),
@@ -339,8 +341,7 @@ class RolloutBot(_Evidence, Bot):
         if o["time"] or o["infer"] or self.open_information:
             return None
         choice = {"weights": self._weights, "k": o["k"], "worlds": o["worlds"], "halve": o["halve"],
-                  "policy": _POLICY[o["policy"]], "depth": o["depth"],
-                  "work": o["work"]}
+                  "policy": _POLICY[o["policy"]], "depth": o["depth"], "work": o["work"]}
         return self.name, choice, 0
 
     def close(self) -> None:
