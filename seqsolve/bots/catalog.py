@@ -9,10 +9,11 @@ from .base import Bot
 
 def sequence_bots() -> dict[str, type[Bot]]:
     """Sequence's bots by name (imported on demand: some load compiled modules)."""
+    from .default_search import SearchBot
     from .external import ExternalBot
     from .restricted import RestrictedBot
     from .search import GreedyBot, HeuristicBot, MCTSBot, RolloutBot
     from .simple import RandomBot
 
-    found = [RandomBot, GreedyBot, HeuristicBot, MCTSBot, RolloutBot, RestrictedBot, ExternalBot]
+    found = [RandomBot, GreedyBot, HeuristicBot, MCTSBot, RolloutBot, SearchBot, RestrictedBot, ExternalBot]
     return {cls.name: cls for cls in found}

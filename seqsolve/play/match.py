@@ -283,7 +283,7 @@ def run_games(
 _CHUNK, _CHUNK_COMPILED = 64, 512
 
 #: the compiled choosers that search: their games take seconds in the loop too
-_SEARCHING = ("mcts", "rollout")
+_SEARCHING = ("mcts", "rollout", "search")
 
 
 def _plays_cheap_games(config: MatchConfig, detail: MakeTally | None) -> bool:

@@ -1,0 +1,81 @@
+"""``search``: the default search, the strongest fair search measured for each seating.
+
+No one search is the strongest everywhere.  Where two sides play, ``mcts`` holds the
+matrix's rows.  Where three sides play (3 players, or 6 in 3 teams), its root moves
+differ by less than the noise of a fresh world each iteration: there flat rollouts
+that meet every candidate in the same worlds, cut after 12 greedy actions and scored
+by the static evaluation, beat ``heuristic``'s own score where ``mcts`` was level with
+it (benchmarks/RESULTS.md, "Truncated rollouts" and "The default search").
+
+``search`` is therefore one of two fixed specs, chosen by the rules' number of sides
+when a game starts.  It plays exactly as that spec does, in Python and in the compiled
+loop, so every figure of either spec is a figure of ``search`` on its seatings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..games.sequence.rules import Rules
+from ..games.sequence.state import State
+from .base import Bot, Param
+
+#: the search each number of sides plays at the default, counted budget.  Three
+#: sides: 600,000 work units hold the slowest moves (the opening's, about 100 ns a
+#: unit) under 0.1 s of CPU on one core; later moves end sooner, when their 400
+#: worlds are played (benchmarks/RESULTS.md, "The default search")
+SPECS: dict[int, str] = {2: "mcts", 3: "rollout:depth=12,worlds=400,work=600000"}
+
+#: the same searches held to a time budget (``search:time=T``) instead of counted work
+TIMED_SPECS: dict[int, str] = {2: "mcts:iters=0,time={t}", 3: "rollout:depth=12,worlds=1000000,time={t}"}
+
+
+class SearchBot(Bot):
+    name = "search"
+    summary = "the default search: mcts where two sides play, rollouts cut at 12 actions where three do"
+    params: ClassVar[dict[str, Param]] = {
+        "time": Param(float, 0.0, "seconds per move (0: the counted budgets, at most about 0.1 s of CPU a move "
+                                  "on one core, the same moves on any machine)", maximum=86_400.0),
+    }
+
+    wraps_a_bot = True
+
+    def __init__(self, *, make_bot: Callable[[str], Bot], **values: Any):
+        super().__init__(**values)
+        self._make_bot = make_bot
+        self._bots: dict[int, Bot] = {}
+
+    def spec_for(self, sides: int) -> str:
+        """The spec this bot plays with ``sides`` sides."""
+        sides = min(sides, 3)
+        t = self.options["time"]
+        return TIMED_SPECS[sides].format(t=t) if t else SPECS[sides]
+
+    def bot_for(self, sides: int) -> Bot:
+        """The bot that plays games of ``sides`` sides (built once, kept warm)."""
+        spec = self.spec_for(sides)
+        if spec not in self._bots:
+            self._bots[spec] = self._make_bot(spec)
+        return self._bots[spec]
+
+    def start(self, rules: Rules, seats: str, seat: int) -> None:
+        self.bot_for(rules.teams).start(rules, seats, seat)
+
+    def choose(self, observation: State, rng: np.random.Generator) -> int:
+        return self.bot_for(observation.rules.teams).choose(observation, rng)
+
+    def loop_chooser(self) -> tuple[str, dict | None, int] | None:
+        """The chooser of each number of sides: the compiled loop, which knows the
+        rules, keeps one (seqsolve.games.sequence.loop)."""
+        choosers = {sides: self.bot_for(sides).loop_chooser() for sides in SPECS}
+        if any(c is None for c in choosers.values()):
+            return None
+        return self.name, choosers, 0
+
+    def close(self) -> None:
+        for bot in self._bots.values():
+            bot.close()
+        self._bots.clear()
