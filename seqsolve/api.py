@@ -50,18 +50,19 @@ def parse_state(text: str, seed=None, source: str = "<string>") -> State:
     return State.from_position(parse_position(text, source), seed)
 
 
-def best_move(state: State, bot: str | Bot = "mcts", seconds: float | None = None, seed=None) -> Move:
+def best_move(state: State, bot: str | Bot = "search", seconds: float | None = None, seed=None) -> Move:
     """The move a bot plays for the side to move, from what that seat may see.
 
     Args:
         state: the game; only the mover's observation reaches the bot, so the other
             hands may be unknown, but the mover's own cards must be listed.
         bot: a bot spec as the command line takes it (``"mcts:c=0.5"``, ``"heuristic"``;
-            ``seqsolve bots`` lists them), or a :class:`Bot` kept across moves (see
+            ``seqsolve bots`` lists them; by default ``search``, the default search of the
+            game's number of sides), or a :class:`Bot` kept across moves (see
             :func:`make_bot`; call its ``start`` once per game yourself).
         seconds: a time budget for a spec's bot: the ``time`` of ``mcts`` (which
-            then stops on time alone unless the spec gives ``iters``) and of
-            ``rollout``, the move timeout of ``ext:``; the other bots decide in
+            then stops on time alone unless the spec gives ``iters``), of
+            ``rollout`` and of ``search``, the move timeout of ``ext:``; the other bots decide in
             one ply and need none.
         seed: seeds the bot's random choices: an int, SeedSequence, Generator
             (pass one Generator along to keep one stream over a game) or None.

@@ -94,7 +94,7 @@ def test_a_kept_bot_plays_a_whole_game():
         (
             "alphazero",
             None,
-            "unknown bot 'alphazero' (known: random, greedy, heuristic, mcts, rollout, restricted, ext;",
+            "unknown bot 'alphazero' (known: random, greedy, heuristic, mcts, rollout, search, restricted, ext;",
         ),
         ("mcts:c=-1", None, "bot mcts: parameter c must be at least 0 and at most 10 (not -1)"),
         ("mcts:iters=0,work=0", None, "bot mcts: give iters, time or work"),

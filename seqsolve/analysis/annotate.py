@@ -10,14 +10,14 @@ from ..games import GameState, game_for
 from ..play.records import Replay, result_text, turns
 from .results import AnalysisError
 from .search import SearchThreads, analyze
-from .spec import DEFAULT_ANNOTATE_ITERATIONS, search_settings
+from .spec import DEFAULT_ANNOTATE_ITERATIONS, DEFAULT_ANNOTATE_WORLDS, search_settings
 
 
 def annotate_record(
     record: dict,
     *,
     seats: Iterable[int] | None = None,
-    bot: str = "mcts",
+    bot: str = "search",
     iterations: int | None = None,
     seconds: float | None = None,
     seed: int = 0,
@@ -45,7 +45,8 @@ def annotate_record(
 
     Returns:
         ``{"game", "variant", "players", "teams", "seats", "result", "termination",
-        "iterations", "seed", "thresholds", "decisions": [...], "summary": [...]}``
+        "search", "iterations", "seed", "thresholds", "decisions": [...], "summary": [...]}``
+        (``search`` the spec searched; a ``rollout`` spec's ``iterations`` are worlds)
         (``result`` as recorded, ``result_text`` in words, ``turns`` the turns played);
         each decision holds ``ply`` (1-based index into the record's moves),
         ``turn``, ``seat``, ``side``, ``played``, ``win_played``, ``best``,
@@ -61,7 +62,8 @@ def annotate_record(
     game = Replay(record, where)
     state = game.state
     settings = search_settings(
-        bot, iterations, seconds, DEFAULT_ANNOTATE_ITERATIONS, game_for(str(state.rules.variant))
+        bot, iterations, seconds, DEFAULT_ANNOTATE_ITERATIONS, game_for(str(state.rules.variant)),
+        sides=state.rules.teams, default_worlds=DEFAULT_ANNOTATE_WORLDS,
     )
     open_information = open_information or settings.open_information
     players = state.rules.players
@@ -162,6 +164,7 @@ def annotate_record(
         "result_text": result_text(record, state.seats),
         "termination": record["termination"],
         "turns": len(turns(steps)),
+        "search": settings.spec,
         "iterations": settings.iterations,
         "seconds_budget": settings.seconds,
         "open": open_information,

@@ -91,6 +91,13 @@ class Analysis:
     #: per side, the game's threat summary (objects with ``to_dict()`` and ``lines()``)
     threats: list | None
     value: float | None
+    #: the spec searched (``search`` resolved); a ``rollout`` spec's iterations are worlds
+    search: str = "mcts"
+
+    @property
+    def unit(self) -> str:
+        """What ``iterations`` counts: a tree's iterations, or the worlds every turn was played out in."""
+        return "worlds" if self.search.startswith("rollout") else "iterations"
 
     def to_dict(self, top: int | None = None) -> dict:
         moves = self.moves if not top else self.moves[:top]
@@ -105,6 +112,7 @@ class Analysis:
             "open": self.open_information,
             "seed": self.seed,
             "jobs": self.jobs,
+            "search": self.search,
             "iterations": self.iterations,
             "seconds": self.seconds,
             "legal_turns": len(self.moves),

@@ -73,6 +73,7 @@ from __future__ import annotations
 import math
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -215,6 +216,58 @@ def _run_search(view, viewer, settings, seed, stream, jobs, open_information, pv
     return merged, iterations, seconds, value
 
 
+#: worlds a timed rollout analysis plays between looks at the clock
+_ROLLOUT_BATCH = 8
+
+
+def _play_out(view, viewer, settings, seed, worlds: int, legal: list[int], open_information: bool):
+    """One thread's share of a rollout analysis: the worlds played and each legal action's
+    summed result; with ``settings.seconds``, batches until they are spent (``worlds``
+    then the most, 0: no most)."""
+    searcher = _game(view).searcher(settings.params)
+    rng = np.random.PCG64(seed)
+    sums = [0.0] * len(legal)
+    played, started = 0, time.perf_counter()
+    while True:
+        batch = worlds - played
+        if settings.seconds:
+            batch = _ROLLOUT_BATCH if not worlds else min(_ROLLOUT_BATCH, batch)
+        if batch <= 0:
+            break
+        means = searcher.rollout_values(view, viewer, rng, legal, batch, int(open_information),
+                                        settings.rollout["depth"])
+        sums = [s + m * batch for s, m in zip(sums, means)]
+        played += batch
+        if not settings.seconds or time.perf_counter() - started >= settings.seconds:
+            break
+    return played, sums, time.perf_counter() - started
+
+
+def _run_rollouts(view, viewer, settings, seed, stream, jobs, open_information):
+    """A flat search over every legal action: each played out in the same worlds, the
+    worlds shared among ``jobs`` threads, thread ``i`` on the stream ``(*stream, i)``.
+    A turn's visits are the worlds it was played in, all the same."""
+    from ..play.seeds import stream_seed
+
+    legal = view.legal_actions()
+    total = settings.iterations
+    shares = [total // jobs + (1 if i < total % jobs else 0) for i in range(jobs)]
+    if not settings.seconds:
+        shares = [max(1, w) for w in shares]
+    args = [(view.clone(), viewer, settings, stream_seed(seed, (*stream, i)), shares[i], legal, open_information)
+            for i in range(jobs)]
+    if jobs == 1:
+        results = [_play_out(*args[0])]
+    else:
+        with SearchThreads(jobs, _game(view)) as threads:
+            results = list(threads.map(lambda a: _play_out(*a), args))
+    worlds = sum(r[0] for r in results)
+    sums = [sum(r[1][i] for r in results) for i in range(len(legal))]
+    merged = {a: {"visits": worlds, "value_sum": sums[i], "pv": [a], "best": worlds} for i, a in enumerate(legal)}
+    value = max(sums) / worlds if worlds else None
+    return merged, worlds, max(r[2] for r in results), value
+
+
 def _continuation(view, first: int, pv: list[int]) -> tuple[int, ...]:
     """The whole turn that starts with the exchange ``first``: the exchange(s) then the play
     the tree prefers, if the mover can already name it (see the module docstring)."""
@@ -233,7 +286,7 @@ def _continuation(view, first: int, pv: list[int]) -> tuple[int, ...]:
 def analyze(
     state,
     *,
-    bot: str = "mcts",
+    bot: str = "search",
     iterations: int | None = None,
     seconds: float | None = None,
     settings: SearchSettings | None = None,
@@ -250,9 +303,12 @@ def analyze(
         state: a :class:`~seqsolve.games.base.GameState` whose mover's hand is known; other
             cards may be unknown, of a game with a :meth:`~seqsolve.games.base.Game.searcher`.  Unless ``open_information``, only what the mover
             may see is used (``state.observation(mover)``).
-        bot: an ``mcts`` spec giving the search parameters (see ``seqsolve bots``).
-        iterations, seconds: the search budget (total over the trees); default
-            :data:`DEFAULT_ITERATIONS` unless the bot spec gives one.
+        bot: the search: ``search`` (the default search of the position's number of
+            sides), an ``mcts`` spec (a tree) or a ``rollout`` spec (every legal
+            action played out in the same worlds; see ``seqsolve bots``).
+        iterations, seconds: the search budget (total over the trees or threads):
+            iterations of a tree, worlds of a rollout search; default
+            :data:`DEFAULT_ITERATIONS` (:data:`DEFAULT_WORLDS`) unless the bot spec gives one.
         settings: ready-made :func:`search_settings` (then ``bot`` and the budget are ignored).
         seed: the root seed; tree ``i`` draws from its stream ``(*stream, i)``.
         stream: the key prefix of this analysis under ``seed`` (annotate: the decision's ply).
@@ -274,7 +330,7 @@ def analyze(
     >>> a.to_move, a.iterations, len(a.moves) == len(set(m.move for m in a.moves))
     (1, 500, True)
     """
-    settings = settings or search_settings(bot, iterations, seconds, game=_game(state))
+    settings = settings or search_settings(bot, iterations, seconds, game=_game(state), sides=state.rules.teams)
     if jobs < 1:
         raise AnalysisError("jobs must be at least 1")
     open_information = open_information or settings.open_information
@@ -292,9 +348,12 @@ def analyze(
 
     merged, done, seconds_used, value = {}, 0, 0.0, None
     if len(legal) > 1:
-        merged, done, seconds_used, value = _run_search(
-            view, mover, settings, seed, stream, jobs, open_information, pv_length
-        )
+        if settings.rollout is not None:
+            merged, done, seconds_used, value = _run_rollouts(view, mover, settings, seed, stream, jobs, open_information)
+        else:
+            merged, done, seconds_used, value = _run_search(
+                view, mover, settings, seed, stream, jobs, open_information, pv_length
+            )
     elif legal:
         value = game.searcher(settings.params).evaluate(view, side)
     total = sum(m["visits"] for m in merged.values())
@@ -416,6 +475,7 @@ def analyze(
         tactics=tactics,
         threats=exact.summary() if threats else None,
         value=_nan_to_none(value),
+        search=settings.spec,
     )
 
 

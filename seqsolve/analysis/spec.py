@@ -11,6 +11,10 @@ from .results import AnalysisError
 DEFAULT_ITERATIONS = 50_000
 #: Iterations per decision of an annotation.
 DEFAULT_ANNOTATE_ITERATIONS = 4_000
+#: Worlds of a rollout analysis (every legal turn played out in each) when neither
+#: the caller nor the bot spec gives a budget, and per decision of an annotation.
+DEFAULT_WORLDS = 400
+DEFAULT_ANNOTATE_WORLDS = 100
 
 
 @dataclass(frozen=True)
@@ -22,40 +26,63 @@ class SearchSettings:
     seconds: float
     spec: str
     open_information: bool = False
+    #: a flat search's playouts (``{"depth": D}``: cut after D actions, 0 to the end):
+    #: every legal turn is played out in each of ``iterations`` worlds; None: the tree search
+    rollout: dict | None = None
 
 
 def search_settings(
-    bot: str = "mcts",
+    bot: str = "search",
     iterations: int | None = None,
     seconds: float | None = None,
     default_iterations: int = DEFAULT_ITERATIONS,
     game=None,
+    sides: int = 2,
+    default_worlds: int = DEFAULT_WORLDS,
 ) -> SearchSettings:
-    """Parameters and budget from a ``mcts:...`` bot spec of ``game`` (default Sequence)
-    and explicit budgets.
+    """Parameters and budget from a bot spec of ``game`` (default Sequence) and explicit
+    budgets, for a position of ``sides`` sides.
 
-    An explicit ``iterations``/``seconds`` wins over the spec's ``iters``/``time``;
-    with neither anywhere, ``default_iterations``.
+    ``search`` (the default search) stands for the spec it plays with ``sides`` sides
+    (a game without it: ``mcts``).  An ``mcts`` spec grows a tree: an explicit
+    ``iterations``/``seconds`` wins over the spec's ``iters``/``time``; with neither
+    anywhere, ``default_iterations``.  A ``rollout`` spec plays every legal turn out
+    in the same worlds: ``iterations`` counts the worlds (the spec's ``worlds`` when it
+    gives them, else ``default_worlds``); its ``depth`` cuts the playouts.
 
     Raises:
-        AnalysisError: the spec is not an ``mcts`` spec (or not a valid one).
+        AnalysisError: the spec is not an ``mcts``, ``rollout`` or ``search`` spec (or not a valid one).
 
     >>> s = search_settings("mcts:c=0.5", iterations=100)
     >>> s.iterations, s.seconds, s.params["c"]
     (100, 0.0, 0.5)
+    >>> s = search_settings("search", sides=3)
+    >>> s.spec, s.iterations, s.rollout
+    ('rollout:depth=12', 400, {'depth': 12})
     """
-    from ..bots import BotError, make_bot, parse_spec
+    from ..bots import BotError, bot_classes, make_bot, parse_spec
 
     try:
         name, raw = parse_spec(bot)
-        if name != "mcts":
-            raise AnalysisError(f"analysis needs a search bot ('mcts' or 'mcts:key=value,...'), not {bot!r}")
+        given = set(raw)  # the budget a spec names is the caller's: not the one ``search`` stands for
+        if name == "search":
+            made = make_bot(bot, game) if "search" in bot_classes(game) else None
+            bot = "mcts" if made is None else made.spec_for(sides)
+            name, raw = parse_spec(bot)
+        if name not in ("mcts", "rollout") or name not in bot_classes(game):
+            known = " or ".join(repr(n) for n in ("search", "mcts", "rollout") if n in bot_classes(game))
+            raise AnalysisError(f"analysis needs a search bot ({known}, key=value,... after it), not {bot!r}")
         made = make_bot(bot, game)
     except BotError as exc:
         raise AnalysisError(str(exc)) from None
+    if name == "rollout":
+        try:
+            return _rollout_settings(made, raw, given, iterations, seconds, default_worlds)
+        finally:
+            made.close()
     try:
         if iterations is None and seconds is None:
-            if "iters" in raw or "time" in raw:
+            if "iters" in given or "time" in given:
                 iterations, seconds = made.options["iters"], made.options["time"]
             else:
                 iterations = default_iterations
@@ -72,6 +99,29 @@ def search_settings(
         )
     finally:
         made.close()
+
+
+def _rollout_settings(made, raw: dict, given: set, worlds, seconds, default_worlds: int) -> SearchSettings:
+    """A flat search's settings: the evaluation weights, the playouts' cut and the worlds
+    (``raw``: the spec's keys; ``given``: those the caller wrote)."""
+    o = made.options
+    if o["policy"] != "greedy" or o["halve"] or o["infer"] or o["see"] != "none":
+        raise AnalysisError("a rollout analysis plays every legal turn out by greedy: policy, halve, infer "
+                            "and see do not apply (--open sees every card)")
+    if worlds is None and seconds is None:
+        if "worlds" in given or "time" in given:
+            worlds, seconds = (0 if o["time"] and "worlds" not in given else o["worlds"]), o["time"]
+        else:
+            worlds = default_worlds
+    worlds, seconds = int(worlds or 0), float(seconds or 0.0)
+    if worlds < 0 or seconds < 0:
+        raise AnalysisError("the search budget must not be negative")
+    if worlds == 0 and seconds == 0:
+        raise AnalysisError("give the search a budget: worlds or seconds (or both)")
+    # the spec as the analysis plays it: every legal turn (no k), its own budget (no work)
+    kept = [f"{key}={value}" for key, value in raw.items() if key not in ("k", "work", "worlds", "time")]
+    played = "rollout" + (":" + ",".join(kept) if kept else "")
+    return SearchSettings(made.weights, worlds, seconds, played, rollout={"depth": o["depth"]})
 
 
 def check_analyzable(state, open_information: bool = False) -> None:

@@ -311,6 +311,11 @@ class RolloutBot(_Evidence, Bot):
         self._weights = _scaled_weights(self.options)
         self._searcher: _search.Searcher | None = None
 
+    @property
+    def weights(self) -> dict[str, Any]:
+        """The evaluation weights the spec changed (what ``_search.Searcher`` takes)."""
+        return dict(self._weights)
+
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         action = self._choose(observation, rng)
         self._remember(observation, action)

@@ -57,6 +57,12 @@ def _interval(ci) -> str:
     return "-" if ci is None else f"{ci[0]:.3f}-{ci[1]:.3f}"
 
 
+def _runs(a: Analysis) -> str:
+    """What --jobs ran side by side: trees, or threads sharing the worlds."""
+    kind = "thread" if a.unit == "worlds" else "tree"
+    return kind + ("s" if a.jobs != 1 else "")
+
+
 def format_analysis(a: Analysis, top: int | None = None) -> str:
     """The text report of an analysis (ends with a newline)."""
     side_name = game_for(a.variant).side_name
@@ -69,7 +75,7 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     lines = [
         f"analysis   {a.variant}, {a.players} players ({a.teams} sides); {mover} to move, turn {a.turn}",
         (
-            f"search     {a.iterations} iterations, {a.jobs} tree{'s' if a.jobs != 1 else ''}, seed {a.seed},"
+            f"search     {a.search}: {a.iterations} {a.unit}, {a.jobs} {_runs(a)}, seed {a.seed},"
             f" {a.seconds:.2f} s; {info}"
         ),
         "",
@@ -134,7 +140,7 @@ Examples:
 
 @click.command(epilog=ANALYZE_EPILOG)
 @click.argument("file")
-@click.argument("bot", default="mcts", required=False)
+@click.argument("bot", default="search", required=False)
 @click.option(
     "--top",
     type=click.IntRange(min=0),
@@ -143,7 +149,7 @@ Examples:
     help="List only the best K turns (0: all).",
 )
 @search_options(
-    iters="Search iterations in all (default 50000, or the bot spec's).",
+    iters="Search iterations in all (default 50000, or the bot spec's); a rollout search's worlds (default 400).",
     seconds="Search seconds (wall clock, per tree).",
     jobs="Root-parallel trees, one thread each.",
 )
@@ -159,7 +165,10 @@ Examples:
 def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, picture, out, progress):
     """Rank every legal turn of the side to move in the position FILE.
 
-    BOT is the search, an mcts spec (default mcts), e.g. mcts:c=0.5,depth=8.
+BOT is the search (default search: mcts where two sides play, rollouts cut at
+    12 actions where three do), or an mcts or rollout spec, e.g. mcts:c=0.5,depth=8
+    or rollout:depth=12 (a rollout search plays every legal turn out in the same
+    worlds; its budget, --iters, counts worlds).
 
     For each turn (a dead-card exchange counts as part of the turn: '~5S 9H@i3'):
     its share of the search, its estimated win probability with a 95% interval,
@@ -209,7 +218,7 @@ Examples:
 
 @click.command(epilog=ANNOTATE_EPILOG)
 @click.argument("records", type=FILE_PATH)
-@click.argument("bot", default="mcts", required=False)
+@click.argument("bot", default="search", required=False)
 @GAME_OPTION
 @click.option(
     "--seat",
@@ -219,7 +228,7 @@ Examples:
     help="Analyse only this seat's moves (repeatable; default all).",
 )
 @search_options(
-    iters="Iterations per decision (default 4000).",
+    iters="Iterations per decision (default 4000); a rollout search's worlds (default 100).",
     seconds="Seconds per decision.",
     jobs="Decisions analysed side by side (threads).",
 )
@@ -268,7 +277,10 @@ def annotate(
     Each decision of the chosen seats is analysed from what that seat could see
     at the time; the drop is the best turn's estimated win probability minus
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
-    BOT is the search, an mcts spec (default mcts), e.g. mcts:c=0.5,depth=8.
+BOT is the search (default search: mcts where two sides play, rollouts cut at
+    12 actions where three do), or an mcts or rollout spec, e.g. mcts:c=0.5,depth=8
+    or rollout:depth=12 (a rollout search plays every legal turn out in the same
+    worlds; its budget, --iters, counts worlds).
     """
     from ..analysis.annotate import annotate_record
     from ..play.records import make_output_folder
@@ -325,7 +337,8 @@ def format_annotation(result: dict, show_all: bool = False) -> str:
     """The text report of :func:`~seqsolve.analysis.annotate.annotate_record` (ends with a newline)."""
     seats = result["seats"] or []
     side_name = game_for(result["variant"]).side_name
-    budget = f"{result['iterations']} iterations" if result["iterations"] else f"{result['seconds_budget']} s"
+    unit = "worlds" if result["search"].startswith("rollout") else "iterations"
+    budget = f"{result['iterations']} {unit}" if result["iterations"] else f"{result['seconds_budget']} s"
     lines = [
         (
             f"game {result['game']}: {result['variant']}, {result['players']} players;"
@@ -337,7 +350,8 @@ def format_annotation(result: dict, show_all: bool = False) -> str:
         return "\n".join(lines) + "\n"
     lines += [
         (
-            f"analysed {_count(len(result['decisions']), 'decision')} at {budget} each, seed {result['seed']};"
+            f"analysed {_count(len(result['decisions']), 'decision')} by {result['search']} at {budget} each,"
+            f" seed {result['seed']};"
             f" mistake > {result['thresholds']['mistake']}, blunder > {result['thresholds']['blunder']}"
         ),
         "",

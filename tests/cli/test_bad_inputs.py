@@ -239,7 +239,11 @@ rows(1, r"move 1 'AH@f2': cannot read Stacks action", ("apply", "{stacks}", "AH@
 rows(1, r"{stacks}: perft needs every card known, but hand 1 holds 5 unknown", ("perft", "{stacks}", "--depth", "1"))
 rows(1, r"bot mcts: unknown parameter 'k' \(known: time, iters, work, c, eps, depth, bias, margin, nodes, top, halve\)",
      ("analyze", "{stacks}", "mcts:k=3", "--iters", "10"))  # Sequence's mcts option, not Stacks'
-rows(1, r"analysis needs a search bot \('mcts' or 'mcts:key=value,...'\), not 'greedy'", ("analyze", "{stacks}", "greedy"))
+rows(1, r"analysis needs a search bot \('mcts', key=value,... after it\), not 'greedy'", ("analyze", "{stacks}", "greedy"))
+rows(1, r"analysis needs a search bot \('search' or 'mcts' or 'rollout', key=value,... after it\), not 'heuristic'",
+     ("analyze", "{pos}", "heuristic"))
+rows(1, r"a rollout analysis plays every legal turn out by greedy: policy, halve, infer and see do not apply",
+     ("analyze", "{pos}", "rollout:policy=heuristic"))
 for args in [("match", "random", "random", "--variant", "stacks[stacks_refill=x]"),
              ("show", "--new", "--variant", "stacks[stacks_refill=x]"),
              ("balance", "--variant", "stacks[stacks_refill=x]", "--games", "1")]:

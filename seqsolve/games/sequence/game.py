@@ -159,7 +159,7 @@ class SequenceGame:
 
     @staticmethod
     def bot_classes() -> dict:
-        """The bots of :mod:`seqsolve.bots` (random, greedy, heuristic, mcts, rollout, restricted, ext)."""
+        """The bots of :mod:`seqsolve.bots` (random, greedy, heuristic, mcts, rollout, search, restricted, ext)."""
         from ...bots.catalog import sequence_bots
 
         return sequence_bots()
@@ -200,6 +200,13 @@ class Searcher:
 
     def root_stats(self, pv_length: int) -> list[dict]:
         return self._search.root_stats(pv_length)
+
+    def rollout_values(self, state, viewer: int, bit_generator, actions: list[int], worlds: int,
+                       open_information: int = 0, depth: int = 0) -> list[float]:
+        """The mean result for ``viewer``'s side of each of ``actions``, each played out by
+        greedy in the same ``worlds`` deals (cut after ``depth`` actions, 0: to the end)."""
+        return self._search.rollout_values(state.core, viewer, bit_generator, actions, worlds,
+                                           open_information=open_information, depth=depth)
 
     @staticmethod
     def evaluate(state, side: int) -> float:
