@@ -59,6 +59,7 @@ BOTS = {
     "heuristic": 600,
     "mcts": 120,
     "rollout:time=0.1": 60,
+    "search": 120,
 }
 
 

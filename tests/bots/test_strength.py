@@ -45,3 +45,12 @@ def test_heuristic_is_not_clearly_below_greedy_with_more_seats(variant, players,
     low, high = summary["score_ci"]
     fair = 1 / (3 if teams == 3 or players == 3 else 2)
     assert high >= fair, f"heuristic vs greedy on {variant} {players}p: {summary['score']:.1%} [{low:.1%}, {high:.1%}]"
+
+
+@pytest.mark.parametrize("variant, players, teams", [("classic", 3, None), ("seed000", 6, 3), ("numbers", 3, None)])
+def test_the_default_searchs_three_side_search_is_not_clearly_below_greedy(variant, players, teams):
+    """``search`` plays truncated rollouts where three sides play (a small budget here:
+    the same playouts and evaluation, fewer worlds)."""
+    summary = _match("rollout:depth=12,worlds=12", variant, 8, players, teams)
+    low, high = summary["score_ci"]
+    assert high >= 1 / 3, f"truncated rollouts vs greedy on {variant} {players}p: {summary['score']:.1%} [{low:.1%}, {high:.1%}]"
