@@ -1,11 +1,13 @@
-"""``search``: the default search, the strongest fair search measured for each seating.
+"""``search``: the default search, ``mcts`` where two sides play and truncated rollouts
+where three do.
 
-No one search is the strongest everywhere.  Where two sides play, ``mcts`` holds the
-matrix's rows.  Where three sides play (3 players, or 6 in 3 teams), its root moves
-differ by less than the noise of a fresh world each iteration: there flat rollouts
-that meet every candidate in the same worlds, cut after 12 greedy actions and scored
-by the static evaluation, beat ``heuristic``'s own score where ``mcts`` was level with
-it (benchmarks/RESULTS.md, "Truncated rollouts" and "The default search").
+No one search does best everywhere.  Where two sides play, ``mcts`` holds the matrix's
+rows.  Where three sides play (3 players, or 6 in 3 teams), its root moves differ by
+less than the noise of a fresh world each iteration: there flat rollouts that meet
+every candidate in the same worlds, cut after 12 greedy actions and scored by the
+static evaluation, beat ``heuristic``'s own score on every cell, two of them where
+``mcts`` was level with it (benchmarks/RESULTS.md, "Truncated rollouts" and "The
+default search").
 
 ``search`` is therefore one of two fixed specs, chosen by the rules' number of sides
 when a game starts.  It plays exactly as that spec does, in Python and in the compiled
