@@ -70,6 +70,12 @@ class Tactics:
         }
 
 
+def budget_unit(spec: str) -> str:
+    """What an analysis budget of the search ``spec`` counts: a tree's iterations, or
+    the worlds every turn was played out in (a ``rollout`` spec)."""
+    return "worlds" if spec.startswith("rollout") else "iterations"
+
+
 @dataclass
 class Analysis:
     """Everything :func:`analyze` found; :meth:`to_dict` is the ``--json`` object."""
@@ -96,8 +102,7 @@ class Analysis:
 
     @property
     def unit(self) -> str:
-        """What ``iterations`` counts: a tree's iterations, or the worlds every turn was played out in."""
-        return "worlds" if self.search.startswith("rollout") else "iterations"
+        return budget_unit(self.search)
 
     def to_dict(self, top: int | None = None) -> dict:
         moves = self.moves if not top else self.moves[:top]

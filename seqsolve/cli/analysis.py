@@ -165,7 +165,7 @@ Examples:
 def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, picture, out, progress):
     """Rank every legal turn of the side to move in the position FILE.
 
-BOT is the search (default search: mcts where two sides play, rollouts cut at
+    BOT is the search (default search: mcts where two sides play, rollouts cut at
     12 actions where three do), or an mcts or rollout spec, e.g. mcts:c=0.5,depth=8
     or rollout:depth=12 (a rollout search plays every legal turn out in the same
     worlds; its budget, --iters, counts worlds).
@@ -277,7 +277,7 @@ def annotate(
     Each decision of the chosen seats is analysed from what that seat could see
     at the time; the drop is the best turn's estimated win probability minus
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
-BOT is the search (default search: mcts where two sides play, rollouts cut at
+    BOT is the search (default search: mcts where two sides play, rollouts cut at
     12 actions where three do), or an mcts or rollout spec, e.g. mcts:c=0.5,depth=8
     or rollout:depth=12 (a rollout search plays every legal turn out in the same
     worlds; its budget, --iters, counts worlds).
@@ -337,7 +337,9 @@ def format_annotation(result: dict, show_all: bool = False) -> str:
     """The text report of :func:`~seqsolve.analysis.annotate.annotate_record` (ends with a newline)."""
     seats = result["seats"] or []
     side_name = game_for(result["variant"]).side_name
-    unit = "worlds" if result["search"].startswith("rollout") else "iterations"
+    from ..analysis.results import budget_unit
+
+    unit = budget_unit(result["search"])
     budget = f"{result['iterations']} {unit}" if result["iterations"] else f"{result['seconds_budget']} s"
     lines = [
         (
