@@ -178,26 +178,25 @@ def _search_tree(
     return result, searcher.root_stats(pv_length)
 
 
-def _run_search(view, viewer, settings, seed, stream, jobs, open_information, pv_length):
-    """Root-parallel search: ``jobs`` trees, merged by root action."""
+def _side_by_side(search: Callable, view, viewer, settings, seed, stream, jobs: int, *rest) -> list:
+    """``search(view, viewer, settings, seed_i, budget_i, *rest)`` for ``i`` in ``range(jobs)``,
+    each on its own copy of ``view`` and thread (one job: this thread): seeded by the
+    stream ``(*stream, i)`` of ``seed``, with its share of ``settings.iterations``."""
     from ..play.seeds import stream_seed
 
-    children = [stream_seed(seed, (*stream, tree)) for tree in range(jobs)]
-    budgets = [
-        settings.iterations // jobs + (1 if i < settings.iterations % jobs else 0) for i in range(jobs)
-    ]
+    budgets = [settings.iterations // jobs + (1 if i < settings.iterations % jobs else 0) for i in range(jobs)]
     if settings.iterations and settings.seconds == 0:
         budgets = [max(1, b) for b in budgets]
-    views = [view.clone() for _ in range(jobs)]
-    args = [
-        (views[i], viewer, settings, children[i], budgets[i], open_information, pv_length)
-        for i in range(jobs)
-    ]
+    args = [(view.clone(), viewer, settings, stream_seed(seed, (*stream, i)), budgets[i], *rest) for i in range(jobs)]
     if jobs == 1:
-        results = [_search_tree(*args[0])]
-    else:
-        with SearchThreads(jobs, _game(view)) as threads:
-            results = list(threads.map(lambda a: _search_tree(*a), args))
+        return [search(*args[0])]
+    with SearchThreads(jobs, _game(view)) as threads:
+        return list(threads.map(lambda a: search(*a), args))
+
+
+def _run_search(view, viewer, settings, seed, stream, jobs, open_information, pv_length):
+    """Root-parallel search: ``jobs`` trees, merged by root action."""
+    results = _side_by_side(_search_tree, view, viewer, settings, seed, stream, jobs, open_information, pv_length)
     merged: dict[int, dict] = {}
     iterations, seconds, value_sum, value_n = 0, 0.0, 0.0, 0
     for result, stats in results:
@@ -247,20 +246,8 @@ def _run_rollouts(view, viewer, settings, seed, stream, jobs, open_information):
     """A flat search over every legal action: each played out in the same worlds, the
     worlds shared among ``jobs`` threads, thread ``i`` on the stream ``(*stream, i)``.
     A turn's visits are the worlds it was played in, all the same."""
-    from ..play.seeds import stream_seed
-
     legal = view.legal_actions()
-    total = settings.iterations
-    shares = [total // jobs + (1 if i < total % jobs else 0) for i in range(jobs)]
-    if not settings.seconds:
-        shares = [max(1, w) for w in shares]
-    args = [(view.clone(), viewer, settings, stream_seed(seed, (*stream, i)), shares[i], legal, open_information)
-            for i in range(jobs)]
-    if jobs == 1:
-        results = [_play_out(*args[0])]
-    else:
-        with SearchThreads(jobs, _game(view)) as threads:
-            results = list(threads.map(lambda a: _play_out(*a), args))
+    results = _side_by_side(_play_out, view, viewer, settings, seed, stream, jobs, legal, open_information)
     worlds = sum(r[0] for r in results)
     sums = [sum(r[1][i] for r in results) for i in range(len(legal))]
     merged = {a: {"visits": worlds, "value_sum": sums[i], "pv": [a], "best": worlds} for i, a in enumerate(legal)}

@@ -48,7 +48,7 @@ class SearchBot(Bot):
     def __init__(self, *, make_bot: Callable[[str], Bot], **values: Any):
         super().__init__(**values)
         self._make_bot = make_bot
-        self._bots: dict[int, Bot] = {}
+        self._bots: dict[str, Bot] = {}  # by the spec each plays
 
     def spec_for(self, sides: int) -> str:
         """The spec this bot plays with ``sides`` sides."""
