@@ -63,7 +63,7 @@ def annotate_record(
     state = game.state
     settings = search_settings(
         bot, iterations, seconds, DEFAULT_ANNOTATE_ITERATIONS, game_for(str(state.rules.variant)),
-        sides=state.rules.teams, default_worlds=DEFAULT_ANNOTATE_WORLDS,
+        rules=state.rules, default_worlds=DEFAULT_ANNOTATE_WORLDS,
     )
     open_information = open_information or settings.open_information
     players = state.rules.players

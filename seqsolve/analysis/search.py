@@ -317,7 +317,7 @@ def analyze(
     >>> a.to_move, a.iterations, len(a.moves) == len(set(m.move for m in a.moves))
     (1, 500, True)
     """
-    settings = settings or search_settings(bot, iterations, seconds, game=_game(state), sides=state.rules.teams)
+    settings = settings or search_settings(bot, iterations, seconds, game=_game(state), rules=state.rules)
     if jobs < 1:
         raise AnalysisError("jobs must be at least 1")
     open_information = open_information or settings.open_information

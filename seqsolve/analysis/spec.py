@@ -37,13 +37,13 @@ def search_settings(
     seconds: float | None = None,
     default_iterations: int = DEFAULT_ITERATIONS,
     game=None,
-    sides: int = 2,
+    rules=None,
     default_worlds: int = DEFAULT_WORLDS,
 ) -> SearchSettings:
     """Parameters and budget from a bot spec of ``game`` (default Sequence) and explicit
-    budgets, for a position of ``sides`` sides.
+    budgets, for a position played by ``rules`` (None: classic, 2 players).
 
-    ``search`` (the default search) stands for the spec it plays with ``sides`` sides
+    ``search`` (the default search) stands for the spec it plays in games of ``rules``
     (a game without it: ``mcts``).  An ``mcts`` spec grows a tree: an explicit
     ``iterations``/``seconds`` wins over the spec's ``iters``/``time``; with neither
     anywhere, ``default_iterations``.  A ``rollout`` spec plays every legal turn out
@@ -56,18 +56,20 @@ def search_settings(
     >>> s = search_settings("mcts:c=0.5", iterations=100)
     >>> s.iterations, s.seconds, s.params["c"]
     (100, 0.0, 0.5)
-    >>> s = search_settings("search", sides=3)
+    >>> from seqsolve.games.sequence.rules import parse_rules
+    >>> s = search_settings("search", rules=parse_rules("classic", players=3))
     >>> s.spec, s.iterations, s.rollout
     ('rollout:depth=12', 400, {'depth': 12})
     """
     from ..bots import BotError, bot_classes, make_bot, parse_spec
+    from ..games.sequence.rules import parse_rules
 
     try:
         name, raw = parse_spec(bot)
         given = set(raw)  # the budget a spec names is the caller's: not the one ``search`` stands for
         if name == "search":
             made = make_bot(bot, game) if "search" in bot_classes(game) else None
-            bot = "mcts" if made is None else made.spec_for(sides)
+            bot = "mcts" if made is None else made.spec_for(parse_rules("classic", players=2) if rules is None else rules)
             name, raw = parse_spec(bot)
         if name not in ("mcts", "rollout") or name not in bot_classes(game):
             known = " or ".join(repr(n) for n in ("search", "mcts", "rollout") if n in bot_classes(game))

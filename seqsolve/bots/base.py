@@ -108,10 +108,10 @@ class Bot:
     def close(self) -> None:
         """Release whatever the bot holds (processes, memory)."""
 
-    def loop_chooser(self) -> tuple[str, dict | None, int] | None:
-        """How the compiled game loop plays this bot, ``(chooser, weights, restriction
-        flags)`` (``seqsolve._loop.Lineup``), or None: the runner then asks it action
-        by action.  Only a bot whose every choice that loop makes exactly as
+    def loop_chooser(self, rules: Rules) -> tuple[str, dict | None, int] | None:
+        """How the compiled game loop plays this bot in games of ``rules``, ``(chooser,
+        weights, restriction flags)`` (``seqsolve._loop.Lineup``), or None: the runner
+        then asks it action by action.  Only a bot whose every choice that loop makes exactly as
         :meth:`choose` does may give one."""
         return None
 

@@ -25,14 +25,22 @@ from ..games.sequence.rules import Rules
 from ..games.sequence.state import State
 from .base import Bot, Param
 
-#: the search each number of sides plays at the default, counted budget.  Three
-#: sides: 600,000 work units hold the slowest moves (the opening's, about 100 ns a
-#: unit) under 0.1 s of CPU on one core; later moves end sooner, when their 400
-#: worlds are played (benchmarks/RESULTS.md, "The default search")
-SPECS: dict[int, str] = {2: "mcts", 3: "rollout:depth=12,worlds=400,work=600000"}
+#: the search each kind of game (:func:`game_kind`) plays at the default, counted
+#: budget.  Three sides: 600,000 work units hold the slowest moves (the opening's,
+#: about 100 ns a unit) under 0.1 s of CPU on one core; later moves end sooner, when
+#: their 400 worlds are played (benchmarks/RESULTS.md, "The default search")
+SPECS: dict[str, str] = {"two sides": "mcts", "three sides": "rollout:depth=12,worlds=400,work=600000"}
 
 #: the same searches held to a time budget (``search:time=T``) instead of counted work
-TIMED_SPECS: dict[int, str] = {2: "mcts:iters=0,time={t}", 3: "rollout:depth=12,worlds=1000000,time={t}"}
+TIMED_SPECS: dict[str, str] = {
+    "two sides": "mcts:iters=0,time={t}",
+    "three sides": "rollout:depth=12,worlds=1000000,time={t}",
+}
+
+
+def game_kind(rules: Rules) -> str:
+    """The key of :data:`SPECS` that plays a game of ``rules``."""
+    return "three sides" if rules.teams >= 3 else "two sides"
 
 
 class SearchBot(Bot):
@@ -50,32 +58,27 @@ class SearchBot(Bot):
         self._make_bot = make_bot
         self._bots: dict[str, Bot] = {}  # by the spec each plays
 
-    def spec_for(self, sides: int) -> str:
-        """The spec this bot plays with ``sides`` sides."""
-        sides = min(sides, 3)
+    def spec_for(self, rules: Rules) -> str:
+        """The spec this bot plays in games of ``rules``."""
         t = self.options["time"]
-        return TIMED_SPECS[sides].format(t=t) if t else SPECS[sides]
+        kind = game_kind(rules)
+        return TIMED_SPECS[kind].format(t=t) if t else SPECS[kind]
 
-    def bot_for(self, sides: int) -> Bot:
-        """The bot that plays games of ``sides`` sides (built once, kept warm)."""
-        spec = self.spec_for(sides)
+    def bot_for(self, rules: Rules) -> Bot:
+        """The bot that plays games of ``rules`` (built once a spec, kept warm)."""
+        spec = self.spec_for(rules)
         if spec not in self._bots:
             self._bots[spec] = self._make_bot(spec)
         return self._bots[spec]
 
     def start(self, rules: Rules, seats: str, seat: int) -> None:
-        self.bot_for(rules.teams).start(rules, seats, seat)
+        self.bot_for(rules).start(rules, seats, seat)
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
-        return self.bot_for(observation.rules.teams).choose(observation, rng)
+        return self.bot_for(observation.rules).choose(observation, rng)
 
-    def loop_chooser(self) -> tuple[str, dict | None, int] | None:
-        """The chooser of each number of sides: the compiled loop, which knows the
-        rules, keeps one (seqsolve.games.sequence.loop)."""
-        choosers = {sides: self.bot_for(sides).loop_chooser() for sides in SPECS}
-        if any(c is None for c in choosers.values()):
-            return None
-        return self.name, choosers, 0
+    def loop_chooser(self, rules: Rules) -> tuple[str, dict | None, int] | None:
+        return self.bot_for(rules).loop_chooser(rules)
 
     def close(self) -> None:
         for bot in self._bots.values():

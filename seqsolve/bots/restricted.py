@@ -104,8 +104,8 @@ class RestrictedBot(Bot):
         self.forced += 1
         return self.inner.choose(observation, rng)
 
-    def loop_chooser(self) -> tuple[str, dict | None, int] | None:
-        inner = self.inner.loop_chooser()
+    def loop_chooser(self, rules: Rules) -> tuple[str, dict | None, int] | None:
+        inner = self.inner.loop_chooser(rules)
         return None if inner is None else (inner[0], inner[1], self.flags)
 
     def close(self) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .. import _choose, _eval, _search
+from ..games.sequence.rules import Rules
 from ..games.sequence.state import State
 from .base import Bot, Param
 
@@ -126,7 +127,7 @@ class GreedyBot(Bot):
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         return _choose.greedy_action(observation.core, rng.bit_generator, self._weights)
 
-    def loop_chooser(self) -> tuple[str, dict, int]:
+    def loop_chooser(self, rules: Rules) -> tuple[str, dict, int]:
         return self.name, self._weights, 0
 
 
@@ -240,7 +241,7 @@ class MCTSBot(_Evidence, Bot):
         params.update(_scaled_weights(o))
         return params
 
-    def loop_chooser(self) -> tuple[str, dict, int] | None:
+    def loop_chooser(self, rules: Rules) -> tuple[str, dict, int] | None:
         """The compiled loop plays the deterministic budgets (iters, work) alone: a time
         budget or cap depends on the machine, evidence on Python-side memory."""
         o = self.options
@@ -340,7 +341,7 @@ class RolloutBot(_Evidence, Bot):
             work=o["work"],
         )
 
-    def loop_chooser(self) -> tuple[str, dict, int] | None:
+    def loop_chooser(self, rules: Rules) -> tuple[str, dict, int] | None:
         """The compiled loop plays every world (no time budget), fair, without evidence."""
         o = self.options
         if o["time"] or o["infer"] or self.open_information:

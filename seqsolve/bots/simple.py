@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..games.sequence.rules import Rules
 from ..games.sequence.state import State
 from .base import Bot
 
@@ -17,5 +18,5 @@ class RandomBot(Bot):
         actions = observation.legal_actions()
         return actions[int(rng.integers(len(actions)))]
 
-    def loop_chooser(self) -> tuple[str, None, int]:
+    def loop_chooser(self, rules: Rules) -> tuple[str, None, int]:
         return "random", None, 0

@@ -290,7 +290,7 @@ class Game(Protocol):
 
     def loop(self, rules: Any, choosers: list, detail: Any = None) -> Any:
         """A compiled player of whole games between bots (each bot's
-        ``Bot.loop_chooser()``, None for a bot it cannot play) with the same games
+        ``Bot.loop_chooser(rules)``, None for a bot it cannot play) with the same games
         and records as the runner's own loop, or None: the runner then plays them
         action by action."""
 

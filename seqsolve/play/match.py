@@ -175,7 +175,8 @@ def _play_chunk(config: MatchConfig, games: list[int], detail: MakeTally | None 
     the game's compiled loop when it can play every bot of the match."""
     bots = _make_bots(config)
     try:
-        loop = config.game.loop(config.rules(), [bot.loop_chooser() for bot in bots], detail)
+        rules = config.rules()
+        loop = config.game.loop(rules, [bot.loop_chooser(rules) for bot in bots], detail)
         if loop is not None:
             return _play_compiled(config, games, loop, detail is not None, moves)
         return [play_game(config, g, bots, detail, moves) for g in games]
@@ -283,7 +284,7 @@ def run_games(
 _CHUNK, _CHUNK_COMPILED = 64, 512
 
 #: the compiled choosers that search: their games take seconds in the loop too
-_SEARCHING = ("mcts", "rollout", "search")
+_SEARCHING = ("mcts", "rollout")
 
 
 def _plays_cheap_games(config: MatchConfig, detail: MakeTally | None) -> bool:
@@ -291,10 +292,11 @@ def _plays_cheap_games(config: MatchConfig, detail: MakeTally | None) -> bool:
     search: only such games are cheap enough for the bigger chunks."""
     bots = [make_bot(spec) for spec in config.bots]
     try:
-        choosers = [bot.loop_chooser() for bot in bots]
+        rules = config.rules()
+        choosers = [bot.loop_chooser(rules) for bot in bots]
         if any(c is not None and c[0] in _SEARCHING for c in choosers):
             return False
-        return config.game.loop(config.rules(), choosers, detail) is not None
+        return config.game.loop(rules, choosers, detail) is not None
     finally:
         for bot in bots:
             bot.close()

@@ -25,6 +25,9 @@ from seqsolve.play.match import play_game
 from seqsolve.play.seeds import stream_seed
 
 
+THREE, TWO = parse_rules("classic", players=3), parse_rules("classic", players=2)
+
+
 def _three_sides(plies: int = 20) -> State:
     """A classic 3-player position ``plies`` greedy actions into a seeded deal."""
     state = State.new(parse_rules("classic", players=3), seed=4)
@@ -86,7 +89,7 @@ def test_a_game_without_search_analyses_with_its_mcts():
 )
 def test_bad_rollout_analyses_are_refused(spec, message):
     with pytest.raises(AnalysisError, match=message):
-        search_settings(spec, sides=3)
+        search_settings(spec, rules=THREE)
 
 
 def test_the_command_line_analyses_a_three_side_file(tmp_path):
@@ -106,16 +109,16 @@ def test_annotating_a_three_side_game_plays_out_each_decision():
     result = annotate_record(record, seats=[1], seed=1, iterations=10)
     assert (result["search"], result["iterations"]) == ("rollout:depth=12", 10)
     assert result["decisions"] and all(d["seat"] == 1 for d in result["decisions"])
-    assert search_settings("search", sides=3, default_worlds=DEFAULT_ANNOTATE_WORLDS).iterations == 100
+    assert search_settings("search", rules=THREE, default_worlds=DEFAULT_ANNOTATE_WORLDS).iterations == 100
 
 
 def test_a_budget_counts_only_where_the_caller_gives_it():
     """``search`` stands for a spec with worlds of its own: the analysis's default
     budget still applies; a time given to ``search`` is the analysis's budget."""
-    assert search_settings("search", sides=3).iterations == DEFAULT_WORLDS
-    timed = search_settings("search:time=0.5", sides=3)
+    assert search_settings("search", rules=THREE).iterations == DEFAULT_WORLDS
+    timed = search_settings("search:time=0.5", rules=THREE)
     assert (timed.iterations, timed.seconds, timed.spec) == (0, 0.5, "rollout:depth=12")
-    timed = search_settings("search:time=0.5", sides=2)
+    timed = search_settings("search:time=0.5", rules=TWO)
     assert (timed.iterations, timed.seconds) == (0, 0.5)
-    assert search_settings("rollout:worlds=33", sides=3).iterations == 33
-    assert search_settings("rollout:worlds=33", iterations=7, sides=3).iterations == 7
+    assert search_settings("rollout:worlds=33", rules=THREE).iterations == 33
+    assert search_settings("rollout:worlds=33", iterations=7, rules=THREE).iterations == 7

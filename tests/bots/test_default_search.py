@@ -1,6 +1,6 @@
-"""``search``, the default search: on each seating it is one fixed spec (``mcts`` where
-two sides play, truncated rollouts where three do), move for move, in Python and in
-the compiled loop, so the figures measured for those specs are its figures."""
+"""``search``, the default search: in each kind of game it is one fixed spec, move for
+move, in Python and in the compiled loop, so the figures measured for those specs are
+its figures."""
 
 from __future__ import annotations
 
@@ -9,59 +9,66 @@ import pytest
 
 from seqsolve import _choose
 from seqsolve.bots import BotError, make_bot
-from seqsolve.bots.default_search import SPECS
+from seqsolve.bots.default_search import SPECS, TIMED_SPECS, game_kind
 from seqsolve.games.sequence.game import SEQUENCE
-from seqsolve.games.sequence.loop import for_sides
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 from seqsolve.play import match
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game
 
-#: a seating of each number of sides: (preset, players, teams, sides)
-SEATINGS = [("classic", 2, None, 2), ("draft", 2, None, 2), ("numbers", 4, 2, 2),
-            ("classic", 3, None, 3), ("seed000", 6, 3, 3)]
+#: seatings of each kind of game: (preset, players, teams, the kind's key in SPECS)
+SEATINGS = [("classic", 2, None, "two sides"), ("draft", 2, None, "two sides"), ("numbers", 4, 2, "two sides"),
+            ("classic", 3, None, "three sides"), ("seed000", 6, 3, "three sides")]
+
+
+def _rules(preset: str, players: int, teams: int | None):
+    return parse_rules(preset, players=players, **({"teams": teams} if teams else {}))
 
 
 def _position(preset: str, players: int, teams: int | None, plies: int) -> State:
     """A position ``plies`` greedy actions into a seeded deal, as its mover sees it."""
-    rules = parse_rules(preset, players=players, **({"teams": teams} if teams else {}))
-    state = State.new(rules, seed=plies)
+    state = State.new(_rules(preset, players, teams), seed=plies)
     for ply in range(plies):
         state.apply(_choose.greedy_action(state.observation(state.current_player).core, np.random.PCG64(ply)))
     return state.observation(state.current_player)
 
 
-@pytest.mark.parametrize("preset, players, teams, sides", SEATINGS)
-def test_search_chooses_as_the_spec_of_its_number_of_sides(preset, players, teams, sides):
+def test_the_seatings_cover_every_kind_of_game():
+    assert {kind for *_, kind in SEATINGS} == set(SPECS) == set(TIMED_SPECS)
+
+
+@pytest.mark.parametrize("preset, players, teams, kind", SEATINGS)
+def test_search_chooses_as_the_spec_of_its_kind_of_game(preset, players, teams, kind):
     """From the same stream, on the same view, the same move as the spec it names."""
-    search, spec = make_bot("search"), make_bot(SPECS[sides])
-    assert search.spec_for(sides) == SPECS[sides]
+    rules = _rules(preset, players, teams)
+    assert game_kind(rules) == kind
+    search, spec = make_bot("search"), make_bot(SPECS[kind])
+    assert search.spec_for(rules) == SPECS[kind]
     for plies in (0, 9, 23):
         view = _position(preset, players, teams, plies)
-        assert view.rules.teams == sides
         ours = search.choose(view, np.random.default_rng(plies))
         theirs = spec.choose(view, np.random.default_rng(plies))
         assert ours == theirs
         assert ours in view.legal_actions()
 
 
-@pytest.mark.parametrize("preset, players, teams, sides", SEATINGS)
-def test_the_loop_gets_the_chooser_of_the_rules_sides(preset, players, teams, sides):
-    """The compiled loop keeps the chooser of the game's sides, the very one the spec gives."""
-    chooser = make_bot("search").loop_chooser()
-    assert chooser is not None and chooser[0] == "search"
-    assert for_sides(chooser, sides) == make_bot(SPECS[sides]).loop_chooser()
-    barred = make_bot("restricted:no=corners,bot=search").loop_chooser()
-    assert for_sides(barred, sides) == (*make_bot(SPECS[sides]).loop_chooser()[:2], 8)
-    assert for_sides(("greedy", {}, 0), sides) == ("greedy", {}, 0)
+@pytest.mark.parametrize("preset, players, teams, kind", SEATINGS)
+def test_the_loop_gets_the_chooser_of_the_rules(preset, players, teams, kind):
+    """The compiled loop is given the chooser of the game's kind, the very one the spec gives."""
+    rules = _rules(preset, players, teams)
+    spec = make_bot(SPECS[kind]).loop_chooser(rules)
+    assert spec is not None
+    assert make_bot("search").loop_chooser(rules) == spec
+    assert make_bot("restricted:no=corners,bot=search").loop_chooser(rules) == (*spec[:2], 8)
 
 
 @pytest.mark.parametrize("preset, players, teams", [("classic", 3, None), ("numbers", 4, 2)])
 def test_a_whole_game_in_the_loop_is_the_python_runners(preset, players, teams):
     config = MatchConfig(bots=("search", "greedy"), variant=preset, players=players, teams=teams, seed=5)
     bots = [make_bot(spec) for spec in config.bots]
-    loop = SEQUENCE.loop(config.rules(), [b.loop_chooser() for b in bots], None)
+    rules = config.rules()
+    loop = SEQUENCE.loop(rules, [b.loop_chooser(rules) for b in bots], None)
     assert loop is not None
     compiled = match._play_compiled(config, [0], loop, False, True)
     python = [play_game(config, 0)]
@@ -75,10 +82,11 @@ def test_a_time_budget_is_each_searchs_own():
     """``search:time=T`` hands T to whichever search plays; on the clock, the compiled
     loop (counted budgets only) does not play it."""
     bot = make_bot("search:time=0.25")
-    assert bot.spec_for(2) == "mcts:iters=0,time=0.25"
-    assert bot.spec_for(3) == "rollout:depth=12,worlds=1000000,time=0.25"
-    assert make_bot(bot.spec_for(2)).options["time"] == 0.25
-    assert bot.loop_chooser() is None
+    two, three = _rules("classic", 2, None), _rules("classic", 3, None)
+    assert bot.spec_for(two) == "mcts:iters=0,time=0.25"
+    assert bot.spec_for(three) == "rollout:depth=12,worlds=1000000,time=0.25"
+    assert make_bot(bot.spec_for(two)).options["time"] == 0.25
+    assert bot.loop_chooser(two) is None and bot.loop_chooser(three) is None
     assert not match._plays_cheap_games(MatchConfig(bots=("search", "greedy")), None)
 
 

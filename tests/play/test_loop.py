@@ -50,7 +50,8 @@ def _python_runner(config: MatchConfig, games, detail=None) -> list[dict]:
 
 def _compiled(config: MatchConfig, games, detail=None) -> list[dict]:
     bots = [make_bot(spec) for spec in config.bots]
-    loop = SEQUENCE.loop(config.rules(), [b.loop_chooser() for b in bots], detail)
+    rules = config.rules()
+    loop = SEQUENCE.loop(rules, [b.loop_chooser(rules) for b in bots], detail)
     assert loop is not None, "the compiled loop must play these bots"
     return match._play_compiled(config, list(games), loop, detail is not None, True)
 
@@ -172,7 +173,7 @@ def test_halted_searches_end_the_loops_match():
     config = MatchConfig(bots=("mcts:iters=50", "rollout:worlds=3"), seed=44)
     rules = config.rules()
     for spec in config.bots:
-        loop = SEQUENCE.loop(rules, [make_bot(spec).loop_chooser(), ("random", None, 0)])
+        loop = SEQUENCE.loop(rules, [make_bot(spec).loop_chooser(rules), ("random", None, 0)])
         _search.halt()
         try:
             with pytest.raises(KeyboardInterrupt):
@@ -228,15 +229,16 @@ def test_searching_bots_stay_on_the_python_runner(spec):
     """A search on the clock (time, cap), with evidence (infer) or seeing every card has
     no compiled chooser: the loop plays deterministic budgets only."""
     rules = MatchConfig(bots=(spec, "random")).rules()
-    assert SEQUENCE.loop(rules, [make_bot(spec).loop_chooser(), ("random", None, 0)]) is None
+    assert SEQUENCE.loop(rules, [make_bot(spec).loop_chooser(rules), ("random", None, 0)]) is None
 
 
 def test_searching_bots_keep_the_python_runners_chunks():
     """A search's game costs seconds in the loop too: its matches keep 64-game chunks
     (progress, an SPRT's stop, what Ctrl-C loses), only searchless ones grow to 512."""
     assert match._plays_cheap_games(MatchConfig(bots=("greedy", "restricted:no=corners,bot=random")), None)
-    for spec in ("mcts:iters=10", "rollout:worlds=2", "restricted:no=corners,bot=mcts:iters=10"):
-        assert SEQUENCE.loop(MatchConfig(bots=(spec,)).rules(), [make_bot(spec).loop_chooser()]) is not None
+    for spec in ("mcts:iters=10", "rollout:worlds=2", "restricted:no=corners,bot=mcts:iters=10", "search"):
+        rules = MatchConfig(bots=(spec,)).rules()
+        assert SEQUENCE.loop(rules, [make_bot(spec).loop_chooser(rules)]) is not None
         assert not match._plays_cheap_games(MatchConfig(bots=(spec, "greedy")), None)
 
 

@@ -145,7 +145,7 @@ class SequenceGame:
 
     def loop(self, rules: Rules, choosers, detail=None):
         """The compiled loop that plays whole games between these bots (their
-        ``Bot.loop_chooser()``), or None when a bot has none or ``detail`` is not the
+        ``Bot.loop_chooser(rules)``), or None when a bot has none or ``detail`` is not the
         game's own tally: the runner then plays action by action."""
         from .loop import compiled_games
 

@@ -26,7 +26,7 @@ class CompiledGames:
     """A match's bots on one rule set, ready to play whole games in C."""
 
     def __init__(self, rules: Rules, choosers: Sequence[tuple[str, dict | None, int]]):
-        self.lineup = _loop.Lineup(core_rules(rules), [for_sides(c, rules.teams) for c in choosers])
+        self.lineup = _loop.Lineup(core_rules(rules), list(choosers))
         self.sides = default_seats(rules)[: rules.teams]
         # actions are named by the rules alone (State.action_to_string reads no position)
         self._namer = State.new(rules, seed=0)
@@ -56,18 +56,8 @@ class CompiledGames:
         return name
 
 
-def for_sides(chooser: tuple[str, dict | None, int], sides: int) -> tuple[str, dict | None, int]:
-    """The chooser that plays games of ``sides`` sides: a bot that searches differently
-    by the number of sides (``search``) gives one chooser for each, under its name."""
-    name, config, flags = chooser
-    if name != "search":
-        return chooser
-    inner_name, inner_config, inner_flags = config[min(sides, max(config))]
-    return inner_name, inner_config, flags | inner_flags
-
-
 def compiled_games(rules: Rules, choosers: Sequence[tuple | None], detail) -> CompiledGames | None:
-    """The compiled loop for these bots (their ``loop_chooser()``), or None when a bot
+    """The compiled loop for these bots (their ``loop_chooser(rules)``), or None when a bot
     has none or ``detail`` counts something else than :class:`GameDetail`."""
     if any(c is None for c in choosers):
         return None
