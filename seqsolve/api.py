@@ -58,7 +58,7 @@ def best_move(state: State, bot: str | Bot = "search", seconds: float | None = N
             hands may be unknown, but the mover's own cards must be listed.
         bot: a bot spec as the command line takes it (``"mcts:c=0.5"``, ``"heuristic"``;
             ``seqsolve bots`` lists them; by default ``search``, the default search of the
-            game's number of sides), or a :class:`Bot` kept across moves (see
+            game's draw), or a :class:`Bot` kept across moves (see
             :func:`make_bot`; call its ``start`` once per game yourself).
         seconds: a time budget for a spec's bot: the ``time`` of ``mcts`` (which
             then stops on time alone unless the spec gives ``iters``), of

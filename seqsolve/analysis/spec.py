@@ -56,20 +56,20 @@ def search_settings(
     >>> s = search_settings("mcts:c=0.5", iterations=100)
     >>> s.iterations, s.seconds, s.params["c"]
     (100, 0.0, 0.5)
-    >>> from seqsolve.games.sequence.rules import parse_rules
-    >>> s = search_settings("search", rules=parse_rules("classic", players=3))
+    >>> from seqsolve.games import rules_for
+    >>> s = search_settings("search", rules=rules_for("classic", players=3))
     >>> s.spec, s.iterations, s.rollout
     ('rollout:depth=12', 400, {'depth': 12})
     """
     from ..bots import BotError, bot_classes, make_bot, parse_spec
-    from ..games.sequence.rules import parse_rules
+    from ..games import rules_for
 
     try:
         name, raw = parse_spec(bot)
         given = set(raw)  # the budget a spec names is the caller's: not the one ``search`` stands for
         if name == "search":
             made = make_bot(bot, game) if "search" in bot_classes(game) else None
-            bot = "mcts" if made is None else made.spec_for(parse_rules("classic", players=2) if rules is None else rules)
+            bot = "mcts" if made is None else made.spec_for(rules_for("classic", players=2) if rules is None else rules)
             name, raw = parse_spec(bot)
         if name not in ("mcts", "rollout") or name not in bot_classes(game):
             known = " or ".join(repr(n) for n in ("search", "mcts", "rollout") if n in bot_classes(game))

@@ -1,17 +1,17 @@
-"""``search``: the default search, ``mcts`` where two sides play and truncated rollouts
-where three do.
+"""``search``: the default search, truncated rollouts in the blind draw and ``mcts`` in
+the draft variant.
 
-No one search does best everywhere.  Where two sides play, ``mcts`` holds the matrix's
-rows.  Where three sides play (3 players, or 6 in 3 teams), its root moves differ by
-less than the noise of a fresh world each iteration: there flat rollouts that meet
-every candidate in the same worlds, cut after 12 greedy actions and scored by the
-static evaluation, beat ``heuristic``'s own score on every cell, two of them where
-``mcts`` was level with it (benchmarks/RESULTS.md, "Truncated rollouts" and "The
-default search").
+No one search does best everywhere.  Flat rollouts that meet every candidate turn in
+the same worlds, cut after 12 greedy actions and scored by the static evaluation,
+beat ``mcts`` on the same deals wherever the draw is blind, with two sides as with
+three: against ``greedy`` and against ``heuristic`` alike (benchmarks/RESULTS.md,
+"Truncated rollouts", "The default search" and "The default search with two sides").
+In the draft variant a cut playout is scored without what the hand's picks are worth
+(``mcts``'s ``hold``), and there ``mcts`` is clearly stronger.
 
-``search`` is therefore one of two fixed specs, chosen by the rules' number of sides
-when a game starts.  It plays exactly as that spec does, in Python and in the compiled
-loop, so every figure of either spec is a figure of ``search`` on its seatings.
+``search`` is therefore one of two fixed specs, chosen by the rules' draw when a game
+starts.  It plays exactly as that spec does, in Python and in the compiled loop, so
+every figure of either spec is a figure of ``search`` in its games.
 """
 
 from __future__ import annotations
@@ -25,27 +25,25 @@ from ..games.sequence.rules import Rules
 from ..games.sequence.state import State
 from .base import Bot, Param
 
-#: the search each kind of game (:func:`game_kind`) plays at the default, counted
-#: budget.  Three sides: 600,000 work units hold the slowest moves (the opening's,
-#: about 100 ns a unit) under 0.1 s of CPU on one core; later moves end sooner, when
-#: their 400 worlds are played (benchmarks/RESULTS.md, "The default search")
-SPECS: dict[str, str] = {"two sides": "mcts", "three sides": "rollout:depth=12,worlds=400,work=600000"}
+#: the search each draw (:func:`game_kind`) plays at the default, counted budget.
+#: Rollouts: 600,000 work units hold the slowest moves (the opening's, about 100 ns a
+#: unit) under 0.1 s of CPU on one core; later moves end sooner, when their 400
+#: worlds are played (benchmarks/RESULTS.md, "The default search")
+SPECS: dict[str, str] = {"blind": "rollout:depth=12,worlds=400,work=600000", "draft": "mcts"}
 
 #: the same searches held to a time budget (``search:time=T``) instead of counted work
-TIMED_SPECS: dict[str, str] = {
-    "two sides": "mcts:iters=0,time={t}",
-    "three sides": "rollout:depth=12,worlds=1000000,time={t}",
-}
+TIMED_SPECS: dict[str, str] = {"blind": "rollout:depth=12,worlds=1000000,time={t}", "draft": "mcts:iters=0,time={t}"}
 
 
 def game_kind(rules: Rules) -> str:
-    """The key of :data:`SPECS` that plays a game of ``rules``."""
-    return "three sides" if rules.teams >= 3 else "two sides"
+    """The key of :data:`SPECS` that plays a game of ``rules``: its draw (``blind`` or
+    ``draft``)."""
+    return rules.draw_mode
 
 
 class SearchBot(Bot):
     name = "search"
-    summary = "the default search: mcts where two sides play, rollouts cut at 12 actions where three do"
+    summary = "the default search: rollouts cut at 12 actions, mcts in the draft variant"
     params: ClassVar[dict[str, Param]] = {
         "time": Param(float, 0.0, "seconds per move (0: the counted budgets, at most about 0.1 s of CPU a move "
                                   "on one core, the same moves on any machine)", maximum=86_400.0),

@@ -149,7 +149,7 @@ Examples:
     help="List only the best K turns (0: all).",
 )
 @search_options(
-    iters="Search iterations in all (default 50000, or the bot spec's); a rollout search's worlds (default 400).",
+    iters="A rollout search's worlds (default 400); a tree's iterations in all (default 50000, or the bot spec's).",
     seconds="Search seconds (wall clock, per tree).",
     jobs="Root-parallel trees, one thread each.",
 )
@@ -165,8 +165,8 @@ Examples:
 def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, picture, out, progress):
     """Rank every legal turn of the side to move in the position FILE.
 
-    BOT is the search (default search: mcts where two sides play, rollouts cut at
-    12 actions where three do), or an mcts or rollout spec, e.g. mcts:c=0.5,depth=8
+    BOT is the search (default search: rollouts cut at 12 actions, mcts in the
+    draft variant), or an mcts or rollout spec, e.g. mcts:c=0.5,depth=8
     or rollout:depth=12 (a rollout search plays every legal turn out in the same
     worlds; its budget, --iters, counts worlds).
 
@@ -228,7 +228,7 @@ Examples:
     help="Analyse only this seat's moves (repeatable; default all).",
 )
 @search_options(
-    iters="Iterations per decision (default 4000); a rollout search's worlds (default 100).",
+    iters="A rollout search's worlds per decision (default 100); a tree's iterations (default 4000).",
     seconds="Seconds per decision.",
     jobs="Decisions analysed side by side (threads).",
 )
@@ -277,8 +277,8 @@ def annotate(
     Each decision of the chosen seats is analysed from what that seat could see
     at the time; the drop is the best turn's estimated win probability minus
     that of the turn played.  Results depend on --seed and the budget, never on --jobs.
-    BOT is the search (default search: mcts where two sides play, rollouts cut at
-    12 actions where three do), or an mcts or rollout spec, e.g. mcts:c=0.5,depth=8
+    BOT is the search (default search: rollouts cut at 12 actions, mcts in the
+    draft variant), or an mcts or rollout spec, e.g. mcts:c=0.5,depth=8
     or rollout:depth=12 (a rollout search plays every legal turn out in the same
     worlds; its budget, --iters, counts worlds).
     """

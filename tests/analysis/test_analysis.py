@@ -158,7 +158,7 @@ def test_overlap_options_limit_the_windows():
 
 def test_determinism_with_a_seed_and_jobs():
     def run(seed: int, jobs: int = 1) -> dict:
-        return analyze(load_position("example:2", seed), iterations=4000, seed=seed, jobs=jobs).to_dict()
+        return analyze(load_position("example:2", seed), bot="mcts", iterations=4000, seed=seed, jobs=jobs).to_dict()
 
     one = run(3)
     assert _stable(one) == _stable(run(3))
@@ -170,7 +170,7 @@ def test_determinism_with_a_seed_and_jobs():
 
 
 def test_merged_root_statistics_are_consistent():
-    analysis = analyze(load_position("example:2", 1), iterations=6000, seed=1, jobs=3)
+    analysis = analyze(load_position("example:2", 1), bot="mcts", iterations=6000, seed=1, jobs=3)
     assert sum(m.visits for m in analysis.moves) == analysis.iterations == 6000
     assert sum(m.share for m in analysis.moves) == pytest.approx(1.0)
     legal = {str(m) for m in load_position("example:2").legal_moves()}

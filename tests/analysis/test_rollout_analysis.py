@@ -1,6 +1,6 @@
-"""Analysis by the default search: where three sides play it is a flat search, every
+"""Analysis by the default search: where the draw is blind it is a flat search, every
 legal turn played out by greedy in the same worlds (cut after 12 actions and scored
-by the evaluation); where two play, the tree of mcts."""
+by the evaluation); in the draft variant, the tree of mcts."""
 
 from __future__ import annotations
 
@@ -63,9 +63,10 @@ def test_a_rollout_analysis_is_the_same_for_a_seed_and_shares_its_worlds_among_t
     assert two.iterations == 41 and all(m.visits == 41 for m in two.moves)
 
 
-def test_two_sides_keep_the_tree_and_an_explicit_spec_is_searched_as_given():
-    two = _three_sides(0)
-    assert analyze(State.new(parse_rules("classic", players=2), seed=1), iterations=300).search == "mcts"
+def test_the_draft_keeps_the_tree_and_an_explicit_spec_is_searched_as_given():
+    two = State.new(TWO, seed=1)
+    assert analyze(two, iterations=30, seed=1).search == "rollout:depth=12"
+    assert analyze(State.new(parse_rules("draft", players=2), seed=1), iterations=300).search == "mcts"
     tree = analyze(two, bot="mcts", iterations=300, seed=1)
     assert (tree.search, tree.unit, tree.iterations) == ("mcts", "iterations", 300)
     flat = analyze(two, bot="rollout:depth=4,w_block=2", iterations=20, seed=1)
@@ -118,7 +119,7 @@ def test_a_budget_counts_only_where_the_caller_gives_it():
     assert search_settings("search", rules=THREE).iterations == DEFAULT_WORLDS
     timed = search_settings("search:time=0.5", rules=THREE)
     assert (timed.iterations, timed.seconds, timed.spec) == (0, 0.5, "rollout:depth=12")
-    timed = search_settings("search:time=0.5", rules=TWO)
-    assert (timed.iterations, timed.seconds) == (0, 0.5)
+    timed = search_settings("search:time=0.5", rules=parse_rules("draft", players=2))
+    assert (timed.iterations, timed.seconds, timed.rollout) == (0, 0.5, None)
     assert search_settings("rollout:worlds=33", rules=THREE).iterations == 33
     assert search_settings("rollout:worlds=33", iterations=7, rules=THREE).iterations == 7

@@ -18,8 +18,8 @@ from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game
 
 #: seatings of each kind of game: (preset, players, teams, the kind's key in SPECS)
-SEATINGS = [("classic", 2, None, "two sides"), ("draft", 2, None, "two sides"), ("numbers", 4, 2, "two sides"),
-            ("classic", 3, None, "three sides"), ("seed000", 6, 3, "three sides")]
+SEATINGS = [("classic", 2, None, "blind"), ("draft", 2, None, "draft"), ("numbers", 4, 2, "blind"),
+            ("classic", 3, None, "blind"), ("seed000", 6, 3, "blind"), ("draft", 4, 2, "draft")]
 
 
 def _rules(preset: str, players: int, teams: int | None):
@@ -63,7 +63,7 @@ def test_the_loop_gets_the_chooser_of_the_rules(preset, players, teams, kind):
     assert make_bot("restricted:no=corners,bot=search").loop_chooser(rules) == (*spec[:2], 8)
 
 
-@pytest.mark.parametrize("preset, players, teams", [("classic", 3, None), ("numbers", 4, 2)])
+@pytest.mark.parametrize("preset, players, teams", [("classic", 3, None), ("numbers", 4, 2), ("draft", 2, None)])
 def test_a_whole_game_in_the_loop_is_the_python_runners(preset, players, teams):
     config = MatchConfig(bots=("search", "greedy"), variant=preset, players=players, teams=teams, seed=5)
     bots = [make_bot(spec) for spec in config.bots]
@@ -82,11 +82,11 @@ def test_a_time_budget_is_each_searchs_own():
     """``search:time=T`` hands T to whichever search plays; on the clock, the compiled
     loop (counted budgets only) does not play it."""
     bot = make_bot("search:time=0.25")
-    two, three = _rules("classic", 2, None), _rules("classic", 3, None)
-    assert bot.spec_for(two) == "mcts:iters=0,time=0.25"
-    assert bot.spec_for(three) == "rollout:depth=12,worlds=1000000,time=0.25"
-    assert make_bot(bot.spec_for(two)).options["time"] == 0.25
-    assert bot.loop_chooser(two) is None and bot.loop_chooser(three) is None
+    blind, draft = _rules("classic", 2, None), _rules("draft", 2, None)
+    assert bot.spec_for(blind) == "rollout:depth=12,worlds=1000000,time=0.25"
+    assert bot.spec_for(draft) == "mcts:iters=0,time=0.25"
+    assert make_bot(bot.spec_for(draft)).options["time"] == 0.25
+    assert bot.loop_chooser(blind) is None and bot.loop_chooser(draft) is None
     assert not match._plays_cheap_games(MatchConfig(bots=("search", "greedy")), None)
 
 
