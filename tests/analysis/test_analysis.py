@@ -53,13 +53,16 @@ def _stable(data: dict) -> dict:
 # ---------------------------------------------------------------- tactics
 
 
+@pytest.mark.parametrize("bot, iterations", [("mcts", ITERS), ("search", None)], ids=["tree", "default"])
 @pytest.mark.parametrize("path", sorted(TACTICS.glob("*.txt")), ids=lambda p: p.stem)
-def test_tactics_find_the_known_best_turn(path):
+def test_tactics_find_the_known_best_turn(path, bot, iterations):
+    """The tree at a fixed budget, and the default search (rollouts wherever the draw is
+    blind) at its default budget, find each tactic's best turn."""
     tags = _tags(path)
     best = [b.strip() for b in tags["best"].split("|")]
     open_information = tags.get("open") == "yes"
     analysis = analyze_position(
-        read_position(path), iterations=ITERS, seed=0, open_information=open_information
+        read_position(path), bot=bot, iterations=iterations, seed=0, open_information=open_information
     )
     top = analysis.moves[0]
     assert top.move in best, [(m.move, m.share, m.win) for m in analysis.moves[:5]]
@@ -274,7 +277,7 @@ def test_annotate_marks_blunders_of_the_random_player(recorded):
 
     _, games = read_records(str(recorded))
     record = games[0]
-    result = annotate_record(record, iterations=1500, seed=0)
+    result = annotate_record(record, iterations=100, seed=0)
     decisions = result["decisions"]
     assert decisions and all(d["drop"] is not None and d["drop"] >= 0 for d in decisions)
     random_seat = record["seats"].index("random")
@@ -286,16 +289,16 @@ def test_annotate_marks_blunders_of_the_random_player(recorded):
     assert summary[random_seat]["mean_drop"] > summary[1 - random_seat]["mean_drop"]
     assert summary[random_seat]["bot"] == "random"
     # one seat, and the same answers whatever --jobs
-    mine = annotate_record(record, seats=[random_seat], iterations=1500, seed=0, jobs=2)
+    mine = annotate_record(record, seats=[random_seat], iterations=100, seed=0, jobs=2)
     assert mine["decisions"] == [d for d in decisions if d["seat"] == random_seat]
 
 
 def test_annotate_cli(recorded):
-    out = ok("annotate", str(recorded), "--game", "0", "--iters", "800", "--seat", "0")
+    out = ok("annotate", str(recorded), "--game", "0", "--iters", "60", "--seat", "0")
     first = out.splitlines()[0]
     assert first.startswith("game 0: classic, 2 players; ") and " won after " in first
     assert "seat 0 (blue, random):" in out
-    data = json.loads(ok("annotate", str(recorded), "--game", "1", "--iters", "500", "--json"))
+    data = json.loads(ok("annotate", str(recorded), "--game", "1", "--iters", "40", "--json"))
     assert {"decisions", "summary", "thresholds", "result"} <= set(data)
     assert {"ply", "turn", "seat", "played", "win_played", "best", "win_best", "drop", "mark"} <= set(
         data["decisions"][0]
