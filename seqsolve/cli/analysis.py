@@ -150,8 +150,8 @@ Examples:
 )
 @search_options(
     iters="A rollout search's worlds (default 400); a tree's iterations in all (default 50000, or the bot spec's).",
-    seconds="Search seconds (wall clock, per tree).",
-    jobs="Root-parallel trees, one thread each.",
+    seconds="Search seconds (wall clock; per tree where a tree search runs several).",
+    jobs="Threads: a rollout search shares its worlds among them; a tree search grows one tree each.",
 )
 @click.option(
     "--open",
