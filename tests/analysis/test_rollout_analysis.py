@@ -30,7 +30,7 @@ THREE, TWO = parse_rules("classic", players=3), parse_rules("classic", players=2
 
 def _three_sides(plies: int = 20) -> State:
     """A classic 3-player position ``plies`` greedy actions into a seeded deal."""
-    state = State.new(parse_rules("classic", players=3), seed=4)
+    state = State.new(THREE, seed=4)
     for ply in range(plies):
         state.apply(_choose.greedy_action(state.observation(state.current_player).core, np.random.PCG64(ply)))
     return state
