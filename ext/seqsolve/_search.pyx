@@ -204,6 +204,10 @@ cdef enum:
     # figure that under-counts some 3-side searches two- to three-fold (RESULTS.md,
     # "mcts with the heuristic for the other seats (twelfth session)")
     WORK_HKEY = 40
+    # an action play_likelihood scores when it weighs a dealt world (infer): about
+    # 35 ns, like 6 of the tree's units or 1 of the rollouts'
+    WORK_LIKE = 6
+    WORK_RLIKE = 1
 
 ctypedef struct Node:
     double value[MAX_SIDES]   # summed value of each side over the visits
@@ -467,6 +471,8 @@ cdef class Searcher:
     cdef object _params
     cdef CoreRules _rules
     cdef readonly long long work   # work units the last search or rollout spent (see WORK_ACT)
+    cdef readonly long long ev_scored  # actions play_likelihood scored in the last search or rollout
+    cdef long long ev_unit  # the work units each of them costs (WORK_LIKE or WORK_RLIKE)
 
     def __cinit__(self):
         self.nodes = NULL
@@ -483,6 +489,7 @@ cdef class Searcher:
         self.h_action = -1
         self.ev_seat = -1
         self.ev_temp = 0.0
+        self.ev_unit = WORK_RLIKE
 
     def __init__(self, params=None):
         merged = default_params()
@@ -703,6 +710,8 @@ cdef class Searcher:
             before.hand[o][i] = g.hand[o][i]
         before.hand[o][n - 1] = act_card(self.ev_action)
         k = gen_actions(t, &before, self.buf)
+        self.ev_scored += k
+        self.work += self.ev_unit * k
         chosen = -INFINITY
         for i in range(k):
             u = action_score(&self.ctx, &before, self.buf[i])
@@ -1368,6 +1377,8 @@ cdef class Searcher:
         self.single_wins = 0
         self.h_action = -1
         self.work = 0
+        self.ev_scored = 0
+        self.ev_unit = WORK_LIKE
         self.iterations = 0
         self.elapsed = 0.0
         self.capped = 0
@@ -1594,6 +1605,8 @@ cdef class Searcher:
         cdef long long share
         cdef double started
         self.work = 0
+        self.ev_scored = 0
+        self.ev_unit = WORK_RLIKE
         n = self.rollout_candidates(t, observation, cands, total, k if k < MAX_MOVES else MAX_MOVES)
         # a win, and a dead-card exchange (it costs nothing), need no playouts
         if n == 1 or total[0] >= min(self.weights.exchange, self.weights.win):

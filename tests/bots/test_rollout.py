@@ -304,3 +304,38 @@ def test_rollout_time_budget_deals_worlds_in_batches():
     every = played("rollout:worlds=20,k=6,time=1000", 0)  # batches of 8, 8 and 4 worlds
     assert every == played("rollout:worlds=20,k=6,time=100", 0)
     assert every[1] != played("rollout:worlds=20,k=6,time=1e-9", 0)[1]
+
+
+
+def _opening_with_evidence(turns=8):
+    """Blue's views after its own action and at its next turn, some turns into a
+    greedy game of classic 2p: green's one play lies between them."""
+    state = State.new(rules_for("classic", 2, None), seed=3)
+    rng = np.random.PCG64(0)
+    while True:
+        action = _choose.greedy_action(state.observation(state.current_player).core, rng)
+        blue = state.current_player == 0
+        state.apply(action)
+        if blue and state.turn >= turns:
+            before = state.observation(0)
+            state.apply(_choose.greedy_action(state.observation(1).core, rng))
+            return before, state.observation(0)
+
+
+def test_weighing_the_worlds_is_paid_from_the_work_budget():
+    """A search with evidence scores the opponent's every option for each world it
+    deals; that work counts, so a move with evidence keeps to the same budget."""
+    before, now = _opening_with_evidence()
+    iterations = {}
+    for told in (False, True):
+        searcher = _search.Searcher()
+        if told:
+            assert searcher.set_evidence(before.core, now.core, 0.1)
+        stats = searcher.search(now.core, 0, np.random.PCG64(0), iterations=10**6, work=2_000_000)
+        assert 2_000_000 <= stats["work"] < 2_100_000
+        iterations[told] = stats["iterations"]
+        assert (searcher.ev_scored > 0) == told
+        searcher.rollout_choice(now.core, 0, np.random.PCG64(0), 4, 10**6, depth=12, work=200_000)
+        assert 200_000 <= searcher.work < 220_000
+        assert (searcher.ev_scored > 0) == told
+    assert iterations[True] < 0.8 * iterations[False]
