@@ -204,9 +204,9 @@ cdef enum:
     # figure that under-counts some 3-side searches two- to three-fold (RESULTS.md,
     # "mcts with the heuristic for the other seats (twelfth session)")
     WORK_HKEY = 40
-    # an action play_likelihood scores when it weighs a dealt world (infer): about
-    # 35 ns, like 6 of the tree's units or 1 of the rollouts'
-    WORK_LIKE = 6
+    # a card of a dealt world's hand that play_likelihood weighs (infer): about 12 ns,
+    # 2 of the tree's units (WORK_LIKE), 1 of the rollouts' (WORK_RLIKE, a third of it)
+    WORK_LIKE = 2
     WORK_RLIKE = 1
 
 ctypedef struct Node:
@@ -468,10 +468,16 @@ cdef class Searcher:
     cdef int ev_seat, ev_tries
     cdef int32_t ev_action
     cdef double ev_temp, ev_top
+    # ... and what the opponent's options there were worth, by card code (ev_prepare):
+    # the best log-scaled score of the code's actions, the sum of exp((u - best) / T)
+    # over them, and the chosen action's u
+    cdef double ev_best[MAX_CODES]
+    cdef double ev_sum[MAX_CODES]
+    cdef double ev_chosen
     cdef object _params
     cdef CoreRules _rules
     cdef readonly long long work   # work units the last search or rollout spent (see WORK_ACT)
-    cdef readonly long long ev_scored  # actions play_likelihood scored in the last search or rollout
+    cdef readonly long long ev_scored  # hand cards play_likelihood weighed in the last search or rollout
     cdef long long ev_unit  # the work units each of them costs (WORK_LIKE or WORK_RLIKE)
 
     def __cinit__(self):
@@ -698,34 +704,72 @@ cdef class Searcher:
     cdef double play_likelihood(self, const Game* g) noexcept nogil:
         """Chance that the evidence's opponent, with the hand this world gives it
         (all but its newest card, plus the card it played), chose the play it
-        made: a softmax of the greedy scores (on a log scale) at temperature ev_temp."""
+        made: a softmax of the greedy scores (on a log scale) at temperature
+        ev_temp over the actions that hand had.  An action's score does not depend
+        on the rest of the hand, so ev_prepare summed each card's actions once;
+        a world costs one term per distinct card."""
         cdef const Tables* t = self.ctx.t
-        cdef Game before
-        cdef int o = self.ev_seat, n = g.hand_n[o], i, k
-        cdef double chosen, total = 0.0, u, top = -INFINITY
-        cdef double us[MAX_MOVES]
-        memcpy(&before, &self.ev_before, sizeof(Game))
-        before.hand_n[o] = n
+        cdef int o = self.ev_seat, n = g.hand_n[o], i, c, k = 0
+        cdef uint64_t codes = (<uint64_t>1) << act_card(self.ev_action), rest
+        cdef double top = -INFINITY, total = 0.0
         for i in range(n - 1):
-            before.hand[o][i] = g.hand[o][i]
-        before.hand[o][n - 1] = act_card(self.ev_action)
-        k = gen_actions(t, &before, self.buf)
+            codes |= (<uint64_t>1) << g.hand[o][i]
+        if t.vpass:
+            top = 0.0  # the pass, scored 0
+        rest = codes
+        while rest:
+            c = ctz64(rest)
+            rest &= rest - 1
+            k += 1
+            if self.ev_best[c] > top:
+                top = self.ev_best[c]
         self.ev_scored += k
         self.work += self.ev_unit * k
-        chosen = -INFINITY
-        for i in range(k):
-            u = action_score(&self.ctx, &before, self.buf[i])
-            u = log(1.0 + u) if u >= 0 else -log(1.0 - u)
-            us[i] = u
-            if u > top:
-                top = u
-            if self.buf[i] == self.ev_action:
-                chosen = u
-        if chosen == -INFINITY:
-            return 0.0
-        for i in range(k):
-            total += exp((us[i] - top) / self.ev_temp)
-        return exp((chosen - top) / self.ev_temp) / total
+        if t.vpass:
+            total = exp(-top / self.ev_temp)
+        while codes:
+            c = ctz64(codes)
+            codes &= codes - 1
+            if self.ev_sum[c] > 0:
+                total += self.ev_sum[c] * exp((self.ev_best[c] - top) / self.ev_temp)
+        return exp((self.ev_chosen - top) / self.ev_temp) / total
+
+    cdef bint ev_prepare(self, const Tables* t) noexcept nogil:
+        """Fill ev_best, ev_sum and ev_chosen from ev_before: the opponent's legal
+        actions with every card code in hand (a handful of codes at a time, listed
+        by gen_actions as for any hand), each credited to its card.  False when the
+        play made is not among them."""
+        cdef Game h
+        cdef int o = self.ev_seat, c0, c, i, k, m
+        cdef int32_t a
+        cdef double u
+        cdef bint found = 0
+        memcpy(&h, &self.ev_before, sizeof(Game))
+        for c in range(MAX_CODES):
+            self.ev_best[c] = -INFINITY
+            self.ev_sum[c] = 0.0
+        for c0 in range(0, t.n_codes, 7):
+            m = min(7, t.n_codes - c0)
+            h.hand_n[o] = m
+            for i in range(m):
+                h.hand[o][i] = c0 + i
+            k = gen_actions(t, &h, self.buf)
+            for i in range(k):
+                a = self.buf[i]
+                if act_kind(a) == ACT_PASS:
+                    continue
+                c = act_card(a)
+                u = action_score(&self.ctx, &h, a)
+                u = log(1.0 + u) if u >= 0 else -log(1.0 - u)
+                if a == self.ev_action:
+                    self.ev_chosen = u
+                    found = 1
+                if u > self.ev_best[c]:
+                    self.ev_sum[c] = self.ev_sum[c] * exp((self.ev_best[c] - u) / self.ev_temp) + 1.0
+                    self.ev_best[c] = u
+                else:
+                    self.ev_sum[c] += exp((u - self.ev_best[c]) / self.ev_temp)
+        return found
 
     def set_evidence(self, CoreGame before, CoreGame now, double temperature, int tries=64):
         """Remember the opponent's play between ``before`` (the viewer's own view
@@ -756,13 +800,24 @@ cdef class Searcher:
         if t.card_kind[c] == CARD_REMOVE:
             kind = ACT_REMOVE
         memcpy(&self.ev_before, b, sizeof(Game))
-        tally_start(t, &self.ev_before)  # play_likelihood scores every action there
+        tally_start(t, &self.ev_before)  # ev_prepare scores every action there
         self.ev_action = encode(kind, c, cell, -1)
         self.ev_seat = o
         self.ev_temp = temperature
         self.ev_tries = tries
         self.ev_top = 0.0
+        make_ctx(&self.ctx, t, &self.weights)
+        self.ctx.hold = self.hold
+        if not self.ev_prepare(t):
+            self.ev_seat = -1
+            return False
         return True
+
+    def play_likelihood_in(self, CoreGame world):
+        """play_likelihood of a world dealt for the evidence (deal_world), for tests."""
+        if self.ev_seat < 0:
+            raise ValueError("no evidence: set_evidence first")
+        return self.play_likelihood(&world.g)
 
     def clear_evidence(self):
         self.ev_seat = -1

@@ -7,6 +7,7 @@ board reads a5=9C b5=QS c5=7C d5=6H e5=5H f5=4H, and 9C also shows on c7.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
@@ -307,10 +308,10 @@ def test_rollout_time_budget_deals_worlds_in_batches():
 
 
 
-def _opening_with_evidence(turns=8):
+def _opening_with_evidence(turns=8, preset="classic"):
     """Blue's views after its own action and at its next turn, some turns into a
-    greedy game of classic 2p: green's one play lies between them."""
-    state = State.new(rules_for("classic", 2, None), seed=3)
+    greedy game of ``preset`` with 2 players: green's one play lies between them."""
+    state = State.new(rules_for(preset, 2, None), seed=3)
     rng = np.random.PCG64(0)
     while True:
         action = _choose.greedy_action(state.observation(state.current_player).core, rng)
@@ -323,8 +324,9 @@ def _opening_with_evidence(turns=8):
 
 
 def test_weighing_the_worlds_is_paid_from_the_work_budget():
-    """A search with evidence scores the opponent's every option for each world it
-    deals; that work counts, so a move with evidence keeps to the same budget."""
+    """A search with evidence weighs every world it deals (and the worlds it turns
+    down); that work counts, so a move with evidence keeps to the same budget and
+    plays fewer iterations in it."""
     before, now = _opening_with_evidence()
     iterations = {}
     for told in (False, True):
@@ -338,4 +340,43 @@ def test_weighing_the_worlds_is_paid_from_the_work_budget():
         searcher.rollout_choice(now.core, 0, np.random.PCG64(0), 4, 10**6, depth=12, work=200_000)
         assert 200_000 <= searcher.work < 220_000
         assert (searcher.ev_scored > 0) == told
-    assert iterations[True] < 0.8 * iterations[False]
+    assert iterations[True] < iterations[False]
+
+
+def _likelihood_by_hand(before, now, world, temperature):
+    """The opponent model spelled out: green's hand in ``world`` (less its newest
+    card, plus the card it played) put into the position before its play, every
+    legal action scored, a softmax of the log-scaled scores at ``temperature``."""
+    played = now.core.discards()[-1][1]
+    core = before.core.clone()
+    hand = list(world.hand(1))[:-1] + [played]
+    core.set_hidden([list(before.core.hand(0)), hand], list(world.draw_pile()), False)
+    core.start_tally()
+    logs = {a: (math.log(1 + s) if s >= 0 else -math.log(1 - s)) for a, s in _eval.score_actions(core)}
+    chosen = [a for a in logs if _plays_into(core, a, now)]
+    assert len(chosen) == 1
+    top = max(logs.values())
+    total = sum(math.exp((u - top) / temperature) for u in logs.values())
+    return math.exp((logs[chosen[0]] - top) / temperature) / total
+
+
+def _plays_into(core, action, now):
+    after = core.clone()
+    after.apply(action)
+    return after.discards()[-1] == now.core.discards()[-1] and all(
+        after.chips(s) == now.core.chips(s) for s in (0, 1)
+    )
+
+
+@pytest.mark.parametrize("preset", ["classic", "numbers", "seed000"])
+def test_the_likelihood_of_a_world_is_the_opponent_models(preset):
+    """play_likelihood sums each card's actions once per piece of evidence; a world's
+    likelihood must still be the softmax over exactly the actions its hand allows."""
+    before, now = _opening_with_evidence(preset=preset)
+    for temperature in (0.1, 0.5, 2.0):
+        searcher = _search.Searcher()
+        assert searcher.set_evidence(before.core, now.core, temperature)
+        for k in range(40):
+            world = searcher.deal_world(now.core, 0, np.random.PCG64(k))
+            ours = searcher.play_likelihood_in(world)
+            assert ours == pytest.approx(_likelihood_by_hand(before, now, world, temperature), rel=1e-9)
