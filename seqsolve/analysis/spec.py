@@ -69,7 +69,9 @@ def search_settings(
         given = set(raw)  # the budget a spec names is the caller's: not the one ``search`` stands for
         if name == "search":
             made = make_bot(bot, game) if "search" in bot_classes(game) else None
-            bot = "mcts" if made is None else made.spec_for(rules_for("classic", players=2) if rules is None else rules)
+            # one position: no last play to weigh the worlds by (SearchBot.spec_for)
+            played = rules_for("classic", players=2) if rules is None else rules
+            bot = "mcts" if made is None else made.spec_for(played, evidence=False)
             name, raw = parse_spec(bot)
         if name not in ("mcts", "rollout") or name not in bot_classes(game):
             known = " or ".join(repr(n) for n in ("search", "mcts", "rollout") if n in bot_classes(game))

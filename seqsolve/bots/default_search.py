@@ -11,9 +11,11 @@ level).
 In the draft variant a cut playout is scored without what the hand's picks are worth
 (``mcts``'s ``hold``), and there ``mcts`` is clearly stronger.
 
-``search`` is therefore one of two fixed specs, chosen by the rules' draw when a game
-starts.  It plays exactly as that spec does, in Python and in the compiled loop, so
-every figure of either spec is a figure of ``search`` in its games.
+``search`` is therefore one of three fixed specs, chosen by the rules' draw and seats
+when a game starts: with two seats and a blind draw the rollouts also read the
+opponent's last play (``infer``).  It plays exactly as that spec does, so every
+figure of a spec is a figure of ``search`` in its games; the compiled loop plays the
+two specs without evidence (it keeps no view from the last turn), Python the third.
 """
 
 from __future__ import annotations
@@ -27,19 +29,36 @@ from ..games.sequence.rules import Rules
 from ..games.sequence.state import State
 from .base import Bot, Param
 
-#: the search each draw (:func:`game_kind`) plays at the default, counted budget.
+#: the search each kind of game (:func:`game_kind`) plays at the default, counted budget.
 #: Rollouts: 600,000 work units hold the slowest moves (the opening's, about 100 ns a
 #: unit) under 0.1 s of CPU on one core; later moves end sooner, when their 400
-#: worlds are played (benchmarks/RESULTS.md, "The default search")
-SPECS: dict[str, str] = {"blind": "rollout:depth=12,worlds=400,work=600000", "draft": "mcts"}
+#: worlds are played (benchmarks/RESULTS.md, "The default search").  With two seats
+#: each world is also weighed by how likely the opponent's last play was with the
+#: hand it deals (``infer=0.5``, paid from the same work): +2.2 points against
+#: ``heuristic`` on classic 2p, level or above on the other cells (RESULTS.md,
+#: "Weighing the worlds by the last play (twenty-first session)"); with more seats no
+#: single play lies between two turns
+SPECS: dict[str, str] = {
+    "blind-2p": "rollout:depth=12,worlds=400,work=600000,infer=0.5",
+    "blind": "rollout:depth=12,worlds=400,work=600000",
+    "draft": "mcts",
+}
 
 #: the same searches held to a time budget (``search:time=T``) instead of counted work
-TIMED_SPECS: dict[str, str] = {"blind": "rollout:depth=12,worlds=1000000,time={t}", "draft": "mcts:iters=0,time={t}"}
+TIMED_SPECS: dict[str, str] = {
+    "blind-2p": "rollout:depth=12,worlds=1000000,time={t},infer=0.5",
+    "blind": "rollout:depth=12,worlds=1000000,time={t}",
+    "draft": "mcts:iters=0,time={t}",
+}
 
 
-def game_kind(rules: Rules) -> str:
+def game_kind(rules: Rules, evidence: bool = True) -> str:
     """The key of :data:`SPECS` that plays a game of ``rules``: its draw (``blind`` or
-    ``draft``)."""
+    ``draft``), and ``blind-2p`` for a blind draw with two seats.  Without
+    ``evidence`` (one position analysed alone: there is no last play to read) a
+    blind draw is ``blind`` whatever the seats."""
+    if rules.draw_mode == "blind" and rules.players == 2 and evidence:
+        return "blind-2p"
     return rules.draw_mode
 
 
@@ -58,10 +77,10 @@ class SearchBot(Bot):
         self._make_bot = make_bot
         self._bots: dict[str, Bot] = {}  # by the spec each plays
 
-    def spec_for(self, rules: Rules) -> str:
-        """The spec this bot plays in games of ``rules``."""
+    def spec_for(self, rules: Rules, evidence: bool = True) -> str:
+        """The spec this bot plays in games of ``rules`` (``evidence``: see :func:`game_kind`)."""
         t = self.options["time"]
-        kind = game_kind(rules)
+        kind = game_kind(rules, evidence)
         return TIMED_SPECS[kind].format(t=t) if t else SPECS[kind]
 
     def bot_for(self, rules: Rules) -> Bot:

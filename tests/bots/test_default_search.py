@@ -18,8 +18,11 @@ from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game
 
 #: seatings of each kind of game: (preset, players, teams, the kind's key in SPECS)
-SEATINGS = [("classic", 2, None, "blind"), ("draft", 2, None, "draft"), ("numbers", 4, 2, "blind"),
-            ("classic", 3, None, "blind"), ("seed000", 6, 3, "blind"), ("draft", 4, 2, "draft")]
+SEATINGS = [("classic", 2, None, "blind-2p"), ("draft", 2, None, "draft"), ("numbers", 4, 2, "blind"),
+            ("classic", 3, None, "blind"), ("seed000", 6, 3, "blind"), ("draft", 4, 2, "draft"),
+            ("numbers", 2, None, "blind-2p")]
+#: the seatings the compiled loop plays ``search`` in: without evidence to keep
+LOOP_SEATINGS = [seating for seating in SEATINGS if seating[3] != "blind-2p"]
 
 
 def _rules(preset: str, players: int, teams: int | None):
@@ -53,7 +56,7 @@ def test_search_chooses_as_the_spec_of_its_kind_of_game(preset, players, teams, 
         assert ours in view.legal_actions()
 
 
-@pytest.mark.parametrize("preset, players, teams, kind", SEATINGS)
+@pytest.mark.parametrize("preset, players, teams, kind", LOOP_SEATINGS)
 def test_the_loop_gets_the_chooser_of_the_rules(preset, players, teams, kind):
     """The compiled loop is given the chooser of the game's kind, the very one the spec gives."""
     rules = _rules(preset, players, teams)
@@ -78,12 +81,47 @@ def test_a_whole_game_in_the_loop_is_the_python_runners(preset, players, teams):
     assert compiled[0]["moves"], "a game was played"
 
 
+def test_with_two_seats_and_a_blind_draw_search_reads_the_last_play():
+    """The spec with evidence plays in Python (the loop keeps no view of the last
+    turn); a position analysed alone has no last play, and gets the spec without."""
+    rules = _rules("classic", 2, None)
+    search = make_bot("search")
+    assert make_bot(search.spec_for(rules)).options["infer"] > 0
+    assert search.loop_chooser(rules) is None
+    assert search.spec_for(rules, evidence=False) == SPECS["blind"]
+    assert search.spec_for(_rules("classic", 3, None)) == SPECS["blind"]
+    assert search.spec_for(_rules("draft", 2, None), evidence=False) == SPECS["draft"]
+
+
+def test_evidence_carries_from_turn_to_turn_in_a_whole_game():
+    """Within a game of two seats ``search`` weighs its worlds by the opponent's play
+    from its second turn on, and a new game starts without it."""
+    bot = make_bot("search")
+    rules = _rules("classic", 2, None)
+    weighed = []
+    state = State.new(rules, seed=1)
+    rng = np.random.default_rng(0)
+    bot.start(rules, state.seats, 0)
+    while not state.is_terminal() and state.turn < 12:
+        seat = state.current_player
+        if seat == 0:
+            state.apply(bot.choose(state.observation(0), rng))
+            weighed.append(bot.bot_for(rules)._searcher.evidence_seat)
+        else:
+            state.apply(_choose.greedy_action(state.observation(seat).core, np.random.PCG64(state.turn)))
+    assert weighed[0] == -1 and weighed[1:].count(1) >= len(weighed) - 2, weighed
+    bot.start(rules, state.seats, 0)
+    bot.choose(State.new(rules, seed=2).observation(0), rng)
+    assert bot.bot_for(rules)._searcher.evidence_seat == -1
+
+
 def test_a_time_budget_is_each_searchs_own():
     """``search:time=T`` hands T to whichever search plays; on the clock, the compiled
     loop (counted budgets only) does not play it."""
     bot = make_bot("search:time=0.25")
     blind, draft = _rules("classic", 2, None), _rules("draft", 2, None)
-    assert bot.spec_for(blind) == "rollout:depth=12,worlds=1000000,time=0.25"
+    assert bot.spec_for(blind) == "rollout:depth=12,worlds=1000000,time=0.25,infer=0.5"
+    assert bot.spec_for(blind, evidence=False) == "rollout:depth=12,worlds=1000000,time=0.25"
     assert bot.spec_for(draft) == "mcts:iters=0,time=0.25"
     assert make_bot(bot.spec_for(draft)).options["time"] == 0.25
     assert bot.loop_chooser(blind) is None and bot.loop_chooser(draft) is None

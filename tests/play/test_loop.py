@@ -236,8 +236,10 @@ def test_searching_bots_keep_the_python_runners_chunks():
     """A search's game costs seconds in the loop too: its matches keep 64-game chunks
     (progress, an SPRT's stop, what Ctrl-C loses), only searchless ones grow to 512."""
     assert match._plays_cheap_games(MatchConfig(bots=("greedy", "restricted:no=corners,bot=random")), None)
-    for spec in ("mcts:iters=10", "rollout:worlds=2", "restricted:no=corners,bot=mcts:iters=10", "search"):
-        rules = MatchConfig(bots=(spec,)).rules()
+    # ``search`` with two seats reads the last play, in Python: its loop is with three
+    for spec, players in (("mcts:iters=10", 2), ("rollout:worlds=2", 2),
+                          ("restricted:no=corners,bot=mcts:iters=10", 2), ("search", 3)):
+        rules = MatchConfig(bots=(spec,), players=players).rules()
         assert SEQUENCE.loop(rules, [make_bot(spec).loop_chooser(rules)]) is not None
         assert not match._plays_cheap_games(MatchConfig(bots=(spec, "greedy")), None)
 
