@@ -713,7 +713,8 @@ cdef class Searcher:
         cdef uint64_t codes = (<uint64_t>1) << act_card(self.ev_action), rest
         cdef double top = -INFINITY, total = 0.0
         for i in range(n - 1):
-            codes |= (<uint64_t>1) << g.hand[o][i]
+            if g.hand[o][i] < MAX_CODES:  # a dealt world has no unknown card; a caller's might
+                codes |= (<uint64_t>1) << g.hand[o][i]
         if t.vpass:
             top = 0.0  # the pass, scored 0
         rest = codes
