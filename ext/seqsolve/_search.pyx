@@ -463,8 +463,7 @@ cdef class Searcher:
     cdef ScoreMemo memo   # the scores pick_untried's draws share
     cdef int32_t single   # the only legal root action, or a winning one, when the search returned at once, else -1
     cdef bint single_wins  # ... and it wins the game
-    # evidence (set_evidence): the last opponent play and the position it was made in
-    cdef Game ev_before
+    # evidence (set_evidence): the last opponent play
     cdef int ev_seat, ev_tries
     cdef int32_t ev_action
     cdef double ev_temp, ev_top
@@ -735,8 +734,8 @@ cdef class Searcher:
                 total += self.ev_sum[c] * exp((self.ev_best[c] - top) / self.ev_temp)
         return exp((self.ev_chosen - top) / self.ev_temp) / total
 
-    cdef bint ev_prepare(self, const Tables* t) noexcept nogil:
-        """Fill ev_best, ev_sum and ev_chosen from ev_before: the opponent's legal
+    cdef bint ev_prepare(self, const Tables* t, const Game* before) noexcept nogil:
+        """Fill ev_best, ev_sum and ev_chosen from ``before``: the opponent's legal
         actions with every card code in hand (a handful of codes at a time, listed
         by gen_actions as for any hand), each credited to its card.  False when the
         play made is not among them."""
@@ -745,7 +744,8 @@ cdef class Searcher:
         cdef int32_t a
         cdef double u
         cdef bint found = 0
-        memcpy(&h, &self.ev_before, sizeof(Game))
+        memcpy(&h, before, sizeof(Game))
+        tally_start(t, &h)  # the scores read the window tally
         for c in range(MAX_CODES):
             self.ev_best[c] = -INFINITY
             self.ev_sum[c] = 0.0
@@ -800,8 +800,6 @@ cdef class Searcher:
         cell = ctz128(changed)
         if t.card_kind[c] == CARD_REMOVE:
             kind = ACT_REMOVE
-        memcpy(&self.ev_before, b, sizeof(Game))
-        tally_start(t, &self.ev_before)  # ev_prepare scores every action there
         self.ev_action = encode(kind, c, cell, -1)
         self.ev_seat = o
         self.ev_temp = temperature
@@ -809,7 +807,7 @@ cdef class Searcher:
         self.ev_top = 0.0
         make_ctx(&self.ctx, t, &self.weights)
         self.ctx.hold = self.hold
-        if not self.ev_prepare(t):
+        if not self.ev_prepare(t, b):
             self.ev_seat = -1
             return False
         return True
