@@ -307,7 +307,6 @@ def test_rollout_time_budget_deals_worlds_in_batches():
     assert every[1] != played("rollout:worlds=20,k=6,time=1e-9", 0)[1]
 
 
-
 def _opening_with_evidence(turns=8, preset="classic"):
     """Blue's views after its own action and at its next turn, some turns into a
     greedy game of ``preset`` with 2 players: green's one play lies between them."""
