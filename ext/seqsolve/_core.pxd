@@ -135,7 +135,9 @@ ctypedef struct Game:
     uint8_t hand[MAX_SEATS][MAX_HAND]
     uint8_t draw[MAX_DECK]       # top of the pile is draw[draw_n - 1]
     uint8_t disc_card[MAX_DECK]  # every discard, oldest first ...
-    uint8_t disc_seat[MAX_DECK]  # ... and whose pile it is on
+    uint8_t disc_seat[MAX_DECK]  # ... and whose pile it is on ...
+    uint8_t disc_take[MAX_DECK]  # ... and the draft card that seat took after it (D-1: public;
+                                 # UNKNOWN_CARD in the blind draw, or where not recorded)
     uint8_t draft[MAX_DRAFT]
     uint8_t seq_window[N_WINDOWS]
     uint8_t seq_side[N_WINDOWS]
@@ -260,6 +262,7 @@ cdef inline int side_sequences(const Game* g, int side, uint8_t* out) noexcept n
 
 
 cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil
+cdef int public_hand(const Game* g, int seat, uint8_t* out) noexcept nogil
 cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogil
 cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexcept nogil
 cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint draw_for_one) noexcept nogil

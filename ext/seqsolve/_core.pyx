@@ -59,6 +59,7 @@ cdef inline void hand_add(Game* g, int seat, int card) noexcept nogil:
 cdef inline void discard(Game* g, int seat, int card) noexcept nogil:
     g.disc_card[g.disc_n] = card
     g.disc_seat[g.disc_n] = seat
+    g.disc_take[g.disc_n] = UNKNOWN_CARD  # until take_card records what followed it
     g.disc_n += 1
     if g.tally.on and card < MAX_CODES:
         g.tally.gone[card] += 1
@@ -122,6 +123,8 @@ cdef int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t* rng) 
             else:
                 i = 0  # no pick named: the first draft card (only reachable through bad input)
             hand_add(g, seat, g.draft[i])
+            if g.disc_n > 0:  # the take follows this seat's discard: both are public (D-1, D-5)
+                g.disc_take[g.disc_n - 1] = g.draft[i]
             g.draft_n -= 1
             g.draft[i] = g.draft[g.draft_n]
         # refilling the draft is the draw from the draw pile
@@ -180,6 +183,33 @@ cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
             g.draw_n -= 1
             g.draft[g.draft_n] = g.draw[g.draw_n]
             g.draft_n += 1
+
+
+cdef int public_hand(const Game* g, int seat, uint8_t* out) noexcept nogil:
+    """The cards everyone knows ``seat`` holds, into ``out`` (at most its hand size);
+    returns how many.
+
+    In the draft variant each take is public (D-1, D-5): a card a seat took and has
+    not discarded since is still in its hand.  When it discards a card it took, the
+    hand afterwards is the same whichever copy went, so the taken one leaves the
+    list.  Takes before a reshuffle, or in a game read from a position file, are
+    not recorded, so the list may be shorter than what a watcher would recall,
+    never wrong."""
+    cdef int i, j, n = 0, c
+    for i in range(g.disc_n):
+        if g.disc_seat[i] != seat:
+            continue
+        c = g.disc_card[i]
+        for j in range(n):
+            if out[j] == c:
+                n -= 1
+                out[j] = out[n]
+                break
+        c = g.disc_take[i]
+        if c != UNKNOWN_CARD and n < MAX_HAND:
+            out[n] = <uint8_t>c
+            n += 1
+    return n if n <= g.hand_n[seat] else g.hand_n[seat]
 
 
 # ---------------------------------------------------------------- sequences
@@ -941,6 +971,16 @@ cdef class CoreGame:
         """Every discard, oldest first, as (seat, card)."""
         return [(self.g.disc_seat[i], self.g.disc_card[i]) for i in range(self.g.disc_n)]
 
+    def public_hand(self, int seat):
+        """The cards every seat knows ``seat`` holds: draft cards it took and has not
+        discarded since (see the C function)."""
+        cdef uint8_t out[MAX_HAND]
+        cdef int n
+        if not 0 <= seat < self.rules.t.players:
+            raise ValueError(f"no seat {seat}")
+        n = public_hand(&self.g, seat, out)
+        return [out[i] for i in range(n)]
+
     def draw_pile(self):
         """The draw pile, top first."""
         return [self.g.draw[self.g.draw_n - 1 - i] for i in range(self.g.draw_n)]
@@ -983,6 +1023,7 @@ cdef class CoreGame:
         g.disc_n = len(p["discards"])
         for i, (s, c) in enumerate(p["discards"]):
             g.disc_seat[i], g.disc_card[i] = s, c
+            g.disc_take[i] = UNKNOWN_CARD  # a position file does not record the takes
         g.draft_n = len(p["draft"])
         for i, c in enumerate(p["draft"]):
             g.draft[i] = c

@@ -367,7 +367,7 @@ cdef class Lineup:
     plays with, ``restrict`` the ``RESTRICT_*`` flags of a restricted bot (0: none).
     A searching bot gives its Searcher's arguments for ``weights`` instead: mcts
     ``{"params", "iterations", "work"}`` (Searcher's params and search's budgets),
-    rollout ``{"weights", "k", "worlds", "halve", "policy", "depth", "work"}`` (rollout_choice's).
+    rollout ``{"params", "k", "worlds", "halve", "policy", "depth", "work"}`` (rollout_choice's).
     """
 
     cdef CoreRules rules
@@ -413,7 +413,7 @@ cdef class Lineup:
             if bot.iterations <= 0 and bot.work <= 0:
                 raise ValueError("give mcts a budget: iterations > 0 or work > 0")
         else:
-            searcher = Searcher(options["weights"])
+            searcher = Searcher(options["params"])
             bot.k = options["k"]
             bot.worlds = options["worlds"]
             bot.halve = options["halve"]

@@ -48,7 +48,7 @@ import numpy as np
 from numpy.random cimport bitgen_t
 
 from seqsolve._core cimport (
-    u128, ctz128, ctz64, popcount128, Tables, Game, CoreGame, CoreRules,
+    u128, ctz128, ctz64, popcount128, Tables, Game, CoreGame, CoreRules, public_hand,
     bit, nth_cell, rand_below, encode, act_kind, act_card, act_cell, act_pick, side_total,
     MAX_SEATS, MAX_SIDES, MAX_HAND, MAX_DECK, MAX_CODES, N_CELLS, N_WINDOWS,
     MAX_MOVES, UNKNOWN_CARD, NO_CELL,
@@ -166,6 +166,7 @@ _DEFAULT_SEARCH = {
     "playout_greedy": 0,
     "max_nodes": 1_000_000,
     "hold": 1.0,
+    "recall": 0,
 }
 
 
@@ -421,6 +422,9 @@ cdef class Searcher:
               what every known card of a hand is worth to hold (the heuristic's
               ``hold_value``): its features read no plain card in a hand, so
               without it the search cannot tell one draft pick from another.
+            * ``recall``: in the draft variant, every world keeps in each other
+              hand the cards that seat took from the draft and has not played
+              since (public, D-1; ``CoreGame.public_hand``), and deals the rest.
             * any key of :func:`default_weights`.
 
     The node pool is allocated once, doubled as the tree grows (up to
@@ -445,6 +449,7 @@ cdef class Searcher:
     cdef double c, widen, widen_exp
     cdef int playout_depth, playout_quiet, policy_k, expand_k, decisive, root_win, playout_greedy
     cdef double policy_eps, hold
+    cdef int recall  # deal around the other seats' public draft takes (public_hand)
     cdef public int rollout_depth  # rollout playouts: actions before the evaluation scores (0: to the end)
     cdef public long long rollout_work  # rollout's work budget a move (0: none; see WORK_RPLY)
     cdef Game root
@@ -509,6 +514,7 @@ cdef class Searcher:
         self.playout_greedy = int(bool(merged["playout_greedy"]))
         self.max_nodes = int(merged["max_nodes"])
         self.hold = float(merged["hold"])
+        self.recall = int(bool(merged["recall"]))
         self.expand_k = int(merged["expand_k"])
         self.decisive = int(bool(merged["decisive"]))
         self.root_win = int(bool(merged["root_win"]))
@@ -1363,7 +1369,8 @@ cdef class Searcher:
         is and its scores and evaluations read it instead of recounting windows."""
         cdef Game* g = &self.root
         cdef int counts[MAX_CODES]
-        cdef int s, i, c, n_pool = 0
+        cdef int s, i, c, n_known, n_pool = 0
+        cdef uint8_t known[MAX_HAND]
         cdef uint8_t* base = <uint8_t*>g
         self.open_info = open_information
         memcpy(g, observation, sizeof(Game))
@@ -1378,9 +1385,16 @@ cdef class Searcher:
             if g.draft[i] != UNKNOWN_CARD:
                 counts[g.draft[i]] -= 1
         for s in range(t.players):
+            n_known = 0
+            if self.recall and t.draft_mode and s != viewer and not open_information:
+                n_known = public_hand(g, s, known)
             for i in range(g.hand_n[s]):
                 c = g.hand[s][i]
-                if c == UNKNOWN_CARD or (s != viewer and not open_information):
+                if i < n_known and counts[known[i]] > 0:
+                    # a card everyone saw this seat take: every world keeps it there
+                    g.hand[s][i] = known[i]
+                    counts[known[i]] -= 1
+                elif c == UNKNOWN_CARD or (s != viewer and not open_information):
                     self.slot_off[self.n_slots] = <uint16_t>(<uint8_t*>&g.hand[s][i] - base)
                     self.n_slots += 1
                 else:

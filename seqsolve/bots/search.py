@@ -80,6 +80,10 @@ def _scaled_weights(options: dict[str, Any]) -> dict[str, Any]:
 _INFER = Param(
     float, 0.0, "temperature of the opponent model weighing worlds by the last play (0: off)", maximum=100.0
 )
+_RECALL = Param(
+    bool, False, "draft variant: every world keeps the cards the other seats took from the face-up draft "
+                 "and have not played since (public, RULES.md D-1) in their hands"
+)
 
 
 class _Evidence:
@@ -210,6 +214,7 @@ class MCTSBot(_Evidence, Bot):
                      maximum=86_400.0),
         "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
         "infer": _INFER,
+        "recall": _RECALL,
         **_weight_params(),
     }
 
@@ -234,7 +239,7 @@ class MCTSBot(_Evidence, Bot):
             "c": "c", "depth": "playout_depth", "quiet": "playout_quiet", "eps": "policy_eps", "k": "policy_k",
             "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold", "top": "root_top",
             "rank": "root_rank", "puct": "root_puct", "expand": "expand_k",
-            "others": "other_policy", "oheur": "other_heuristic", "margin": "root_margin",
+            "others": "other_policy", "oheur": "other_heuristic", "margin": "root_margin", "recall": "recall",
         }
         # only what the spec changed: the search keeps its own tuned defaults
         params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}
@@ -298,6 +303,7 @@ class RolloutBot(_Evidence, Bot):
         ),
         "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
         "infer": _INFER,
+        "recall": _RECALL,
         **_weight_params(),
     }
 
@@ -314,8 +320,12 @@ class RolloutBot(_Evidence, Bot):
 
     @property
     def weights(self) -> dict[str, Any]:
-        """The evaluation weights the spec changed (what ``_search.Searcher`` takes)."""
+        """The evaluation weights the spec changed."""
         return dict(self._weights)
+
+    def _searcher_params(self) -> dict[str, Any]:
+        """What ``_search.Searcher`` takes: the weights, and recall when on."""
+        return {**self._weights, **({"recall": 1} if self.options["recall"] else {})}
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         action = self._choose(observation, rng)
@@ -324,7 +334,7 @@ class RolloutBot(_Evidence, Bot):
 
     def _choose(self, observation: State, rng: np.random.Generator) -> int:
         if self._searcher is None:
-            self._searcher = _search.Searcher(self._weights)
+            self._searcher = _search.Searcher(self._searcher_params())
         self._weigh(self._searcher, observation)
         o = self.options
         return self._searcher.rollout_choice(
@@ -346,7 +356,7 @@ class RolloutBot(_Evidence, Bot):
         o = self.options
         if o["time"] or o["infer"] or self.open_information:
             return None
-        choice = {"weights": self._weights, "k": o["k"], "worlds": o["worlds"], "halve": o["halve"],
+        choice = {"params": self._searcher_params(), "k": o["k"], "worlds": o["worlds"], "halve": o["halve"],
                   "policy": _POLICY[o["policy"]], "depth": o["depth"], "work": o["work"]}
         return self.name, choice, 0
 
