@@ -150,6 +150,47 @@ def test_dealt_worlds_keep_what_the_viewer_sees_and_conserve_cards():
         assert held + Counter(card for _, card in world.discards()) == deck
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_recall_deals_every_world_around_the_public_takes(players):
+    """D-5: with ``recall`` every world keeps in each other hand the draft cards that seat
+    was seen to take and has not played (CoreGame.public_hand) and still conserves the
+    deck; without it the same worlds deal some of those cards elsewhere."""
+    rules = parse_rules("draft", players=players, **({"teams": 2} if players > 2 else {}))
+    state = State.new(rules, seed=7)
+    for ply in range(8 * players):
+        state.apply(_choose.greedy_action(state.observation(state.current_player).core, np.random.PCG64(ply)))
+    seat = state.current_player
+    view = state.observation(seat).core
+    public = {s: Counter(view.public_hand(s)) for s in range(players) if s != seat}
+    assert sum(sum(c.values()) for c in public.values()) >= players  # the game shows some
+    deck = Counter(rules.deck_cards.index(c) for c in rules.deck_cards.cards())
+    missed = 0
+    for recall in (1, 0):
+        searcher = _search.Searcher({"recall": recall})
+        for k in range(30):
+            world = searcher.deal_world(view, seat, np.random.PCG64(k))
+            assert world.hand(seat) == state.core.hand(seat)
+            held = Counter(c for s in range(players) for c in world.hand(s)) + Counter(world.draw_pile())
+            assert held + Counter(world.draft()) + Counter(card for _, card in world.discards()) == deck
+            lost = sum(len(known - Counter(world.hand(s))) for s, known in public.items())
+            if recall:
+                assert lost == 0
+            missed += lost
+    assert missed > 0
+
+
+def test_recall_reaches_the_searcher_in_python_and_in_the_loop():
+    """``mcts:recall=1`` and ``rollout:recall=1`` hand recall to their Searcher, also in the
+    compiled loop; off by default, so the figures measured before it stand."""
+    rules = parse_rules("draft", players=2)
+    for spec in ("mcts:recall=1", "rollout:recall=1,worlds=8"):
+        bot = make_bot(spec)
+        assert bot._searcher_params()["recall"] == 1
+        assert bot.loop_chooser(rules)[1]["params"]["recall"] == 1
+    for spec in ("mcts", "rollout"):
+        assert "recall" not in make_bot(spec)._searcher_params()
+
+
 def _worlds_keep_the_tally(rules, seed, every):
     """Deal a world every ``every`` turns of a greedy game, with and without evidence,
     and compare its window tally with a recount; returns (worlds, reshuffles seen)."""

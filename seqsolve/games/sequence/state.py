@@ -284,6 +284,14 @@ class State:
         codes = self.rules.deck_cards.codes
         return [codes[c] if c != UNKNOWN_CODE else UNKNOWN for c in sorted(self._core.hand(seat))]
 
+    def public_hand(self, seat: int) -> list[str]:
+        """The cards of a seat's hand that everyone at the table has seen it take from
+        the draft (D-1) and not play since, in canonical order; an observation keeps
+        them, as it keeps the discards.  Empty in the blind draw, and for takes a
+        position file does not record (a game read from one starts with none)."""
+        codes = self.rules.deck_cards.codes
+        return [codes[c] for c in sorted(self._core.public_hand(seat))]
+
     def sequences(self) -> list[tuple[str, int]]:
         """Completed sequences as (colour, window), in completion order."""
         return [(self.sides[s], w) for s, w in self._core.sequences()]

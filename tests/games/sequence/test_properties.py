@@ -129,6 +129,32 @@ def test_c29_cards_conserved_at_every_step(config, seed, target):
 
 
 @FAST
+@given(configs, seeds)
+def test_d5_public_hand_is_held_and_seen_by_every_seat(config, seed):
+    """D-1, D-5: the cards a seat is known to have taken from the draft are in its hand at
+    every step, every observation shows the same list, and the blind draw has none; a
+    random game in the draft variant keeps some of them (the takes are recorded)."""
+    rules = rules_of(config)
+    rng = np.random.default_rng(seed)
+    shown = 0
+    for step, (state, _) in enumerate(walk(State.new(rules, seed=seed), rng, max_actions=400)):
+        for seat in range(rules.players):
+            public = state.public_hand(seat)
+            assert not (Counter(public) - Counter(state.hand(seat))), f"seat {seat} at {sqn(state)}"
+            if rules.draw_mode == "blind":
+                assert public == []
+            shown += len(public)
+        if step % 7 == 0:
+            viewer = int(rng.integers(rules.players))
+            seen = state.observation(viewer)
+            assert [seen.public_hand(s) for s in range(rules.players)] == [
+                state.public_hand(s) for s in range(rules.players)
+            ]
+    if rules.draw_mode == "draft" and step > 4 * rules.players:
+        assert shown > 0
+
+
+@FAST
 @given(configs, seeds, targets)
 def test_c27_locked_chips_never_removed_and_sequences_never_broken(config, seed, target):
     """C-27: once locked a chip stays, with its colour; completed sequences are only ever

@@ -629,6 +629,50 @@ def test_d5_draft_is_public_the_rest_hidden():
         assert all(h.known == () for k, h in enumerate(seen.hands) if k != seat)
 
 
+def _play(state: State, prefix: str, suffix: str) -> None:
+    """Play the first legal move of ``state`` that starts with ``prefix`` and ends with ``suffix``."""
+    state.apply(next(m for m in moves(state) if m.startswith(prefix) and m.endswith(suffix)))
+
+
+def test_d5_takes_are_public_until_played():
+    """D-1, D-5: everyone sees which draft card a seat takes, so an observation keeps it
+    as that seat's public hand until the seat plays that card; the rest of the hand
+    stays hidden, and a position file records no takes."""
+    s = make(rules_for("draft"), hands=["5H 4H 2C", "9D 2S"], draft="QD 2C KH 8S", draw="KS QS AS AD")
+    assert s.public_hand(0) == [] and s.public_hand(1) == []
+    s.apply("5H@e5+QD")
+    assert s.public_hand(0) == ["QD"]
+    seen = s.observation(1)
+    assert seen.public_hand(0) == ["QD"] and seen.hand(0) == ["?", "?", "?"]
+    _play(s, "9D@", "+2C")
+    assert s.public_hand(1) == ["2C"] and s.observation(0).public_hand(1) == ["2C"]
+    _play(s, "QD@", "+KH")  # the taken card played: it leaves the public hand
+    assert s.public_hand(0) == ["KH"]
+    _play(s, "2S@", "+8S")
+    _play(s, "2C@", "+KS")  # seat 0's dealt 2C: seat 0 took no 2C, so its list keeps what it took
+    assert sorted(s.public_hand(0)) == ["KH", "KS"] and sorted(s.public_hand(1)) == ["2C", "8S"]
+    assert State.from_position(s.to_position()).public_hand(0) == []
+
+
+def test_d5_a_taken_card_leaves_the_public_hand_whichever_copy_is_played():
+    """D-5: a seat holding a dealt 2C takes the other 2C and plays a 2C: its hand is the
+    same whichever copy went, one 2C it may or may not hold, so none is public."""
+    s = make(rules_for("draft"), hands=["2C 4H", "9D 2S"], draft="2C KH", draw="KS QS AS")
+    s.apply("4H@f5+2C")
+    assert s.public_hand(0) == ["2C"] and s.hand(0) == ["2C", "2C"]
+    _play(s, "9D@", "+KH")
+    _play(s, "2C@", "+KS")
+    assert s.public_hand(0) == ["KS"] and sorted(s.hand(0)) == ["2C", "KS"]
+
+
+def test_d5_the_blind_draw_has_no_public_hand():
+    """D-5 holds for the draft only: in the blind draw a drawn card is seen by its holder alone."""
+    s = State.new(parse_rules("classic", players=2), seed=3)
+    for _ in range(12):
+        s.apply(s.legal_actions()[0])
+    assert s.public_hand(0) == [] and s.public_hand(1) == []
+
+
 def test_d5_draft_recorded_in_positions():
     """D-5: SQN appends ``draft:`` after the stall field; resample keeps the draft."""
     from seqsolve.games.sequence.notation import parse_position, to_sqn
