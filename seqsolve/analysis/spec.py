@@ -125,7 +125,7 @@ def _rollout_settings(made, raw: dict, given: set, worlds, seconds, default_worl
     # the spec as the analysis plays it: every legal turn (no k), its own budget (no work)
     kept = [f"{key}={value}" for key, value in raw.items() if key not in ("k", "work", "worlds", "time")]
     played = "rollout" + (":" + ",".join(kept) if kept else "")
-    return SearchSettings(made.weights, worlds, seconds, played, rollout={"depth": o["depth"]})
+    return SearchSettings(made.searcher_params(), worlds, seconds, played, rollout={"depth": o["depth"]})
 
 
 def check_analyzable(state, open_information: bool = False) -> None:

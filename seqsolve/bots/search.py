@@ -230,10 +230,11 @@ class MCTSBot(_Evidence, Bot):
 
     def searcher(self) -> _search.Searcher:
         if self._searcher is None:
-            self._searcher = _search.Searcher(self._searcher_params())
+            self._searcher = _search.Searcher(self.searcher_params())
         return self._searcher
 
-    def _searcher_params(self) -> dict[str, Any]:
+    def searcher_params(self) -> dict[str, Any]:
+        """What ``_search.Searcher`` takes: the options the spec changed, by the searcher's names."""
         o = self.options
         names = {
             "c": "c", "depth": "playout_depth", "quiet": "playout_quiet", "eps": "policy_eps", "k": "policy_k",
@@ -252,7 +253,7 @@ class MCTSBot(_Evidence, Bot):
         o = self.options
         if o["time"] or o["cap"] or o["infer"] or self.open_information:
             return None
-        return self.name, {"params": self._searcher_params(), "iterations": o["iters"], "work": o["work"]}, 0
+        return self.name, {"params": self.searcher_params(), "iterations": o["iters"], "work": o["work"]}, 0
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         seat = observation.current_player
@@ -318,13 +319,8 @@ class RolloutBot(_Evidence, Bot):
         self._weights = _scaled_weights(self.options)
         self._searcher: _search.Searcher | None = None
 
-    @property
-    def weights(self) -> dict[str, Any]:
-        """The evaluation weights the spec changed."""
-        return dict(self._weights)
-
-    def _searcher_params(self) -> dict[str, Any]:
-        """What ``_search.Searcher`` takes: the weights, and recall when on."""
+    def searcher_params(self) -> dict[str, Any]:
+        """What ``_search.Searcher`` takes: the weights the spec changed, and recall when on."""
         return {**self._weights, **({"recall": 1} if self.options["recall"] else {})}
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
@@ -334,7 +330,7 @@ class RolloutBot(_Evidence, Bot):
 
     def _choose(self, observation: State, rng: np.random.Generator) -> int:
         if self._searcher is None:
-            self._searcher = _search.Searcher(self._searcher_params())
+            self._searcher = _search.Searcher(self.searcher_params())
         self._weigh(self._searcher, observation)
         o = self.options
         return self._searcher.rollout_choice(
@@ -356,7 +352,7 @@ class RolloutBot(_Evidence, Bot):
         o = self.options
         if o["time"] or o["infer"] or self.open_information:
             return None
-        choice = {"params": self._searcher_params(), "k": o["k"], "worlds": o["worlds"], "halve": o["halve"],
+        choice = {"params": self.searcher_params(), "k": o["k"], "worlds": o["worlds"], "halve": o["halve"],
                   "policy": _POLICY[o["policy"]], "depth": o["depth"], "work": o["work"]}
         return self.name, choice, 0
 

@@ -185,10 +185,10 @@ def test_recall_reaches_the_searcher_in_python_and_in_the_loop():
     rules = parse_rules("draft", players=2)
     for spec in ("mcts:recall=1", "rollout:recall=1,worlds=8"):
         bot = make_bot(spec)
-        assert bot._searcher_params()["recall"] == 1
+        assert bot.searcher_params()["recall"] == 1
         assert bot.loop_chooser(rules)[1]["params"]["recall"] == 1
     for spec in ("mcts", "rollout"):
-        assert "recall" not in make_bot(spec)._searcher_params()
+        assert "recall" not in make_bot(spec).searcher_params()
 
 
 def _worlds_keep_the_tally(rules, seed, every):

@@ -939,7 +939,7 @@ def test_mcts_margin_parameter_reaches_the_searcher_and_has_a_range():
 
     assert _search.default_params()["root_margin"] == 0.0
     assert make_bot("mcts:margin=2").searcher().params["root_margin"] == 2.0
-    assert "root_margin" not in make_bot("mcts")._searcher_params()
+    assert "root_margin" not in make_bot("mcts").searcher_params()
     with pytest.raises(ValueError, match="root_margin"):
         _search.Searcher({"root_margin": -1.0})
     with pytest.raises(BotError, match="margin"):
