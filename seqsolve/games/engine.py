@@ -38,21 +38,22 @@ def bit_generator(seed) -> np.random.BitGenerator:
 
 
 def deal_unseen(
-    unseen: Counter, seen: list[int], own: list[int], sizes: list[int], rest: int, player: int, rng
+    unseen: Counter, seen: list[int], kept: dict[int, list[int]], sizes: list[int], rest: int, player: int, rng
 ) -> tuple[list[list[int]], list[int]]:
     """The cards ``player`` has not seen, dealt anew for a resampled world: each hand
-    filled to its size (``player`` keeps ``own`` first), then the ``rest`` cards (the
-    piles it cannot see) in dealt order.
+    filled to its size (a seat keeps its ``kept`` cards first: ``player``'s own, and
+    any cards another seat is known to hold), then the ``rest`` cards (the piles it
+    cannot see) in dealt order.
 
     ``unseen`` starts as the deck's count of each card; ``seen`` is every card
-    ``player`` can see.  A ValueError when the two do not add up: the position's
-    hidden cards could not all come from the deck.
+    ``player`` can see, the kept ones included.  A ValueError when the two do not add
+    up: the position's hidden cards could not all come from the deck.
     """
     unseen.subtract(seen)
     if any(n < 0 for n in unseen.values()):
         raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
     pool = np.array(sorted(unseen.elements()), dtype=np.int64)
-    slots = sum(sizes) - len(own) + rest
+    slots = sum(sizes) - sum(len(cards) for cards in kept.values()) + rest
     if len(pool) != slots:
         raise ValueError(
             f"inconsistent position: {slots} hidden cards but {len(pool)} cards unseen by seat {player}"
@@ -61,7 +62,7 @@ def deal_unseen(
     cards = pool.tolist()
     hands = []
     for seat, size in enumerate(sizes):
-        mine = own if seat == player else []
+        mine = list(kept.get(seat, ()))
         take = size - len(mine)
         hands.append(mine + cards[:take])
         cards = cards[take:]

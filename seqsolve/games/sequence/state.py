@@ -513,14 +513,16 @@ class State:
 
         Every card ``player`` cannot see (other hands, its own unknown cards, the draw
         pile) is dealt anew from the cards that are neither in its hand, nor in any
-        discard pile, nor in the draft.
+        discard pile, nor in the draft, nor in another seat's :meth:`public_hand`
+        (which that seat keeps).
         """
         core, deck = self._core, self.rules.deck_cards
         rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         unseen = Counter(deck.index(c) for c in deck.cards())
-        own = [c for c in core.hand(player) if c != UNKNOWN_CODE]
-        seen = own + [c for _, c in core.discards()] + core.draft()
-        hands, cards = deal_unseen(unseen, seen, own, core.hand_sizes(), len(core.draw_pile()), player, rng)
+        kept = {s: core.public_hand(s) for s in range(self.rules.players) if s != player}
+        kept[player] = [c for c in core.hand(player) if c != UNKNOWN_CODE]
+        seen = [c for cards in kept.values() for c in cards] + [c for _, c in core.discards()] + core.draft()
+        hands, cards = deal_unseen(unseen, seen, kept, core.hand_sizes(), len(core.draw_pile()), player, rng)
         # the world shuffles with its own generator, drawn from ``rng``: an observation has
         # none, and copying the real game's would let the world foresee its reshuffles
         world = State(self.rules, self.seats, core.clone(bit_generator(rng)))

@@ -255,7 +255,7 @@ class StacksState:
         seen += pos.aside_cards or []
         sizes = [len(h) + u for h, u in zip(pos.hands, pos.unknown)]
         hidden_aside = 0 if pos.aside_cards is not None else pos.aside_count
-        hands, cards = deal_unseen(unseen, seen, own, sizes, pos.draw_count + hidden_aside, player, rng)
+        hands, cards = deal_unseen(unseen, seen, {player: own}, sizes, pos.draw_count + hidden_aside, player, rng)
         draw, aside = cards[: pos.draw_count], cards[pos.draw_count :]
         # its own generator, drawn from rng: copying the real game's would foresee its recycling
         world = StacksState(self.rules, self._core.clone(bit_generator(rng)))

@@ -260,7 +260,7 @@ def test_p_round_trip_sqn_readable_and_from_position(config, seed):
 @given(configs, seeds, seeds)
 def test_resample_keeps_what_the_observer_sees(config, seed, world_seed):
     """§1.14: a resampled world looks the same to the observer (its observation is unchanged:
-    own hand, discards, draft, hand and pile sizes, board), holds exactly the deck, knows
+    own hand, discards, draft, the takes of D-5, hand and pile sizes, board), holds exactly the deck, knows
     every card, and is the same from the full state or from the observation alone."""
     states, rng = sample_states(config, seed, points=2)
     for state in states:
@@ -279,6 +279,9 @@ def test_resample_keeps_what_the_observer_sees(config, seed, world_seed):
             assert sorted(world.core.draft()) == sorted(state.core.draft())
             assert world.core.hand_sizes() == state.core.hand_sizes()
             assert world.draw_pile_size() == state.draw_pile_size()
+            for other in range(state.rules.players):  # D-5: the takes everyone saw stay put
+                public = Counter(state.core.public_hand(other))
+                assert not public - Counter(world.core.hand(other)), f"seat {other}'s takes moved, {where}"
             if not state.is_terminal() and state.current_player == seat:
                 assert world.legal_moves() == state.legal_moves()
         again = seen.resample(seat, np.random.default_rng(world_seed))
