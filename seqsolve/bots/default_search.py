@@ -46,14 +46,14 @@ from .base import Bot, Param
 SPECS: dict[str, str] = {
     "blind-2p": "rollout:depth=12,worlds=400,work=600000,infer=0.5",
     "blind": "rollout:depth=12,worlds=400,work=600000",
-    "draft": "mcts:recall=1",
+    "draft": "mcts:recall=true",
 }
 
 #: the same searches held to a time budget (``search:time=T``) instead of counted work
 TIMED_SPECS: dict[str, str] = {
     "blind-2p": "rollout:depth=12,worlds=1000000,time={t},infer=0.5",
     "blind": "rollout:depth=12,worlds=1000000,time={t}",
-    "draft": "mcts:iters=0,time={t},recall=1",
+    "draft": "mcts:iters=0,time={t},recall=true",
 }
 
 

@@ -122,7 +122,7 @@ def test_a_time_budget_is_each_searchs_own():
     blind, draft = _rules("classic", 2, None), _rules("draft", 2, None)
     assert bot.spec_for(blind) == "rollout:depth=12,worlds=1000000,time=0.25,infer=0.5"
     assert bot.spec_for(blind, evidence=False) == "rollout:depth=12,worlds=1000000,time=0.25"
-    assert bot.spec_for(draft) == "mcts:iters=0,time=0.25,recall=1"
+    assert bot.spec_for(draft) == "mcts:iters=0,time=0.25,recall=true"
     assert make_bot(bot.spec_for(draft)).options["time"] == 0.25 and make_bot(bot.spec_for(draft)).options["recall"]
     assert bot.loop_chooser(blind) is None and bot.loop_chooser(draft) is None
     assert not match._plays_cheap_games(MatchConfig(bots=("search", "greedy")), None)

@@ -180,10 +180,10 @@ def test_recall_deals_every_world_around_the_public_takes(players):
 
 
 def test_recall_reaches_the_searcher_in_python_and_in_the_loop():
-    """``mcts:recall=1`` and ``rollout:recall=1`` hand recall to their Searcher, also in the
+    """``mcts:recall=true`` and ``rollout:recall=true`` hand recall to their Searcher, also in the
     compiled loop; off by default, so the figures measured before it stand."""
     rules = parse_rules("draft", players=2)
-    for spec in ("mcts:recall=1", "rollout:recall=1,worlds=8"):
+    for spec in ("mcts:recall=true", "rollout:recall=true,worlds=8"):
         bot = make_bot(spec)
         assert bot.searcher_params()["recall"] == 1
         assert bot.loop_chooser(rules)[1]["params"]["recall"] == 1
