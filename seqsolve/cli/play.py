@@ -98,7 +98,8 @@ def play(variant, players, teams, seats, bots, seed, source, out, hint_time, rev
     You hold one seat (several with repeated --seat: hot-seat), bots the others.
     The screen shows the board (chips in colour, locked chips [B] and completed
     sequences, the coordinates a-j and 1-10), the hand of the seat to move (and the
-    draft where the variant has one), every discard pile, the cards left and whose
+    draft where the variant has one, with the cards the others were seen to take from
+    it and have not played), every discard pile, the cards left and whose
     turn it is; only what that seat may see.  The cells of the bots' last moves
     stand between > and <.  Type a move or a command at the prompt (below).
 

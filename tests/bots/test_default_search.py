@@ -66,7 +66,9 @@ def test_the_loop_gets_the_chooser_of_the_rules(preset, players, teams, kind):
     assert make_bot("restricted:no=corners,bot=search").loop_chooser(rules) == (*spec[:2], 8)
 
 
-@pytest.mark.parametrize("preset, players, teams", [("classic", 3, None), ("numbers", 4, 2), ("draft", 2, None)])
+@pytest.mark.parametrize(
+    "preset, players, teams", [("classic", 3, None), ("numbers", 4, 2), ("draft", 2, None), ("draft", 4, 2)]
+)
 def test_a_whole_game_in_the_loop_is_the_python_runners(preset, players, teams):
     config = MatchConfig(bots=("search", "greedy"), variant=preset, players=players, teams=teams, seed=5)
     bots = [make_bot(spec) for spec in config.bots]

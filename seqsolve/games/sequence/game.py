@@ -106,6 +106,10 @@ class SequenceGame:
         from .render import render_position
 
         cells = [move.cell for move in map(Move.from_str, last) if move.cell is not None]
+        taken = [f"{seat}:{state.seats[seat]} {' '.join(cards)}" for seat in range(state.rules.players)
+                 if seat != viewer and (cards := state.public_hand(seat))]
+        if taken:  # what a watcher remembers of the draft (D-5); the position file has no field for it
+            notes = [*notes, f"seen taken {'  '.join(taken)}  (from the draft, not played since)"]
         return render_position(state.to_position(viewer), legal, color=color, notes=notes, marks=cells)
 
     def picture(self, state, viewer: int | None = None, marks: list[dict] | None = None) -> str:

@@ -26,6 +26,7 @@ from state_helpers import (
 from seqsolve.games.sequence.actions import IllegalMoveError
 from seqsolve.games.sequence.board import cell_name, get_layout
 from seqsolve.games.sequence.cards import CardKind, make_deck
+from seqsolve.games.sequence.game import SEQUENCE
 from seqsolve.games.sequence.rules import DEFAULTS, OPTIONS, UNLIMITED, RulesError, parse_rules
 from seqsolve.games.sequence.state import State, Termination, default_seats
 
@@ -646,6 +647,8 @@ def test_d5_takes_are_public_until_played():
     assert seen.public_hand(0) == ["QD"] and seen.hand(0) == ["?", "?", "?"]
     _play(s, "9D@", "+2C")
     assert s.public_hand(1) == ["2C"] and s.observation(0).public_hand(1) == ["2C"]
+    shown = SEQUENCE.render(s.observation(0), 0, None, False, [])  # what terminal play shows seat 0
+    assert "seen taken 1:g 2C  (from the draft" in shown and "1:g QD" not in shown
     _play(s, "QD@", "+KH")  # the taken card played: it leaves the public hand
     assert s.public_hand(0) == ["KH"]
     _play(s, "2S@", "+8S")
