@@ -37,6 +37,9 @@ class RefGame:
       (the order is still there, but no player may know it, P-17);
     * ``draft``: the face-up draft (canonical order), None outside the draft
       variant;
+    * ``public``: per seat, the draft cards it was seen to take and has not
+      played since, oldest first (D-5; empty for a game read from a position,
+      and after a reshuffle);
     * ``sequences``: ``(colour, window)`` in completion order;
     * ``turn``, ``stall``, ``to_move``, ``exchanges_left`` (``UNLIMITED`` = no
       limit), ``result`` (None, a colour or ``"draw"``) and ``termination``.
@@ -59,6 +62,7 @@ class RefGame:
         self.draw_pile: list[str] = []
         self.draw_known = True
         self.draft: list[str] | None = [] if rules.draw_mode == "draft" else None
+        self.public: list[list[str]] = [[] for _ in seats]
         self.sequences: list[tuple[str, int]] = []
         self.to_move = rules.first_seat
         self.exchanges_left = rules.dead_card_exchanges_per_turn
@@ -331,6 +335,8 @@ class RefGame:
             return
         self.hands[seat].remove(move.card)
         self.discards[seat].append(move.card)
+        if move.card in self.public[seat]:  # the hand is the same whichever copy went
+            self.public[seat].remove(move.card)
         if move.kind is MoveKind.EXCHANGE:
             if self.exchanges_left > 0:
                 self.exchanges_left -= 1
@@ -444,6 +450,7 @@ class RefGame:
         else:
             self.draft.remove(pick)  # type: ignore[arg-type]
             self.hands[seat].append(pick)  # type: ignore[arg-type]
+            self.public[seat].append(pick)  # type: ignore[arg-type]
         if not self.draw_pile:
             if self.rules.deck_exhaustion == "draw_game":
                 self._finish("draw", "deck_exhausted")
@@ -464,6 +471,8 @@ class RefGame:
         for d in self.discards:
             pile.extend(d)
             d.clear()
+        for taken in self.public:  # the record of takes goes with the discards it stood beside
+            taken.clear()
         self.rng.shuffle(pile)
         self.draw_pile = pile
         self.draw_known = False

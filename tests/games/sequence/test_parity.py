@@ -120,6 +120,9 @@ def check_same(state: State, ref: RefGame, before: Position, move: str, where: s
         pytest.fail(
             f"positions differ {where} after {move}\n  from {to_sqn(before)}\n{position_diff(got, want)}"
         )
+    index = state.rules.deck_cards.index
+    for seat, taken in enumerate(ref.public):  # D-5: the takes everyone saw, not in a position file
+        assert state.public_hand(seat) == sorted(taken, key=index), f"seat {seat}'s takes {where} after {move}"
     if state.is_terminal():
         assert _TERMINATION[state.outcome().termination] == ref.termination, (
             f"termination {where} after {move}"
