@@ -319,6 +319,8 @@ def test_inferring_bots_play_whole_games(spec):
         ("rollout:worlds=0", "worlds must be at least 1"),
         ("mcts:infer=-1", "infer must be at least 0"),
         ("mcts:greedy=maybe", "greedy takes a bool"),
+        ("mcts:recall=maybe", "recall takes a bool"),
+        ("rollout:recall=2", "recall takes a bool"),
     ],
 )
 def test_bad_new_parameters_are_one_line_errors(spec, message):
