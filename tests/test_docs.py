@@ -116,7 +116,7 @@ def test_the_compiled_modules_docstring_examples_run(name):
 #: The repository speaks of the program, not of how the work on it was organised: no
 #: numbered periods of work ("the ninth ..."), no "earlier ..." of them. The word is
 #: spelled in two pieces so that this file does not hold it.
-WORK_PERIOD = re.compile(r"\b" + "ses" + r"sions?\b", re.I)
+WORK_PERIOD = re.compile(r"\b" + "ses" + r"sions?\b", re.IGNORECASE)
 #: Files another change rewrites; they are checked once it lands.
 NOT_YET_CHECKED = {  # purged by the bots change
     "docs/bots.md",
@@ -128,9 +128,8 @@ NOT_YET_CHECKED_GLOBS = ("ext/seqsolve/*.pyx", "seqsolve/bots/*.py")  # purged b
 def _tracked_text_files() -> list[Path]:
     """Every file git tracks (or, outside a checkout, every file but caches and builds)."""
     try:
-        names = subprocess.run(
-            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60
-        ).stdout.decode("utf-8").split("\0")
+        listing = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60)
+        names = listing.stdout.decode("utf-8").split("\0")
         paths = [ROOT / n for n in names if n]
     except (OSError, subprocess.SubprocessError):
         skip = {".git", "build", "__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache"}
@@ -171,11 +170,12 @@ def test_the_changelog_names_the_version_the_package_says():
     version is written once: pyproject.toml reads it from the package."""
     import seqsolve
 
-    versions = re.findall(r"^## (\d+\.\d+\.\d+)\b", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.M)
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    versions = re.findall(r"^## (\d+\.\d+\.\d+)\b", changelog, re.MULTILINE)
     assert versions and versions[0] == seqsolve.__version__
     assert versions == sorted(versions, key=lambda v: tuple(map(int, v.split("."))), reverse=True)
     project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert re.search(r'^dynamic = \["version"\]', project, re.M)
+    assert re.search(r'^dynamic = \["version"\]', project, re.MULTILINE)
     assert 'version = {attr = "seqsolve.__version__"}' in project
 
 
