@@ -128,7 +128,9 @@ NOT_YET_CHECKED_GLOBS = ("ext/seqsolve/*.pyx", "seqsolve/bots/*.py")  # purged b
 def _tracked_text_files() -> list[Path]:
     """Every file git tracks (or, outside a checkout, every file but caches and builds)."""
     try:
-        listing = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60)
+        listing = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, timeout=60
+        )
         names = listing.stdout.decode("utf-8").split("\0")
         paths = [ROOT / n for n in names if n]
     except (OSError, subprocess.SubprocessError):
