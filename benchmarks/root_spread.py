@@ -3,7 +3,8 @@ how often it then plays the heuristic's move.
 
 A search whose root moves all end with about the same mean value chooses among
 them by noise, and it is then no wiser than the one-ply heuristic it starts
-from: the fourteenth session found the default ``mcts`` below ``heuristic``
+from: the default ``mcts`` was measured below ``heuristic`` (2026-12-01,
+benchmarks/RESULTS.md, "Experiments: the search on classic and the blind draw")
 exactly on the cells where this spread is smallest (the long games: numbers 6p,
 two sequences for each of 3 teams; seed000 6p, three).  For every cell this
 plays ``--games`` games in which every seat moves as greedy does; at each

@@ -268,7 +268,8 @@ def compared(path: str, first: str, second: str) -> list[str]:
     is what an "idea A beats the default B" claim rests on. (How much narrower
     its interval is than the two scores' side by side depends on the game: on
     classic with 2 players, hardly, for the cards decide most games whoever
-    holds them; see RESULTS.md, thirteenth session.) A deal's streams are
+    holds them; see benchmarks/RESULTS.md, "Experiments: the search on classic
+    and the blind draw".) A deal's streams are
     keyed by its index, so a shorter run's deals are the first ones of a longer
     run on the same seed; the deals both bots played are compared, over every
     seed both were played on.

@@ -16,7 +16,7 @@ under test did it:
 Every miss is printed with the game, turn, the move played and the moves that
 would have done it (``--json`` writes them all).  This is how the reuse limit's bug
 (seed000) and the search's missed double completion were found; see
-benchmarks/RESULTS.md, "Wins and blocks on positions nobody built (fifteenth session)".
+benchmarks/RESULTS.md, "Tactics" and "Experiments: the evaluation and its weights".
 
     python benchmarks/tactics_fuzz.py --variant seed002-literal --players 2 --check block
 """

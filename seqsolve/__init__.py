@@ -15,7 +15,7 @@ docs/api.md; every other module and name is internal and may change.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # CHANGELOG.md names what changed in it
 
 _HOMES = {
     # the game

@@ -109,17 +109,17 @@ def play(variant, players, teams, seats, bots, seed, source, out, hint_time, rev
     decisions by the analysis.
     """
     table, out = _setup(variant, players, teams, seats, bots, seed, source, out)
-    session = Session(table, out, _use_color(color), hint_time)
+    talk = Conversation(table, out, _use_color(color), hint_time)
     try:
-        session.run()
+        talk.run()
     except KeyboardInterrupt:
-        raise Interrupted(f"interrupted; {session.leave()}") from None
+        raise Interrupted(f"interrupted; {talk.leave()}") from None
     finally:
         table.close()
     if not table.over:
         return
     if not no_review:
-        session.review(review_time)
+        talk.review(review_time)
 
 
 def _setup(variant, players, teams, seats, bots, seed, source, out):
@@ -238,7 +238,7 @@ def _check_render(table) -> None:
         raise CliError(f"play: {exc}") from None
 
 
-class Session:
+class Conversation:
     """The conversation at the table: screens, prompts and answers."""
 
     def __init__(self, table, out: str, color: bool, hint_time: float):

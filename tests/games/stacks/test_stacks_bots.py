@@ -438,7 +438,7 @@ def test_flat_search_halving_drops_the_worse_half_after_each_round():
 
 
 def test_flat_search_halves_by_default_with_2_players_only():
-    """Measured (benchmarks/RESULTS.md, eighth session): halving gains with 2 players,
+    """Measured (benchmarks/RESULTS.md, "Experiments: Sequence Stacks"): halving gains with 2 players,
     not with 4, where every candidate meets every world."""
     for players, halve, rounds in [(2, 2, 3), (4, 2, 1), (4, 4, 3), (2, 0, 1)]:
         st = StacksState.new(make_rules("stacks", players), seed=5)
