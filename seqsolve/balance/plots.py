@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ..games import NotSupported, game_for
+from ..play.records import RecordError, make_output_folder, write_figure
 
 #: blue, green, red chips (Sequence's sides), then three more for Stacks' 4 to 6 seats
 SIDE_COLOURS = ("#1f5fbf", "#2e8b3e", "#c0392b", "#8e44ad", "#d35400", "#7f8c8d")
@@ -73,8 +74,7 @@ def plot_seat_advantage(summaries: Sequence[dict], path: str) -> str:
         ax.grid(axis="x", alpha=0.3)
         ax.set_ylim(-0.7, len(rows) - 0.3)
     fig.suptitle("Seat advantage by variant (95% intervals)")
-    fig.savefig(path)
-    return path
+    return write_figure(fig, path)
 
 
 def plot_lengths(summaries: Sequence[dict], path: str) -> str:
@@ -92,30 +92,47 @@ def plot_lengths(summaries: Sequence[dict], path: str) -> str:
     ax.set_xlabel("turns per game (dot: mean, bar: median, band: 10th–90th percentile)")
     ax.grid(axis="x", alpha=0.3)
     fig.suptitle("Game length by variant")
-    fig.savefig(path)
-    return path
+    return write_figure(fig, path)
 
 
 def _slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", label).strip("_")
 
 
-def write_plots(summaries: Sequence[dict], folder: str) -> dict[str, object]:
-    """Every plot of a run into ``folder``: ``seat_advantage.png``, ``lengths.png`` and one
-    ``heatmap-<variant>.png`` per variant, the game's picture of its games
-    (:meth:`~seqsolve.games.base.Game.plot_games`).  Returns the paths by name."""
-    os.makedirs(folder, exist_ok=True)
-    out: dict[str, object] = {
-        "seat_advantage": plot_seat_advantage(summaries, os.path.join(folder, "seat_advantage.png")),
-        "lengths": plot_lengths(summaries, os.path.join(folder, "lengths.png")),
-    }
-    heatmaps = {}
+def write_plots(summaries: Sequence[dict], folder: str) -> tuple[dict[str, object], str | None]:
+    """Every plot of a run into ``folder`` (made when its parent exists):
+    ``seat_advantage.png``, ``lengths.png`` and one ``heatmap-<variant>.png`` per variant,
+    the game's picture of its games (:meth:`~seqsolve.games.base.Game.plot_games`).
+
+    Returns the paths written by name (a plot that could not be written is left out, so
+    the report that links them loses nothing else) and one line on those that could not
+    be written, or None.
+    """
+    failed: list[str] = []
+
+    def plot(draw, *args):
+        try:
+            return draw(*args)
+        except RecordError as exc:
+            failed.append(str(exc))
+            return None
+
+    out: dict[str, object] = {"heatmaps": {}}
+    if plot(make_output_folder, folder, "plots") is None and failed:
+        return {}, f"no plot written: {failed[0]}"
+    for name, draw in (("seat_advantage", plot_seat_advantage), ("lengths", plot_lengths)):
+        out[name] = plot(draw, summaries, os.path.join(folder, f"{name}.png"))
+    attempted = 2
     for s in summaries:
         if s.get("games"):
             path = os.path.join(folder, f"heatmap-{_slug(s['label'])}.png")
             try:
-                heatmaps[s["label"]] = game_for(s["variant"]).plot_games(s, path, new_figure)
+                drawn = plot(game_for(s["variant"]).plot_games, s, path, new_figure)
             except NotSupported:  # a game without a board (Stacks) has no heatmap
                 continue
-    out["heatmaps"] = heatmaps
-    return out
+            attempted += 1
+            if drawn is not None:
+                out["heatmaps"][s["label"]] = drawn
+    if not failed:
+        return out, None
+    return out, f"{len(failed)} of {attempted} plots not written: {failed[0]}"

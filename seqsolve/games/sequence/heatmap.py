@@ -4,6 +4,7 @@ where sequences form, from the summary that its tally made."""
 
 from __future__ import annotations
 
+from ...play.records import write_figure
 from .board import CORNERS, SIZE, cell_name
 
 
@@ -29,5 +30,4 @@ def plot_heatmap(summary: dict, path: str, new_figure) -> str:
         ax.set_title(f"share of games with {title}", fontsize="medium")
         fig.colorbar(image, ax=ax, shrink=0.85)
     fig.suptitle(f"{summary['label']}: {summary['games']} games")
-    fig.savefig(path)
-    return path
+    return write_figure(fig, path)
