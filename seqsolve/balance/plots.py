@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from functools import partial
 
 from ..games import NotSupported, game_for
 from ..play.records import RecordError, make_output_folder, write_figure
@@ -34,7 +35,7 @@ def new_figure(width: float, height: float):
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 
 
-def plot_seat_advantage(summaries: Sequence[dict], path: str) -> str:
+def plot_seat_advantage(summaries: Sequence[dict]):
     """Seat advantage across variants: the first mover's advantage (score − fair share, in
     percentage points) and every side's win rate, each with its 95% interval."""
     rows = [s for s in summaries if s.get("games")]
@@ -74,10 +75,10 @@ def plot_seat_advantage(summaries: Sequence[dict], path: str) -> str:
         ax.grid(axis="x", alpha=0.3)
         ax.set_ylim(-0.7, len(rows) - 0.3)
     fig.suptitle("Seat advantage by variant (95% intervals)")
-    return write_figure(fig, path)
+    return fig
 
 
-def plot_lengths(summaries: Sequence[dict], path: str) -> str:
+def plot_lengths(summaries: Sequence[dict]):
     """Game length across variants: mean turns with the 10th–90th percentile range."""
     rows = [s for s in summaries if s.get("games")]
     fig = new_figure(8, 1.2 + 0.32 * max(len(rows), 1))
@@ -92,7 +93,7 @@ def plot_lengths(summaries: Sequence[dict], path: str) -> str:
     ax.set_xlabel("turns per game (dot: mean, bar: median, band: 10th–90th percentile)")
     ax.grid(axis="x", alpha=0.3)
     fig.suptitle("Game length by variant")
-    return write_figure(fig, path)
+    return fig
 
 
 def _slug(label: str) -> str:
@@ -108,31 +109,36 @@ def write_plots(summaries: Sequence[dict], folder: str) -> tuple[dict[str, objec
     the report that links them loses nothing else) and one line on those that could not
     be written, or None.
     """
+    try:
+        make_output_folder(folder, "plots")
+    except RecordError as exc:
+        return {}, f"no plot written: {exc}"
+    out: dict[str, object] = {"heatmaps": {}}
     failed: list[str] = []
+    attempted = 0
 
-    def plot(draw, *args):
+    def write(draw, path: str) -> str | None:
+        nonlocal attempted
+        figure = draw()  # drawn and written one at a time: a large grid holds one figure
+        attempted += 1
         try:
-            return draw(*args)
+            return write_figure(figure, path)
         except RecordError as exc:
             failed.append(str(exc))
             return None
 
-    out: dict[str, object] = {"heatmaps": {}}
-    if plot(make_output_folder, folder, "plots") is None and failed:
-        return {}, f"no plot written: {failed[0]}"
     for name, draw in (("seat_advantage", plot_seat_advantage), ("lengths", plot_lengths)):
-        out[name] = plot(draw, summaries, os.path.join(folder, f"{name}.png"))
-    attempted = 2
+        if written := write(partial(draw, summaries), os.path.join(folder, f"{name}.png")):
+            out[name] = written
     for s in summaries:
         if s.get("games"):
             path = os.path.join(folder, f"heatmap-{_slug(s['label'])}.png")
             try:
-                drawn = plot(game_for(s["variant"]).plot_games, s, path, new_figure)
+                written = write(partial(game_for(s["variant"]).plot_games, s, new_figure), path)
             except NotSupported:  # a game without a board (Stacks) has no heatmap
                 continue
-            attempted += 1
-            if drawn is not None:
-                out["heatmaps"][s["label"]] = drawn
+            if written:
+                out["heatmaps"][s["label"]] = written
     if not failed:
         return out, None
     return out, f"{len(failed)} of {attempted} plots not written: {failed[0]}"
