@@ -81,6 +81,7 @@ def open_output(config: BalanceConfig, out: str) -> Iterator[None]:
     rather than mixing two runs.  The lock is held until the ``with`` block ends.
     """
     created = make_output_folder(out)
+    running = False
     try:
         with FolderLock(out):
             found = read_manifest(out)
@@ -104,10 +105,24 @@ def open_output(config: BalanceConfig, out: str) -> Iterator[None]:
             for point in config.points:
                 os.makedirs(os.path.join(out, point.slug), exist_ok=True)
             write_text(os.path.join(out, MANIFEST), json.dumps(mine, indent=2))
+            running = True
             yield
     except BaseException:
-        if created and not os.listdir(out):
-            os.rmdir(out)  # refused before anything was written: leave no empty folder behind
+        if created and not running:  # refused before any game: leave nothing behind
+            _remove_new_folder(out, [point.slug for point in config.points])
         raise
+
+
+def _remove_new_folder(out: str, slugs: list[str]) -> None:
+    """The folder :func:`open_output` made, with the manifest and the empty point
+    folders it put there (anything else in it stays, and so does the folder)."""
+    folder = os.path.realpath(out)
+    with contextlib.suppress(OSError):
+        os.unlink(os.path.join(folder, MANIFEST))
+    for slug in slugs:
+        with contextlib.suppress(OSError):
+            os.rmdir(os.path.join(folder, slug))
+    with contextlib.suppress(OSError):
+        os.rmdir(folder)
 
 

@@ -375,15 +375,11 @@ def markdown_report(
         ),
         "",
     ]
-    if plots:
-        lines += [
-            "## Plots",
-            "",
-            f"![seat advantage]({link(plots['seat_advantage'])})",
-            "",
-            f"![game length]({link(plots['lengths'])})",
-            "",
-        ]
-        for label, path in plots["heatmaps"].items():  # shown in the report, not only linked
+    if plots:  # the plots written (one that could not be is left out)
+        lines += ["## Plots", ""]
+        for key, title in (("seat_advantage", "seat advantage"), ("lengths", "game length")):
+            if plots.get(key):
+                lines += [f"![{title}]({link(plots[key])})", ""]
+        for label, path in plots.get("heatmaps", {}).items():  # shown in the report, not only linked
             lines += [f"### {label}", "", f"![board heatmaps of {label}]({link(path)})", ""]
     return "\n".join(lines)

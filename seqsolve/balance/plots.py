@@ -11,8 +11,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from functools import partial
 
 from ..games import NotSupported, game_for
+from ..play.records import RecordError, make_output_folder, write_figure
 
 #: blue, green, red chips (Sequence's sides), then three more for Stacks' 4 to 6 seats
 SIDE_COLOURS = ("#1f5fbf", "#2e8b3e", "#c0392b", "#8e44ad", "#d35400", "#7f8c8d")
@@ -33,7 +35,7 @@ def new_figure(width: float, height: float):
     return Figure(figsize=(width, height), dpi=100, layout="constrained")
 
 
-def plot_seat_advantage(summaries: Sequence[dict], path: str) -> str:
+def plot_seat_advantage(summaries: Sequence[dict]):
     """Seat advantage across variants: the first mover's advantage (score − fair share, in
     percentage points) and every side's win rate, each with its 95% interval."""
     rows = [s for s in summaries if s.get("games")]
@@ -73,11 +75,10 @@ def plot_seat_advantage(summaries: Sequence[dict], path: str) -> str:
         ax.grid(axis="x", alpha=0.3)
         ax.set_ylim(-0.7, len(rows) - 0.3)
     fig.suptitle("Seat advantage by variant (95% intervals)")
-    fig.savefig(path)
-    return path
+    return fig
 
 
-def plot_lengths(summaries: Sequence[dict], path: str) -> str:
+def plot_lengths(summaries: Sequence[dict]):
     """Game length across variants: mean turns with the 10th–90th percentile range."""
     rows = [s for s in summaries if s.get("games")]
     fig = new_figure(8, 1.2 + 0.32 * max(len(rows), 1))
@@ -92,30 +93,52 @@ def plot_lengths(summaries: Sequence[dict], path: str) -> str:
     ax.set_xlabel("turns per game (dot: mean, bar: median, band: 10th–90th percentile)")
     ax.grid(axis="x", alpha=0.3)
     fig.suptitle("Game length by variant")
-    fig.savefig(path)
-    return path
+    return fig
 
 
 def _slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", label).strip("_")
 
 
-def write_plots(summaries: Sequence[dict], folder: str) -> dict[str, object]:
-    """Every plot of a run into ``folder``: ``seat_advantage.png``, ``lengths.png`` and one
-    ``heatmap-<variant>.png`` per variant, the game's picture of its games
-    (:meth:`~seqsolve.games.base.Game.plot_games`).  Returns the paths by name."""
-    os.makedirs(folder, exist_ok=True)
-    out: dict[str, object] = {
-        "seat_advantage": plot_seat_advantage(summaries, os.path.join(folder, "seat_advantage.png")),
-        "lengths": plot_lengths(summaries, os.path.join(folder, "lengths.png")),
-    }
-    heatmaps = {}
+def write_plots(summaries: Sequence[dict], folder: str) -> tuple[dict[str, object], str | None]:
+    """Every plot of a run into ``folder`` (made when its parent exists):
+    ``seat_advantage.png``, ``lengths.png`` and one ``heatmap-<variant>.png`` per variant,
+    the game's picture of its games (:meth:`~seqsolve.games.base.Game.plot_games`).
+
+    Returns the paths written by name (a plot that could not be written is left out, so
+    the report that links them loses nothing else) and one line on those that could not
+    be written, or None.
+    """
+    try:
+        make_output_folder(folder, "plots")
+    except RecordError as exc:
+        return {}, f"no plot written: {exc}"
+    out: dict[str, object] = {"heatmaps": {}}
+    failed: list[str] = []
+    attempted = 0
+
+    def write(draw, path: str) -> str | None:
+        nonlocal attempted
+        figure = draw()  # drawn and written one at a time: a large grid holds one figure
+        attempted += 1
+        try:
+            return write_figure(figure, path)
+        except RecordError as exc:
+            failed.append(str(exc))
+            return None
+
+    for name, draw in (("seat_advantage", plot_seat_advantage), ("lengths", plot_lengths)):
+        if written := write(partial(draw, summaries), os.path.join(folder, f"{name}.png")):
+            out[name] = written
     for s in summaries:
         if s.get("games"):
             path = os.path.join(folder, f"heatmap-{_slug(s['label'])}.png")
             try:
-                heatmaps[s["label"]] = game_for(s["variant"]).plot_games(s, path, new_figure)
+                written = write(partial(game_for(s["variant"]).plot_games, s, new_figure), path)
             except NotSupported:  # a game without a board (Stacks) has no heatmap
                 continue
-    out["heatmaps"] = heatmaps
-    return out
+            if written:
+                out["heatmaps"][s["label"]] = written
+    if not failed:
+        return out, None
+    return out, f"{len(failed)} of {attempted} plots not written: {failed[0]}"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ..games import game_for
-from .errors import Interrupted
+from .errors import CliError, Interrupted
 from .options import (
     FILE_PATH,
     FOLDER_PATH,
@@ -32,6 +32,7 @@ from .options import (
 from .pictures import (
     PICTURE_TOP,
     check_picture,
+    check_pictures,
     draw_picture,
     marks_from_analysis,
     picture_options,
@@ -283,11 +284,10 @@ def annotate(
     worlds; its budget, --iters, counts worlds).
     """
     from ..analysis.annotate import annotate_record
-    from ..play.records import make_output_folder
 
     record, where = recorded_game(records, game)
-    if pictures is not None:
-        make_output_folder(pictures, "--pictures")
+    if pictures is not None:  # refused now, made only once the analysis is done
+        check_pictures(pictures, record)
     costly = []
     bar = Progress(progress_enabled(progress), unit="decisions")
 
@@ -316,12 +316,15 @@ def annotate(
         bar.close()
         raise Interrupted(f"interrupted after {bar.done} of {bar.total} decisions") from None
     bar.close()
+    failed = None
     if pictures is not None:
-        result["pictures"] = write_pictures(pictures, [_costly_picture(d, view) for d, view in costly])
+        result["pictures"], failed = write_pictures(pictures, [_costly_picture(d, view) for d, view in costly])
     if as_json:
         click.echo(json.dumps(result, indent=2))
-        return
-    click.echo(format_annotation(result, show_all), nl=False)
+    else:
+        click.echo(format_annotation(result, show_all), nl=False)
+    if failed:  # the analysis is out; the pictures that could not be written make the exit 1
+        raise CliError(failed)
 
 
 def _costly_picture(decision: dict, view) -> tuple:

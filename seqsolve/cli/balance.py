@@ -15,8 +15,8 @@ import time
 
 import click
 
-from ..play.records import check_output_file, write_text
-from .errors import interrupted
+from ..play.records import check_output_file, check_output_folder, write_text
+from .errors import CliError, interrupted
 from .options import (
     FILE_PATH,
     FOLDER_PATH,
@@ -244,8 +244,10 @@ def balance(
     )
     check_balance(config)
     for path, option in ((report, "--report"), (csv_path, "--csv")):
-        if path:
-            check_output_file(path, option)
+        if path:  # in the --out folder, which the command makes itself, or in one that exists
+            check_output_file(path, option, made=out)
+    if out:
+        check_output_folder(out)
     if plots and (out or report):
         from ..balance.plots import new_figure
 
@@ -261,11 +263,11 @@ def balance(
 
     import_runner()  # before the folder is made
     try:  # from the moment the folder exists, Ctrl-C says how to resume it
+        client = dask_backend(scheduler) if backend == "dask" else None  # refused before the folder is made
         if out:  # created, checked and locked until the command ends
             ctx.with_resource(open_output(config, out))
         if given_seed is None:
             click.echo(f"seed {seed}" + (f" (from {out})" if found else ""), err=True)
-        client = dask_backend(scheduler) if backend == "dask" else None
         results = run_balance(
             config,
             games,
@@ -294,15 +296,17 @@ def balance(
     if csv_path:
         write_text(csv_path, to_csv(summaries))
     report = report or (os.path.join(out, "balance.md") if out else None)
+    failed = None
     if report:
         drawn = None
-        if plots:
+        if plots:  # a plot that cannot be written loses neither the report nor the numbers
             from ..balance.plots import write_plots
 
-            drawn = write_plots(summaries, plots_folder(report))
+            drawn, failed = write_plots(summaries, plots_folder(report))
         write_text(report, markdown_report(summaries, data, command, drawn, report))
     if as_json:
         click.echo(json.dumps(data, indent=2))
+        _plots_failed(failed)
         return
     click.echo(
         f"balance — {len(points)} variant{'s' if len(points) != 1 else ''}, bots {', '.join(config.bots)}, {games} games each, seed {seed}"
@@ -312,8 +316,15 @@ def balance(
     if written:
         click.echo(
             f"written: {', '.join(written)}"
-            + (f" (plots in {plots_folder(report)}/)" if report and plots else "")
+            + (f" (plots in {plots_folder(report)}/)" if report and plots and not failed else "")
         )
+    _plots_failed(failed)
+
+
+def _plots_failed(failed: str | None) -> None:
+    """The plots that could not be written, after everything else is out: exit 1."""
+    if failed:
+        raise CliError(failed)
 
 
 def _check_combinations(variants, all_presets, self_play, restrict, weak, strong, match_games) -> None:

@@ -118,10 +118,10 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     client = None
     started = time.perf_counter()
     try:  # from the moment the record file exists, Ctrl-C says how to resume it
+        client = dask_backend(scheduler) if backend == "dask" else None  # refused before the file is made
         store = click.get_current_context().with_resource(RecordFile(out, config.to_json())) if out else None
         if recorded is not None:
             click.echo(f"seed {seed} (from {out})", err=True)
-        client = dask_backend(scheduler) if backend == "dask" else None
         records = run_games(config, games, jobs=jobs, out=store, on_records=on_records, backend=backend)
     except KeyboardInterrupt:
         interrupted(bar, out, "FILE", f" after {bar.done} games")
@@ -176,7 +176,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     from ..bots import make_bot
     from ..play.config import check_config
     from ..play.match import import_runner, run_games
-    from ..play.records import FolderLock, check_files, make_output_folder
+    from ..play.records import FolderLock, check_files, check_output_folder, make_output_folder
     from ..play.tournament import Tournament
 
     check_backend(backend, scheduler)
@@ -196,19 +196,21 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     if seed is None:  # the first pairing's records, when there are some, hold the seed
         seed = fresh_seed() if recorded is None else recorded
     import_runner()  # before the folder is made
-    if out:  # locked until the command ends: a second run on the folder is refused
-        make_output_folder(out)
-        click.get_current_context().with_resource(FolderLock(out))
-        # a damaged record file is refused before any game
-        pairings = range(len(league.pairings))
-        check_files([(league.record_path(out, k), league.config(k, seed).to_json()) for k in pairings])
-    if recorded is not None:
-        click.echo(f"seed {seed} (from {first_path})", err=True)
-    started = time.perf_counter()
+    if out:
+        check_output_folder(out)
     bar = Progress(progress_enabled(progress))
     client = None
     try:  # Ctrl-C between pairings as well as inside one says how to resume
-        client = dask_backend(scheduler) if backend == "dask" else None
+        client = dask_backend(scheduler) if backend == "dask" else None  # refused before the folder is made
+        if out:  # locked until the command ends: a second run on the folder is refused
+            make_output_folder(out)
+            click.get_current_context().with_resource(FolderLock(out))
+            # a damaged record file is refused before any game
+            pairings = range(len(league.pairings))
+            check_files([(league.record_path(out, k), league.config(k, seed).to_json()) for k in pairings])
+        if recorded is not None:
+            click.echo(f"seed {seed} (from {first_path})", err=True)
+        started = time.perf_counter()
         for k, (a, b) in enumerate(league.pairings):
             config = league.config(k, seed)
             rules = check_config(config)

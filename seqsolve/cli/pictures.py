@@ -50,6 +50,10 @@ def check_picture(picture: str | None, out: str | None, as_json: bool) -> None:
     if picture == "png" and out is None:
         raise click.UsageError("--to png writes a file: give --out FILE.png")
     if out is not None:
+        suffix = os.path.splitext(out)[1].lower().lstrip(".")
+        if suffix in PICTURE_FORMS and suffix != picture:
+            raise click.UsageError(f"--out {out} names a .{suffix} file but --to {picture} draws {picture.upper()}:"
+                                   f" give --to {suffix}, or --out a .{picture} file")
         check_output_file(out, "--out")
 
 
@@ -144,11 +148,34 @@ def _new_figure(width: float, height: float):
         raise CliError("--to png needs matplotlib: pip install matplotlib (or use --to svg)") from None
 
 
-def write_pictures(folder: str, drawn: list[tuple[str, GameState, list[dict]]]) -> list[str]:
-    """Each ``(name, state, marks)`` as ``folder/name.svg``; the paths written."""
-    paths = []
+def check_pictures(folder: str, record: dict) -> None:
+    """``--pictures DIR`` before any analysis: a folder that can be made, for a game that
+    draws pictures (its first position is drawn to make sure)."""
+    from ..play.records import check_output_folder, start_state
+
+    check_output_folder(folder, "--pictures")
+    game_for(record["variant"]).picture(start_state(record))
+
+
+def write_pictures(folder: str, drawn: list[tuple[str, GameState, list[dict]]]) -> tuple[list[str], str | None]:
+    """Each ``(name, state, marks)`` as ``folder/name.svg`` (the folder made now, once
+    the analysis is done): the paths written, and one line on those that could not be
+    (None when every one was), so that one picture failing loses nothing else."""
+    from ..play.records import RecordError, make_output_folder
+
+    try:
+        make_output_folder(folder, "--pictures")
+    except RecordError as exc:
+        return [], f"no picture written: {exc}"
+    paths, failed = [], []
     for name, state, marks in drawn:
         path = os.path.join(folder, f"{name}.svg")
-        write_text(path, game_for(str(state.rules.variant)).picture(state, None, marks))
+        try:
+            write_text(path, game_for(str(state.rules.variant)).picture(state, None, marks))
+        except RecordError as exc:
+            failed.append(str(exc))
+            continue
         paths.append(path)
-    return paths
+    if not failed:
+        return paths, None
+    return paths, f"{len(failed)} of {len(drawn)} pictures not written: {failed[0]}"

@@ -284,9 +284,10 @@ class Game(Protocol):
         """What the balance analysis counts of each game (a ``play.match.Tally``),
         which also sums those counts over a point's records (``tally.summarize``)."""
 
-    def plot_games(self, summary: dict, path: str, new_figure) -> str:
-        """The game's own picture of a balance point's games (from its tally's summary)
-        into the PNG file ``path``, drawn on ``new_figure(width, height)``; the path."""
+    def plot_games(self, summary: dict, new_figure) -> Any:
+        """The game's own picture of a balance point's games (from its tally's summary),
+        drawn on a figure of ``new_figure(width, height)``: the figure, which the caller
+        writes (a game knows nothing of files)."""
 
     def loop(self, rules: Any, choosers: list, detail: Any = None) -> Any:
         """A compiled player of whole games between bots (each bot's

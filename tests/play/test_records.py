@@ -114,10 +114,13 @@ def test_a_binary_file_is_named_not_decoded(tmp_path):
     assert path.read_bytes() == data
 
 
-def test_a_full_disk_names_the_file_in_words():
-    assert fails("match", *ARGS, "--games", "2", "--out", "/dev/full") == (
-        "seqsolve: /dev/full: cannot write (No space left on device)"
+def test_a_full_disk_names_the_file_in_words(tmp_path):
+    full = tmp_path / "games.jsonl"
+    full.symlink_to("/dev/" + "full")  # a link to the device: no test names a device to write
+    assert fails("match", *ARGS, "--games", "2", "--out", str(full)) == (
+        f"seqsolve: {full}: cannot write (No space left on device)"
     )
+    assert full.is_symlink()
 
 
 def test_a_fifo_without_a_writer_never_hangs(tmp_path):

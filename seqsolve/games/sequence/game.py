@@ -155,11 +155,11 @@ class SequenceGame:
 
         return compiled_games(rules, choosers, detail)
 
-    def plot_games(self, summary: dict, path: str, new_figure) -> str:
-        """The board heatmaps of a balance point into the PNG file ``path``."""
+    def plot_games(self, summary: dict, new_figure):
+        """The board heatmaps of a balance point, drawn on a figure of ``new_figure``."""
         from .heatmap import plot_heatmap
 
-        return plot_heatmap(summary, path, new_figure)
+        return plot_heatmap(summary, new_figure)
 
     @staticmethod
     def bot_classes() -> dict:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from .board import CORNERS, SIZE, cell_name
 
 
-def plot_heatmap(summary: dict, path: str, new_figure) -> str:
-    """Where chips end up and where sequences form, as the share of games per cell."""
+def plot_heatmap(summary: dict, new_figure):
+    """Where chips end up and where sequences form, as the share of games per cell: the figure."""
     import numpy as np
 
     fig = new_figure(10, 4.6)
@@ -29,5 +29,4 @@ def plot_heatmap(summary: dict, path: str, new_figure) -> str:
         ax.set_title(f"share of games with {title}", fontsize="medium")
         fig.colorbar(image, ax=ax, shrink=0.85)
     fig.suptitle(f"{summary['label']}: {summary['games']} games")
-    fig.savefig(path)
-    return path
+    return fig

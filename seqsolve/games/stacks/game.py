@@ -115,7 +115,7 @@ class StacksGame:
 
         return StacksDetail(rules)
 
-    def plot_games(self, summary: dict, path: str, new_figure) -> str:
+    def plot_games(self, summary: dict, new_figure):
         raise NotSupported("Sequence Stacks has no board: a balance point has no heatmap")
 
     def loop(self, rules: StacksRules, choosers, detail=None):

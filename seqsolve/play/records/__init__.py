@@ -11,7 +11,7 @@ import from here, so a name keeps its address when it moves between them.
 
 from __future__ import annotations
 
-from .outputs import check_output_file, make_output_folder, write_text
+from .outputs import check_output_file, check_output_folder, make_output_folder, write_figure, write_text
 from .reading import (
     Scan,
     check_file,
@@ -52,6 +52,7 @@ __all__ = [
     "check_game",
     "check_header",
     "check_output_file",
+    "check_output_folder",
     "check_seed_scheme",
     "find_game",
     "games_by_number",
@@ -63,5 +64,6 @@ __all__ = [
     "scan",
     "start_state",
     "turns",
+    "write_figure",
     "write_text",
 ]

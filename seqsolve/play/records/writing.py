@@ -48,9 +48,18 @@ class RecordFile:
         self.close()
 
     def open(self) -> None:
+        """Open (through a symbolic link, its target), lock, check and resume, or write the
+        header.  Refused: a FIFO (records are read back to resume), and what
+        :func:`~seqsolve.play.records.outputs.check_output_file` refuses; a character
+        device (``/dev/null``) is written.  A file this call made goes again if it fails."""
         check_output_file(self.path, "--out")
+        flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC | os.O_NOCTTY
+        created = False
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o666)
+            try:  # made here (not a dangling link's target): removed again on a refusal
+                fd, created = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o666), True
+            except FileExistsError:
+                fd = os.open(self.path, flags | os.O_CREAT, 0o666)
         except OSError as exc:
             raise RecordError(f"{self.path}: cannot open ({exc.strerror or exc})") from None
         _lock(fd, self.path, "--out")
@@ -59,12 +68,19 @@ class RecordFile:
             info = os.fstat(fd)
             if stat.S_ISFIFO(info.st_mode):  # nobody may read it: the run would hang once it is full
                 raise RecordError(f"{self.path}: a pipe, not a file: records are read back to resume")
+            if not stat.S_ISREG(info.st_mode) and not stat.S_ISCHR(info.st_mode):
+                raise RecordError(f"{self.path}: not a file")
             if not stat.S_ISREG(info.st_mode) or info.st_size == 0:  # a new file (or a device)
                 self._write(json.dumps(self.header) + "\n")
             else:
                 self._resume()
         except BaseException:
             self.close()
+            if created:
+                try:
+                    os.unlink(self.path)
+                except OSError:
+                    pass
             raise
 
     def _resume(self) -> None:
