@@ -24,6 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ...errors import ArgumentError
 from ..base import IllegalMoveError, MoveSyntaxError
 from ..engine import Outcome, bit_generator, deal_unseen, not_built
 from .actions import (
@@ -159,12 +160,26 @@ class StacksState:
         return self._core.legal_actions()
 
     def apply(self, action: int | str) -> None:
-        """Play one decision (a number, or its text); a ValueError saying why when it is
-        not legal here."""
+        """Play one decision: an action number from :meth:`legal_actions`, or its text.
+
+        Raises:
+            IllegalMoveError: the decision is not legal here (the message says why).
+            MoveSyntaxError: the text is not Stacks notation.
+            ArgumentError: ``action`` is neither (a bool is not an action number).
+        """
         if isinstance(action, str):
             action = self.string_to_action(action)
-        elif action not in self._core.legal_actions():
-            raise ValueError(self._refusal(action))
+        elif isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            action = int(action)
+            if action not in self._core.legal_actions():
+                raise IllegalMoveError(self._refusal(action))
+        else:
+            raise ArgumentError(f"apply: action must be an action number or its text, not {action!r}")
+        self._core.apply(action)
+
+    def apply_legal(self, action: int) -> None:
+        """Play an action number taken from this state's :meth:`legal_actions`, unchecked
+        (the runners' and bots' path; a program's own input goes to :meth:`apply`)."""
         self._core.apply(action)
 
     def random_action(self) -> int:
