@@ -326,17 +326,7 @@ def _check_wins(
     """P-11.5: only the side the result names may have ``sequences_to_win`` sequences,
     and the side it names must have won: by its sequences (the heart of D-3 counting
     two), or, when the draft ends the game (D-4), by more sequences than any other side."""
-    count: Counter[str] = Counter(colour for colour, _ in sequences)
-    if result not in (None, "draw") and count[result] < rules.sequences_to_win:
-        heart = rules.heart_rule == "on" and all(board[c].lower() == result for c in HEART_CELLS)
-        ahead = rules.deck_exhaustion == "draft_end" and all(count[result] > n for c, n in count.items() if c != result)
-        if not (heart or ahead):
-            raise BadToken(
-                f.result,
-                f"the result says {COLOUR_NAMES[result]} won, but {COLOUR_NAMES[result]} has {count[result]}"
-                f" sequences of the {rules.sequences_to_win} that win (sequences_to_win) (P-11.5)",
-            )
-    count = Counter()
+    count: Counter[str] = Counter()
     for tok, (colour, _) in zip(f.sequences, sequences, strict=True):
         count[colour] += 1
         if count[colour] == rules.sequences_to_win and colour != result:
@@ -350,6 +340,15 @@ def _check_wins(
                 tok,
                 f"{COLOUR_NAMES[colour]} has {count[colour]} sequences, enough to win"
                 f" (sequences_to_win={rules.sequences_to_win}), but {state} (P-11.5)",
+            )
+    if result not in (None, "draw") and count[result] < rules.sequences_to_win:
+        heart = rules.heart_rule == "on" and all(board[c].lower() == result for c in HEART_CELLS)
+        ahead = rules.deck_exhaustion == "draft_end" and all(count[result] > n for c, n in count.items() if c != result)
+        if not (heart or ahead):
+            raise BadToken(
+                f.result,
+                f"the result says {COLOUR_NAMES[result]} won, but {COLOUR_NAMES[result]} has {count[result]}"
+                f" sequences of the {rules.sequences_to_win} that win (sequences_to_win) (P-11.5)",
             )
 
 
