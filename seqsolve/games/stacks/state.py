@@ -91,6 +91,9 @@ class StacksState:
     @classmethod
     def new(cls, rules: StacksRules, seed=None) -> StacksState:
         """Shuffle and deal (ST-5); the same seed deals the same game and recycles alike."""
+        if not isinstance(rules, StacksRules):
+            raise ArgumentError(f"new: rules must be Sequence Stacks rules (seqsolve.parse_rules('stacks')), not {rules!r}")
+        seed = arguments.seed(seed, "new")
         core = _stacks.StacksCore(stacks_tables(rules), bit_generator(seed))
         core.deal()
         return cls(rules, core)
@@ -102,6 +105,9 @@ class StacksState:
         ``seed`` is the shuffle source of recycled piles (ST-20); without one a
         recycled draw pile is unknown, as it is to anyone reading the file.
         """
+        if not isinstance(pos, StacksPosition):
+            raise ArgumentError(f"from_position: pos must be a Sequence Stacks position, not {pos!r}")
+        seed = arguments.seed(seed, "from_position")
         core = _stacks.StacksCore(stacks_tables(pos.rules), None if seed is None else bit_generator(seed))
         fields = {name: getattr(pos, name) for name in _FIELDS}
         core.load(fields)
