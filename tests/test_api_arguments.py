@@ -120,6 +120,8 @@ def test_discard_piles_checks_each_seat():
         seqsolve.discard_piles([(5, "5H")], players=2)
     with pytest.raises(PositionError, match=r"^plays\[1\]: seat -1 is not one of the 2 seats"):
         seqsolve.discard_piles([(0, "5H"), (-1, "5H")], players=2)
+    with pytest.raises(PositionError, match=r"^plays\[0\]: expected a card code such as '5H', not 'ZZ'"):
+        seqsolve.discard_piles([(0, "ZZ")], players=2)
     with pytest.raises(ArgumentError, match="^discard_piles: players must be"):
         seqsolve.discard_piles([], players=None)
 

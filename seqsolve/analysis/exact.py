@@ -15,7 +15,7 @@ def outcome_of(view, actions: Iterable[int]):
     for a in actions:
         if a not in child.legal_actions():
             return None
-        child.apply_legal(a)
+        child.apply(a)
     return child
 
 
@@ -26,7 +26,7 @@ def has_won(state, side: int) -> bool:
 
 def won_after(state, action: int, side: int) -> bool:
     child = state.clone()
-    child.apply_legal(action)
+    child.apply(action)
     return has_won(child, side)
 
 

@@ -19,6 +19,7 @@ from ... import arguments
 from ...errors import ArgumentError
 from ..position_syntax import BadToken, Tok
 from .board import CELLS, cell_name, window_name
+from .cards import make_deck, normalize_card
 from .locked import LockedChipsError, locked_sequences
 from .notation import PositionError
 from .position_checks import build_position, resolve_variant
@@ -30,6 +31,9 @@ from .state import State, default_seats
 CardList = Sequence[str] | int
 #: more cards than any deck holds: a count past it is refused before it reaches the checks
 _MOST_CARDS = 10_000
+#: the card codes of every deck: discard_piles, which knows no variant, refuses any other
+#: (make_state then checks the cards against the variant's own deck)
+_EVERY_CARD = frozenset(make_deck("standard-104").codes) | frozenset(make_deck("numbers-standin-1").codes)
 
 
 class PositionArgumentError(PositionError):
@@ -260,7 +264,7 @@ def discard_piles(plays: Iterable[tuple[int, str]], players: int) -> list[list[s
         seat, card = play
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise PositionArgumentError(f"plays[{i}]", f"seat {seat!r} is not one of the {players} seats (0 to {players - 1})")
-        if not isinstance(card, str):
+        if not isinstance(card, str) or normalize_card(card) not in _EVERY_CARD:
             raise PositionArgumentError(f"plays[{i}]", f"expected a card code such as '5H', not {card!r}")
         piles[seat].append(card)
     return piles

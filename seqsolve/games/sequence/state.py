@@ -530,7 +530,10 @@ class State:
         the path of the runners and bots, which pick among the legal actions already and
         would pay for :meth:`apply`'s check (a few µs, as much as the rest of a random
         ply).  Anything else corrupts the state: a program's own input goes to :meth:`apply`."""
-        self._core.apply(action)
+        try:
+            self._core.apply(action)
+        except (TypeError, OverflowError):  # free until raised: the check of a type only
+            raise ArgumentError(f"apply_legal: action must be one of legal_actions(), not {action!r}") from None
 
     def _checked_action(self, action: int) -> int:
         """``action`` if it is one of the legal actions here, else IllegalMoveError saying

@@ -203,7 +203,10 @@ class StacksState:
     def apply_legal(self, action: int) -> None:
         """Play an action number taken from this state's :meth:`legal_actions`, unchecked
         (the runners' and bots' path; a program's own input goes to :meth:`apply`)."""
-        self._core.apply(action)
+        try:
+            self._core.apply(action)
+        except (TypeError, OverflowError):  # free until raised: the check of a type only
+            raise ArgumentError(f"apply_legal: action must be one of legal_actions(), not {action!r}") from None
 
     def random_action(self) -> int:
         """A legal action drawn uniformly with the game's own bit generator."""
