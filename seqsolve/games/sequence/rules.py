@@ -247,7 +247,7 @@ class Variant:
             raise RulesError(f"bad variant {text!r} (expected PRESET or PRESET[opt=value,...])")
         preset, body = m.group(1), m.group(2)
         if preset == "stacks":  # another game's preset: the registry (games.game_for) reads it
-            raise RulesError("preset 'stacks' is Sequence Stacks, a game of its own: seqsolve.games.rules_for reads it")
+            raise RulesError("preset 'stacks' is Sequence Stacks, a game of its own: seqsolve.parse_rules reads it")
         if preset not in PRESETS:
             raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
         overrides: list[tuple[str, object]] = []

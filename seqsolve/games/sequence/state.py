@@ -281,13 +281,14 @@ class State:
         Raises:
             ArgumentError: an unknown ``form``, or a ``viewer`` that is no seat.
         """
-        from .game import SEQUENCE
+        import json
 
-        if form not in SEQUENCE.position_forms:
-            raise ArgumentError(f"to_text: form must be one of {', '.join(SEQUENCE.position_forms)}, not {form!r}")
-        if viewer is not None:
-            viewer = self._seat(viewer, "to_text", "viewer")
-        return SEQUENCE.write_position(self, viewer, form)
+        from .notation import position_to_dict, to_readable, to_sqn
+
+        writers = {"sqn": to_sqn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
+        if form not in writers:
+            raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
+        return writers[form](self.to_position(None if viewer is None else self._seat(viewer, "to_text", "viewer")))
 
     def _seat(self, seat, where: str, name: str = "seat") -> int:
         """``seat`` if it is one of this game's seats, else ArgumentError naming ``where``."""

@@ -127,13 +127,17 @@ class StacksState:
         Raises:
             ArgumentError: an unknown ``form``, or a ``viewer`` that is no seat.
         """
-        from .game import STACKS
+        import json
 
-        if form not in (*STACKS.position_forms, "sqn"):
-            raise ArgumentError(f"to_text: form must be one of {', '.join(STACKS.position_forms)}, not {form!r}")
-        if viewer is not None:
-            viewer = arguments.seat(viewer, "to_text", self.rules.players, "viewer")
-        return STACKS.write_position(self, viewer, form)
+        from .position_text import to_readable, to_stn
+        from .view import position_to_dict
+
+        writers = {"stn": to_stn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
+        writer = writers.get("stn" if form == "sqn" else form)
+        if writer is None:
+            raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
+        seen = self if viewer is None else self.observation(arguments.seat(viewer, "to_text", self.rules.players, "viewer"))
+        return writer(seen.to_position())
 
     # ------------------------------------------------------------ reading
     @property
