@@ -26,7 +26,7 @@ _HOMES = {
     "Rules": "games.sequence.rules",
     "RulesError": "games.sequence.rules",
     "Variant": "games.sequence.rules",
-    "parse_rules": "games.sequence.rules",
+    "parse_rules": "api",
     "State": "games.sequence.state",
     "Outcome": "games.sequence.state",
     "Termination": "games.sequence.state",
@@ -42,12 +42,18 @@ _HOMES = {
     "best_move": "api",
     "Bot": "bots",
     "BotError": "bots",
+    "BotFailure": "bots",
     "make_bot": "bots",
+    # the root of every error, and the error of a bad argument
+    "SeqsolveError": "errors",
+    "ArgumentError": "errors",
 }
 
 __all__ = [
+    "ArgumentError",
     "Bot",
     "BotError",
+    "BotFailure",
     "IllegalMoveError",
     "Move",
     "MoveKind",
@@ -57,6 +63,7 @@ __all__ = [
     "PositionError",
     "Rules",
     "RulesError",
+    "SeqsolveError",
     "State",
     "Termination",
     "Variant",

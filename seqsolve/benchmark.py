@@ -78,7 +78,7 @@ def midgame_state(seed: int = 0):
     length = full.core.playout()
     state = State.new(rules, seed=seed)
     for _ in range(length // 2):
-        state.apply(state.core.random_action())
+        state.apply_legal(state.core.random_action())
     return state
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import SeqsolveError
 
-class AnalysisError(ValueError):
+
+class AnalysisError(SeqsolveError, ValueError):
     """A position or request that cannot be analysed; the message says why, in one line."""
 
 

@@ -11,13 +11,14 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
+from ..errors import SeqsolveError
 from ..games import Game, RulesError, all_games, game_for, rules_for
 from ..play.seeds import balance_stream
 
 SEATING = ("players", "teams")
 
 
-class BalanceError(ValueError):
+class BalanceError(SeqsolveError, ValueError):
     """A grid that cannot run (bad --vary, impossible seating, bad bots) or an --out folder
     that belongs to another run."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import ArgumentError
 from .base import Bot, BotError, BotFailure, Param
 
 if TYPE_CHECKING:
@@ -25,12 +26,23 @@ def bot_classes(game: Game | None = None) -> dict[str, type[Bot]]:
     return _game(game).bot_classes()
 
 
-def _game(game: Game | None) -> Game:
-    if game is not None:
-        return game
-    from ..games import all_games
+def _game(game) -> Game:
+    """The game ``game`` names: a Game, a variant string (``"stacks"``), a game's rules or
+    a state of it; None is the first game built (Sequence)."""
+    from ..games import all_games, game_for
 
-    return all_games()[0]
+    if game is None:
+        return all_games()[0]
+    if isinstance(game, str):
+        return game_for(game)
+    if hasattr(game, "bot_classes"):
+        return game
+    variant = getattr(getattr(game, "rules", game), "variant", None)
+    if variant is None:
+        raise ArgumentError(
+            f"make_bot: game must be a variant string ('stacks'), rules, a state or a game, not {game!r}"
+        )
+    return game_for(str(variant))
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -57,20 +69,32 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, values
 
 
-def make_bot(spec: str, game: Game | None = None) -> Bot:
-    """Build a bot of ``game`` (without one, Sequence) from its spec string, checking
-    every parameter.  A bot that names another bot (``restricted:bot=...``) gets one of
-    the same game.
+def make_bot(spec: str, game=None) -> Bot:
+    """Build a bot of ``game`` from its spec string, checking every parameter.  A bot
+    that names another bot (``restricted:bot=...``) gets one of the same game.
+
+    Args:
+        spec: ``name:key=value,...`` as ``seqsolve bots`` lists them.
+        game: whose bot: a variant string (``"stacks"``, ``"classic"``), rules
+            (:func:`seqsolve.parse_rules`), a state, or a game object; None is Sequence.
+
+    Raises:
+        BotError: an unknown bot or parameter, or a bad value.
+        ArgumentError: ``spec`` is not a string, or ``game`` names no game.
 
     >>> make_bot("mcts:iters=500,c=0.5")
     <bot mcts:iters=500,c=0.5>
+    >>> make_bot("greedy", "stacks").name
+    'greedy'
     >>> make_bot("mcts:iters=-1")
     Traceback (most recent call last):
     seqsolve.bots.base.BotError: bot mcts: parameter iters must be at least 0 and at most 1000000000 (not -1)
     """
+    if not isinstance(spec, str):
+        raise ArgumentError(f"make_bot: spec must be a bot spec such as 'heuristic', not {spec!r}")
     name, raw = parse_spec(spec)
     default = _game(None)
-    game = game or default
+    game = _game(game)
     classes = game.bot_classes()
     if name not in classes:
         of = "" if game is default else f" of {game.name}"  # the default game's message is the one users know

@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import SeqsolveError
+
 if TYPE_CHECKING:  # spec parsing needs neither numpy nor the compiled core
     import numpy as np
 
@@ -20,11 +22,11 @@ if TYPE_CHECKING:  # spec parsing needs neither numpy nor the compiled core
     from ..games.sequence.state import State
 
 
-class BotError(ValueError):
+class BotError(SeqsolveError, ValueError):
     """An unknown bot, an unknown parameter or a bad parameter value."""
 
 
-class BotFailure(RuntimeError):
+class BotFailure(SeqsolveError, RuntimeError):
     """A bot that could not produce a legal move (crashed, silent, illegal answer)."""
 
 

@@ -115,7 +115,7 @@ class _Evidence:
     def _remember(self, observation: State, action: int) -> None:
         if self._infers():
             after = observation.clone()
-            after.apply(action)
+            after.apply_legal(action)
             self._before = after
 
 

@@ -133,7 +133,7 @@ def play_to_end(state) -> list[str]:
         except IllegalMoveError as exc:
             raise CliError(f"random play stopped at turn {state.turn}: {exc}") from None
         played.append((state.action_to_string(action), state.ends_turn(action)))
-        state.apply(action)
+        state.apply_legal(action)
     return whole_turns(played)
 
 
@@ -348,7 +348,7 @@ def perft(file, depth, divide, as_json, seed, progress) -> None:
     if divide and depth > 0 and not state.is_terminal():
         for action in state.legal_actions():
             child = state.clone()
-            child.apply(action)
+            child.apply_legal(action)
             parts[state.action_to_string(action)] = 1 if child.is_terminal() else child.perft(depth - 1)
         total = sum(parts.values())
     else:

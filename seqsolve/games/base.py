@@ -30,17 +30,19 @@ import enum
 from collections.abc import Iterable
 from typing import Any, Protocol, runtime_checkable
 
+from ..errors import SeqsolveError
 
-class RulesError(ValueError):
+
+class RulesError(SeqsolveError, ValueError):
     """An unknown preset or option, a bad value, or an impossible seating: what any
     game says of a variant it cannot set up."""
 
 
-class NotSupported(ValueError):
+class NotSupported(SeqsolveError, ValueError):
     """A feature the game of the variant does not have (its message names both)."""
 
 
-class PositionError(ValueError):
+class PositionError(SeqsolveError, ValueError):
     """A position file that cannot be read, and where to look (RULES.md P-11 for Sequence).
 
     ``line`` and ``column`` are 1-based; both are 0 when the file itself
@@ -63,11 +65,11 @@ class PositionError(ValueError):
         return (type(self), (self.source, self.line, self.column, self.message))
 
 
-class MoveSyntaxError(ValueError):
+class MoveSyntaxError(SeqsolveError, ValueError):
     """Move text that is not in the game's notation."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(SeqsolveError, ValueError):
     """A move that the rules do not allow here; the message says why."""
 
 
@@ -132,7 +134,12 @@ class GameState(Protocol):
 
     def legal_actions(self) -> list[int]: ...
 
-    def apply(self, action: int) -> None: ...
+    def apply(self, action: int) -> None:
+        """Play one decision, checked: an ``IllegalMoveError`` saying why when it is not legal."""
+
+    def apply_legal(self, action: int) -> None:
+        """Play an action taken from :meth:`legal_actions`, unchecked: the runners' and
+        bots' path, which would otherwise pay for the check on every decision."""
 
     def clone(self) -> GameState: ...
 

@@ -12,11 +12,12 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ..bots import make_bot
+from ..errors import SeqsolveError
 from ..games import RulesError, game_for, rules_for
 from .seeds import KeyPart, bot_seed, deal_seed
 
 
-class MatchError(ValueError):
+class MatchError(SeqsolveError, ValueError):
     """A match that cannot run: bad bots, variant or seating."""
 
 

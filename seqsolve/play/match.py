@@ -101,7 +101,7 @@ def play_game(
             if played is not None:
                 played.append(state.action_to_string(action))
             if tally is None:
-                state.apply(action)
+                state.apply_legal(action)
             else:
                 tally.play(state, action, len(legal))
     finally:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..bots import BotFailure, make_bot
+from ..errors import SeqsolveError
 from ..games import game_for, rules_for
 from ..games.base import GameState
 from .config import game_score
@@ -33,7 +34,7 @@ HUMAN = "human"
 STREAM = ("play",)
 
 
-class TableError(ValueError):
+class TableError(SeqsolveError, ValueError):
     """A game that cannot be set up, or a move a person may not make now."""
 
 

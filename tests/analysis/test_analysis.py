@@ -242,7 +242,7 @@ def test_cli_text_report():
     assert "~5S AH@g5" in out.splitlines()[4] and "dead cards in seat 0's hand: 5S" in out
 
 
-FINISHED = "classic *8*/10/10/10/10/10/10/10/10/*8* bg !b 3S,JS,7H,JH,6D,TD,6C/?7 -/- - 90 0 0"
+FINISHED = "classic[sequences_to_win=1] *8*/BBBBB5/10/10/10/10/10/10/10/*8* bg !b 3S,JS,7H,JH,6D,TD,6C/?7 -/- b:a2-e2 90 0 0"
 UNLISTED = "classic *8*/10/10/10/10/10/10/10/10/*8* bg 1 3S,JS,7H,JH,6D,TD,6C/?7 -/- - 90 0 0"
 TOO_MANY = "classic *8*/10/10/10/10/10/10/10/10/*8* bg 0 3S,JS,7H,JH,6D,TD,6C/?7 -/- - 91 0 0"
 

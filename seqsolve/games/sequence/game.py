@@ -83,14 +83,7 @@ class SequenceGame:
 
     def write_position(self, state, viewer: int | None = None, form: str = "sqn") -> str:
         """The position file of the state in ``form``, as ``viewer`` (if given) may see it."""
-        import json
-
-        from .notation import position_to_dict, to_readable, to_sqn
-
-        pos = state.to_position(viewer)
-        if form == "json":
-            return json.dumps(position_to_dict(pos), indent=2)
-        return to_readable(pos) if form == "readable" else to_sqn(pos)
+        return state.to_text(form, viewer)
 
     def position_facts(self, state) -> dict:
         """The completed sequences, as P-7 strings (``b:a1-e1``)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from ...errors import SeqsolveError
 from .board import CORNERS, cell_name, window_name, windows, windows_through
 from .position import COLOURS, CORNER
 from .rules import Rules
@@ -30,7 +31,7 @@ def _window_cells() -> tuple[frozenset[int], ...]:
     return tuple(frozenset(w) for w in windows())
 
 
-class LockedChipsError(ValueError):
+class LockedChipsError(SeqsolveError, ValueError):
     """Locked chips that no set of sequences explains, or that two sets explain."""
 
 

@@ -11,6 +11,7 @@ import enum
 import re
 from dataclasses import dataclass
 
+from ...errors import ArgumentError
 from ..base import MoveSyntaxError
 from .board import cell_name, parse_cell, parse_window, window_name
 from .cards import normalize_card
@@ -54,6 +55,8 @@ class Move:
 
     @classmethod
     def from_str(cls, text: str) -> Move:
+        if not isinstance(text, str):
+            raise ArgumentError(f"Move.from_str: text must be a move in notation such as '5H@e5', not {text!r}")
         t = text.strip()
         if t.lower() == "pass":
             return cls(MoveKind.PASS)
@@ -122,6 +125,8 @@ def parse_turn(text: str) -> list[Move]:
     >>> [str(m) for m in parse_turn("~5S 9H@i3")]
     ['~5S', '9H@i3']
     """
+    if not isinstance(text, str):
+        raise ArgumentError(f"parse_turn: text must be a turn in notation such as '~5S 9H@i3', not {text!r}")
     moves = [Move.from_str(part) for part in text.split()]
     if not moves:
         raise MoveSyntaxError("empty move")

@@ -14,7 +14,7 @@ from .cards import Deck, normalize_card
 from .position import COLOUR_NAMES, COLOURS, CORNER, COUNTER_MAX, Hand, Position
 from .position_syntax import BOARD_TOKENS, Fields, TokList
 from .rules import PLAYER_COUNTS, Rules, RulesError, Variant, format_value, parse_value
-from .sequences import overlap_allows
+from .sequences import HEART_CELLS, overlap_allows
 
 _PLAYABLE = frozenset(BOARD_TOKENS) - {CORNER}
 _SEQUENCE = re.compile(r"([bgrBGR]):(.+)")
@@ -31,7 +31,7 @@ def build_position(f: Fields) -> Position:
     discards = _read_discards(f, rules)
     sequences = _read_sequences(f, seats, board, rules)
     _check_locks(f, sequences)
-    _check_wins(f, sequences, result, rules)
+    _check_wins(f, sequences, result, rules, board)
     draft = _read_draft(f, rules)
     draw_cards = None if f.draw_cards is None else [_card(t, deck, "the listed draw pile") for t in f.draw_cards]
     listed = hand_cards + [t for pile in discards for t in pile] + (draw_cards or []) + (draft or [])
@@ -320,8 +320,12 @@ def _check_locks(f: Fields, sequences: tuple[tuple[str, int], ...]) -> None:
             )
 
 
-def _check_wins(f: Fields, sequences: tuple[tuple[str, int], ...], result: str | None, rules: Rules) -> None:
-    """P-11.5: only the side the result names may have ``sequences_to_win`` sequences."""
+def _check_wins(
+    f: Fields, sequences: tuple[tuple[str, int], ...], result: str | None, rules: Rules, board: tuple[str, ...]
+) -> None:
+    """P-11.5: only the side the result names may have ``sequences_to_win`` sequences,
+    and the side it names must have won: by its sequences (the heart of D-3 counting
+    two), or, when the draft ends the game (D-4), by more sequences than any other side."""
     count: Counter[str] = Counter()
     for tok, (colour, _) in zip(f.sequences, sequences, strict=True):
         count[colour] += 1
@@ -336,6 +340,15 @@ def _check_wins(f: Fields, sequences: tuple[tuple[str, int], ...], result: str |
                 tok,
                 f"{COLOUR_NAMES[colour]} has {count[colour]} sequences, enough to win"
                 f" (sequences_to_win={rules.sequences_to_win}), but {state} (P-11.5)",
+            )
+    if result not in (None, "draw") and count[result] < rules.sequences_to_win:
+        heart = rules.heart_rule == "on" and all(board[c].lower() == result for c in HEART_CELLS)
+        ahead = rules.deck_exhaustion == "draft_end" and all(count[result] > n for c, n in count.items() if c != result)
+        if not (heart or ahead):
+            raise BadToken(
+                f.result,
+                f"the result says {COLOUR_NAMES[result]} won, but {COLOUR_NAMES[result]} has {count[result]}"
+                f" sequences of the {rules.sequences_to_win} that win (sequences_to_win) (P-11.5)",
             )
 
 

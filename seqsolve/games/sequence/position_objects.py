@@ -15,17 +15,25 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import count, repeat
 
+from ... import arguments
+from ...errors import ArgumentError
 from ..position_syntax import BadToken, Tok
 from .board import CELLS, cell_name, window_name
+from .cards import make_deck, normalize_card
 from .locked import LockedChipsError, locked_sequences
 from .notation import PositionError
 from .position_checks import build_position, resolve_variant
 from .position_syntax import Fields, TokList
-from .rules import Rules, RulesError, Variant
+from .rules import PLAYER_COUNTS, Rules, RulesError, Variant
 from .state import State, default_seats
 
 #: a hand or a pile: its cards, or (a hand) how many cards when none of them is known
 CardList = Sequence[str] | int
+#: more cards than any deck holds: a count past it is refused before it reaches the checks
+_MOST_CARDS = 10_000
+#: the card codes of every deck: discard_piles, which knows no variant, refuses any other
+#: (make_state then checks the cards against the variant's own deck)
+_EVERY_CARD = frozenset(make_deck("standard-104").codes) | frozenset(make_deck("numbers-standin-1").codes)
 
 
 class PositionArgumentError(PositionError):
@@ -67,9 +75,13 @@ class _Arguments:
     def cards(self, cards: CardList, name: str) -> TokList:
         """A hand (``N`` unknown cards allowed), a pile or the draft; empty is ``-`` (P-5)."""
         if isinstance(cards, int) and not isinstance(cards, bool):
+            if not 0 <= cards <= _MOST_CARDS:
+                raise PositionArgumentError(name, f"expected a list of cards, or how many cards from 0, not {cards}")
             items = [f"?{cards}"] if cards else ["-"]
         elif isinstance(cards, str):
             raise PositionArgumentError(name, f"expected a list of cards, not the text {cards!r}")
+        elif not isinstance(cards, Iterable) or not all(isinstance(c, str) for c in cards):
+            raise PositionArgumentError(name, f"expected a list of card codes such as 'TD', not {cards!r}")
         else:
             items = list(cards) or ["-"]
         return TokList(Tok("", len(self.names), 0), self.items(items, name))
@@ -139,7 +151,20 @@ def make_state(
     seqsolve.games.sequence.position_objects.PositionArgumentError: hands[0][1]: 'ZZ' is not a card of deck standard-104 (AS, 2S, 3S, ..., KC)
     """
     args = _Arguments()
-    variant_text = str(variant.variant) if isinstance(variant, Rules) else str(variant)
+    if not isinstance(variant, (str, Rules)):
+        raise PositionArgumentError("variant", f"expected a variant string or Rules, not {variant!r}")
+    variant_text = str(variant.variant) if isinstance(variant, Rules) else variant
+    if isinstance(hands, str) or not isinstance(hands, Sequence):
+        raise PositionArgumentError("hands", f"expected one hand per seat, not {hands!r}")
+    if not isinstance(exchange_used, bool):
+        raise PositionArgumentError("exchange_used", f"expected True or False, not {exchange_used!r}")
+    for name, value in (("to_move", to_move), ("turn", turn), ("stall", stall)):
+        if not (value is None and name == "to_move") and (isinstance(value, bool) or not isinstance(value, int)):
+            raise PositionArgumentError(name, f"expected an integer, not {value!r}")
+    if seats is not None and (not isinstance(seats, (str, Sequence)) or not all(isinstance(c, str) for c in seats)):
+        raise PositionArgumentError("seats", f"expected one colour letter per seat ('bg'), not {seats!r}")
+    if result is not None and not isinstance(result, str):
+        raise PositionArgumentError("result", f"expected 'b', 'g', 'r' or 'draw', not {result!r}")
     players = len(hands)
     seats = "".join(seats) if seats is not None else _default_seats(variant_text, players)
     cells = board_tokens(board)
@@ -159,16 +184,21 @@ def make_state(
     f.discards = {s: args.cards(p, f"discards[{s}]") for s, p in enumerate(piles)}
     if sequences is None:
         sequences = _from_locked(cells, variant_text, seats)
+    elif isinstance(sequences, str) or not isinstance(sequences, Iterable):
+        raise PositionArgumentError("sequences", f"expected a list of sequences such as 'b:a6-a10', not {sequences!r}")
     f.sequences = args.items(map(_sequence_text, sequences), "sequences")
     if isinstance(draw, int) and not isinstance(draw, bool):
         f.draw = args.tok(draw, "draw")
     elif isinstance(draw, str):
         raise PositionArgumentError("draw", f"expected a count or a list of cards, not the text {draw!r}")
     elif draw is not None:
+        if not isinstance(draw, Sequence) or not all(isinstance(c, str) for c in draw):
+            raise PositionArgumentError("draw", f"expected a count or a list of cards, not {draw!r}")
         f.draw = args.tok(len(draw), "draw")
         f.draw_cards = args.items(draw, "draw")
     f.turn, f.stall = args.tok(turn, "turn"), args.tok(stall, "stall")
     f.draft = None if draft is None else args.cards(draft, "draft")
+    seed = arguments.seed(seed, "make_state")
     try:
         position = build_position(f)
     except BadToken as bad:
@@ -178,7 +208,10 @@ def make_state(
 
 def board_tokens(board: str | Iterable[str]) -> list[str]:
     """One P-2 token per cell from a string or rows of strings, blanks and ``/`` ignored."""
-    text = board if isinstance(board, str) else "".join(board)
+    rows = [board] if isinstance(board, str) else list(board) if isinstance(board, Iterable) else None
+    if rows is None or not all(isinstance(row, str) for row in rows):
+        raise PositionArgumentError("board", f"expected a string or rows of strings, not {board!r}")
+    text = "".join(rows)
     return list("".join(text.split()).replace("/", ""))
 
 
@@ -213,9 +246,26 @@ def discard_piles(plays: Iterable[tuple[int, str]], players: int) -> list[list[s
 
     >>> discard_piles([(0, "5H"), (1, "JS"), (0, "TD")], players=2)
     [['5H', 'TD'], ['JS']]
+    >>> discard_piles([(2, "5H")], players=2)
+    Traceback (most recent call last):
+    seqsolve.games.sequence.position_objects.PositionArgumentError: plays[0]: seat 2 is not one of the 2 seats (0 to 1)
+
+    Raises:
+        PositionError: a play is not a (seat, card) pair of a seat the game has.
+        ArgumentError: ``players`` is not a player count.
     """
+    players = arguments.integer(players, "discard_piles", "players", 1, max(PLAYER_COUNTS))
+    if isinstance(plays, str) or not isinstance(plays, Iterable):
+        raise PositionArgumentError("plays", f"expected a list of (seat, card) pairs, not {plays!r}")
     piles: list[list[str]] = [[] for _ in range(players)]
-    for seat, card in plays:
+    for i, play in enumerate(plays):
+        if not (isinstance(play, Sequence) and not isinstance(play, str) and len(play) == 2):
+            raise PositionArgumentError(f"plays[{i}]", f"expected a (seat, card) pair, not {play!r}")
+        seat, card = play
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+            raise PositionArgumentError(f"plays[{i}]", f"seat {seat!r} is not one of the {players} seats (0 to {players - 1})")
+        if not isinstance(card, str) or normalize_card(card) not in _EVERY_CARD:
+            raise PositionArgumentError(f"plays[{i}]", f"expected a card code such as '5H', not {card!r}")
         piles[seat].append(card)
     return piles
 
@@ -237,6 +287,8 @@ def sequences_from_locked(board: str | Iterable[str], rules: Rules) -> list[str]
         PositionError: the board is not 100 cells, or its locked chips form no set
             of sequences the overlap options allow, or several (naming the cells).
     """
+    if not isinstance(rules, Rules):
+        raise ArgumentError(f"sequences_from_locked: rules must be a Sequence Rules (seqsolve.parse_rules), not {rules!r}")
     cells = board_tokens(board)
     if len(cells) != CELLS:
         raise PositionArgumentError("board", f"{len(cells)} cells, expected 100 (10 rows of 10, row 1 first)")

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from ...errors import ArgumentError
 from ..base import RulesError
 from .board import SIZE, Layout, get_layout
 from .cards import Deck, make_deck
@@ -239,12 +240,14 @@ class Variant:
         >>> Variant.parse("classic[sequences_to_win=3]").overrides
         (('sequences_to_win', 3),)
         """
+        if not isinstance(text, str):
+            raise ArgumentError(f"Variant.parse: text must be a variant string such as 'classic', not {text!r}")
         m = _VARIANT.match(text.strip())
         if not m:
             raise RulesError(f"bad variant {text!r} (expected PRESET or PRESET[opt=value,...])")
         preset, body = m.group(1), m.group(2)
         if preset == "stacks":  # another game's preset: the registry (games.game_for) reads it
-            raise RulesError("preset 'stacks' is Sequence Stacks, a game of its own: seqsolve.games.rules_for reads it")
+            raise RulesError("preset 'stacks' is Sequence Stacks, a game of its own: seqsolve.parse_rules reads it")
         if preset not in PRESETS:
             raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
         overrides: list[tuple[str, object]] = []

@@ -16,9 +16,11 @@ from functools import lru_cache
 
 import numpy as np
 
+from ... import arguments
+from ...errors import ArgumentError
 from ..engine import Outcome, bit_generator, deal_unseen, not_built
-from .actions import ActionKind, IllegalMoveError, decode_action
-from .board import CORNERS, windows
+from .actions import NO_CELL, ActionKind, IllegalMoveError, decode_action, encode_action
+from .board import CELLS, CORNERS, windows
 from .cards import UNKNOWN, CardKind
 from .move_checks import check_move
 from .moves import Move, MoveKind, MoveSyntaxError, parse_turn
@@ -32,6 +34,11 @@ except ImportError as exc:  # pragma: no cover - exercised only in an unbuilt tr
 
 #: the core's code of a card this seat cannot see (an unknown hand card or draw pile)
 UNKNOWN_CODE = 255
+#: every action number is below this (27 bits: see actions.encode_action)
+_ACTION_END = 1 << 27
+#: the deepest perft asked of a state (``seqsolve perft --depth`` allows as much):
+#: a classic position near its start has some 10^20 leaves at 12
+PERFT_MAX_DEPTH = 12
 _UNLIMITED_EXCHANGES = 32767
 _EXHAUSTION = {"reshuffle": 0, "draw_game": 1, "draft_end": 2}
 
@@ -146,7 +153,22 @@ class State:
         >>> b = State.new(parse_rules("classic", players=2), seed=7)
         >>> a.legal_moves() == b.legal_moves(), a.current_player
         (True, 0)
+
+        Raises:
+            ArgumentError: ``rules`` is not a Sequence :class:`Rules`, ``seed`` is no
+                seed, or ``seats`` is not one colour (``b g r``) per seat.
         """
+        if not isinstance(rules, Rules):
+            raise ArgumentError(
+                f"State.new: rules must be a Sequence Rules (seqsolve.parse_rules('classic', players=2)), not {rules!r}"
+            )
+        seed = arguments.seed(seed, "State.new")
+        if seats is not None and not (
+            isinstance(seats, str) and len(seats) == rules.players and sorted(set(seats)) == sorted(default_seats(rules)[: rules.teams])
+        ):
+            raise ArgumentError(
+                f"State.new: seats must give each of the {rules.players} seats one of {rules.teams} colours, not {seats!r}"
+            )
         seats = seats or default_seats(rules)
         core = _core.CoreGame(core_rules(rules), bit_generator(seed))
         core.deal()
@@ -155,6 +177,9 @@ class State:
     @classmethod
     def from_position(cls, pos: Position, seed=None) -> State:
         """A state from a position; unknown cards stay unknown until :meth:`resample`."""
+        if not isinstance(pos, Position):
+            raise ArgumentError(f"State.from_position: pos must be a Position, not {pos!r}")
+        seed = arguments.seed(seed, "State.from_position")
         rules, deck = pos.rules, pos.rules.deck_cards
         sides = pos.seats[: rules.teams]
         chips = [0] * 3
@@ -201,6 +226,8 @@ class State:
 
     def to_position(self, viewer: int | None = None) -> Position:
         """The position as a file would record it; with ``viewer``, only what that seat sees."""
+        if viewer is not None:
+            viewer = self._seat(viewer, "to_position", "viewer")
         core, deck = self._core, self.rules.deck_cards
         board = [EMPTY] * 100
         for c in CORNERS:
@@ -240,6 +267,40 @@ class State:
             draft=tuple(deck.codes[c] for c in sorted(core.draft())) if self.rules.draw_mode == "draft" else None,
         )
 
+    def to_text(self, form: str = "sqn", viewer: int | None = None) -> str:
+        """The position file of this state (RULES.md §5): ``"sqn"``, the one-line form,
+        ``"readable"`` or ``"json"``; with ``viewer``, only what that seat may see, as
+        :func:`seqsolve.parse_state` reads it back.
+
+        >>> import seqsolve
+        >>> state = seqsolve.State.new(seqsolve.parse_rules("classic", players=2), seed=1)
+        >>> text = state.to_text(viewer=1)
+        >>> text.split()[4], seqsolve.parse_state(text).to_text(viewer=1) == text
+        ('?7/8S,2H,7H,AD,QD,8C,9C', True)
+
+        Raises:
+            ArgumentError: an unknown ``form``, or a ``viewer`` that is no seat.
+        """
+        import json
+
+        from .notation import position_to_dict, to_readable, to_sqn
+
+        writers = {"sqn": to_sqn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
+        if form not in writers:
+            raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
+        return writers[form](self.to_position(None if viewer is None else self._seat(viewer, "to_text", "viewer")))
+
+    def _seat(self, seat, where: str, name: str = "seat") -> int:
+        """``seat`` if it is one of this game's seats, else ArgumentError naming ``where``."""
+        if type(seat) is int and 0 <= seat < self.rules.players:
+            return seat
+        return arguments.seat(seat, where, self.rules.players, name)
+
+    def _side(self, side, where: str) -> int:
+        if type(side) is int and 0 <= side < self.rules.teams:
+            return side
+        return arguments.integer(side, where, "side", 0, self.rules.teams - 1)
+
     # ------------------------------------------------------------ reading
     @property
     def sides(self) -> str:
@@ -252,7 +313,7 @@ class State:
         return None if self.is_terminal() else self._core.to_move
 
     def side_of(self, seat: int) -> int:
-        return seat % self.rules.teams
+        return self._seat(seat, "side_of") % self.rules.teams
 
     def is_terminal(self) -> bool:
         return self._core.result != _ONGOING
@@ -282,6 +343,7 @@ class State:
     def hand(self, seat: int) -> list[str]:
         """A seat's cards in canonical order (``'?'`` for unknown ones)."""
         codes = self.rules.deck_cards.codes
+        seat = self._seat(seat, "hand")
         return [codes[c] if c != UNKNOWN_CODE else UNKNOWN for c in sorted(self._core.hand(seat))]
 
     def public_hand(self, seat: int) -> list[str]:
@@ -290,7 +352,7 @@ class State:
         them, as it keeps the discards.  Empty in the blind draw, and for takes a
         position file does not record (a game read from one starts with none)."""
         codes = self.rules.deck_cards.codes
-        return [codes[c] for c in sorted(self._core.public_hand(seat))]
+        return [codes[c] for c in sorted(self._core.public_hand(self._seat(seat, "public_hand")))]
 
     def sequences(self) -> list[tuple[str, int]]:
         """Completed sequences as (colour, window), in completion order."""
@@ -298,10 +360,10 @@ class State:
 
     def sequence_count(self, side: int) -> int:
         """Sequences that count toward the win (the heart bonus of D-3 included)."""
-        return self._core.sequence_total(side)
+        return self._core.sequence_total(self._side(side, "sequence_count"))
 
     def chips(self, side: int) -> list[int]:
-        return _cells(self._core.chips(side))
+        return _cells(self._core.chips(self._side(side, "chips")))
 
     def locked_cells(self) -> list[int]:
         return _cells(self._core.locked())
@@ -332,7 +394,7 @@ class State:
 
     def known_hand(self, seat: int) -> list[int]:
         """Deck indexes of the cards of ``seat``'s hand that this state knows."""
-        return [c for c in self._core.hand(seat) if c != UNKNOWN_CODE]
+        return [c for c in self._core.hand(self._seat(seat, "known_hand")) if c != UNKNOWN_CODE]
 
     def discarded(self) -> list[tuple[int, int]]:
         """Every card in a discard pile, as (seat, deck index), oldest first per pile."""
@@ -374,10 +436,20 @@ class State:
         return [self.action_to_move(a) for a in self._core.legal_actions()]
 
     def action_to_move(self, action: int) -> Move:
+        """The :class:`Move` of a core action number.
+
+        Raises:
+            ArgumentError: ``action`` is no action number of this game.
+        """
         codes = self.rules.deck_cards.codes
+        if type(action) is not int or not 0 <= action < _ACTION_END:
+            action = self._action_number(action, "action_to_move")
         kind, card_index, cell, pick_index = decode_action(action)
-        card = codes[card_index]
-        pick = codes[pick_index] if pick_index >= 0 else None
+        try:
+            card = codes[card_index]
+            pick = codes[pick_index] if pick_index >= 0 else None
+        except IndexError:
+            raise ArgumentError(f"action_to_move: no action of this game has number {action}") from None
         if kind == _PASS:
             return Move(MoveKind.PASS)
         if kind == _EXCHANGE:
@@ -389,10 +461,14 @@ class State:
         """The core action of a move, or IllegalMoveError saying why it is not legal here."""
         if isinstance(move, str):
             move = Move.from_str(move)
+        if not isinstance(move, Move):
+            raise ArgumentError(f"move_to_action: move must be a Move or its text, not {move!r}")
         return check_move(self, move)
 
     def ends_turn(self, action: int) -> bool:
         """Every action but a dead-card exchange ends the turn (C-21)."""
+        if type(action) is not int:
+            action = self._action_number(action, "ends_turn")
         return decode_action(action)[0] != _EXCHANGE
 
     def action_to_string(self, action: int) -> str:
@@ -411,13 +487,14 @@ class State:
             IllegalMoveError: the move is not legal here (the message says why).
             MoveSyntaxError: the text is not one action in P-12 notation.
         """
-        moves = parse_turn(text)
+        moves = parse_turn(arguments.text(text, "string_to_action", "text", "a move in notation such as '5H@e5'"))
         if len(moves) > 1:
             raise MoveSyntaxError(f"{text!r} is a turn of {len(moves)} actions, not one action")
         return check_move(self, moves[0])
 
     def apply(self, move: Move | str | int) -> None:
-        """Play one action (an exchange, or the play that ends the turn).
+        """Play one action (an exchange, or the play that ends the turn): a :class:`Move`,
+        its notation, or a core action number from :meth:`legal_actions`.
 
         A string may also hold a whole turn, exchange first (``"~5S 9H@i3"``, P-12); it
         is applied action by action, and not at all if any of them is illegal.
@@ -425,9 +502,10 @@ class State:
         Raises:
             IllegalMoveError: the move is not legal here (the message says why).
             MoveSyntaxError: the text is not P-12 notation.
+            ArgumentError: ``move`` is none of the three (a bool is not an action number).
         """
-        if isinstance(move, int):
-            self._core.apply(move)
+        if isinstance(move, (int, np.integer)) and not isinstance(move, bool):
+            self.apply_legal(self._checked_action(int(move)))
             return
         if isinstance(move, str):
             actions = parse_turn(move)
@@ -441,10 +519,53 @@ class State:
                     raise
                 return
             move = actions[0]
+        if not isinstance(move, Move):
+            raise ArgumentError(f"apply: move must be a Move, its text or an action number, not {move!r}")
         action = check_move(self, move)
         if move.kind is MoveKind.EXCHANGE and move.drawn and self.rules.draw_mode == "blind":
             self._install_drawn(move.drawn)
         self._core.apply(action, None if move.declare is None else list(move.declare))
+
+    def apply_legal(self, action: int) -> None:
+        """Play an action number taken from this state's :meth:`legal_actions`, unchecked:
+        the path of the runners and bots, which pick among the legal actions already and
+        would pay for :meth:`apply`'s check (a few µs, as much as the rest of a random
+        ply).  Anything else corrupts the state: a program's own input goes to :meth:`apply`."""
+        try:
+            self._core.apply(action)
+        except (TypeError, OverflowError):  # free until raised: the check of a type only
+            raise ArgumentError(f"apply_legal: action must be one of legal_actions(), not {action!r}") from None
+
+    def _checked_action(self, action: int) -> int:
+        """``action`` if it is one of the legal actions here, else IllegalMoveError saying
+        why (the reason :meth:`move_to_action` gives for its move, when it names one)."""
+        if action in self._core.legal_actions() and not self.counter_past_limit(action):
+            return action
+        if self.is_terminal():
+            raise IllegalMoveError(f"action {action}: the game is over")
+        move = self._decoded(action)
+        if move is None:
+            raise IllegalMoveError(f"no action of this game has number {action}")
+        check_move(self, move)  # raises, naming the rule
+        raise IllegalMoveError(f"{move}: not legal here")  # pragma: no cover - check_move mirrors the core
+
+    @staticmethod
+    def _action_number(action, where: str) -> int:
+        """``action`` as an int if it may be an action number (numpy's integers too)."""
+        return arguments.integer(action, where, "action", 0, _ACTION_END - 1)
+
+    def _decoded(self, action: int) -> Move | None:
+        """The move an action number encodes, or None when it encodes none of this deck."""
+        if not 0 <= action < _ACTION_END or encode_action(*decode_action(action)) != action:
+            return None
+        kind, card, cell, pick = decode_action(action)
+        n = len(self.rules.deck_cards.codes)
+        cell_ok = cell == NO_CELL if kind in (_EXCHANGE, _PASS) else cell < CELLS
+        if card >= n or pick >= n or not cell_ok:
+            return None
+        if kind == _PASS and (card or pick >= 0):
+            return None
+        return self.action_to_move(action)
 
     def play_turn(self, text: str) -> None:
         """Play a whole turn in P-12 notation, action by action (the game interface's name).
@@ -456,7 +577,7 @@ class State:
             MoveSyntaxError: the text is not a turn in P-12 notation.
             IllegalMoveError: an action is not legal where it comes (the message says why).
         """
-        moves = parse_turn(text)
+        moves = parse_turn(arguments.text(text, "play_turn", "text", "a turn in notation such as '~5S 9H@i3'"))
         for move in moves:
             try:
                 self.apply(move)
@@ -473,6 +594,13 @@ class State:
         self._stack.append(saved)
 
     def pop(self) -> None:
+        """Take back the last move :meth:`push` played.
+
+        Raises:
+            IllegalMoveError: no pushed move is left to take back.
+        """
+        if not self._stack:
+            raise IllegalMoveError("pop: no pushed move is left to take back")
         self._core = self._stack.pop()
 
     def clone(self) -> State:
@@ -481,7 +609,7 @@ class State:
     def declarations(self, cell: int) -> list[tuple[int, ...]]:
         """Every maximum set of new sequences a chip of the mover on ``cell`` would make
         (C-26), canonical first; ``[()]`` when it completes none."""
-        return self._core.declarations(cell)
+        return self._core.declarations(arguments.integer(cell, "declarations", "cell", 0, CELLS - 1))
 
     # ------------------------------------------------------------ hidden information
     def observation(self, player: int) -> State:
@@ -494,6 +622,7 @@ class State:
         nothing in it can reveal a hidden card or a future shuffle.  ``observation(p).to_position()`` is the position file that seat
         may be shown; ``observation(p).resample(p, rng)`` is one world it may be in.
         """
+        player = self._seat(player, "observation", "player")
         seen = self.without_shuffles()
         seen._core.mask_hidden(player)
         return seen
@@ -516,8 +645,9 @@ class State:
         discard pile, nor in the draft, nor in another seat's :meth:`public_hand`
         (which that seat keeps).
         """
+        player = self._seat(player, "resample", "player")
         core, deck = self._core, self.rules.deck_cards
-        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(arguments.seed(rng, "resample", "rng"))
         unseen = Counter(deck.index(c) for c in deck.cards())
         kept = {s: core.public_hand(s) for s in range(self.rules.players) if s != player}
         kept[player] = [c for c in core.hand(player) if c != UNKNOWN_CODE]
@@ -530,9 +660,15 @@ class State:
         return world
 
     def perft(self, depth: int) -> int:
-        """Leaves of the action tree ``depth`` actions deep (the perft of chess engines)."""
+        """Leaves of the action tree ``depth`` actions deep (the perft of chess engines), at
+        most :data:`PERFT_MAX_DEPTH` (deeper would not end in a lifetime).
+
+        Raises:
+            ArgumentError: a bad ``depth``, or a hand or the draw pile not listed.
+        """
+        depth = arguments.integer(depth, "perft", "depth", 0, PERFT_MAX_DEPTH)
         if self.has_hidden_cards():
-            raise ValueError("perft needs every hand and the draw pile listed")
+            raise ArgumentError("perft needs every hand and the draw pile listed")
         return self._core.clone().perft(depth)
 
     # ------------------------------------------------------------ checking input
@@ -551,6 +687,8 @@ class State:
         position gets near the limit, so the turn that would pass it is refused
         (even one that would end the game, RULES-NOTES "Counters").
         """
+        if type(action) is not int:
+            action = self._action_number(action, "counter_past_limit")
         kind = decode_action(action)[0]
         if kind == ActionKind.EXCHANGE:  # an exchange does not end the turn
             return None

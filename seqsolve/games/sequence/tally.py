@@ -58,7 +58,7 @@ class GameDetail:
         elif self.deck.kind(self.deck.codes[card]) == CardKind.WILD:
             c["two_eyed"] += 1
         discards = len(state.discarded())
-        state.apply(action)
+        state.apply_legal(action)
         # every action but a pass discards one card; a reshuffle empties the piles (C-29)
         if len(state.discarded()) < discards + (kind != _PASS):
             c["reshuffles"] += 1

@@ -72,16 +72,7 @@ class StacksGame:
     def write_position(self, state, viewer: int | None = None, form: str = "stn") -> str:
         """The position file of ``state`` in ``form``, as ``viewer`` (if given) may see it;
         ``sqn``, the one-line form's name in classic, is the one-line form here too."""
-        import json
-
-        from .position_text import to_readable, to_stn
-        from .view import position_to_dict
-
-        seen = state if viewer is None else state.observation(viewer)
-        pos = seen.to_position()
-        if form == "json":
-            return json.dumps(position_to_dict(pos), indent=2)
-        return to_readable(pos) if form == "readable" else to_stn(pos)
+        return state.to_text(form, viewer)
 
     def position_facts(self, state) -> dict:
         """Nothing beyond the position's fields (the piles are among them)."""

@@ -24,6 +24,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from ... import arguments
+from ...errors import ArgumentError
 from ..base import IllegalMoveError, MoveSyntaxError
 from ..engine import Outcome, bit_generator, deal_unseen, not_built
 from .actions import (
@@ -89,6 +91,9 @@ class StacksState:
     @classmethod
     def new(cls, rules: StacksRules, seed=None) -> StacksState:
         """Shuffle and deal (ST-5); the same seed deals the same game and recycles alike."""
+        if not isinstance(rules, StacksRules):
+            raise ArgumentError(f"new: rules must be Sequence Stacks rules (seqsolve.parse_rules('stacks')), not {rules!r}")
+        seed = arguments.seed(seed, "new")
         core = _stacks.StacksCore(stacks_tables(rules), bit_generator(seed))
         core.deal()
         return cls(rules, core)
@@ -100,6 +105,9 @@ class StacksState:
         ``seed`` is the shuffle source of recycled piles (ST-20); without one a
         recycled draw pile is unknown, as it is to anyone reading the file.
         """
+        if not isinstance(pos, StacksPosition):
+            raise ArgumentError(f"from_position: pos must be a Sequence Stacks position, not {pos!r}")
+        seed = arguments.seed(seed, "from_position")
         core = _stacks.StacksCore(stacks_tables(pos.rules), None if seed is None else bit_generator(seed))
         fields = {name: getattr(pos, name) for name in _FIELDS}
         core.load(fields)
@@ -111,13 +119,33 @@ class StacksState:
         del fields["termination"]
         return StacksPosition(rules=self.rules, **fields)
 
+    def to_text(self, form: str = "stn", viewer: int | None = None) -> str:
+        """The position file of this state (docs/stacks.md): ``"stn"`` (or ``"sqn"``, the
+        one-line form's name in classic), ``"readable"`` or ``"json"``; with ``viewer``,
+        only what that seat may see.
+
+        Raises:
+            ArgumentError: an unknown ``form``, or a ``viewer`` that is no seat.
+        """
+        import json
+
+        from .position_text import to_readable, to_stn
+        from .view import position_to_dict
+
+        writers = {"stn": to_stn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
+        writer = writers.get("stn" if form == "sqn" else form)
+        if writer is None:
+            raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
+        seen = self if viewer is None else self.observation(arguments.seat(viewer, "to_text", self.rules.players, "viewer"))
+        return writer(seen.to_position())
+
     # ------------------------------------------------------------ reading
     @property
     def sides(self) -> str:
         return self.seats
 
     def side_of(self, seat: int) -> int:
-        return seat
+        return arguments.seat(seat, "side_of", self.rules.players)
 
     @property
     def current_player(self) -> int | None:
@@ -159,24 +187,43 @@ class StacksState:
         return self._core.legal_actions()
 
     def apply(self, action: int | str) -> None:
-        """Play one decision (a number, or its text); a ValueError saying why when it is
-        not legal here."""
+        """Play one decision: an action number from :meth:`legal_actions`, or its text.
+
+        Raises:
+            IllegalMoveError: the decision is not legal here (the message says why).
+            MoveSyntaxError: the text is not Stacks notation.
+            ArgumentError: ``action`` is neither (a bool is not an action number).
+        """
         if isinstance(action, str):
             action = self.string_to_action(action)
-        elif action not in self._core.legal_actions():
-            raise ValueError(self._refusal(action))
+        elif isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            action = int(action)
+            if action not in self._core.legal_actions():
+                raise IllegalMoveError(self._refusal(action))
+        else:
+            raise ArgumentError(f"apply: action must be an action number or its text, not {action!r}")
         self._core.apply(action)
+
+    def apply_legal(self, action: int) -> None:
+        """Play an action number taken from this state's :meth:`legal_actions`, unchecked
+        (the runners' and bots' path; a program's own input goes to :meth:`apply`)."""
+        try:
+            self._core.apply(action)
+        except (TypeError, OverflowError):  # free until raised: the check of a type only
+            raise ArgumentError(f"apply_legal: action must be one of legal_actions(), not {action!r}") from None
 
     def random_action(self) -> int:
         """A legal action drawn uniformly with the game's own bit generator."""
         return self._core.random_action()
 
     def action_to_string(self, action: int) -> str:
-        return action_to_text(action)
+        """The decision's text (``B3``, ``~R5``, ``block``)."""
+        return action_to_text(arguments.integer(action, "action_to_string", "action", 0, NUM_ACTIONS - 1))
 
     def string_to_action(self, text: str) -> int:
         """The action ``text`` names: a MoveSyntaxError when it is not Stacks notation,
         an IllegalMoveError saying why (naming the rule) when it is not legal here."""
+        text = arguments.text(text, "string_to_action", "text", "a decision in notation such as 'B3'")
         try:
             action = text_to_action(text)
         except ValueError as exc:
@@ -189,13 +236,15 @@ class StacksState:
     def ends_turn(action: int) -> bool:
         """A discard (ST-14) or ``end`` ends the turn; a play goes on, and so does a
         Block window's answer: the completer carries on with its turn (ST-15)."""
+        if type(action) is not int:
+            action = arguments.integer(action, "ends_turn", "action", 0, NUM_ACTIONS - 1)
         return action >= DISCARD_BASE and action not in (BLOCK, PASS)
 
     def play_turn(self, text: str) -> None:
         """Play the decisions of ``text`` (``B1 B2 ~R5``, a Block window's answers in
         their place: ``B5 pass R1 ~B2``), all or none; a turn may stop part-way, but
         nothing may follow the decision that ends it."""
-        words = text.split()
+        words = arguments.text(text, "play_turn", "text", "a turn in notation such as 'B3 ~R5'").split()
         if not words:
             raise MoveSyntaxError("an empty turn: give its decisions, e.g. 'B3 ~R5'")
         trial = self.clone()
@@ -210,7 +259,7 @@ class StacksState:
 
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat``'s hand in kind order, ``'?'`` for each unknown one."""
-        counts, unknown = self._core.hand_counts(seat)
+        counts, unknown = self._core.hand_counts(arguments.seat(seat, "hand", self.rules.players))
         return [card_code(kind) for kind, n in enumerate(counts) for _ in range(n)] + ["?"] * unknown
 
     def hidden_cards(self) -> list[str]:
@@ -227,9 +276,10 @@ class StacksState:
         return StacksState(self.rules, self._core.clone())
 
     def perft(self, depth: int) -> int:
-        """Leaves of the action tree ``depth`` actions deep."""
+        """Leaves of the action tree ``depth`` actions deep (at most 12, as ``seqsolve perft``)."""
+        depth = arguments.integer(depth, "perft", "depth", 0, 12)
         if self.has_hidden_cards():
-            raise ValueError(f"perft needs every card known, but {'; '.join(self.hidden_cards())}")
+            raise ArgumentError(f"perft needs every card known, but {'; '.join(self.hidden_cards())}")
         return self._core.clone().perft(depth)
 
     # ------------------------------------------------------------ hidden information
@@ -237,6 +287,7 @@ class StacksState:
         """What ``player`` may see (§4.8): its own hand and everything public; the other
         hands and the draw pile are unknown, and there is no shuffle source, so a
         recycled pile stays unknown instead of foretelling a shuffle."""
+        player = arguments.seat(player, "observation", self.rules.players, "player")
         seen = StacksState(self.rules, self._core.clone(None))
         seen._core.mask_hidden(player)
         return seen
@@ -245,7 +296,8 @@ class StacksState:
         """A full-information world consistent with what ``player`` has seen: every card
         it cannot see (other hands, its own unknown cards, the draw pile, set-aside
         cards given by their count) dealt anew from the cards it has not seen."""
-        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        player = arguments.seat(player, "resample", self.rules.players, "player")
+        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(arguments.seed(rng, "resample", "rng"))
         pos = self.to_position()
         unseen = Counter(dict(enumerate(self.rules.deck)))
         own = list(pos.hands[player])

@@ -50,7 +50,7 @@ class StacksDetail:
         # recycled now, so only then are the piles compared (reading them costs a dump)
         low = state.core.draw_count < 5 * self.rules.players
         before = state.to_position() if low else None
-        state.apply(action)
+        state.apply_legal(action)
         if before is not None:
             after = state.to_position()
             if after.aside_count < before.aside_count or after.draw_count > before.draw_count:

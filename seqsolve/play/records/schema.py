@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 
+from ...errors import SeqsolveError
 from ...games import RulesError, rules_for
 
 RECORD_FORMAT = 1
 
 
-class RecordError(ValueError):
+class RecordError(SeqsolveError, ValueError):
     """A record file that cannot be used (its message names the file and line), or that
     cannot be read, written or locked."""
 

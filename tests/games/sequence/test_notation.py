@@ -179,7 +179,10 @@ def test_readable_options_line_merges_with_the_variant():
 
 def test_finished_game_result_spellings():
     """P-4: !b / != in SQN are 'result: b' / 'result: draw' in the readable form."""
-    won = parse_position(sqn(to_move="!g"))
+    won = parse_position(
+        sqn(variant="classic[sequences_to_win=1]", board="*8*/GGGGG5/10/10/10/10/10/10/10/*8*", to_move="!g",
+            sequences="g:a2-e2")
+    )
     assert won.result == "g" and won.to_move is None
     assert "result: g\n" in to_readable(won) and "to-move" not in to_readable(won)
     drawn = parse_position(sqn(to_move="!="))
