@@ -290,7 +290,7 @@ _SEARCHING = ("mcts", "rollout")
 def _plays_cheap_games(config: MatchConfig, detail: MakeTally | None) -> bool:
     """Whether the workers will play the match in the game's compiled loop without a
     search: only such games are cheap enough for the bigger chunks."""
-    bots = [make_bot(spec) for spec in config.bots]
+    bots = [make_bot(spec, config.game) for spec in config.bots]
     try:
         rules = config.rules()
         choosers = [bot.loop_chooser(rules) for bot in bots]
