@@ -284,6 +284,8 @@ def _piles(f: StacksFields, rules: StacksRules, block_asked: int | None) -> list
                 raise BadToken(
                     tok, f"{card.name} is an action card: sequence piles hold number and wild cards (ST-8)"
                 )
+        if len(cards) > FULL_PILE:
+            raise BadToken(toks[FULL_PILE], f"a pile of {len(cards)} cards: a pile is complete at 5 (ST-9)")
         pile_colour = colour(cards[0])
         for place, (tok, card) in enumerate(zip(toks, cards), 1):
             if colour(card) != pile_colour:
@@ -294,8 +296,6 @@ def _piles(f: StacksFields, rules: StacksRules, block_asked: int | None) -> list
                 raise BadToken(
                     tok, f"{card.name} as card {place} of a pile: card {place} is a {place} or a wild (ST-8)"
                 )
-        if len(cards) > FULL_PILE:
-            raise BadToken(toks[FULL_PILE], f"a pile of {len(cards)} cards: a pile is complete at 5 (ST-9)")
         if len(cards) == FULL_PILE:
             full += 1
             if block_asked is None or full > 1:

@@ -105,6 +105,8 @@ def parse_overrides(variant: str) -> dict[str, object]:
     """The options a ``stacks[...]`` string sets, as StacksRules fields."""
     text = variant.strip()
     preset, _, rest = text.partition("[")
+    if preset.strip().lower() == PRESET and preset.strip() != PRESET:
+        raise RulesError(f"variant {text[:40]!r}: the preset is written {PRESET!r}, in lower case")
     if preset.strip() != PRESET:
         raise RulesError(f"{preset.strip()!r} is not Sequence Stacks' preset ({PRESET!r})")
     if rest and not rest.endswith("]"):

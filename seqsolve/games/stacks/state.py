@@ -273,7 +273,7 @@ class StacksState:
             return f"{text}: the game is over"
         if pos.block_asked is not None:
             if action == BLOCK:
-                return f"block: seat {pos.block_asked} holds no Block (ST-15)"
+                return f"block: {_holds_no(pos, pos.block_asked, 'Block')} (ST-15)"
             return f"{text}: seat {pos.block_asked} is asked whether to block the completion: block or pass (ST-15)"
         seat = pos.to_move
         if action in (BLOCK, PASS):
@@ -282,7 +282,7 @@ class StacksState:
             return "end: the hand is not empty, so the turn ends with a discard (ST-14)"
         if a.kind == ActionKind.DISCARD or not a.from_discard:
             if a.card not in pos.hands[seat]:
-                return f"{text}: seat {seat} holds no {a.card.name}"
+                return f"{text}: {_holds_no(pos, seat, a.card.name)}"
         elif not pos.discards[seat] or pos.discards[seat][-1] != a.card:
             return f"{text}: the top of seat {seat}'s discard pile is not {a.card.name} (ST-12)"
         elif a.card not in PILE_CARDS and not self.rules.actions_from_discard:
@@ -290,6 +290,12 @@ class StacksState:
         if a.card == Card.BK:
             return f"{text}: a Block is played only in answer to a completion (ST-15)"
         return f"{text}: {_no_target(self.rules, a.card, a.arg)}"
+
+
+def _holds_no(pos: StacksPosition, seat: int, card: str) -> str:
+    """That ``seat`` has no such card or, with cards of its hand unknown here, that it
+    shows none: it may hold one, but only a card the position shows is played."""
+    return f"seat {seat} {'shows' if pos.unknown[seat] else 'holds'} no {card}"
 
 
 def _no_target(rules: StacksRules, card: int, arg: int) -> str:
