@@ -191,6 +191,36 @@ class StacksState:
         Block window's answer: the completer carries on with its turn (ST-15)."""
         return action >= DISCARD_BASE and action not in (BLOCK, PASS)
 
+    def turns_played(self, last_action: int | None) -> int:
+        """Turns begun (docs/stacks.md, "Turns"): the completed ones, skipped ones
+        included (ST-10), and the turn the game stopped in when ``last_action`` (the
+        last action played; None: none) did not end it: a win (ST-21) or a stalled
+        draw (ST-22) comes in the middle of a turn, a forfeit may.
+
+        >>> from seqsolve.games.stacks.rules import make_rules
+        >>> state = StacksState.new(make_rules("stacks", 2), seed=7)
+        >>> b1 = state.string_to_action("B1"); state.apply(b1); state.turns_played(b1)  # the first turn, under way
+        1
+        >>> r2 = state.string_to_action("~R2"); state.apply(r2); state.turns_played(r2)  # and complete
+        1
+        """
+        unfinished = last_action is not None and not self.ends_turn(last_action)
+        return self.turn + unfinished
+
+    def seats_skipped(self, action: int) -> list[int]:
+        """The seats whose turns are skipped (ST-10) when ``action`` ends this turn, in
+        the order they are skipped: each such turn completes at once, so it is a turn
+        of its own in every count (docs/stacks.md, "Turns")."""
+        if not self.ends_turn(action) or self.is_terminal():
+            return []
+        after = self._core.clone(None)
+        after.apply(action)
+        skipped = after.turn - self.turn - 1
+        if not skipped:
+            return []
+        seat, step, players = self.current_player, self.to_position().direction, self.rules.players
+        return [(seat + step * (i + 1)) % players for i in range(skipped)]
+
     def play_turn(self, text: str) -> None:
         """Play the decisions of ``text`` (``B1 B2 ~R5``, a Block window's answers in
         their place: ``B5 pass R1 ~B2``), all or none; a turn may stop part-way, but
