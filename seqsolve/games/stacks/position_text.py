@@ -98,7 +98,10 @@ def _check_counters(f: StacksFields, rules: StacksRules, turn: int, quiet: int) 
     """ST-22 in a game going on: ``quiet`` counts some of the completed turns, and the
     turn that completes the ``max_turns``-th ends the game."""
     if quiet > turn:
-        raise BadToken(f.quiet or f.head, f"quiet {quiet} is more than turn {turn}: quiet turns are completed turns (ST-22)")
+        raise BadToken(
+            f.quiet or f.head,
+            f"quiet {quiet} is more than turn {turn}: quiet turns are completed turns (ST-22)",
+        )
     if turn >= rules.max_turns:
         raise BadToken(
             f.turn or f.head,
@@ -115,13 +118,17 @@ def _check_direction(f: StacksFields, rules: StacksRules, special: list[int]) ->
         return
     at = f.direction or f.head
     if not rules.deck[Card.RV]:
-        raise BadToken(at, f"direction reverse, but the deck of {rules.players} players has no Reverse (ST-3, ST-17)")
+        raise BadToken(
+            at, f"direction reverse, but the deck of {rules.players} players has no Reverse (ST-3, ST-17)"
+        )
     if backward:
         raise BadToken(
-            at, f"direction reverse, but the special pile holds {reverses} Reverse: an even number leaves play forward (ST-17)"
+            at,
+            f"direction reverse, but the special pile holds {reverses} Reverse: an even number leaves play forward (ST-17)",
         )
     raise BadToken(
-        at, f"direction forward, but the special pile holds {reverses} Reverse: an odd number turns play backward (ST-17)"
+        at,
+        f"direction forward, but the special pile holds {reverses} Reverse: an odd number turns play backward (ST-17)",
     )
 
 
@@ -332,7 +339,9 @@ def _chips(f: StacksFields, rules: StacksRules, result: int | str | None) -> lis
                     entry, f"more {('blue', 'red')[c]} chips than the supply of {rules.chip_supply} (ST-4)"
                 )
         if result != seat and _meets_win(rules, *pair):
-            raise BadToken(entry, f"seat {seat} holds {pair[0]}b{pair[1]}r and has won (ST-21), but {_ended(result)}")
+            raise BadToken(
+                entry, f"seat {seat} holds {pair[0]}b{pair[1]}r and has won (ST-21), but {_ended(result)}"
+            )
         if result == seat and not _meets_win(rules, *pair):
             raise BadToken(
                 entry,
@@ -347,7 +356,11 @@ def _ended(result: int | str | None) -> str:
     """How the game ended, for a seat holding a win it did not get."""
     if result is None:
         return "the game is going on"
-    return "the game ended in a draw" if result == "draw" else f"seat {result} won: the first to win ends the game"
+    return (
+        "the game ended in a draw"
+        if result == "draw"
+        else f"seat {result} won: the first to win ends the game"
+    )
 
 
 def _meets_win(rules: StacksRules, blue: int, red: int) -> bool:

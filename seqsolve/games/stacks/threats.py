@@ -79,8 +79,13 @@ def threat_summary(view) -> list[SeatThreats]:
                 holds = "maybe"
             else:
                 holds = "no"
-            completions.append({"pile": "+".join(map(card_code, pile)), "cards": [card_code(c) for c in cards],
-                                "holds": holds})
+            completions.append(
+                {
+                    "pile": "+".join(map(card_code, pile)),
+                    "cards": [card_code(c) for c in cards],
+                    "holds": holds,
+                }
+            )
         out.append(
             SeatThreats(
                 side=view.seats[seat],
@@ -101,7 +106,14 @@ def _meets_win(rules, blue: int, red: int) -> bool:
 def _unseen(pos) -> Counter:
     """Copies of each kind the position does not show anywhere."""
     shown = Counter()
-    for cards in (*pos.hands, *pos.discards, pos.special, *pos.piles, pos.aside_cards or [], pos.draw_cards or []):
+    for cards in (
+        *pos.hands,
+        *pos.discards,
+        pos.special,
+        *pos.piles,
+        pos.aside_cards or [],
+        pos.draw_cards or [],
+    ):
         shown.update(cards)
     return Counter({kind: count - shown[kind] for kind, count in enumerate(pos.rules.deck)})
 
@@ -115,4 +127,3 @@ class StacksTactics(NoTactics):
 
     def summary(self) -> list[SeatThreats]:
         return threat_summary(self._view)
-

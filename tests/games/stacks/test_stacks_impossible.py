@@ -68,18 +68,18 @@ def test_a_finished_game_names_the_seat_that_won(to_move, chips, message):
 @pytest.mark.parametrize(
     ("variant", "message"),
     [
-        ("stacks[stacks_win_chips=41]", "option stacks_win_chips=41 is more chips than the supply holds, 40 in all"
-         " (stacks_chip_supply 20 by default, of each colour): nobody could win (ST-4, ST-21)"),
-        ("stacks[stacks_chip_supply=1]", "option stacks_chip_supply=1 puts 2 chips in play, fewer than the 5 that win"
-         " (stacks_win_chips' default): nobody could win unless stacks_win_chips is at most 2 (ST-4, ST-21)"),
-        ("stacks[stacks_chip_supply=0]", "option stacks_chip_supply=0 puts 0 chips in play, fewer than the 5 that win"
-         " (stacks_win_chips' default): nobody could win (ST-4, ST-21)"),
-        ("stacks[stacks_chip_supply=3,stacks_win_chips=7]", "option stacks_win_chips=7 is more chips than the supply"
-         " holds, 6 in all (stacks_chip_supply=3, of each colour): nobody could win (ST-4, ST-21)"),
-        ("stacks[stacks_win_chips=1]", "option stacks_win_chips=1 is fewer than twice stacks_win_min_each (2 by"
-         " default): give stacks_win_min_each too, at most 0 (ST-21)"),
-        ("stacks[stacks_win_chips=5,stacks_win_min_each=3]", "option stacks_win_min_each=3 must be at most half of"
-         " stacks_win_chips=5 (2): ST-21 counts both colours in the chips that win"),
+        ("stacks[stacks_win_chips=41]", ("option stacks_win_chips=41 is more chips than the supply holds, 40 in all"
+         " (stacks_chip_supply 20 by default, of each colour): nobody could win (ST-4, ST-21)")),
+        ("stacks[stacks_chip_supply=1]", ("option stacks_chip_supply=1 puts 2 chips in play, fewer than the 5 that win"
+         " (stacks_win_chips' default): nobody could win unless stacks_win_chips is at most 2 (ST-4, ST-21)")),
+        ("stacks[stacks_chip_supply=0]", ("option stacks_chip_supply=0 puts 0 chips in play, fewer than the 5 that win"
+         " (stacks_win_chips' default): nobody could win (ST-4, ST-21)")),
+        ("stacks[stacks_chip_supply=3,stacks_win_chips=7]", ("option stacks_win_chips=7 is more chips than the supply"
+         " holds, 6 in all (stacks_chip_supply=3, of each colour): nobody could win (ST-4, ST-21)")),
+        ("stacks[stacks_win_chips=1]", ("option stacks_win_chips=1 is fewer than twice stacks_win_min_each (2 by"
+         " default): give stacks_win_min_each too, at most 0 (ST-21)")),
+        ("stacks[stacks_win_chips=5,stacks_win_min_each=3]", ("option stacks_win_min_each=3 must be at most half of"
+         " stacks_win_chips=5 (2): ST-21 counts both colours in the chips that win")),
     ],
 )
 def test_options_that_let_nobody_win_are_refused_naming_an_option_given(variant, message):
