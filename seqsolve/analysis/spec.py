@@ -77,6 +77,8 @@ def search_settings(
             known = " or ".join(repr(n) for n in ("search", "mcts", "rollout") if n in bot_classes(game))
             raise AnalysisError(f"analysis needs a search bot ({known}, key=value,... after it), not {bot!r}")
         made = make_bot(bot, game)
+        if rules is not None:
+            made.check_rules(rules)
     except BotError as exc:
         raise AnalysisError(str(exc)) from None
     if name == "rollout":

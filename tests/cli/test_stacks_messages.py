@@ -83,3 +83,10 @@ def test_a_budget_given_twice_to_analyze_is_refused(tmp_path):
         "seqsolve: mcts:iters=100: iters=100 and --iters 200 both set the search's budget: give one of them"
     )
     assert "mcts:iters=100: 100 iterations" in ok("analyze", path, "mcts:iters=100", "--iters", "100", "--seed", "1")
+
+
+def test_recall_is_refused_by_analyze_outside_the_draft_variant():
+    assert fails("analyze", "example:3", "mcts:recall=true", "--iters", "50") == (
+        "seqsolve: bot mcts: recall keeps the cards taken from the face-up draft, which only the draft variant"
+        " has (draw_mode=draft), not classic[sequences_to_win=3,overlap_reuse_limit=1]"
+    )
