@@ -338,11 +338,11 @@ def _chips(f: StacksFields, rules: StacksRules, result: int | str | None) -> lis
                 raise BadToken(
                     entry, f"more {('blue', 'red')[c]} chips than the supply of {rules.chip_supply} (ST-4)"
                 )
-        if result != seat and _meets_win(rules, *pair):
+        if result != seat and rules.meets_win(*pair):
             raise BadToken(
                 entry, f"seat {seat} holds {pair[0]}b{pair[1]}r and has won (ST-21), but {_ended(result)}"
             )
-        if result == seat and not _meets_win(rules, *pair):
+        if result == seat and not rules.meets_win(*pair):
             raise BadToken(
                 entry,
                 f"seat {seat} won, but holds {pair[0]}b{pair[1]}r: a win is {rules.win_chips} chips,"
@@ -361,10 +361,6 @@ def _ended(result: int | str | None) -> str:
         if result == "draw"
         else f"seat {result} won: the first to win ends the game"
     )
-
-
-def _meets_win(rules: StacksRules, blue: int, red: int) -> bool:
-    return blue + red >= rules.win_chips and min(blue, red) >= rules.win_min_each
 
 
 def _listed_pile(

@@ -37,6 +37,14 @@ class StacksRules:
         """Sides, as the runners count them: every seat is its own (ST-1)."""
         return self.players
 
+    def meets_win(self, blue: int, red: int) -> bool:
+        """Whether a seat holding these chips has won (ST-21).
+
+        >>> StacksRules().meets_win(4, 1), StacksRules().meets_win(3, 2)
+        (False, True)
+        """
+        return blue + red >= self.win_chips and min(blue, red) >= self.win_min_each
+
     @property
     def first_seat(self) -> int:
         """The seat that moves first (ST-6: seat 0)."""

@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass
 
 from ...analysis.exact import NoTactics
 from .cards import Card, card_code, colour
+from .position_text import FULL_PILE
 
-FULL_PILE = 5
 COLOUR_WORDS = ("blue", "red")
 #: the cards that complete a pile at 4 of each colour: its 5 and its wild (ST-8)
 COMPLETERS = ((Card.B5, Card.BW), (Card.R5, Card.RW))
@@ -64,7 +64,7 @@ def threat_summary(view) -> list[SeatThreats]:
         wins_with = []
         for k in (0, 1):
             after = [chips[0] + (k == 0), chips[1] + (k == 1)]
-            if held[k] < rules.chip_supply and _meets_win(rules, *after):
+            if held[k] < rules.chip_supply and rules.meets_win(*after):
                 wins_with.append(k)
         top = pos.discards[seat][-1:] if pos.discards[seat] else []
         completions = []
@@ -97,10 +97,6 @@ def threat_summary(view) -> list[SeatThreats]:
             )
         )
     return out
-
-
-def _meets_win(rules, blue: int, red: int) -> bool:
-    return blue + red >= rules.win_chips and min(blue, red) >= rules.win_min_each
 
 
 def _unseen(pos) -> Counter:
