@@ -77,6 +77,8 @@ def search_settings(
             known = " or ".join(repr(n) for n in ("search", "mcts", "rollout") if n in bot_classes(game))
             raise AnalysisError(f"analysis needs a search bot ({known}, key=value,... after it), not {bot!r}")
         made = make_bot(bot, game)
+        if rules is not None:
+            made.check_rules(rules)
     except BotError as exc:
         raise AnalysisError(str(exc)) from None
     if name == "rollout":
@@ -85,6 +87,12 @@ def search_settings(
         finally:
             made.close()
     try:
+        for key, flag, value in (("iters", "--iters", iterations), ("time", "--time", seconds)):
+            if key in given and value is not None and value != made.options[key]:
+                raise AnalysisError(
+                    f"{bot}: {key}={_plain(made.options[key])} and {flag} {_plain(value)} both set the search's"
+                    f" budget: give one of them"
+                )
         if iterations is None and seconds is None:
             if "iters" in given or "time" in given:
                 iterations, seconds = made.options["iters"], made.options["time"]
@@ -145,3 +153,8 @@ def check_analyzable(state, open_information: bool = False) -> None:
         raise AnalysisError(f"seat {seat}'s cards are {listed}: analyze needs the cards of the side to move")
     if open_information and (hidden := state.hidden_cards()):
         raise AnalysisError(f"open analysis (--open) needs every card known, but {'; '.join(hidden)}")
+
+
+def _plain(value) -> str:
+    """A budget as typed: ``200``, ``0.5``."""
+    return f"{value:g}" if isinstance(value, float) else str(value)

@@ -118,6 +118,14 @@ def check_balance(config: BalanceConfig) -> None:
     for r in config.restrict:
         if r not in RESTRICTIONS:
             raise BalanceError(f"--restrict: unknown restriction {r!r} (known: {', '.join(RESTRICTIONS)})")
+    if config.restrict:  # its bars are Sequence's actions: a game without them has no restricted bot
+        for point in config.points:
+            point_game = game_for(point.variant)
+            if "restricted" not in point_game.bot_classes():
+                raise BalanceError(
+                    f"--restrict bars Sequence's actions ({', '.join(RESTRICTIONS)}), which {point.label} does not"
+                    f" have: measure {point_game.name} without --restrict"
+                )
     game = game_for(config.points[0].variant)  # every point's own game checks its jobs below
     for spec in dict.fromkeys(config.bots + tuple(x for x in (config.weak, config.strong) if x)):
         make_bot(spec, game).close()

@@ -103,6 +103,10 @@ class Bot:
     def start(self, rules: Rules, seats: str, seat: int) -> None:
         """Called once before a game: the rules and the seat this bot plays."""
 
+    def check_rules(self, rules: Rules) -> None:
+        """A BotError when a parameter given means nothing in games of ``rules``: the
+        runners ask before the first game."""
+
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         """The core action to play, legal in ``observation``."""
         raise NotImplementedError

@@ -99,6 +99,16 @@ class _Evidence:
     def start(self, rules, seats: str, seat: int) -> None:
         self._before: State | None = None
 
+    def check_rules(self, rules) -> None:
+        """``recall`` keeps the cards taken from the face-up draft: only the draft variant has one."""
+        if self.options["recall"] and getattr(rules, "draw_mode", None) != "draft":
+            from .base import BotError
+
+            raise BotError(
+                f"bot {self.name}: recall keeps the cards taken from the face-up draft, which only the draft"
+                f" variant has (draw_mode=draft), not {rules.variant}"
+            )
+
     def _infers(self) -> bool:
         return self.options["infer"] > 0 and not self.open_information
 
@@ -224,6 +234,10 @@ class MCTSBot(_Evidence, Bot):
             from .base import BotError
 
             raise BotError("bot mcts: give iters, time or work")
+        if self.options["cap"] and self.options["time"]:
+            from .base import BotError
+
+            raise BotError("bot mcts: cap bounds a move's iterations, and time= replaces them: give cap or time, not both")
         self.open_information = bool(self.options["open"])
         self._searcher: _search.Searcher | None = None
         self.last: dict | None = None

@@ -280,8 +280,7 @@ class Conversation:
         self.say(
             self.game.render(table.state, self.viewer, None, self.color, self.notes, self.last).rstrip("\n")
         )
-        turns = len({(step.seat, step.turn) for step in table.steps})
-        self.say(f"result: {self.result()} after {turns} turns; record {self.out}")
+        self.say(f"result: {self.result()} after {table.turns} turns; record {self.out}")
 
     def bots_play(self) -> None:
         from ..bots import BotFailure

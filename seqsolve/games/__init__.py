@@ -9,6 +9,7 @@ the same words everywhere.  Importing this module loads no compiled code.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from .base import Game, GameState, NotSupported, PositionError, RulesError
@@ -44,7 +45,7 @@ def game_for(variant: str) -> Game:
     >>> game_for("classic[sequences_to_win=3]").name, game_for("stacks[stacks_refill=empty_hand_only]").name
     ('sequence', 'stacks')
     """
-    preset = variant.strip().split("[", 1)[0].strip()
+    preset = variant.strip().split("[", 1)[0].strip().lower()  # whose reader says a preset is lower case
     for game in all_games()[1:]:
         if preset in game.presets:
             return game
@@ -70,12 +71,17 @@ def position_game(text: str) -> Game:
     line that is not a comment names (an SQN or STN line's variant), or, in the readable
     form (both games' start with ``seqsolve-position``), its ``variant:`` line's.  A file
     no other game claims is Sequence's, whose reader then says what is wrong with it.
+    A JSON position (``convert --to json``) names its game by its ``variant`` field, and
+    the game's reader says that JSON is written, not read.
 
     >>> position_game("# a comment\\nclassic *8*/10/10/10/10/10/10/10/10/*8* bg 0 ...").name
     'sequence'
     >>> position_game("seqsolve-position 1\\nvariant: stacks   # Sequence Stacks\\n...").name
     'stacks'
     """
+    if text.lstrip().startswith("{"):
+        variant = re.search(r'"variant"\s*:\s*"([^"]*)"', text)
+        return game_for(variant.group(1)) if variant else all_games()[0]
     lines = (line.split("#", 1)[0].split() for line in text.splitlines())
     words = [w for w in lines if w]
     if not words:

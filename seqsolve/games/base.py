@@ -73,6 +73,17 @@ class IllegalMoveError(SeqsolveError, ValueError):
     """A move that the rules do not allow here; the message says why."""
 
 
+def turns_played(state, last_action: int | None) -> int:
+    """How many turns a game has had, the one count every command gives (a record's
+    ``turns``, ``replay``, ``annotate``, the end of ``play``): the game's own count
+    where a turn can stop part-way (Sequence Stacks: ``StacksState.turns_played``,
+    docs/stacks.md "Turns"), else the completed turns.  ``last_action`` is the last
+    action played (None: none).
+    """
+    own = getattr(state, "turns_played", None)
+    return state.turn if own is None else own(last_action)
+
+
 def whole_turns(decisions: Iterable[tuple[str, bool]]) -> list[str]:
     """Decisions as whole turns: each ``(text, ends_turn)`` joined to those after it
     up to the one that ends the turn (an unfinished turn last, as far as it goes).

@@ -155,6 +155,12 @@ def parse_either_form(
         raise BadToken(Tok("", 1, 1), f"empty position: expected an {line_form} line or {HEADER!r}")
     index, lineno, first = meaningful[0]
     words = split_words(Tok(first, lineno, 1))
+    if words[0].text.startswith("{"):
+        raise BadToken(
+            words[0],
+            f"a position as JSON (what convert --to json writes) is not read back: give its {line_form.lower()!r}"
+            f" field, the {line_form} line, or the readable form",
+        )
     if words[0].text.lower() == "seqsolve-position":
         if [w.text for w in words[1:]] != ["1"]:
             raise BadToken(words[0], f"unsupported header {first.strip()!r}: expected {HEADER!r}")

@@ -114,7 +114,11 @@ def check_config(config: MatchConfig):
     if not (math.isfinite(config.move_timeout) and config.move_timeout > 0):
         raise MatchError(f"the time limit per move must be a number of seconds above 0, not {config.move_timeout}")
     for spec in config.bots:
-        make_bot(spec, config.game).close()  # raises BotError with the list of what exists
+        bot = make_bot(spec, config.game)  # raises BotError with the list of what exists
+        try:
+            bot.check_rules(rules)
+        finally:
+            bot.close()
     return rules
 
 

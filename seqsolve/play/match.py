@@ -33,7 +33,7 @@ import numpy as np
 
 from ..bots import BotFailure, make_bot
 from ..bots.base import Bot
-from ..games.base import GameState
+from ..games.base import GameState, turns_played
 from .config import MatchConfig, MatchError, check_config, game_identity, game_score
 from .records import RecordFile
 from .seeds import stream_words
@@ -75,6 +75,7 @@ def play_game(
     rngs = [np.random.default_rng(config.bot_seed(game, s)) for s in range(rules.players)]
     played: list[str] | None = [] if moves else None
     plies = 0
+    last = None  # the last action played
     forfeit = None
     tally = detail(rules) if detail else None
     started = time.perf_counter()
@@ -104,11 +105,12 @@ def play_game(
                 state.apply_legal(action)
             else:
                 tally.play(state, action, len(legal))
+            last = action
     finally:
         if owned:
             for bot in bots:
                 bot.close()
-    ending = _ending(state, seat_bot, forfeit)
+    ending = _ending(state, seat_bot, forfeit, last)
     record = _record(config, game, ending, played, plies, forfeit, time.perf_counter() - started)
     if tally is not None:
         record["detail"] = tally.finish(state)
@@ -141,14 +143,15 @@ def _forfeit_winner(seat_bot: list[int], seat: int, teams: int) -> int:
     return others[0] if others else (side + 1) % teams
 
 
-def _ending(state, seat_bot: list[int], forfeit: dict | None) -> tuple[str, int | None, str, int]:
+def _ending(state, seat_bot: list[int], forfeit: dict | None, last_action: int | None) -> tuple[str, int | None, str, int]:
     """How a game ended, as its record says it: result, winning side, termination, turns."""
+    turns = turns_played(state, last_action)
     if forfeit is None:
         outcome = state.outcome()
         winner_side = None if outcome.winner is None else state.sides.index(outcome.winner)
-        return outcome.result, winner_side, outcome.termination.name.lower(), state.turn
+        return outcome.result, winner_side, outcome.termination.name.lower(), turns
     winner_side = _forfeit_winner(seat_bot, forfeit["seat"], state.rules.teams)
-    return state.sides[winner_side], winner_side, "forfeit", state.turn
+    return state.sides[winner_side], winner_side, "forfeit", turns
 
 
 def _record(config, game, ending, moves, plies, forfeit, seconds, identity: dict | None = None) -> dict:
@@ -290,7 +293,7 @@ _SEARCHING = ("mcts", "rollout")
 def _plays_cheap_games(config: MatchConfig, detail: MakeTally | None) -> bool:
     """Whether the workers will play the match in the game's compiled loop without a
     search: only such games are cheap enough for the bigger chunks."""
-    bots = [make_bot(spec) for spec in config.bots]
+    bots = [make_bot(spec, config.game) for spec in config.bots]
     try:
         rules = config.rules()
         choosers = [bot.loop_chooser(rules) for bot in bots]

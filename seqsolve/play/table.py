@@ -23,7 +23,7 @@ import numpy as np
 from ..bots import BotFailure, make_bot
 from ..errors import SeqsolveError
 from ..games import game_for, rules_for
-from ..games.base import GameState
+from ..games.base import GameState, turns_played
 from .config import game_score
 from .records import RECORD_FORMAT, UNFINISHED, RecordError, start_state, write_text
 from .seeds import bot_seed
@@ -107,6 +107,7 @@ class Table:
         """
         self.state = start_state(self.record, self.where)
         self.steps: list[Step] = []
+        self.last_action: int | None = None  # the last action played, which says whether a turn is under way
         for ply, text in enumerate(self.record["moves"], 1):
             try:
                 action = self.state.string_to_action(text)
@@ -118,6 +119,7 @@ class Table:
         text = text if text is not None else self.state.action_to_string(action)
         self.steps.append(Step(self.state.current_player, self.state.turn))
         self.state.apply(action)
+        self.last_action = action
         return text
 
     def play(self, action: int) -> str:
@@ -216,7 +218,12 @@ class Table:
             }
         else:
             ending = {"result": None, "winner_side": None, "termination": UNFINISHED, "score": None}
-        return {**record, **ending, "forfeit": None, "turns": state.turn, "plies": len(record["moves"])}
+        return {**record, **ending, "forfeit": None, "turns": self.turns, "plies": len(record["moves"])}
+
+    @property
+    def turns(self) -> int:
+        """The turns the game has had (:func:`~seqsolve.games.base.turns_played`)."""
+        return turns_played(self.state, self.last_action)
 
     def write(self, path: str) -> None:
         """The record file ``path``, whole (a temporary file replaces it)."""

@@ -28,8 +28,10 @@ def test_every_legal_decision_is_ranked_and_the_winning_completion_first():
     assert best.win > 0.9 and best.win == max(m.win for m in a.moves)
     assert a.iterations == 400 and sum(m.visits for m in a.moves) == 400
     assert abs(sum(m.share for m in a.moves) - 1.0) < 1e-9
-    assert a.tactics.win_in_one == [] and not a.tactics.looked and a.threats is None
-    assert a.to_dict()["exact"]["opponent_wins"] is None  # not looked for: Stacks has no threat tactics
+    assert a.tactics.win_in_one == [] and not a.tactics.looked
+    assert a.to_dict()["exact"]["opponent_wins"] is None  # not looked for: Stacks has no exact tactics
+    seat0 = a.to_dict()["threats"][0]  # the summary: R5 completes the red pile, and the red chip wins
+    assert seat0["wins_with"] == ["red"] and seat0["completions"][0]["holds"] == "yes"
 
 
 def test_the_seat_asked_in_a_block_window_weighs_block_against_pass():

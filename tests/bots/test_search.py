@@ -630,6 +630,7 @@ def test_mcts_cpu_cap_ends_the_search_whatever_the_iterations():
     first 64, so a cap already spent stops the search at exactly 64; without a cap
     the iteration budget decides.  mcts:cap passes it on."""
     from seqsolve.bots import make_bot
+    from seqsolve.bots.base import BotError
 
     state = State.new(parse_rules("draft", players=2), seed=3)
     core = state.observation(0).core
@@ -641,9 +642,8 @@ def test_mcts_cpu_cap_ends_the_search_whatever_the_iterations():
     assert bot.choose(state.observation(0), np.random.default_rng(1)) in state.legal_actions()
     assert bot.last["iterations"] == 64 and bot.last["capped"]
     assert make_bot("mcts").options["cap"] == 0.0  # opt-in: a move it cuts depends on the load
-    timed = make_bot("mcts:time=0.001,iters=0,cap=0.000000000001")  # time= is a budget of its own
-    timed.choose(state.observation(0), np.random.default_rng(1))
-    assert not timed.last["capped"]
+    with pytest.raises(BotError, match="give cap or time, not both"):  # time= is a budget of its own
+        make_bot("mcts:time=0.001,iters=0,cap=0.000000000001")
 
 
 def _draft_view(seed=3):

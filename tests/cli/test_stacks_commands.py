@@ -75,7 +75,7 @@ def test_apply_plays_whole_turns_in_stacks_notation(example):
 
 def test_apply_is_all_or_nothing_and_names_the_rule(example):
     assert fails("apply", example, "B4 ~SK", "R2 ~R2") == (
-        "seqsolve: move 2 'R2 ~R2' is illegal: R2: seat 1 holds no R2 (this position does not show 5 of the mover's cards)"
+        "seqsolve: move 2 'R2 ~R2' is illegal: R2: seat 1 shows no R2 (this position does not show 5 of the mover's cards)"
     )
     assert fails("apply", example, "B4 B4") == "seqsolve: move 1 'B4 B4' is illegal: B4: seat 0 holds no B4"
     assert "(ST-15)" in fails("apply", example, "pass")

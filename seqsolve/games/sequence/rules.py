@@ -249,7 +249,7 @@ class Variant:
         if preset == "stacks":  # another game's preset: the registry (games.game_for) reads it
             raise RulesError("preset 'stacks' is Sequence Stacks, a game of its own: seqsolve.parse_rules reads it")
         if preset not in PRESETS:
-            raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+            raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)}; stacks for Sequence Stacks)")
         overrides: list[tuple[str, object]] = []
         for item in (body or "").split(","):
             if not item.strip():

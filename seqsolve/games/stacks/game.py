@@ -113,7 +113,11 @@ class StacksGame:
         """None: Stacks games are played action by action by the runner."""
 
     def tactics(self, view, open_information: bool):
-        raise NotSupported("exact tactics (wins in one, blocks) are built for Sequence only, not for Sequence Stacks")
+        """No exact tactics to rank by (wins in one, blocks: every decision is ranked by
+        the search), but each seat's threat summary for the report (``threats``)."""
+        from .threats import StacksTactics
+
+        return StacksTactics(view)
 
     def searcher(self, params: dict):
         """The compiled information-set MCTS of the Stacks ``mcts`` bot, driven by states."""

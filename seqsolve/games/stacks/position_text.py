@@ -66,6 +66,10 @@ def _build(f: StacksFields) -> StacksPosition:
     draw_count, draw_cards = _listed_pile(f.draw, f.draw_cards, "draw", f)
     _check_deck(f, rules, hands, aside_count, draw_count)
     going = result is None
+    turn, quiet = _count(f.turn, "turn", COUNTER_MAX), _count(f.quiet, "quiet", COUNTER_MAX)
+    if going:
+        _check_counters(f, rules, turn, quiet)
+        _check_direction(f, rules, special)
     return StacksPosition(
         rules=rules,
         to_move=to_move,
@@ -85,8 +89,46 @@ def _build(f: StacksFields) -> StacksPosition:
         aside_cards=None if aside_cards is None else sorted(aside_cards),
         draw_count=draw_count,
         draw_cards=draw_cards,
-        turn=_count(f.turn, "turn", COUNTER_MAX),
-        quiet=_count(f.quiet, "quiet", COUNTER_MAX),
+        turn=turn,
+        quiet=quiet,
+    )
+
+
+def _check_counters(f: StacksFields, rules: StacksRules, turn: int, quiet: int) -> None:
+    """ST-22 in a game going on: ``quiet`` counts some of the completed turns, and the
+    turn that completes the ``max_turns``-th ends the game."""
+    if quiet > turn:
+        raise BadToken(
+            f.quiet or f.head,
+            f"quiet {quiet} is more than turn {turn}: quiet turns are completed turns (ST-22)",
+        )
+    if turn >= rules.max_turns:
+        raise BadToken(
+            f.turn or f.head,
+            f"turn {turn}, but the game ended in a draw after max_turns={rules.max_turns} completed turns (ST-22)",
+        )
+
+
+def _check_direction(f: StacksFields, rules: StacksRules, special: list[int]) -> None:
+    """ST-17: every Reverse played stays in the special pile and flipped the direction
+    once, so the direction is what their count makes it."""
+    reverses = special.count(Card.RV)
+    backward = _direction(f.direction) == -1
+    if backward == (reverses % 2 == 1):
+        return
+    at = f.direction or f.head
+    if not rules.deck[Card.RV]:
+        raise BadToken(
+            at, f"direction reverse, but the deck of {rules.players} players has no Reverse (ST-3, ST-17)"
+        )
+    if backward:
+        raise BadToken(
+            at,
+            f"direction reverse, but the special pile holds {reverses} Reverse: an even number leaves play forward (ST-17)",
+        )
+    raise BadToken(
+        at,
+        f"direction forward, but the special pile holds {reverses} Reverse: an odd number turns play backward (ST-17)",
     )
 
 
@@ -249,6 +291,8 @@ def _piles(f: StacksFields, rules: StacksRules, block_asked: int | None) -> list
                 raise BadToken(
                     tok, f"{card.name} is an action card: sequence piles hold number and wild cards (ST-8)"
                 )
+        if len(cards) > FULL_PILE:
+            raise BadToken(toks[FULL_PILE], f"a pile of {len(cards)} cards: a pile is complete at 5 (ST-9)")
         pile_colour = colour(cards[0])
         for place, (tok, card) in enumerate(zip(toks, cards), 1):
             if colour(card) != pile_colour:
@@ -259,8 +303,6 @@ def _piles(f: StacksFields, rules: StacksRules, block_asked: int | None) -> list
                 raise BadToken(
                     tok, f"{card.name} as card {place} of a pile: card {place} is a {place} or a wild (ST-8)"
                 )
-        if len(cards) > FULL_PILE:
-            raise BadToken(toks[FULL_PILE], f"a pile of {len(cards)} cards: a pile is complete at 5 (ST-9)")
         if len(cards) == FULL_PILE:
             full += 1
             if block_asked is None or full > 1:
@@ -284,8 +326,8 @@ def _piles(f: StacksFields, rules: StacksRules, block_asked: int | None) -> list
 
 
 def _chips(f: StacksFields, rules: StacksRules, result: int | str | None) -> list[tuple[int, int]]:
-    """ST-4: no more chips of a colour than the supply; ST-21: nobody has won yet in a
-    game still going."""
+    """ST-4: no more chips of a colour than the supply; ST-21: the winner holds a win and
+    nobody else does (the first win ends the game), nobody in a game going on or drawn."""
     chips, held = [], [0, 0]
     for seat in range(rules.players):
         entry, blue_tok, red_tok = f.chips[seat]
@@ -296,16 +338,29 @@ def _chips(f: StacksFields, rules: StacksRules, result: int | str | None) -> lis
                 raise BadToken(
                     entry, f"more {('blue', 'red')[c]} chips than the supply of {rules.chip_supply} (ST-4)"
                 )
-        if result is None and _meets_win(rules, *pair):
+        if result != seat and rules.meets_win(*pair):
             raise BadToken(
-                entry, f"seat {seat} holds {pair[0]}b{pair[1]}r and has won (ST-21), but the game is going on"
+                entry, f"seat {seat} holds {pair[0]}b{pair[1]}r and has won (ST-21), but {_ended(result)}"
+            )
+        if result == seat and not rules.meets_win(*pair):
+            raise BadToken(
+                entry,
+                f"seat {seat} won, but holds {pair[0]}b{pair[1]}r: a win is {rules.win_chips} chips,"
+                f" at least {rules.win_min_each} of each colour (ST-21)",
             )
         chips.append(pair)
     return chips
 
 
-def _meets_win(rules: StacksRules, blue: int, red: int) -> bool:
-    return blue + red >= rules.win_chips and min(blue, red) >= rules.win_min_each
+def _ended(result: int | str | None) -> str:
+    """How the game ended, for a seat holding a win it did not get."""
+    if result is None:
+        return "the game is going on"
+    return (
+        "the game ended in a draw"
+        if result == "draw"
+        else f"seat {result} won: the first to win ends the game"
+    )
 
 
 def _listed_pile(

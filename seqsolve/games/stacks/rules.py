@@ -37,6 +37,14 @@ class StacksRules:
         """Sides, as the runners count them: every seat is its own (ST-1)."""
         return self.players
 
+    def meets_win(self, blue: int, red: int) -> bool:
+        """Whether a seat holding these chips has won (ST-21).
+
+        >>> StacksRules().meets_win(4, 1), StacksRules().meets_win(3, 2)
+        (False, True)
+        """
+        return blue + red >= self.win_chips and min(blue, red) >= self.win_min_each
+
     @property
     def first_seat(self) -> int:
         """The seat that moves first (ST-6: seat 0)."""
@@ -105,6 +113,8 @@ def parse_overrides(variant: str) -> dict[str, object]:
     """The options a ``stacks[...]`` string sets, as StacksRules fields."""
     text = variant.strip()
     preset, _, rest = text.partition("[")
+    if preset.strip().lower() == PRESET and preset.strip() != PRESET:
+        raise RulesError(f"variant {text[:40]!r}: the preset is written {PRESET!r}, in lower case")
     if preset.strip() != PRESET:
         raise RulesError(f"{preset.strip()!r} is not Sequence Stacks' preset ({PRESET!r})")
     if rest and not rest.endswith("]"):
@@ -186,11 +196,13 @@ def make_rules(variant: str = PRESET, players: int | None = None, teams: int | N
         raise RulesError("Sequence Stacks has no teams: every player plays for themselves (ST-1)")
     rules = StacksRules(players=players, **fields)
     _check(rules)
+    _check_winnable(rules, {OPTION_NAMES[f] for f in fields})
     return rules
 
 
 def _check(r: StacksRules, only: str | None = None) -> None:
-    """The range of every numeric option (of ``only`` when given)."""
+    """The range of every numeric option by itself (of ``only`` when given); what
+    options must be together is :func:`_check_winnable`'s."""
 
     def within(name: str, value: int, low: int, high: int) -> None:
         if only not in (None, name):
@@ -201,5 +213,45 @@ def _check(r: StacksRules, only: str | None = None) -> None:
     within("stacks_max_piles_per_colour", r.max_piles_per_colour, 1, MAX_PILES_PER_COLOUR)
     within("stacks_chip_supply", r.chip_supply, 0, MAX_CHIP_SUPPLY)
     within("stacks_win_chips", r.win_chips, 1, 2 * MAX_CHIP_SUPPLY)
-    within("stacks_win_min_each", r.win_min_each, 0, r.win_chips // 2)
+    within("stacks_win_min_each", r.win_min_each, 0, MAX_CHIP_SUPPLY)
     within("max_turns", r.max_turns, 1, MAX_TURNS)
+
+
+def _check_winnable(r: StacksRules, given: set[str]) -> None:
+    """ST-4 and ST-21 together: a seat can hold what wins.  Chips come only from the
+    supply, so ``stacks_win_chips`` is at most both colours' supply (else every game
+    would end in a draw, RULES-NOTES.md); ``stacks_win_min_each`` is at most half of
+    ``stacks_win_chips``.  The message blames an option the variant gives, and names
+    the other with its value and whether it is the default.
+
+    >>> _check_winnable(StacksRules(win_chips=41), {"stacks_win_chips"})
+    Traceback (most recent call last):
+    seqsolve.games.base.RulesError: option stacks_win_chips=41 is more chips than the supply holds, 40 in all (stacks_chip_supply 20 by default, of each colour): nobody could win (ST-4, ST-21)
+    """
+
+    def said(name: str) -> str:
+        value = getattr(r, OPTIONS[name])
+        return f"{name}={value}" if name in given else f"{name} {value} by default"
+
+    if r.win_chips > 2 * r.chip_supply:
+        supply = f"{2 * r.chip_supply} in all ({said('stacks_chip_supply')}, of each colour)"
+        if "stacks_win_chips" in given:
+            raise RulesError(
+                f"option {said('stacks_win_chips')} is more chips than the supply holds, {supply}:"
+                " nobody could win (ST-4, ST-21)"
+            )
+        lower = f" unless stacks_win_chips is at most {2 * r.chip_supply}" if r.chip_supply else ""
+        raise RulesError(
+            f"option {said('stacks_chip_supply')} puts {2 * r.chip_supply} chips in play, fewer than the"
+            f" {r.win_chips} that win (stacks_win_chips' default): nobody could win{lower} (ST-4, ST-21)"
+        )
+    if 2 * r.win_min_each > r.win_chips:
+        if "stacks_win_min_each" in given:
+            raise RulesError(
+                f"option {said('stacks_win_min_each')} must be at most half of {said('stacks_win_chips')}"
+                f" ({r.win_chips // 2}): ST-21 counts both colours in the chips that win"
+            )
+        raise RulesError(
+            f"option {said('stacks_win_chips')} is fewer than twice stacks_win_min_each ({r.win_min_each} by"
+            f" default): give stacks_win_min_each too, at most {r.win_chips // 2} (ST-21)"
+        )

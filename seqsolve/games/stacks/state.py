@@ -240,6 +240,36 @@ class StacksState:
             action = arguments.integer(action, "ends_turn", "action", 0, NUM_ACTIONS - 1)
         return action >= DISCARD_BASE and action not in (BLOCK, PASS)
 
+    def turns_played(self, last_action: int | None) -> int:
+        """Turns begun (docs/stacks.md, "Turns"): the completed ones, skipped ones
+        included (ST-10), and the turn the game stopped in when ``last_action`` (the
+        last action played; None: none) did not end it: a win (ST-21) or a stalled
+        draw (ST-22) comes in the middle of a turn, a forfeit may.
+
+        >>> from seqsolve.games.stacks.rules import make_rules
+        >>> state = StacksState.new(make_rules("stacks", 2), seed=7)
+        >>> b1 = state.string_to_action("B1"); state.apply(b1); state.turns_played(b1)  # the first turn, under way
+        1
+        >>> r2 = state.string_to_action("~R2"); state.apply(r2); state.turns_played(r2)  # and complete
+        1
+        """
+        unfinished = last_action is not None and not self.ends_turn(last_action)
+        return self.turn + unfinished
+
+    def seats_skipped(self, action: int) -> list[int]:
+        """The seats whose turns are skipped (ST-10) when ``action`` ends this turn, in
+        the order they are skipped: each such turn completes at once, so it is a turn
+        of its own in every count (docs/stacks.md, "Turns")."""
+        if not self.ends_turn(action) or self.is_terminal():
+            return []
+        after = self._core.clone(None)
+        after.apply(action)
+        skipped = after.turn - self.turn - 1
+        if not skipped:
+            return []
+        seat, step, players = self.current_player, self.to_position().direction, self.rules.players
+        return [(seat + step * (i + 1)) % players for i in range(skipped)]
+
     def play_turn(self, text: str) -> None:
         """Play the decisions of ``text`` (``B1 B2 ~R5``, a Block window's answers in
         their place: ``B5 pass R1 ~B2``), all or none; a turn may stop part-way, but
@@ -325,7 +355,7 @@ class StacksState:
             return f"{text}: the game is over"
         if pos.block_asked is not None:
             if action == BLOCK:
-                return f"block: seat {pos.block_asked} holds no Block (ST-15)"
+                return f"block: {_holds_no(pos, pos.block_asked, 'Block')} (ST-15)"
             return f"{text}: seat {pos.block_asked} is asked whether to block the completion: block or pass (ST-15)"
         seat = pos.to_move
         if action in (BLOCK, PASS):
@@ -334,7 +364,7 @@ class StacksState:
             return "end: the hand is not empty, so the turn ends with a discard (ST-14)"
         if a.kind == ActionKind.DISCARD or not a.from_discard:
             if a.card not in pos.hands[seat]:
-                return f"{text}: seat {seat} holds no {a.card.name}"
+                return f"{text}: {_holds_no(pos, seat, a.card.name)}"
         elif not pos.discards[seat] or pos.discards[seat][-1] != a.card:
             return f"{text}: the top of seat {seat}'s discard pile is not {a.card.name} (ST-12)"
         elif a.card not in PILE_CARDS and not self.rules.actions_from_discard:
@@ -342,6 +372,12 @@ class StacksState:
         if a.card == Card.BK:
             return f"{text}: a Block is played only in answer to a completion (ST-15)"
         return f"{text}: {_no_target(self.rules, a.card, a.arg)}"
+
+
+def _holds_no(pos: StacksPosition, seat: int, card: str) -> str:
+    """That ``seat`` has no such card or, with cards of its hand unknown here, that it
+    shows none: it may hold one, but only a card the position shows is played."""
+    return f"seat {seat} {'shows' if pos.unknown[seat] else 'holds'} no {card}"
 
 
 def _no_target(rules: StacksRules, card: int, arg: int) -> str:

@@ -40,6 +40,8 @@ class Step:
     seat: int
     turn: int
     action: int
+    #: seats whose turns this action, ending a turn, makes them skip (Stacks' ST-10)
+    skipped: tuple[int, ...] = ()
 
 
 class Replay:
@@ -68,14 +70,21 @@ class Replay:
                 action = state.string_to_action(text)
             except ValueError as exc:
                 raise RecordError(f"{self.where}: move {ply} {text!r} cannot be replayed: {exc}") from None
-            yield Step(ply, text, state.current_player, state.turn, action)
+            skipped = getattr(state, "seats_skipped", None)  # a game with skipped turns says which
+            yield Step(ply, text, state.current_player, state.turn, action, tuple(skipped(action)) if skipped else ())
             state.apply(action)
         if not state.is_terminal() and self.record["termination"] not in ("forfeit", UNFINISHED):
             raise RecordError(f"{self.where}: the moves stop before the game is over")
 
 
+#: the line of a skipped turn (ST-10), in place of its actions
+SKIPPED = "(skipped)"
+
+
 def turns(steps) -> list[tuple[int, list[str]]]:
-    """The steps of a replay grouped into whole turns: ``(seat, actions)`` each.
+    """The steps of a replay grouped into whole turns: ``(seat, actions)`` each, a
+    skipped turn as ``(seat, ["(skipped)"])``: as many as
+    :func:`~seqsolve.games.base.turns_played` counts.
 
     >>> [(seat, texts) for seat, texts in turns([Step(1, "~5S", 0, 0, 1), Step(2, "9H@i3", 0, 0, 2)])]
     [(0, ['~5S', '9H@i3'])]
@@ -87,6 +96,7 @@ def turns(steps) -> list[tuple[int, list[str]]]:
             out.append((step.seat, []))
             last = step.turn
         out[-1][1].append(step.text)
+        out.extend((seat, [SKIPPED]) for seat in step.skipped)
     return out
 
 

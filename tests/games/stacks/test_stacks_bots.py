@@ -168,7 +168,7 @@ def test_greedy_blocks_a_completion_that_would_win_and_lets_a_far_one_stand():
 def test_greedy_does_not_block_a_completion_that_gives_no_chip():
     # ST-9: the blue supply is empty (stacks_chip_supply=1, the chip already taken)
     window = {"hands": ["-", "BK R2"], "piles": ["B1 B2 B3 B4 B5"], "block_asked": 1, "progress": True}
-    st = state(**window, variant="stacks[stacks_chip_supply=1]", chips=[(1, 1), (0, 0)])
+    st = state(**window, variant="stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]", chips=[(1, 0), (0, 1)])
     assert greedy(st, block_all=True) == "pass"
 
 
@@ -220,11 +220,12 @@ def test_mcts_work_budget_ends_at_the_iteration_that_reaches_it(top):
 
 @pytest.mark.parametrize("top", [0, 6])
 def test_mcts_searches_where_a_turn_would_loop_without_an_action_cap(top):
-    """ST-22 [OURS]: no chip to take (supply 0), an empty draw pile, and this turn has
+    """ST-22 [OURS]: no chip to take (the supply empty), an empty draw pile, and this turn has
     refilled it once already: the B5 that empties the hand stalls the game at its ST-13
     draw, a finished child, and the search (no cap on a turn's length) counts it."""
     pos = position(
-        variant="stacks[stacks_chip_supply=0]",
+        variant="stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]",
+        chips=[(1, 0), (0, 1)],  # the supply is empty
         hands=["B5", "-"],
         unknown=[0, 102],  # the rest of the 112-card deck, so the search deals it to seat 1
         piles=["B1 B2 B3 B4"],

@@ -23,8 +23,9 @@ VARIANTS = [
     "stacks[stacks_win_chips=3,stacks_win_min_each=1,stacks_steal_chip_can_win=true]",
     "stacks[stacks_two_player_removal=false,stacks_actions_from_discard=false]",
     "stacks[max_turns=30]",
-    "stacks[stacks_chip_supply=0]",  # every completion recycles: turns loop but for ST-22's stalled draw
-    "stacks[stacks_chip_supply=1,stacks_refill=empty_hand_only]",
+    # once both chips are out every completion recycles: turns loop but for ST-22's stalled draw
+    "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]",
+    "stacks[stacks_chip_supply=2,stacks_win_chips=4,stacks_refill=empty_hand_only]",
 ]
 SETTINGS = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

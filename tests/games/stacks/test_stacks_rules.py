@@ -83,7 +83,7 @@ def test_st4_chips_beyond_the_supply_are_refused():
 
 def test_st4_stacks_chip_supply_sets_the_supply(engine):
     """ST-4, option stacks_chip_supply: with 1 blue chip, taken, a completion gains nothing."""
-    g = start(engine, "stacks[stacks_chip_supply=1] 0> B5,B1/B2 -/- - B1+B2+B3+B4 0b0r/1b0r 0/0 0 * 0 0")
+    g = start(engine, "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1] 0> B5,B1/B2 -/- - B1+B2+B3+B4 0b0r/1b0r 0/0 0 * 0 0")
     play(g, "B5", "pass")
     assert g.to_position().chips == [(0, 0), (1, 0)]
 
@@ -309,7 +309,7 @@ def test_st15_block_cancels_the_chip(engine):
 def test_st15_every_opponent_is_asked_holder_or_not_in_turn_order(engine):
     """ST-15 (docs/stacks.md): all opponents are asked from the completer's neighbour in
     the current direction; one without a Block can only pass."""
-    g = start(engine, "stacks 1< R2/B5,R1/R3/BK -/-/-/- - B1+B2+B3+B4 0b0r/0b0r/0b0r/0b0r 0/0/0/0 0 * 0 0")
+    g = start(engine, "stacks 1< R2/B5,R1/R3/BK -/-/-/- RV B1+B2+B3+B4 0b0r/0b0r/0b0r/0b0r 0/0/0/0 0 * 0 0")
     play(g, "B5")
     asked = []
     while g.current_player != 1:
@@ -499,10 +499,12 @@ def test_st22_max_turns(engine):
 
 #: seat 0 holds the 5 of a blue pile at 4; the draw pile is empty and the set-aside
 #: stack holds a blue run, so every completion refills the draw pile with a run
+#: one chip of each colour; ``{chips}`` 0b1r/1b0r leaves no blue chip to take
 LOOP = (
-    "stacks[stacks_chip_supply={supply}] 0>{flags} B5/?* -/- - B1+B2+B3+B4 0b0r/0b0r 0/0"
-    " 5:B1,B2,B3,B4,B5 0 0 0"
+    "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1] 0>{flags} B5/?* -/- -"
+    " B1+B2+B3+B4 {chips} 0/0 5:B1,B2,B3,B4,B5 0 0 0"
 )
+NO_BLUE, NO_CHIP_YET = "0b1r/1b0r", "0b0r/0b0r"
 
 
 def _build_the_run_again(g) -> None:
@@ -514,7 +516,7 @@ def test_st22_a_second_refill_in_a_turn_without_a_chip_is_the_stalled_draw(engin
     from the set-aside stack and is built again; the second refill of the turn ends
     the game in a draw instead of looping.  The run that stalled lands on the
     set-aside stack, so every card is still somewhere."""
-    g = start(engine, LOOP.format(supply=0, flags=""), seed=1)
+    g = start(engine, LOOP.format(chips=NO_BLUE, flags=""), seed=1)
     play(g, "B5", "pass")  # the first refill: the run comes back
     assert stn(g).split()[1] == "0>pr" and not g.is_terminal()
     _build_the_run_again(g)
@@ -527,7 +529,7 @@ def test_st22_a_second_refill_in_a_turn_without_a_chip_is_the_stalled_draw(engin
 def test_st22_a_chip_after_the_refill_lets_the_next_refill_go_on(engine):
     """ST-22 [OURS]: the chip of the first completion (supply 1) clears the flag, so
     the second refill goes on; the third, with no chip since the second, stalls."""
-    g = start(engine, LOOP.format(supply=1, flags=""), seed=1)
+    g = start(engine, LOOP.format(chips=NO_CHIP_YET, flags=""), seed=1)
     play(g, "B5", "pass")
     assert stn(g).split()[1] == "0>p" and g.to_position().chips[0] == (1, 0)
     _build_the_run_again(g)
@@ -540,7 +542,7 @@ def test_st22_a_chip_after_the_refill_lets_the_next_refill_go_on(engine):
 def test_st22_the_refilled_flag_of_a_position_is_played_by(engine):
     """ST-22 [OURS], docs/stacks.md: ``r`` in the to-move field says the turn has
     refilled already, so the next refill is the stalled draw."""
-    g = start(engine, LOOP.format(supply=0, flags="r"), seed=1)
+    g = start(engine, LOOP.format(chips=NO_BLUE, flags="r"), seed=1)
     play(g, "B5")
     assert g.is_terminal() and g.to_position().result == "draw"
 
@@ -549,7 +551,7 @@ def test_st22_a_new_turn_clears_the_refilled_flag(engine):
     """ST-22 [OURS]: the flag counts refills within one turn only; the next turn's
     ST-11 refill recycles as any first refill does."""
     g = start(
-        engine, "stacks[stacks_chip_supply=0] 0>r B3/?* -/- - - 0b0r/0b0r 0/0 5:B1,B2,B3,B4,B5 0 0 0", seed=1
+        engine, "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1] 0>r B3/?* -/- - - 1b0r/0b1r 0/0 5:B1,B2,B3,B4,B5 0 0 0", seed=1
     )
     play(g, "~B3")
     assert not g.is_terminal() and stn(g).split()[1] == "1>"
@@ -560,7 +562,7 @@ def test_st22_a_turn_start_refill_counts_as_the_first_of_the_turn(engine):
     completion gives no chip, so the refill its ST-13 draw needs stalls."""
     g = start(
         engine,
-        "stacks[stacks_chip_supply=0] 0> R3,?*/B5,R2,R3,R4 -/- - B1+B2+B3+B4 0b0r/0b0r 0/0"
+        "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1] 0> R3,?*/B5,R2,R3,R4 -/- - B1+B2+B3+B4 1b0r/0b1r 0/0"
         " 5:R1,R1,R1,R1,R1 0 0 0",
         seed=1,
     )
