@@ -132,6 +132,7 @@ class ExternalBot(Bot):
     }
 
     writes_positions = True
+    runs_a_program = True
 
     def __init__(self, game=None, **values):
         super().__init__(**values)
