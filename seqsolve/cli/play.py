@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import stat
 
 import click
 
@@ -215,8 +216,11 @@ def _rules(variant, players, teams):
 
 
 def _record_header(path: str) -> dict | None:
-    """The header of the record file ``path`` (None for anything else: a position file)."""
+    """The header of the record file ``path`` (None for anything else: a position file,
+    or what is not a regular file, which the position reader reads without waiting)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, encoding="utf-8") as fh:
             header = json.loads(fh.readline(1 << 20))
     except (OSError, ValueError):

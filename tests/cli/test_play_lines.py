@@ -8,6 +8,7 @@ here depends on how long anything takes.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -184,3 +185,9 @@ def test_a_game_whose_program_failed_resumes_as_it_says(tmp_path, monkeypatch):
     assert fails("play", "--from", "play-1.jsonl", "--bot", failing) == (
         f"seqsolve: seat 0 ({failing}) cannot start: no handshake: the program exited with code 4"
     )
+
+
+def test_from_a_fifo_nobody_writes_is_one_line_not_a_wait(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo(tmp_path / "pipe")
+    assert fails("play", "--from", "pipe").startswith("seqsolve: pipe:1:1: empty position")
