@@ -191,3 +191,13 @@ def test_from_a_fifo_nobody_writes_is_one_line_not_a_wait(tmp_path, monkeypatch)
     monkeypatch.chdir(tmp_path)
     os.mkfifo(tmp_path / "pipe")
     assert fails("play", "--from", "pipe").startswith("seqsolve: pipe:1:1: empty position")
+
+
+def test_leaving_a_game_with_a_program_says_to_name_it_again(tmp_path, monkeypatch):
+    """The record alone never starts the program, so the resume command it gives names it."""
+    monkeypatch.chdir(tmp_path)
+    spec = f"ext:{sys.executable} {Path(__file__).resolve().parents[2] / 'examples' / 'random_bot.py'}"
+    out = played("--bot", spec, "--seed", "1", "--no-review", "--out", "my game.jsonl")
+    assert f"""resume it with "seqsolve play --from 'my game.jsonl' --bot '{spec}'", or""" in out
+    assert "--from 'my game.sqn' --seat 0" in out
+    played("--from", "my game.jsonl", "--bot", spec, "--no-review")
