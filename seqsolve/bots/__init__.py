@@ -17,7 +17,17 @@ from .base import Bot, BotError, BotFailure, Param, ProgramRefused
 if TYPE_CHECKING:
     from ..games.base import Game
 
-__all__ = ["Bot", "BotError", "BotFailure", "Param", "ProgramRefused", "bot_classes", "make_bot", "parse_spec", "starts_a_program"]
+__all__ = [
+    "Bot",
+    "BotError",
+    "BotFailure",
+    "Param",
+    "ProgramRefused",
+    "bot_classes",
+    "make_bot",
+    "parse_spec",
+    "starts_a_program",
+]
 
 
 def bot_classes(game: Game | None = None) -> dict[str, type[Bot]]:

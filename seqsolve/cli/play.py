@@ -38,6 +38,7 @@ def command_text(*words: str) -> str:
     line = " ".join(shlex.quote(word) for word in ("seqsolve", "play", *words))
     return f'"{line}"' if "'" in line else f"'{line}'"
 
+
 PLAY_EPILOG = """\b
 Examples:
   seqsolve play                                  you (seat 0, blue) against heuristic
@@ -166,7 +167,9 @@ def _setup(variant, players, teams, seats, bots, seed, source, out):
     humans = sorted(set(seats or (0,)))
     _check_seats(humans, rules.players)
     game = game_for(str(rules.variant))
-    seated = _with_bots([HUMAN if s in humans else "" for s in range(rules.players)], bots or (game.default_bot,))
+    seated = _with_bots(
+        [HUMAN if s in humans else "" for s in range(rules.players)], bots or (game.default_bot,)
+    )
     out = _record_path(out or f"play-{seed}.jsonl")
     table = Table.deal(str(rules.variant), rules.players, rules.teams, seed, seated, start)
     _check_render(table)
@@ -276,7 +279,11 @@ def _start_position(source: str, seed: int, seats):
         seat = min(seats) if seats else 0
         if "?" in state.hand(seat):
             shown = [s for s in range(len(state.seats)) if "?" not in state.hand(s)]
-            which = f"the file shows seat {shown[0]}'s: play it with --seat {shown[0]}" if shown else "nor any seat's"
+            which = (
+                f"the file shows seat {shown[0]}'s: play it with --seat {shown[0]}"
+                if shown
+                else "nor any seat's"
+            )
             raise CliError(f"{source}: seat {seat}'s cards are not listed; {which}")
         state = state.resample(seat, np.random.default_rng(seed))
     return state
@@ -480,8 +487,9 @@ class Session:
             return
         if len(words) != 1:
             self.say(
-                "save what? 'save FILE' writes the position to FILE" if not words
-                else f"not saved: give one file name, not {len(words)} (quote a name with spaces: save \"my game.sqn\")"
+                "save what? 'save FILE' writes the position to FILE"
+                if not words
+                else f'not saved: give one file name, not {len(words)} (quote a name with spaces: save "my game.sqn")'
             )
             return
         path = os.path.expanduser(words[0])

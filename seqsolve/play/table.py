@@ -72,7 +72,9 @@ class Table:
             for s, spec in enumerate(seats):
                 if spec != HUMAN:
                     self.bots[s] = _seat_bot(spec, self.game, programs, f"seat {s} of {where}")
-            self.rngs = {s: np.random.default_rng(bot_seed(record["seed"], 0, 0, s, STREAM)) for s in self.bots}
+            self.rngs = {
+                s: np.random.default_rng(bot_seed(record["seed"], 0, 0, s, STREAM)) for s in self.bots
+            }
             self.replay()
             for seat, bot in self.bots.items():
                 try:

@@ -60,8 +60,18 @@ def test_play_from_a_record_that_seats_a_program_refuses_it(tmp_path, monkeypatc
 
 def test_a_table_of_a_record_starts_no_program():
     """The Python side: a Table made from a record refuses a program unless told the specs are the caller's."""
-    record = {"game": 0, "deal": 0, "variant": "classic", "players": 2, "teams": 2, "seed": 1,
-              "stream": ["play"], "seats": [HUMAN, "ext:touch never"], "side_bot": [0, 1], "moves": []}
+    record = {
+        "game": 0,
+        "deal": 0,
+        "variant": "classic",
+        "players": 2,
+        "teams": 2,
+        "seed": 1,
+        "stream": ["play"],
+        "seats": [HUMAN, "ext:touch never"],
+        "side_bot": [0, 1],
+        "moves": [],
+    }
     with pytest.raises(ProgramRefused, match="seat 1 of game record is an external program"):
         Table(record)
     assert starts_a_program("ext:touch x") and not starts_a_program("greedy")
@@ -76,8 +86,9 @@ def test_resuming_a_match_file_that_names_a_program_runs_nothing(tmp_path, monke
     path = tmp_path / "m.jsonl"
     path.write_text(path.read_text().replace('"greedy"', json.dumps(spec)))
     before = path.read_text()
-    assert "holds a different match" in fails("match", "random", "greedy", "--games", "4", "--out", "m.jsonl",
-                                              "--no-progress")
+    assert "holds a different match" in fails(
+        "match", "random", "greedy", "--games", "4", "--out", "m.jsonl", "--no-progress"
+    )
     assert not pwned.exists() and path.read_text() == before
 
 
@@ -87,8 +98,9 @@ def test_resuming_a_tournament_folder_that_names_a_program_runs_nothing(tmp_path
     ok("tournament", "random", "greedy", "--games", "2", "--seed", "1", "--out", "t", "--no-progress")
     for path in (tmp_path / "t").iterdir():
         path.write_text(path.read_text().replace('"greedy"', json.dumps(spec)))
-    assert "holds a different match" in fails("tournament", "random", "greedy", "--games", "4", "--out", "t",
-                                              "--no-progress")
+    assert "holds a different match" in fails(
+        "tournament", "random", "greedy", "--games", "4", "--out", "t", "--no-progress"
+    )
     assert not pwned.exists()
 
 

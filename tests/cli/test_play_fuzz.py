@@ -18,14 +18,30 @@ from hypothesis import strategies as st
 #: a file name for ``save``: plain, with spaces, quoted, or not one name at all (never a
 #: path out of the test's folder)
 NAMES = st.one_of(
-    st.sampled_from(["a.sqn", "b.stn", "c.txt", "x y.sqn", '"q x.sqn"', "'s.stn", "a b c", "", ".", "..", "-"]),
+    st.sampled_from(
+        ["a.sqn", "b.stn", "c.txt", "x y.sqn", '"q x.sqn"', "'s.stn", "a b c", "", ".", "..", "-"]
+    ),
     st.text(st.characters(blacklist_characters="/\\~\x00", blacklist_categories=("Cs",)), max_size=8),
 )
 
 WORDS = ["moves", "hint", "undo", "quit", "save", "pass", "1", "2", "99", "0", "-1"]
 
 MOVES = st.sampled_from(
-    ["5H@e5", "JSxe5", "~5S", "~5S 9H@i3", "KS@b4", "B1", "~B3", "end", "block", "BW>0", "SC@2", "1 2", "1 1 1"]
+    [
+        "5H@e5",
+        "JSxe5",
+        "~5S",
+        "~5S 9H@i3",
+        "KS@b4",
+        "B1",
+        "~B3",
+        "end",
+        "block",
+        "BW>0",
+        "SC@2",
+        "1 2",
+        "1 1 1",
+    ]
 )
 
 LINE = st.one_of(
@@ -46,8 +62,20 @@ def _fuzz(variant: str, lines: list[str], end_with_quit: bool) -> None:
         os.chdir(folder)
         try:
             result = run(
-                "play", "--variant", variant, "--bot", "random", "--seed", "5", "--hint-time", "0.01",
-                "--no-review", "--out", "game.jsonl", input=text, env={"HOME": folder},
+                "play",
+                "--variant",
+                variant,
+                "--bot",
+                "random",
+                "--seed",
+                "5",
+                "--hint-time",
+                "0.01",
+                "--no-review",
+                "--out",
+                "game.jsonl",
+                input=text,
+                env={"HOME": folder},
             )
             made = set(os.listdir(folder))
         finally:

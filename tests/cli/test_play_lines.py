@@ -20,9 +20,7 @@ from seqsolve.play.records import read_records
 CLASSIC = ("--bot", "random", "--seed", "1", "--no-review")
 
 #: a program that answers the handshake, then exits when it is asked for a move
-QUITS_AT_FIRST_MOVE = (
-    "import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        sys.exit(1)\n"
-)
+QUITS_AT_FIRST_MOVE = "import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n        sys.exit(1)\n"
 
 
 def played(*args: str, input: str = "quit\n", env: dict | None = None) -> str:
@@ -79,8 +77,11 @@ def test_save_reads_its_file_name_as_a_shell_word(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     home = tmp_path / "home"
     home.mkdir()
-    out = played(*CLASSIC, input='save my game.sqn\nsave "q x.sqn"\nsave ~/x.sqn\nsave "open\nquit\n',
-                 env={"HOME": str(home)})
+    out = played(
+        *CLASSIC,
+        input='save my game.sqn\nsave "q x.sqn"\nsave ~/x.sqn\nsave "open\nquit\n',
+        env={"HOME": str(home)},
+    )
     assert "not saved: give one file name, not 2 (quote a name with spaces" in out
     assert """saved q x.sqn: "seqsolve play --from 'q x.sqn' --seat 0" plays on from it""" in out
     assert f"saved {home / 'x.sqn'}: " in out
@@ -93,7 +94,10 @@ def test_a_saved_position_names_the_seat_it_shows(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     played(*CLASSIC, input="save pos.sqn\nquit\n")
     line = fails("play", "--from", "pos.sqn", "--seat", "1", "--bot", "random")
-    assert line == "seqsolve: pos.sqn: seat 1's cards are not listed; the file shows seat 0's: play it with --seat 0"
+    assert (
+        line
+        == "seqsolve: pos.sqn: seat 1's cards are not listed; the file shows seat 0's: play it with --seat 0"
+    )
 
 
 def test_a_seat_given_twice_is_refused(tmp_path, monkeypatch):

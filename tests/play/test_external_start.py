@@ -9,12 +9,12 @@ how long it took, and each ends as soon as its limit has passed.
 from __future__ import annotations
 
 import sys
+
 import pytest
 from cli_helpers import fails
 
 from seqsolve.bots import BotFailure, make_bot
 from seqsolve.games import rules_for
-
 
 SLEEPER = f"ext:{sys.executable} -c 'import time; time.sleep(60)'"
 
@@ -41,7 +41,9 @@ def test_the_handshake_waits_only_the_time_limit_and_is_not_tried_again(spawned)
     rules = rules_for("classic", 2)
     try:
         for _ in range(3):  # three games: the program is started for the first only
-            with pytest.raises(BotFailure, match=r"^no handshake: no answer within the time limit of 0.05 s$"):
+            with pytest.raises(
+                BotFailure, match=r"^no handshake: no answer within the time limit of 0.05 s$"
+            ):
                 bot.start(rules, "bg", 0)
     finally:
         bot.close()
@@ -61,6 +63,9 @@ def test_a_program_without_handshake_stops_the_run_in_one_line(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     args = [word.format(spec=SLEEPER) for word in command]
     line = fails(*args, "--move-timeout", "0.05", "--seed", "1", "--no-progress")
-    assert line == f"seqsolve: bot {SLEEPER} cannot start: no handshake: no answer within the time limit of 0.05 s"
+    assert (
+        line
+        == f"seqsolve: bot {SLEEPER} cannot start: no handshake: no answer within the time limit of 0.05 s"
+    )
     assert len(spawned) == 1  # once, before any game or worker
     assert list(tmp_path.iterdir()) == []  # nothing written
