@@ -225,8 +225,14 @@ def _record_header(path: str) -> dict | None:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
         with open(path, encoding="utf-8") as fh:
-            header = json.loads(fh.readline(1 << 20))
+            first = fh.readline(1 << 20)
     except (OSError, ValueError):
+        return None
+    try:
+        header = json.loads(first)
+    except ValueError:
+        if first.lstrip("\ufeff \t").startswith('{"seqsolve"') and not first.endswith("\n"):
+            raise CliError(f"{path}:1: cut short: the file ends inside the header of a record") from None
         return None
     return header if isinstance(header, dict) and header.get("seqsolve") == "match" else None
 

@@ -135,6 +135,10 @@ def test_records_that_hold_no_game_to_resume_say_why(tmp_path, monkeypatch):
     assert fails("play", "--from", "cut.jsonl") == (
         "seqsolve: cut.jsonl: cut short: line 2, the game, is incomplete; there is nothing to resume"
     )
+    (tmp_path / "head.jsonl").write_text(json.dumps(header)[:30])
+    assert fails("play", "--from", "head.jsonl") == (
+        "seqsolve: head.jsonl:1: cut short: the file ends inside the header of a record"
+    )
     (tmp_path / "bare.jsonl").write_text(json.dumps(header) + "\n")
     assert "bare.jsonl: cut short: line 2, the game, is missing" in fails("play", "--from", "bare.jsonl")
     write_record(tmp_path / "two.jsonl", header, game, {**game, "game": 1})
