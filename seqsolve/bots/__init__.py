@@ -13,12 +13,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import ArgumentError
-from .base import Bot, BotError, BotFailure, Param
+from .base import Bot, BotError, BotFailure, Param, ProgramRefused
 
 if TYPE_CHECKING:
     from ..games.base import Game
 
-__all__ = ["Bot", "BotError", "BotFailure", "Param", "bot_classes", "make_bot", "parse_spec"]
+__all__ = [
+    "Bot",
+    "BotError",
+    "BotFailure",
+    "Param",
+    "ProgramRefused",
+    "bot_classes",
+    "make_bot",
+    "parse_spec",
+    "starts_a_program",
+]
 
 
 def bot_classes(game: Game | None = None) -> dict[str, type[Bot]]:
@@ -69,17 +79,21 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, values
 
 
-def make_bot(spec: str, game=None) -> Bot:
+def make_bot(spec: str, game=None, *, programs: bool = True) -> Bot:
     """Build a bot of ``game`` from its spec string, checking every parameter.  A bot
-    that names another bot (``restricted:bot=...``) gets one of the same game.
+    that names another bot (``restricted:bot=...``) gets one of the same game.  With
+    ``programs=False`` (a spec read from a file) a bot that would start a program, at any
+    depth, is refused: only the person running seqsolve names one.
 
     Args:
         spec: ``name:key=value,...`` as ``seqsolve bots`` lists them.
         game: whose bot: a variant string (``"stacks"``, ``"classic"``), rules
             (:func:`seqsolve.parse_rules`), a state, or a game object; None is Sequence.
+        programs: whether the spec may start a program (``ext:``).
 
     Raises:
-        BotError: an unknown bot or parameter, or a bad value.
+        BotError: an unknown bot or parameter, or a bad value; ProgramRefused (a
+            BotError) for a program where ``programs`` is False.
         ArgumentError: ``spec`` is not a string, or ``game`` names no game.
 
     >>> make_bot("mcts:iters=500,c=0.5")
@@ -89,6 +103,9 @@ def make_bot(spec: str, game=None) -> Bot:
     >>> make_bot("mcts:iters=-1")
     Traceback (most recent call last):
     seqsolve.bots.base.BotError: bot mcts: parameter iters must be at least 0 and at most 1000000000 (not -1)
+    >>> make_bot("restricted:no=two_eyed,bot=ext:touch x", programs=False)
+    Traceback (most recent call last):
+    seqsolve.bots.base.ProgramRefused: bot ext:touch x starts a program, which a spec read from a file may not
     """
     if not isinstance(spec, str):
         raise ArgumentError(f"make_bot: spec must be a bot spec such as 'heuristic', not {spec!r}")
@@ -100,6 +117,8 @@ def make_bot(spec: str, game=None) -> Bot:
         of = "" if game is default else f" of {game.name}"  # the default game's message is the one users know
         raise BotError(f"unknown bot {name!r}{of} (known: {', '.join(classes)}; see 'seqsolve bots')")
     cls = classes[name]
+    if cls.runs_a_program and not programs:
+        raise ProgramRefused(f"bot {spec.strip()} starts a program, which a spec read from a file may not")
     values = {}
     for key, text in raw.items():
         if key not in cls.params:
@@ -107,7 +126,23 @@ def make_bot(spec: str, game=None) -> Bot:
             raise BotError(f"bot {name}: unknown parameter {key!r} (known: {known})")
         values[key] = cls.params[key].parse(name, key, text)
     if cls.wraps_a_bot:
-        values["make_bot"] = lambda inner: make_bot(inner, game)
+        values["make_bot"] = lambda inner: make_bot(inner, game, programs=programs)
     if cls.writes_positions:
         values["game"] = game
     return cls(**values)
+
+
+def starts_a_program(spec: str, game: Game | None = None) -> bool:
+    """Whether the bot of ``spec`` would start a program (``ext:``, at any depth).
+
+    >>> starts_a_program("restricted:no=two_eyed,bot=ext:python bot.py"), starts_a_program("mcts")
+    (True, False)
+
+    Raises:
+        BotError: ``spec`` is not a bot of ``game``.
+    """
+    try:
+        make_bot(spec, game, programs=False).close()
+    except ProgramRefused:
+        return True
+    return False

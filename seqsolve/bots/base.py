@@ -26,6 +26,12 @@ class BotError(SeqsolveError, ValueError):
     """An unknown bot, an unknown parameter or a bad parameter value."""
 
 
+class ProgramRefused(BotError):
+    """A bot spec that would start a program (``ext:``), where only the person running
+    seqsolve may name one: a spec read from a file is data, and opening a file never
+    runs a program (:func:`seqsolve.bots.make_bot` with ``programs=False``)."""
+
+
 class BotFailure(SeqsolveError, RuntimeError):
     """A bot that could not produce a legal move (crashed, silent, illegal answer)."""
 
@@ -84,6 +90,9 @@ class Bot:
     #: a bot that hands positions to another program as text: :func:`seqsolve.bots.make_bot`
     #: hands it the game whose position files and notation it writes as ``game=``
     writes_positions: ClassVar[bool] = False
+    #: a bot that starts another program: only a spec the person running seqsolve gave
+    #: may build one (see :class:`ProgramRefused`)
+    runs_a_program: ClassVar[bool] = False
     #: True when the bot must be given the full state (perfect-information analysis only).
     open_information: bool = False
     #: seconds the runner allows per move (``--move-timeout``); only an external

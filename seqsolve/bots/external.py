@@ -25,9 +25,10 @@ too, and its last lines are quoted when the program fails).  A program that
 exits, stays silent past the time limit, or answers an illegal move loses the
 game; the reason is recorded and the match goes on.
 
-When a failure is noticed depends only on the games, never on how fast
-anything ran: the handshake is awaited when the program starts, before any
-seat acts; a write to a program that has died is not an error by itself (its
+Every answer, the handshake's ``ready`` included, is awaited for at most the
+time limit per move (``--move-timeout``).  When a failure is noticed depends
+only on the games, never on how fast anything ran: the handshake is awaited
+when the program starts, before any seat acts; a write to a program that has died is not an error by itself (its
 death is noticed at its next answer, on its own turn); and after any failure
 the program is ended and a fresh one starts with the next game.  A program
 that cannot finish its handshake loses every game without being run again.
@@ -51,9 +52,6 @@ from .base import Bot, BotError, BotFailure, Param
 
 #: the longest answer line read (a program printing without newlines is cut off here)
 MAX_LINE = 1 << 20
-#: seconds a program may take to start and answer ``ready``: starting is not thinking,
-#: and a loaded machine may take a while to start an interpreter
-HANDSHAKE_SECONDS = 30.0
 #: seconds a program that closed its output is given to finish exiting (generous: its
 #: exit code and stderr go into the reason, which must not depend on the machine's load)
 EXIT_GRACE = 30.0
@@ -132,6 +130,7 @@ class ExternalBot(Bot):
     }
 
     writes_positions = True
+    runs_a_program = True
 
     def __init__(self, game=None, **values):
         super().__init__(**values)
@@ -174,7 +173,7 @@ class ExternalBot(Bot):
         self._stderr = _StderrTail(self._proc.stderr)
         self._buffer = b""
         self._send("seqsolve 1")
-        self._expect("ready", max(HANDSHAKE_SECONDS, self.move_timeout))
+        self._expect("ready", self.move_timeout)
 
     def _send(self, line: str) -> None:
         """Write one line; a program that is gone is noticed at its next answer, not here
@@ -196,7 +195,7 @@ class ExternalBot(Bot):
                     raise BotFailure(f"an answer line longer than {MAX_LINE} bytes")
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
-                    raise BotFailure("no answer within the time limit")
+                    raise BotFailure(f"no answer within the time limit of {self.move_timeout:g} s")
                 chunk = os.read(fd, 65536)
                 if not chunk:
                     raise BotFailure("the program exited")

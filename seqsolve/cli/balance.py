@@ -225,7 +225,8 @@ def balance(
     from ..balance.manifest import open_output, read_manifest
     from ..balance.metrics import summarize
     from ..balance.output import format_balance, markdown_report, plots_folder, report_json, to_csv
-    from ..balance.run import BalanceConfig, check_balance, run_balance
+    from ..balance.run import BalanceConfig, check_balance, jobs_of, run_balance
+    from ..play.config import check_programs
 
     points = expand_grid(variants or ("classic",), vary, players, teams, all_presets)
     found = read_manifest(out) if out and os.path.isdir(out) else None
@@ -243,6 +244,7 @@ def balance(
         move_timeout=move_timeout,
     )
     check_balance(config)
+    check_programs(jobs_of(config, points[0])[0].config, config.bots + tuple(b for b in (weak, strong) if b))
     for path, option in ((report, "--report"), (csv_path, "--csv")):
         if path:  # in the --out folder, which the command makes itself, or in one that exists
             check_output_file(path, option, made=out)

@@ -88,7 +88,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     side.  Every deal is played once per side with the bots rotated over the seats
     (paired games), so the luck of the cards cancels out.  See 'seqsolve bots'.
     """
-    from ..play.config import MatchConfig, check_config
+    from ..play.config import MatchConfig, check_config, check_programs
     from ..play.match import import_runner, run_games
     from ..play.records import RecordFile
     from ..play.report import format_match, summarize_match
@@ -97,6 +97,7 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     config = MatchConfig(bots=tuple(bots), variant=variant, players=players, teams=teams, seed=seed or 0,
                          move_timeout=move_timeout)
     rules = check_config(config)
+    check_programs(config)  # before the record file exists
     recorded = _recorded_seed(out, config) if seed is None else None
     if seed is None:
         seed = fresh_seed() if recorded is None else recorded
@@ -174,7 +175,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
     from ..bots import make_bot
-    from ..play.config import check_config
+    from ..play.config import check_config, check_programs
     from ..play.match import import_runner, run_games
     from ..play.records import FolderLock, check_files, check_output_folder, make_output_folder
     from ..play.tournament import Tournament
@@ -192,6 +193,7 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     first = league.config(0, 0)
     first_path = league.record_path(out, 0) if out else None
     check_config(first)  # every pairing shares the rules: refuse them before a folder is made
+    check_programs(first, bots)
     recorded = _recorded_seed(first_path, first) if seed is None else None
     if seed is None:  # the first pairing's records, when there are some, hold the seed
         seed = fresh_seed() if recorded is None else recorded

@@ -12,16 +12,32 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
+import stat
 
 import click
 
 from ..games.base import NotSupported
-from .errors import CliError, Interrupted
+from .errors import CliError, Interrupted, describe
 from .options import FILE_PATH, SECONDS, fresh_seed, seating_options, seed_option, variant_option
 from .position import _use_color, load_position
 
 #: what a person may type besides a move, as the screen lists it
 COMMANDS_HELP = "moves, hint, undo, save FILE, quit"
+
+#: the one-line position forms by file suffix, each of its own game
+POSITION_SUFFIXES = {".sqn": "Sequence (SQN)", ".stn": "Sequence Stacks (STN)"}
+
+
+def command_text(*words: str) -> str:
+    """A ``seqsolve play`` command line to type, quoted as a shell reads it.
+
+    >>> print(command_text("--from", "my game.jsonl"))
+    "seqsolve play --from 'my game.jsonl'"
+    """
+    line = " ".join(shlex.quote(word) for word in ("seqsolve", "play", *words))
+    return f'"{line}"' if "'" in line else f"'{line}'"
+
 
 PLAY_EPILOG = """\b
 Examples:
@@ -31,6 +47,7 @@ Examples:
   seqsolve play --players 3 --seat 0 --seat 1    hot-seat: two people, one bot
   seqsolve play --variant 'classic[sequences_to_win=1]' --bot random
   seqsolve play --from play-7.jsonl              resume a game left half-way (its record)
+  seqsolve play --from play-7.jsonl --bot greedy  ... with another bot on the other seats
   seqsolve play --from game.sqn --seat 1         play on from a position file as seat 1
 
 \b
@@ -42,7 +59,8 @@ At the prompt:
   moves                         list your legal moves, numbered
   hint                          the analysis' three best turns with win chances
   undo                          take back your last turn and the bots' replies
-  save FILE                     write the position as your seat sees it
+  save FILE                     write the position as your seat sees it (quote a
+                                name with spaces: save "my game.sqn")
   quit                          stop; the record resumes the game (--from)
 """
 
@@ -62,7 +80,8 @@ At the prompt:
     "bots",
     multiple=True,
     metavar="SPEC",
-    help="The bot of the other seats, or one per other seat in seat order [default: heuristic].",
+    help="The bot of the other seats, or one per other seat in seat order; with --from a record, the"
+    " bots that replace the record's [default: the game's, heuristic; greedy in Sequence Stacks].",
 )
 @seed_option("the deal and the bots")
 @click.option(
@@ -124,44 +143,62 @@ def play(variant, players, teams, seats, bots, seed, source, out, hint_time, rev
 
 def _setup(variant, players, teams, seats, bots, seed, source, out):
     """The table of the command line and its record file's path; bad options refused before any output."""
+    from ..games import game_for
     from ..play.table import HUMAN, Table
 
     if source == "-":
         raise click.UsageError("--from - would read the position from the input the moves are typed on")
+    twice = sorted({s for s in seats if seats.count(s) > 1})
+    if twice:
+        raise click.BadParameter(f"seat {twice[0]} is given twice", param_hint="--seat")
     if source is not None and _record_header(source) is not None:
-        if variant or players or teams or seats or bots or seed is not None:
+        if variant or players or teams or seats or seed is not None:
             raise click.UsageError(
                 "--from a record resumes its game as it was: give no --variant, --players,"
-                " --teams, --seat, --bot or --seed"
+                " --teams, --seat or --seed (--bot replaces the bots)"
             )
         out = _record_path(out or source, source)
-        return _resume(source), out
+        return _resume(source, bots), out
     if source is not None and (variant or players or teams):
         raise click.UsageError("--variant, --players and --teams come from the --from position")
     seed = fresh_seed() if seed is None else seed
     start = _start_position(source, seed, seats) if source is not None else None
     rules = start.rules if start is not None else _rules(variant, players, teams)
     humans = sorted(set(seats or (0,)))
-    bad = [s for s in humans if not 0 <= s < rules.players]
+    _check_seats(humans, rules.players)
+    game = game_for(str(rules.variant))
+    seated = _with_bots(
+        [HUMAN if s in humans else "" for s in range(rules.players)], bots or (game.default_bot,)
+    )
+    out = _record_path(out or f"play-{seed}.jsonl")
+    table = Table.deal(str(rules.variant), rules.players, rules.teams, seed, seated, start)
+    _check_render(table)
+    return table, out
+
+
+def _check_seats(humans, players: int) -> None:
+    bad = [s for s in humans if not 0 <= s < players]
     if bad:
-        raise click.BadParameter(
-            f"seat {bad[0]} does not exist (0..{rules.players - 1})", param_hint="--seat"
-        )
-    others = [s for s in range(rules.players) if s not in humans]
-    specs = list(bots or ("heuristic",))
+        raise click.BadParameter(f"seat {bad[0]} does not exist (0..{players - 1})", param_hint="--seat")
+
+
+def _with_bots(seated: list[str], bots) -> list[str]:
+    """``seated`` (who holds each seat) with the bots of --bot on every seat no person
+    holds: one bot for them all, or one per seat in seat order."""
+    from ..play.table import HUMAN
+
+    others = [s for s, who in enumerate(seated) if who != HUMAN]
+    specs = list(bots)
     if len(specs) != 1 and len(specs) != len(others):
         raise click.BadParameter(
             f"give one bot, or one per other seat ({len(others)}), not {len(specs)}", param_hint="--bot"
         )
     if len(specs) == 1:
         specs *= len(others)
-    players_of = [HUMAN] * rules.players
+    seated = list(seated)
     for s, spec in zip(others, specs):
-        players_of[s] = spec
-    out = _record_path(out or f"play-{seed}.jsonl")
-    table = Table.deal(str(rules.variant), rules.players, rules.teams, seed, players_of, start)
-    _check_render(table)
-    return table, out
+        seated[s] = spec
+    return seated
 
 
 def _record_path(out: str, resumed: str | None = None) -> str:
@@ -182,28 +219,55 @@ def _rules(variant, players, teams):
 
 
 def _record_header(path: str) -> dict | None:
-    """The header of the record file ``path`` (None for anything else: a position file)."""
+    """The header of the record file ``path`` (None for anything else: a position file,
+    or what is not a regular file, which the position reader reads without waiting)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, encoding="utf-8") as fh:
-            header = json.loads(fh.readline(1 << 20))
+            first = fh.readline(1 << 20)
     except (OSError, ValueError):
+        return None
+    try:
+        header = json.loads(first)
+    except ValueError:
+        if first.lstrip("\ufeff \t").startswith('{"seqsolve"') and not first.endswith("\n"):
+            raise CliError(f"{path}:1: cut short: the file ends inside the header of a record") from None
         return None
     return header if isinstance(header, dict) and header.get("seqsolve") == "match" else None
 
 
-def _resume(path: str):
+def _resume(path: str, bots):
+    """The table of the game of the play record ``path``, its bots those of ``bots``
+    when given (the person's own specs), else the record's: a record that seats a
+    program is refused, since opening a file never runs one."""
+    from ..bots import ProgramRefused
     from ..play.records import scan
-    from ..play.table import Table, is_play_header
+    from ..play.table import HUMAN, Table, is_play_header
 
     found = scan(path)
-    if not is_play_header(found.header) or not found.games:
+    if not is_play_header(found.header):
         raise CliError(f"{path}: not a game of seqsolve play (replay or annotate read match records)")
-    line, record = found.games[-1]
+    if not found.games:
+        partial = os.path.getsize(path) > found.keep
+        raise CliError(
+            f"{path}: cut short: line 2, the game, is {'incomplete' if partial else 'missing'}; there is nothing to resume"
+        )
+    if len(found.games) > 1:
+        raise CliError(f"{path}:{found.games[1][0]}: a second game; a record of play holds one game")
+    line, record = found.games[0]
     if record["termination"] != "unfinished":
         raise CliError(
             f"{path}: the game is over ({record['result']}): 'seqsolve replay {path} --game 0' shows it"
         )
-    table = Table(record, f"{path}:{line}")
+    if HUMAN not in record["seats"]:
+        raise CliError(f"{path}:{line}: no seat of the game is a person's ({HUMAN!r}): nobody to play it")
+    if bots:
+        record = {**record, "seats": _with_bots(record["seats"], bots)}
+    try:
+        table = Table(record, f"{path}:{line}", programs=bool(bots))
+    except ProgramRefused as exc:
+        raise CliError(f"{exc}, which opening a file never runs; name it with --bot to run it") from None
     _check_render(table)
     return table
 
@@ -216,12 +280,17 @@ def _start_position(source: str, seed: int, seats):
     state = load_position(source, seed)
     if state.is_terminal():
         raise CliError(f"{source}: the game is over: nothing to play")
+    _check_seats(seats, len(state.seats))
     if state.has_hidden_cards():
         seat = min(seats) if seats else 0
         if "?" in state.hand(seat):
-            raise CliError(
-                f"{source}: seat {seat}'s cards are not listed: give the seat you hold with --seat"
+            shown = [s for s in range(len(state.seats)) if "?" not in state.hand(s)]
+            which = (
+                f"the file shows seat {shown[0]}'s: play it with --seat {shown[0]}"
+                if shown
+                else "nor any seat's"
             )
+            raise CliError(f"{source}: seat {seat}'s cards are not listed; {which}")
         state = state.resample(seat, np.random.default_rng(seed))
     return state
 
@@ -252,10 +321,16 @@ class Conversation:
     def say(self, text: str = "") -> None:
         click.echo(text, color=self.color)
 
+    def side(self, seat: int) -> str | None:
+        """The name of ``seat``'s side, None where every seat is a side (Sequence Stacks)."""
+        side = self.game.side_name(self.table.state.seats[seat])
+        return None if side == f"seat {seat}" else side
+
     def seat_name(self, seat: int) -> str:
         who = self.table.record["seats"][seat]
-        side = self.game.side_name(self.table.state.seats[seat])
-        return f"seat {seat} ({side}{', you' if who == 'human' else ', ' + who})"
+        about = ["you" if who == "human" else who]
+        side = self.side(seat)
+        return f"seat {seat} ({', '.join(([side] if side else []) + about)})"
 
     # ---------------------------------------------------------------- the game
 
@@ -292,7 +367,9 @@ class Conversation:
                 text = table.bot_move()
             except BotFailure as exc:
                 table.write(self.out)
-                raise CliError(f"{self.seat_name(seat)} failed: {exc}; {self.resume_hint()}") from None
+                raise CliError(
+                    f"{self.seat_name(seat)} failed: {exc}; the game is saved: {self.resume_hint(failed=seat)}"
+                ) from None
             self.notes.append(f"played     {self.seat_name(seat)}: {text}")
             self.last.append(text)
             table.write(self.out)
@@ -317,15 +394,22 @@ class Conversation:
     def ask(self) -> bool:
         """Read lines until a move is played (True) or the person leaves (False)."""
         seat = self.viewer
-        side = self.game.side_name(self.table.state.seats[seat])
+        side = self.side(seat)
+        prompt = f"{side} (seat {seat})> " if side else f"seat {seat}> "
         while True:
             try:
-                line = input(f"{side} (seat {seat})> ").strip()
+                line = input(prompt).strip()
             except EOFError:
                 self.say()
                 return False
-            word, _, rest = line.partition(" ")
             if not line:
+                continue
+            word, rest = (line.split(None, 1) + [""])[:2]
+            if word == "save":
+                self.save(rest)
+                continue
+            if word in ("quit", "moves", "hint", "undo") and rest:
+                self.say(f"not done: {word} takes nothing after it ({COMMANDS_HELP})")
                 continue
             if line == "quit":
                 return False
@@ -336,8 +420,6 @@ class Conversation:
             elif line == "undo":
                 if self.undo():
                     return True
-            elif word == "save":
-                self.save(rest.strip())
             elif self.move(line):
                 return True
 
@@ -401,19 +483,43 @@ class Conversation:
         self.notes, self.last = [f"undone     {taken} action{'s' if taken != 1 else ''}"], []
         return True
 
-    def save(self, path: str) -> None:
-        if not path:
-            self.say("save what? 'save FILE' writes the position to FILE")
+    def save(self, argument: str) -> None:
+        """``save FILE``: FILE is one word as a shell reads it (quotes, ``~``)."""
+        try:
+            words = shlex.split(argument)
+        except ValueError as exc:  # an unclosed quote
+            self.say(f"not saved: cannot read the file name {argument}: {exc}")
             return
-        from ..play.records import RecordError, check_output_file, write_text
+        if len(words) != 1:
+            self.say(
+                "save what? 'save FILE' writes the position to FILE"
+                if not words
+                else f'not saved: give one file name, not {len(words)} (quote a name with spaces: save "my game.sqn")'
+            )
+            return
+        path = os.path.expanduser(words[0])
+        from ..play.records import check_output_file, write_text
 
+        problem = "a file name holds no NUL character" if "\0" in path else self.wrong_suffix(path)
+        if problem:
+            self.say(f"not saved: {problem}")
+            return
         try:
             check_output_file(path, "save")
             write_text(path, self.position_text())
-        except RecordError as exc:
-            self.say(f"not saved: {exc}")
+        except (ValueError, OSError) as exc:  # RecordError, or what the system says of the path
+            self.say(f"not saved: {describe(exc)}")
             return
-        self.say(f"saved {path}: 'seqsolve play --from {path} --seat {self.viewer}' plays on from it")
+        self.say(f"saved {path}: {command_text('--from', path, '--seat', str(self.viewer))} plays on from it")
+
+    def wrong_suffix(self, path: str) -> str | None:
+        """Why ``path`` names another game's position form (``.sqn`` for a Stacks position, ``.stn`` for
+        Sequence's), or None."""
+        suffix = os.path.splitext(path)[1].lower()
+        mine = "." + self.game.position_forms[0]
+        if suffix in POSITION_SUFFIXES and suffix != mine:
+            return f"{path} names a {POSITION_SUFFIXES[suffix]} position; this game's is {mine} ({self.game.name})"
+        return None
 
     def position_text(self) -> str:
         """The position as the seat to move (a person) sees it: no card it may not see."""
@@ -429,14 +535,27 @@ class Conversation:
         table.write(self.out)
         seat = table.human_to_move()
         self.viewer = seat if seat is not None else table.humans[0]
-        position = os.path.splitext(self.out)[0] + ".sqn"
+        position = os.path.splitext(self.out)[0] + "." + self.game.position_forms[0]
         from ..play.records import write_text
 
         write_text(position, self.position_text())
-        return f"the game is saved: {self.resume_hint()}, or --from {position} --seat {self.viewer} (unseen cards dealt afresh)"
+        where = " ".join(shlex.quote(word) for word in ("--from", position, "--seat", str(self.viewer)))
+        return f"the game is saved: {self.resume_hint()}, or {where} (unseen cards dealt afresh)"
 
-    def resume_hint(self) -> str:
-        return f"resume it with 'seqsolve play --from {self.out}'"
+    def resume_hint(self, failed: int | None = None) -> str:
+        """What to type to resume the game: with the bots of the record on --bot when one
+        starts a program (a record never starts one itself), and with the game's own bot
+        instead of the bot of seat ``failed``, which failed."""
+        from ..bots import starts_a_program
+        from ..play.table import HUMAN
+
+        seats = self.table.record["seats"]
+        bots = [self.game.default_bot if s == failed else who for s, who in enumerate(seats) if who != HUMAN]
+        words = ["--from", self.out]
+        if failed is not None or any(starts_a_program(spec, self.game) for spec in bots):
+            for spec in bots[:1] if len(set(bots)) == 1 else bots:
+                words += ["--bot", spec]
+        return f"resume it with {command_text(*words)}"
 
     def result(self) -> str:
         from ..play.records import result_text

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..bots import make_bot
+from ..bots import BotFailure, make_bot, starts_a_program
 from ..errors import SeqsolveError
 from ..games import RulesError, game_for, rules_for
 from .seeds import KeyPart, bot_seed, deal_seed
@@ -120,6 +121,32 @@ def check_config(config: MatchConfig):
         finally:
             bot.close()
     return rules
+
+
+def check_programs(config: MatchConfig, specs: Iterable[str] | None = None) -> None:
+    """Start every bot of the match (or of ``specs``, in games of the match's rules) that
+    starts a program, once, and end it: a program that cannot finish its handshake
+    within the time limit per move stops the run here, in one line, before anything is
+    written, rather than costing that wait again in every worker and forfeiting every game.
+
+    Raises:
+        MatchError: naming the bot and why its program did not start.
+    """
+    rules = None
+    for spec in dict.fromkeys(config.bots if specs is None else specs):
+        if not starts_a_program(spec, config.game):
+            continue
+        if rules is None:
+            rules = config.rules()
+            seats = config.game.new_initial_state(rules, seed=config.deal_seed(0)).seats
+        bot = make_bot(spec, config.game)
+        bot.move_timeout = config.move_timeout
+        try:
+            bot.start(rules, seats, 0)
+        except BotFailure as exc:
+            raise MatchError(f"bot {spec} cannot start: {exc}") from None
+        finally:
+            bot.close()
 
 
 def game_identity(config: MatchConfig, game: int) -> dict:

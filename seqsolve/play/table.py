@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..bots import BotFailure, make_bot
+from ..bots import Bot, BotFailure, ProgramRefused, make_bot
+from ..bots.external import clip
 from ..errors import SeqsolveError
 from ..games import game_for, rules_for
 from ..games.base import GameState, turns_played
@@ -49,17 +50,41 @@ class Step:
 class Table:
     """One game between the people of ``humans`` and bots on every other seat."""
 
-    def __init__(self, record: dict, where: str = "game record"):
+    def __init__(self, record: dict, where: str = "game record", programs: bool = False):
+        """The game of ``record`` (read from ``where``) as its moves leave it, its bots started.
+
+        ``programs`` says whether the bot specs of the seats may start a program
+        (``ext:``): only when the person running seqsolve named them, never when they
+        come from a file, so that opening a record never runs anything.
+
+        Raises:
+            ProgramRefused: a seat's bot would start a program and ``programs`` is False.
+            BotError: a seat's bot spec is not a bot of the game.
+            TableError: a bot's program could not start (its handshake failed).
+            RecordError: a recorded move that is not legal where it comes.
+        """
         self.record = {**record, "moves": list(record["moves"])}
         self.where = where
         self.game = game_for(record["variant"])
         seats = record["seats"]
         self.humans = [s for s, who in enumerate(seats) if who == HUMAN]
-        self.bots = {s: make_bot(spec, self.game) for s, spec in enumerate(seats) if spec != HUMAN}
-        self.rngs = {s: np.random.default_rng(bot_seed(record["seed"], 0, 0, s, STREAM)) for s in self.bots}
-        self.replay()
-        for seat, bot in self.bots.items():
-            bot.start(self.state.rules, self.state.seats, seat)
+        self.bots: dict[int, Bot] = {}
+        try:
+            for s, spec in enumerate(seats):
+                if spec != HUMAN:
+                    self.bots[s] = _seat_bot(spec, self.game, programs, f"seat {s} of {where}")
+            self.rngs = {
+                s: np.random.default_rng(bot_seed(record["seed"], 0, 0, s, STREAM)) for s in self.bots
+            }
+            self.replay()
+            for seat, bot in self.bots.items():
+                try:
+                    bot.start(self.state.rules, self.state.seats, seat)
+                except BotFailure as exc:
+                    raise TableError(f"seat {seat} ({clip(bot.spec, 300)}) cannot start: {exc}") from None
+        except BaseException:
+            self.close()
+            raise
 
     @classmethod
     def deal(
@@ -72,11 +97,13 @@ class Table:
         start: GameState | None = None,
     ) -> Table:
         """A new game of ``variant`` (or played on from ``start``, every card known),
-        ``seats`` naming who holds each seat (:data:`HUMAN` or a bot spec).
+        ``seats`` naming who holds each seat (:data:`HUMAN` or a bot spec the caller
+        gives, which may start a program).
 
         Raises:
             RulesError, BotError: a bad variant, seating or bot spec.
-            TableError: ``seats`` does not name one player per seat.
+            TableError: ``seats`` does not name one player per seat, or a bot's program
+                could not start.
         """
         rules = start.rules if start is not None else rules_for(variant, players, teams)
         if len(seats) != rules.players:
@@ -95,7 +122,7 @@ class Table:
         }
         if start is not None:
             record["start"] = game_for(str(rules.variant)).write_position(start)
-        return cls(record)
+        return cls(record, programs=True)  # the caller's own specs
 
     # ------------------------------------------------------------ the game
 
@@ -233,6 +260,13 @@ class Table:
     def close(self) -> None:
         for bot in self.bots.values():
             bot.close()
+
+
+def _seat_bot(spec: str, game, programs: bool, seat: str) -> Bot:
+    try:
+        return make_bot(spec, game, programs=programs)
+    except ProgramRefused:
+        raise ProgramRefused(f"{seat} is an external program ({clip(spec, 300)})") from None
 
 
 def is_play_header(header: dict) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -389,13 +390,30 @@ def test_restricted_play_finds_the_jacks_matter():
 
 
 def test_self_play_forfeit_is_a_result_like_any_other(tmp_path, monkeypatch):
-    """A bot that forfeits in single-bot self-play (here: a script path that does not
-    exist where balance runs) is counted as a forfeit, not a crash of the run."""
+    """A bot that forfeits in single-bot self-play (here: a program that exits when asked
+    for its first move) is counted as a forfeit, not a crash of the run."""
     monkeypatch.chdir(tmp_path)
-    code, stdout, stderr = run_cli("ext:python examples/random_bot.py", "--games", "2", "--jobs", "1",
+    (tmp_path / "quits.py").write_text(
+        "import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n"
+        "        sys.exit(1)\n"
+    )
+    code, stdout, stderr = run_cli(f"ext:{sys.executable} quits.py", "--games", "2", "--jobs", "1",
                                    "--no-plots", "--no-progress", "--seed", "1")
     assert code == 0, stderr
     assert "forfeit 2" in stdout
+
+
+def test_a_program_that_cannot_start_stops_the_run_before_any_folder(tmp_path, monkeypatch):
+    """A program that never finishes its handshake is found out once, within --move-timeout,
+    before --out is made (not once per game, each after its own wait)."""
+    monkeypatch.chdir(tmp_path)
+    spec = f"ext:{sys.executable} -c \"import time; time.sleep(60)\""
+    code, stdout, stderr = run_cli(spec, "--games", "4", "--move-timeout", "0.05", "--out", "runs",
+                                   "--no-plots", "--no-progress", "--seed", "1")
+    assert code == 1 and stdout == ""
+    assert stderr.strip() == (f"seqsolve: bot {spec} cannot start: no handshake: "
+                              "no answer within the time limit of 0.05 s")
+    assert not (tmp_path / "runs").exists()
 
 
 def test_no_self_play_plays_only_the_matches_with_games_games():

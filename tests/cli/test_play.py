@@ -22,7 +22,7 @@ from seqsolve.cli.play import _check_render
 from seqsolve.play.records import Replay, read_records
 
 VARIANT = "classic[sequences_to_win=1]"
-PROMPT = r"\(seat \d+\)> "
+PROMPT = r"(\(seat \d+\)|seat \d+)> "
 TIMEOUT = 120
 
 

@@ -345,14 +345,13 @@ def _without_seconds(path: Path) -> str:
 @pytest.mark.parametrize(
     "script",
     [
-        "sys.exit(0)\n",  # before the handshake
         "print('ready', flush=True)\nsys.exit(0)\n",  # after it, before reading its first game
         "print('ready', flush=True)\nn = 0\n"  # in the middle of a game, on its third move
         "for line in sys.stdin:\n    words = line.split()\n    if words[0] == 'legal':\n        legal = words[1:]\n"
         "    if words[0] == 'go':\n        n += 1\n        if n == 3:\n            sys.exit(4)\n"
         "        print('move', legal[0], flush=True)\n",
     ],
-    ids=["before-handshake", "before-first-game", "mid-game"],
+    ids=["before-first-game", "mid-game"],
 )
 def test_external_bot_forfeits_at_the_same_point_every_run(tmp_path, script):
     """A dying program is noticed at a point fixed by the games, not by how fast it died:
