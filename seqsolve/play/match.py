@@ -37,7 +37,7 @@ from ..bots import BotFailure, make_bot
 from ..bots.base import Bot
 from ..games.base import GameState
 from .config import MatchConfig, MatchError, check_config, game_identity, game_score
-from .records import RecordFile
+from .records import RecordFile, game_ending
 from .seeds import stream_words
 
 
@@ -146,9 +146,8 @@ def _forfeit_winner(seat_bot: list[int], seat: int, teams: int) -> int:
 def _ending(state, seat_bot: list[int], forfeit: dict | None) -> tuple[str, int | None, str, int]:
     """How a game ended, as its record says it: result, winning side, termination, turns."""
     if forfeit is None:
-        outcome = state.outcome()
-        winner_side = None if outcome.winner is None else state.sides.index(outcome.winner)
-        return outcome.result, winner_side, outcome.termination.name.lower(), state.turn
+        ending = game_ending(state)
+        return ending["result"], ending["winner_side"], ending["termination"], state.turn
     winner_side = _forfeit_winner(seat_bot, forfeit["seat"], state.rules.teams)
     return state.sides[winner_side], winner_side, "forfeit", state.turn
 

@@ -273,7 +273,7 @@ def _json(line: bytes):
 @pytest.mark.parametrize(
     "field, value, message",
     [
-        ("variant", "draft", "'variant' is \"draft\", but game 1 of this match has \"classic\""),
+        ("variant", "draft", "a game of draft, 2 players, 2 sides among the games of classic, 2 players, 2 sides"),
         ("seats", ["greedy", "greedy"], "'seats' is [\"greedy\", \"greedy\"], but game 1 of this match has [\"random\", \"random\"]"),
         ("side_bot", [0, 1], "'side_bot' is [0, 1], but game 1 of this match has [1, 0]"),
         ("deal", 7, "'deal' is 7, but game 1 of this match has 0"),
