@@ -94,7 +94,7 @@ def test_a_bad_arrows_file_is_one_line_and_nothing_is_written(tmp_path, content,
 def test_an_analysis_of_another_position_at_the_same_turn_is_refused(analysis, tmp_path):
     """Only the turn and the seat to move were compared: the marks and win chances of
     another position, same turn, same mover, were drawn on this one."""
-    path, data = analysis
+    path, _ = analysis
     # the mover's 2C swapped with the draw pile's 4H
     other = EXAMPLE3.replace("TS,3H,8H,9H,TH,2C", "TS,3H,8H,9H,TH,4H", 1).replace("AH,4H 70", "AH,2C 70", 1)
     assert other != EXAMPLE3
