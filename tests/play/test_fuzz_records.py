@@ -22,9 +22,9 @@ from cli_helpers import fails, run
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from seqsolve.games import rules_for
 from seqsolve.play.config import MatchConfig, not_this_match
 from seqsolve.play.match import run_games
-from seqsolve.games import rules_for
 from seqsolve.play.records import Replay, game_ending, read_records
 from seqsolve.play.table import HUMAN, Table
 
