@@ -269,7 +269,12 @@ def run_games(
     :func:`play_game` to new records.  Returns every record, ordered by game number.
     The record file ``out`` (a path, or a :class:`~seqsolve.play.records.RecordFile` the
     caller holds open) is checked whole before any game is played, and locked until
-    the run ends.
+    the run ends.  A worker process that dies (killed for lack of memory, a signal)
+    has its games played again by new workers: the same games, from the same seeds.
+
+    Raises:
+        WorkerLost: workers died twice with no game finished between; what finished
+            is kept (in ``out``, for a resumed run to count).
     """
     check_config(config)
     if not isinstance(out, str):  # a RecordFile the caller opened, or None

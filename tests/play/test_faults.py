@@ -98,3 +98,14 @@ def test_the_resource_trackers_say_nothing_of_a_lost_worker():
     done = subprocess.run([sys.executable, "-c", NOISE], check=False, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0
     assert done.stderr == ""
+
+
+def test_a_run_that_stops_ends_its_progress_line_first(tmp_path, monkeypatch):
+    """The one line came after the progress bar, on the same line."""
+    args = ("match", "random", "greedy", "--seed", "3", "--jobs", "2", "--out", str(tmp_path / "f.jsonl"))
+    assert run(*args, "--games", "2", "--no-progress").exit_code == 0
+    dying_chunks(monkeypatch, tmp_path / "killed", game=2, always=True)
+    result = run(*args, "--games", "8", "--progress")  # the 2 games on file show at once
+    assert result.exit_code == 1
+    assert "] 2/8 games" in result.stderr
+    assert result.stderr.splitlines()[-1].startswith("seqsolve: a worker process was killed (SIGKILL")
