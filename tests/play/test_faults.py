@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from cli_helpers import fails, run
 from fault_helpers import dying_chunks
 
@@ -55,27 +56,21 @@ def test_a_worker_lost_again_and_again_stops_in_one_line_and_resumes(tmp_path, m
     assert _stable(out) == _stable(whole)
 
 
-def test_a_tournament_whose_worker_is_killed_ends_as_an_unbroken_one(tmp_path, monkeypatch):
-    args = ("tournament", "random", "greedy", "heuristic", "--games", "8", "--seed", "2", "--jobs", "2",
-            "--no-progress", "--json")
+FOLDER_RUNS = {
+    "tournament": ("tournament", "random", "greedy", "heuristic", "--games", "8"),
+    "balance": ("balance", "--variant", "classic", "--games", "8", "--no-plots"),
+}
+
+
+@pytest.mark.parametrize("command", FOLDER_RUNS)
+def test_a_run_of_many_matches_whose_worker_is_killed_ends_as_an_unbroken_one(tmp_path, monkeypatch, command):
+    args = (*FOLDER_RUNS[command], "--seed", "2", "--jobs", "2", "--no-progress", "--json")
     run(*args, "--out", str(tmp_path / "whole"))
     dying_chunks(monkeypatch, tmp_path / "killed", game=4)
     broken = run(*args, "--out", str(tmp_path / "broken"))
     assert (tmp_path / "killed").exists(), "no worker was killed"
     assert broken.exit_code == 0 and broken.stderr == "", broken.stderr
-    for path in sorted((tmp_path / "whole").glob("*.jsonl")):
-        assert _stable(tmp_path / "broken" / path.name) == _stable(path)
-
-
-def test_balance_whose_worker_is_killed_ends_as_an_unbroken_one(tmp_path, monkeypatch):
-    args = ("balance", "--variant", "classic", "--games", "8", "--seed", "2", "--jobs", "2", "--no-plots",
-            "--no-progress", "--json")
-    run(*args, "--out", str(tmp_path / "whole"))
-    dying_chunks(monkeypatch, tmp_path / "killed", game=4)
-    broken = run(*args, "--out", str(tmp_path / "broken"))
-    assert (tmp_path / "killed").exists(), "no worker was killed"
-    assert broken.exit_code == 0 and broken.stderr == "", broken.stderr
-    paths = sorted((tmp_path / "whole").glob("*/*.jsonl"))
+    paths = sorted((tmp_path / "whole").rglob("*.jsonl"))
     assert paths
     for path in paths:
         assert _stable(tmp_path / "broken" / path.relative_to(tmp_path / "whole")) == _stable(path)
