@@ -77,6 +77,8 @@ def test_a_run_of_many_matches_whose_worker_is_killed_ends_as_an_unbroken_one(tm
 
 
 NOISE = """
+import os
+os.cpu_count = lambda: 2  # two workers, whatever the machine
 from multiprocessing import resource_tracker
 from joblib.externals.loky.backend import resource_tracker as loky_tracker
 from seqsolve.play.config import MatchConfig
