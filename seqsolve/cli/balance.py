@@ -283,9 +283,9 @@ def balance(
     except KeyboardInterrupt:
         interrupted(bar, out, "DIR")
     finally:
+        bar.close()  # a run that fails (a worker lost twice) ends the line before its message
         if client is not None:
             client.close()
-    bar.close()
     summaries = summarize(results)
     data = report_json(summaries, config, games, match_games)
     data["seconds"] = time.perf_counter() - started

@@ -127,9 +127,9 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     except KeyboardInterrupt:
         interrupted(bar, out, "FILE", f" after {bar.done} games")
     finally:
+        bar.close()  # a run that fails (a worker lost twice) ends the line before its message
         if client is not None:
             client.close()
-    bar.close()
     seconds = time.perf_counter() - started
     sprt_info = None
     if tracker:
@@ -223,9 +223,9 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
     except KeyboardInterrupt:
         interrupted(bar, out, "DIR", f" in {bar.label}" if bar.label else "")
     finally:
+        bar.close()  # a run that fails (a worker lost twice) ends the line before its message
         if client is not None:
             client.close()
-    bar.close()
     report = league.report(games, seed, time.perf_counter() - started)
     if as_json:
         click.echo(json.dumps(report, indent=2))

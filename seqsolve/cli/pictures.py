@@ -77,7 +77,8 @@ def read_arrows(path: str, state: GameState) -> list[dict]:
 
     Raises:
         CliError: the file cannot be read, is not such output, analyses another
-            position, or names a turn that is not legal in ``state``.
+            position (its ``position`` is compared, not only its turn and mover), or
+            names a turn that is not legal in ``state``.
     """
     where = f"--arrows {path}"
     try:
@@ -97,6 +98,7 @@ def read_arrows(path: str, state: GameState) -> list[dict]:
             f"{where} analyses turn {data['turn']} with seat {data['to_move']} to move, but this position is"
             f" turn {state.turn} with {_mover(state)}"
         )
+    _check_position(where, data, state)
     marks = marks_from_analysis(data)
     for k, mark in enumerate(marks, 1):
         try:
@@ -104,6 +106,24 @@ def read_arrows(path: str, state: GameState) -> list[dict]:
         except ValueError as exc:
             raise CliError(f"{where}: turn {k} {mark['move']!r} cannot be played here: {exc}") from None
     return marks
+
+
+def _check_position(where: str, data: dict, state: GameState) -> None:
+    """Refuse an analysis of another position at the same turn with the same seat to
+    move: its turns may be legal here, but their win chances are another game's.  The
+    positions are compared as the mover saw them (what an analysis reads), so an
+    analysis with every card known (``--open``) still fits the position it analysed."""
+    game = game_for(str(state.rules.variant))
+    try:
+        analysed = game.read_position(data["position"], "the analysis")
+    except ValueError:
+        analysed = None
+    mover = state.current_player
+    if analysed is None or game.write_position(analysed, mover) != game.write_position(state, mover):
+        raise CliError(
+            f"{where} analyses another position than this one (turn {state.turn}, seat {mover} to move in both):"
+            f" its 'position' differs"
+        )
 
 
 def _mover(state: GameState) -> str:
@@ -123,6 +143,8 @@ def _check_analysis(where: str, data) -> None:
             win is None or (type(win) in (int, float) and math.isfinite(win) and 0 <= win <= 1)
         ):
             raise CliError(f"{where}: move {k} is not a turn with a win chance between 0 and 1")
+    if not isinstance(data.get("position"), str):
+        raise CliError(f"{where}: not the output of 'seqsolve analyze --json' (no 'position' text)")
 
 
 def draw_picture(state: GameState, picture: str, out: str | None, viewer: int | None = None,

@@ -22,7 +22,9 @@ The runner knows no game's rules: it deals through the variant's game
 from __future__ import annotations
 
 import os
+import re
 import signal
+import sys
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator
@@ -35,7 +37,7 @@ from ..bots import BotFailure, make_bot
 from ..bots.base import Bot
 from ..games.base import GameState, turns_played
 from .config import MatchConfig, MatchError, check_config, game_identity, game_score
-from .records import RecordFile
+from .records import RecordFile, game_ending
 from .seeds import stream_words
 
 
@@ -147,9 +149,8 @@ def _ending(state, seat_bot: list[int], forfeit: dict | None, last_action: int |
     """How a game ended, as its record says it: result, winning side, termination, turns."""
     turns = turns_played(state, last_action)
     if forfeit is None:
-        outcome = state.outcome()
-        winner_side = None if outcome.winner is None else state.sides.index(outcome.winner)
-        return outcome.result, winner_side, outcome.termination.name.lower(), turns
+        ending = game_ending(state)
+        return ending["result"], ending["winner_side"], ending["termination"], turns
     winner_side = _forfeit_winner(seat_bot, forfeit["seat"], state.rules.teams)
     return state.sides[winner_side], winner_side, "forfeit", turns
 
@@ -271,7 +272,12 @@ def run_games(
     :func:`play_game` to new records.  Returns every record, ordered by game number.
     The record file ``out`` (a path, or a :class:`~seqsolve.play.records.RecordFile` the
     caller holds open) is checked whole before any game is played, and locked until
-    the run ends.
+    the run ends.  A worker process that dies (killed for lack of memory, a signal)
+    has its games played again by new workers: the same games, from the same seeds.
+
+    Raises:
+        WorkerLost: workers died twice with no game finished between; what finished
+            is kept (in ``out``, for a resumed run to count).
     """
     check_config(config)
     if not isinstance(out, str):  # a RecordFile the caller opened, or None
@@ -306,50 +312,91 @@ def _plays_cheap_games(config: MatchConfig, detail: MakeTally | None) -> bool:
 
 
 def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list[dict]:
-    from joblib import Parallel, delayed, parallel_backend, parallel_config
+    from joblib.externals.loky.process_executor import TerminatedWorkerError
 
     done: dict[int, dict] = {}
     if store:
         done = {g: r for g, r in store.done.items() if g < games}
-    todo = (g for g in range(games) if g not in done)
     stopped = bool(on_records and done and on_records(sorted(done.values(), key=lambda r: r["game"])))
     count = 0 if stopped else games - len(done)
-    if count > 0:
-        n_jobs = workers(jobs, count, backend)
-        most = _CHUNK_COMPILED if _plays_cheap_games(config, detail) else _CHUNK
-        size = chunk or max(1, min(most, count // (n_jobs * 8) or 1))
-        # keep pairs of a deal in one chunk so an early stop never splits a deal
-        per = config.games_per_deal
-        size = max(per, size - size % per)
-        n_jobs = workers(jobs, -(-count // size), backend)
-        tasks = (delayed(_play_chunk)(config, part, detail, store is not None) for part in chunks(todo, size))
-        on_this_machine = backend in (None, "loky")  # worker processes started here
+    if count <= 0:
+        return [done[g] for g in sorted(done)]
+    most = _CHUNK_COMPILED if _plays_cheap_games(config, detail) else _CHUNK
+    size = chunk or max(1, min(most, count // (workers(jobs, count, backend) * 8) or 1))
+    # keep pairs of a deal in one chunk so an early stop never splits a deal
+    per = config.games_per_deal
+    size = max(per, size - size % per)
+    # as many workers when a lost worker's games are played again (never in this process)
+    n_jobs = workers(jobs, -(-count // size), backend)
+    finished_at_loss = None  # games done when a worker was last lost
+    while True:
+        todo = (g for g in range(games) if g not in done)
+        try:
+            _play_chunks(config, chunks(todo, size), n_jobs, store, done, on_records, backend, detail)
+            return [done[g] for g in sorted(done)]
+        except TerminatedWorkerError as exc:
+            # a worker killed (the out-of-memory killer, a signal, a crash): its chunk's
+            # games are played again by new workers, from the same seeds, so the results
+            # are those of an unbroken run; twice with nothing finished between, it stops
+            if finished_at_loss == len(done):
+                raise WorkerLost(_lost_message(exc, games, len(done), store)) from None
+            finished_at_loss = len(done)
+
+
+class WorkerLost(MatchError):
+    """The worker processes playing a match died twice without a game finishing
+    between (each loss is otherwise made good by playing its games again)."""
+
+
+def _lost_message(exc: BaseException, games: int, finished: int, store) -> str:
+    codes = re.search(r"exit codes of the workers are \{([^}]*)\}", str(exc))
+    codes = codes.group(1) if codes else "unknown exit code"
+    why = "killed (SIGKILL, as the out-of-memory killer does)" if "SIGKILL" in codes else f"lost ({codes})"
+    kept = (
+        f"{finished} games are kept in {store.path}: rerun the same command to resume (fewer --jobs use less memory)"
+        if store
+        else f"{finished} of {games} games were played (use --out to keep games and resume)"
+    )
+    return f"a worker process was {why} twice with no game finished between; {kept}"
+
+
+def _play_chunks(config, tasks, n_jobs, store, done, on_records, backend, detail) -> None:
+    """Play the chunks of games ``tasks`` on ``n_jobs`` workers, adding their records to
+    ``done`` (and ``store``) as they finish, until all are played or ``on_records``
+    asks to stop.
+
+    Raises:
+        TerminatedWorkerError: a worker process died; what finished before is kept.
+    """
+    from joblib import Parallel, delayed, parallel_backend, parallel_config
+
+    jobs = (delayed(_play_chunk)(config, part, detail, store is not None) for part in tasks)
+    on_this_machine = backend in (None, "loky")  # worker processes started here
+    if on_this_machine:
+        context = parallel_config(backend="loky", n_jobs=n_jobs)
+    else:
+        context = parallel_backend(backend, n_jobs=n_jobs)
+    with context:
         if on_this_machine:
-            context = parallel_config(backend="loky", n_jobs=n_jobs)
-        else:
-            context = parallel_backend(backend, n_jobs=n_jobs)
-        with context:
-            if on_this_machine:
-                with _ctrl_c_held():  # the workers start here, on a first errand
-                    Parallel(n_jobs=n_jobs)(delayed(os.getpid)() for _ in range(n_jobs))
-            runner = Parallel(n_jobs=n_jobs if backend is None else None, return_as="generator_unordered")
-            results = runner(tasks)
-            try:
-                for records in results:
-                    if store:
-                        store.append(records)
-                    for r in records:
-                        done[r["game"]] = r
-                    if on_records and on_records(records):
-                        break
-            finally:
-                close = getattr(results, "close", None)
-                if close:
-                    with warnings.catch_warnings():  # stopped early on purpose: unused results are expected
-                        warnings.filterwarnings("ignore", "[0-9]+ tasks have been successfully executed")
-                        warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being processed")
-                        close()
-    return [done[g] for g in sorted(done)]
+            with _ctrl_c_held():  # the workers start here, on a first errand
+                Parallel(n_jobs=n_jobs)(delayed(os.getpid)() for _ in range(n_jobs))
+        runner = Parallel(n_jobs=n_jobs if backend is None else None, return_as="generator_unordered")
+        results = runner(jobs)
+        try:
+            for records in results:
+                if store:
+                    store.append(records)
+                for r in records:
+                    done[r["game"]] = r
+                if on_records and on_records(records):
+                    break
+        finally:
+            close = getattr(results, "close", None)
+            if close:
+                with warnings.catch_warnings():  # stopped early on purpose: unused results are expected
+                    warnings.filterwarnings("ignore", "[0-9]+ tasks have been successfully executed")
+                    warnings.filterwarnings("ignore", "[0-9]+ tasks which were still being processed")
+                    close()
 
 
 @contextmanager
@@ -369,11 +416,35 @@ def _ctrl_c_held() -> Iterator[None]:
         return
     # multiprocessing's resource tracker, when it first starts, unblocks SIGINT
     # and SIGTERM for the thread that starts it (CPython <= 3.12): start it first
-    from multiprocessing import resource_tracker
-
-    resource_tracker.ensure_running()
+    _start_trackers_quietly()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _start_trackers_quietly() -> None:
+    """Start the resource trackers of multiprocessing and of loky (a process each,
+    for the life of this one) with their stderr on the null device, when not running.
+
+    A worker killed in the middle of a message to a tracker (the out-of-memory
+    killer does not wait) leaves it a name to forget that it never knew: each
+    tracker then prints a ``KeyError`` traceback, a cascade of them after one lost
+    worker, although nothing is wrong that the run does not make good itself.
+    """
+    from multiprocessing import resource_tracker
+
+    from joblib.externals.loky.backend import resource_tracker as loky_tracker
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)  # what a process started now inherits as its stderr
+        resource_tracker.ensure_running()
+        loky_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)

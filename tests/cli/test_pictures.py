@@ -17,6 +17,13 @@ from seqsolve.games.sequence.game import SEQUENCE
 
 EXAMPLE3 = resources.files("seqsolve").joinpath("data", "example3.sqn").read_text(encoding="utf-8")
 SEARCH = ("--iters", "600", "--seed", "5")
+#: example 3 as its seat to move (2) sees it: the 'position' of its analysis
+VIEW3 = SEQUENCE.write_position(read_state(EXAMPLE3), 2)
+
+
+def _analysis(moves: list[dict], turn=70, to_move=2, position: str | None = VIEW3) -> str:
+    """An ``analyze --json`` object of example 3 as far as ``--arrows`` reads it."""
+    return json.dumps({"moves": moves, "turn": turn, "to_move": to_move, "position": position})
 
 
 def _marks(svg: str) -> list[tuple[str, str]]:
@@ -66,11 +73,13 @@ def test_analyze_to_svg_marks_the_best_three_turns(analysis):
     [
         ("not json", "not the JSON of 'seqsolve analyze --json'"),
         ("[1, 2]", "no list of moves"),
-        ('{"moves": [], "turn": "70", "to_move": 2}', "'turn' is not a whole number"),
-        ('{"moves": [{"move": "9H@i3", "win": 7}], "turn": 70, "to_move": 2}', "move 1 is not a turn"),
-        ('{"moves": [{"move": "9H@i3", "win": 0.5}], "turn": 33, "to_move": 1}', "analyses turn 33"),
-        ('{"moves": [{"move": "5S@b2", "win": 0.5}], "turn": 70, "to_move": 2}', "turn 1 '5S@b2' cannot be played"),
-        ('{"moves": [{"move": "5Sb2", "win": 0.5}], "turn": 70, "to_move": 2}', "bad move"),
+        (_analysis([], turn="70"), "'turn' is not a whole number"),
+        (_analysis([{"move": "9H@i3", "win": 7}]), "move 1 is not a turn"),
+        (_analysis([{"move": "9H@i3", "win": 0.5}], turn=33, to_move=1), "analyses turn 33"),
+        (_analysis([{"move": "5S@b2", "win": 0.5}]), "turn 1 '5S@b2' cannot be played"),
+        (_analysis([{"move": "5Sb2", "win": 0.5}]), "bad move"),
+        (_analysis([{"move": "9H@i3", "win": 0.5}], position=None), "no 'position' text"),
+        (_analysis([{"move": "9H@i3", "win": 0.5}], position="classic 8x8"), "analyses another position"),
     ],
 )
 def test_a_bad_arrows_file_is_one_line_and_nothing_is_written(tmp_path, content, words):
@@ -80,6 +89,30 @@ def test_a_bad_arrows_file_is_one_line_and_nothing_is_written(tmp_path, content,
     line = fails("show", "example:3", "--to", "svg", "--arrows", str(arrows), "--out", str(out))
     assert f"--arrows {arrows}" in line and words in line
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["arrows.json"]
+
+
+def test_an_analysis_of_another_position_at_the_same_turn_is_refused(analysis, tmp_path):
+    """Only the turn and the seat to move were compared: the marks and win chances of
+    another position, same turn, same mover, were drawn on this one."""
+    path, _ = analysis
+    # the mover's 2C swapped with the draw pile's 4H
+    other = EXAMPLE3.replace("TS,3H,8H,9H,TH,2C", "TS,3H,8H,9H,TH,4H", 1).replace("AH,4H 70", "AH,2C 70", 1)
+    assert other != EXAMPLE3
+    position = tmp_path / "other.sqn"
+    position.write_text(other)
+    line = fails("show", str(position), "--to", "svg", "--arrows", path)
+    assert line == (
+        f"seqsolve: --arrows {path} analyses another position than this one (turn 70, seat 2 to move in both):"
+        " its 'position' differs"
+    )
+
+    # an analysis with every card known fits its position, still not another
+    opened = tmp_path / "open.json"
+    opened.write_text(ok("analyze", "example:4", "--iters", "50", "--seed", "5", "--open", "--json"))
+    assert _marks(ok("show", "example:4", "--to", "svg", "--arrows", str(opened)))
+    example4 = resources.files("seqsolve").joinpath("data", "example4.sqn").read_text(encoding="utf-8")
+    position.write_text(example4.replace("8C,TC/", "8C,QD/", 1).replace("QC,QD 32", "QC,TC 32", 1))
+    assert "analyses another position" in fails("show", str(position), "--to", "svg", "--arrows", str(opened))
 
 
 def test_an_unreadable_arrows_file_and_a_missing_out_folder(tmp_path):

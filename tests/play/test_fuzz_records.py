@@ -1,5 +1,7 @@
 """Fuzzing record files (issue 11): real ``--out`` files of several variants and
-seatings (one with a forfeit), mutated line by line, key by key and byte by byte,
+seatings (one with a forfeit, one of Sequence Stacks) and records of ``seqsolve play``
+(a game left unfinished, a game played out), mutated line by line, key by key and
+byte by byte (games swapped, a winner the moves do not give, another game's header),
 then read by ``replay``, ``replay --ply``, ``annotate`` and a resumed ``match``.
 
 Whatever the damage, a command succeeds, or fails with exit 1 (2 for a usage error)
@@ -20,9 +22,11 @@ from cli_helpers import fails, run
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from seqsolve.games import rules_for
 from seqsolve.play.config import MatchConfig, not_this_match
 from seqsolve.play.match import run_games
-from seqsolve.play.records import Replay, read_records
+from seqsolve.play.records import Replay, game_ending, read_records
+from seqsolve.play.table import HUMAN, Table
 
 
 def fuzz(examples: int):
@@ -77,13 +81,30 @@ def sources(tmp_path_factory) -> dict[str, Source]:
         Source("seed000-4", MatchConfig(bots=("random", "random"), variant="seed000", players=4, seed=4), 2),
         Source("forfeit", MatchConfig(bots=(f"ext:{sys.executable} {bot}", "random"), seed=5), 2),
     ]
+    made.append(Source("stacks", MatchConfig(bots=("random", "greedy"), variant="stacks", seed=6), 2))
     out = {}
     for source in made:
         path = folder / f"{source.name}.jsonl"
         run_games(source.config, source.games, jobs=1, out=str(path))
         out[source.name] = Source(source.name, source.config, source.games, path.read_bytes())
+    for name, moves in (("play-unfinished", 12), ("play-finished", 10_000)):
+        path = folder / f"{name}.jsonl"
+        _played(moves).write(str(path))
+        out[name] = Source(name, MatchConfig(bots=(HUMAN, "random"), seed=7), 1, path.read_bytes())
     assert any(r["termination"] == "forfeit" and r["moves"] for r in read_records(str(folder / "forfeit.jsonl"))[1])
     return out
+
+
+def _played(moves: int) -> Table:
+    """A classic game of ``seqsolve play``, the person's first legal action each time,
+    stopped after ``moves`` actions or at its end."""
+    table = Table.deal("classic", 2, None, 7, [HUMAN, "random"])
+    while not table.over and len(table.record["moves"]) < moves:
+        if table.human_to_move() is None:
+            table.bot_move()
+        else:
+            table.play(table.state.legal_actions()[0])
+    return table
 
 
 @pytest.fixture(scope="module")
@@ -143,9 +164,14 @@ def _edit_record(draw, record):
         target["plies"] = len(target["moves"])  # keep the count in step, so only the replay can tell
 
 
+def _int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _mutate_lines(draw, lines: list[bytes], other: list[bytes]) -> list[bytes]:
     kind = draw(st.sampled_from(["drop", "duplicate", "swap", "edit", "edit", "edit", "cut", "junk_line",
-                                 "non_utf8", "header_only", "other_header", "empty", "digit", "deep"]))
+                                 "non_utf8", "header_only", "other_header", "empty", "digit", "deep",
+                                 "swap_games", "other_winner", "other_winner", "header_game", "header_game"]))
     n = len(lines)
     at = draw(st.integers(0, max(n - 1, 0)))
     if kind == "empty":
@@ -166,6 +192,31 @@ def _mutate_lines(draw, lines: list[bytes], other: list[bytes]) -> list[bytes]:
         lines[at], lines[j] = lines[j], lines[at]
         return lines
     lines = list(lines)
+    if kind == "header_game":  # the header names another game, the seed kept
+        header = _json(lines[0])
+        if isinstance(header, dict) and isinstance(header.get("config"), dict):
+            header["config"]["variant"] = draw(st.sampled_from(["classic", "draft", "numbers", "seed000", "stacks"]))
+            header["config"]["players"] = draw(st.sampled_from([2, 3, 4]))
+            lines[0] = json.dumps(header).encode()
+        return lines
+    record = _json(lines[at])
+    if kind == "other_winner" and isinstance(record, dict) and _int(record.get("winner_side")):
+        # another side named the winner, result and score in step: only the moves can tell
+        side = (record["winner_side"] + 1) % (record["teams"] if _int(record.get("teams")) and record["teams"] > 0 else 2)
+        record["winner_side"] = side
+        record["result"] = draw(st.sampled_from(["bg"[side % 2], str(side), "draw"]))
+        if _int(record.get("score")) or isinstance(record.get("score"), float):
+            record["score"] = 1 - record["score"]
+        lines[at] = json.dumps(record).encode()
+        return lines
+    if kind == "swap_games":  # two records trade their game numbers (and deals)
+        j = draw(st.integers(0, n - 1))
+        first, second = _json(lines[at]), _json(lines[j])
+        if isinstance(first, dict) and isinstance(second, dict):
+            for key in ("game", "deal"):
+                first[key], second[key] = second.get(key), first.get(key)
+            lines[at], lines[j] = json.dumps(first).encode(), json.dumps(second).encode()
+        return lines
     if kind == "cut":
         lines[at] = lines[at][: draw(st.integers(0, len(lines[at])))]
     elif kind == "junk_line":
@@ -192,7 +243,7 @@ def _mutate_lines(draw, lines: list[bytes], other: list[bytes]) -> list[bytes]:
 def _apply(sources: dict[str, Source], name: str, draw) -> bytes:
     """The bytes of source ``name`` after one to three mutations."""
     source = sources[name]
-    other = sources["draft" if name != "draft" else "classic"].data.split(b"\n")
+    other = sources[draw(st.sampled_from([n for n in ("classic", "draft", "stacks") if n != name]))].data.split(b"\n")
     lines = source.data.rstrip(b"\n").split(b"\n")
     for _ in range(draw(st.integers(1, 3))):
         lines = _mutate_lines(draw, lines, other)
@@ -218,7 +269,8 @@ def _refused_or_ok(result, path: Path, before: bytes) -> bool:
     return False
 
 
-SOURCES = st.sampled_from(["classic", "draft", "numbers-3", "seed000-4", "forfeit"])
+SOURCES = st.sampled_from(["classic", "draft", "numbers-3", "seed000-4", "forfeit", "stacks", "play-unfinished",
+                           "play-finished"])
 
 
 @fuzz(300)
@@ -226,8 +278,26 @@ SOURCES = st.sampled_from(["classic", "draft", "numbers-3", "seed000-4", "forfei
 def test_fuzz_replay_is_a_game_or_one_line(sources, work, name, data, game, ply):
     blob = _apply(sources, name, data.draw)
     work.write_bytes(blob)
-    _refused_or_ok(run("replay", str(work), "--game", str(game)), work, blob)
+    if _refused_or_ok(run("replay", str(work), "--game", str(game)), work, blob):
+        _agrees(work, game)
     _refused_or_ok(run("replay", str(work), "--game", str(game), "--ply", str(ply), "--to", "json"), work, blob)
+
+
+def _agrees(path: Path, game: int) -> None:
+    """A game a command accepted is a game of its header's variant and seating whose
+    moves end as its record says (it used to print any result a record gave)."""
+    header, records = read_records(str(path))
+    record = next(r for r in records if r["game"] == game)
+    config = header["config"]
+    rules = rules_for(config["variant"], config["players"], config["teams"])
+    assert (record["variant"], record["players"], record["teams"]) == (str(rules.variant), rules.players, rules.teams)
+    replayed = Replay(record, "game")
+    for _ in replayed:
+        pass
+    if replayed.state.is_terminal():
+        assert {key: record[key] for key in ("result", "winner_side", "termination")} == game_ending(replayed.state)
+    else:
+        assert record["termination"] in ("forfeit", "unfinished")
 
 
 @fuzz(80)
@@ -236,11 +306,13 @@ def test_fuzz_annotate_is_a_report_or_one_line(sources, work, name, data, game):
     blob = _apply(sources, name, data.draw)
     work.write_bytes(blob)
     args = ("annotate", str(work), "--game", str(game), "--iters", "50", "--jobs", "1", "--no-progress")
-    _refused_or_ok(run(*args, "--seat", "0"), work, blob)
+    if _refused_or_ok(run(*args, "--seat", "0"), work, blob):
+        _agrees(work, game)
 
 
 @fuzz(150)
-@given(name=st.sampled_from(["classic", "draft", "numbers-3", "seed000-4"]), data=st.data(), more=st.integers(0, 3))
+@given(name=st.sampled_from(["classic", "draft", "numbers-3", "seed000-4", "stacks"]), data=st.data(),
+       more=st.integers(0, 3))
 def test_fuzz_resumed_match_plays_on_or_refuses_untouched(sources, work, name, data, more):
     """A resumed match refuses the file (untouched), or leaves one holding only this
     match's games (no game of another variant, deal or seating, or with a score its
@@ -261,6 +333,16 @@ def test_fuzz_resumed_match_plays_on_or_refuses_untouched(sources, work, name, d
                 pass
 
 
+@fuzz(40)
+@given(name=st.sampled_from(["play-unfinished", "play-finished"]), data=st.data())
+def test_fuzz_a_match_resuming_a_play_record_refuses_it_untouched(sources, work, name, data):
+    """A record of ``seqsolve play`` given to ``match --out``: never a traceback."""
+    blob = _apply(sources, name, data.draw)
+    work.write_bytes(blob)
+    args = ("match", "random", "random", "--seed", "7", "--games", "2", "--jobs", "1", "--no-progress")
+    _refused_or_ok(run(*args, "--out", str(work)), work, blob)
+
+
 def _json(line: bytes):
     try:
         return json.loads(line)
@@ -273,7 +355,7 @@ def _json(line: bytes):
 @pytest.mark.parametrize(
     "field, value, message",
     [
-        ("variant", "draft", "'variant' is \"draft\", but game 1 of this match has \"classic\""),
+        ("variant", "draft", "a game of draft, 2 players, 2 sides among the games of classic, 2 players, 2 sides"),
         ("seats", ["greedy", "greedy"], "'seats' is [\"greedy\", \"greedy\"], but game 1 of this match has [\"random\", \"random\"]"),
         ("side_bot", [0, 1], "'side_bot' is [0, 1], but game 1 of this match has [1, 0]"),
         ("deal", 7, "'deal' is 7, but game 1 of this match has 0"),

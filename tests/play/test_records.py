@@ -299,3 +299,57 @@ def test_moves_that_cannot_be_replayed_name_file_and_line(recorded, tmp_path, co
     path = _with_line(recorded, tmp_path, 2, json.dumps(short))
     assert fails(*COMMANDS[command](path)) == f"seqsolve: {path}:2: the moves stop before the game is over"
 
+
+
+@pytest.fixture(scope="module")
+def stacks_recorded(tmp_path_factory) -> Path:
+    """Two random games of Sequence Stacks."""
+    path = tmp_path_factory.mktemp("records") / "stacks.jsonl"
+    run_games(MatchConfig(bots=("random", "random"), variant="stacks", seed=1), 2, jobs=1, out=str(path))
+    return path
+
+
+def _other_winner(record: dict) -> dict:
+    """The record with the other side named the winner, its score in step."""
+    side = 1 - record["winner_side"]
+    result = "bg"[side] if record["variant"] == "classic" else str(side)
+    return dict(record, result=result, winner_side=side, score=1.0 - record["score"])
+
+
+@pytest.mark.parametrize("command", ["replay", "annotate"])
+@pytest.mark.parametrize("variant", ["classic", "stacks"])
+def test_the_moves_decide_who_won_and_a_record_saying_otherwise_is_refused(
+    recorded, stacks_recorded, tmp_path, command, variant
+):
+    """Both printed the record's result although its moves ended the other way."""
+    source = recorded if variant == "classic" else stacks_recorded
+    record = json.loads(source.read_text().split("\n")[1])
+    assert record["termination"] == "win"
+    path = _with_line(source, tmp_path, 2, json.dumps(_other_winner(record)))
+    names = {"classic": ("blue", "green"), "stacks": ("seat 0", "seat 1")}[variant]
+    said, played = names[1 - record["winner_side"]], names[record["winner_side"]]
+    assert fails(*COMMANDS[command](path)) == f"seqsolve: {path}:2: the record says {said} won, but its moves end {played} won"
+    forfeit = {"seat": 0, "bot": "random", "reason": "no answer"}
+    path = _with_line(source, tmp_path, 2, json.dumps(dict(record, termination="forfeit", forfeit=forfeit)))
+    line = fails(*COMMANDS[command](path))
+    assert line.startswith(f"seqsolve: {path}:2: the record says {played} won: seat 0 (random) forfeited (no answer)")
+    assert line.endswith(f"but its moves end {played} won")
+
+
+@pytest.mark.parametrize("command", ["replay", "annotate"])
+def test_a_header_naming_another_game_than_its_games_is_refused(recorded, stacks_recorded, tmp_path, command):
+    """A Stacks header above Sequence games, or another preset's or seating's, went unnoticed."""
+    games = recorded.read_text().split("\n")[1:]
+    for header, game in [
+        (stacks_recorded.read_text().split("\n")[0], "stacks, 2 players, 2 sides"),
+        (recorded.read_text().split("\n")[0].replace('"classic"', '"draft"'), "draft, 2 players, 2 sides"),
+        (recorded.read_text().split("\n")[0].replace('"players": 2', '"players": 4'), "classic, 4 players, 2 sides"),
+    ]:
+        path = tmp_path / "games.jsonl"
+        path.write_text("\n".join([header, *games]))
+        line = fails(*COMMANDS[command](path))
+        assert line == f"seqsolve: {path}:2: a game of classic, 2 players, 2 sides among the games of {game}"
+    path.write_text("\n".join([recorded.read_text().split("\n")[0].replace('"players": 2', '"players": "2"'), *games]))
+    assert fails(*COMMANDS[command](path)) == (
+        f"seqsolve: {path}:1: the header's config names no game (a variant, players and sides)"
+    )

@@ -24,7 +24,7 @@ from .reading import (
     recorded_seed,
     scan,
 )
-from .replay import Replay, Step, result_text, start_state, turns
+from .replay import Replay, Step, game_ending, result_text, start_state, turns
 from .schema import (
     GAME_FIELDS,
     OPTIONAL_FIELDS,
@@ -55,6 +55,7 @@ __all__ = [
     "check_output_folder",
     "check_seed_scheme",
     "find_game",
+    "game_ending",
     "games_by_number",
     "loads_json",
     "make_output_folder",

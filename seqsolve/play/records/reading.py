@@ -11,7 +11,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 
-from .schema import RecordError, check_game, check_header
+from .schema import RecordError, check_game, check_header, header_game
 
 
 @dataclass
@@ -119,6 +119,7 @@ def scan(path: str, fd: int | None = None) -> Scan:
     out = Scan(path, _header_of(path, lines[0]), keep=len(lines[0]) + 1)
     last = len(lines)  # the number of the segment after the last newline
     seed, bots = out.header["config"]["seed"], out.header["config"]["bots"]
+    game = None  # the game the header names, read at the first game record
     for number, raw in enumerate(lines[1:], start=2):
         size = len(raw) + (number < last)
         if not raw.strip():
@@ -137,6 +138,10 @@ def scan(path: str, fd: int | None = None) -> Scan:
             raise RecordError(f"{path}:{number}: {problem}")
         if record["seed"] != seed:
             raise RecordError(f"{path}:{number}: a game of seed {record['seed']} among the games of seed {seed}")
+        game = game or header_game(out.header, path)
+        held = (record["variant"], record["players"], record["teams"])
+        if held != game:
+            raise RecordError(f"{path}:{number}: a game of {_game(held)} among the games of {_game(game)}")
         if not all(0 <= b < len(bots) for b in record["side_bot"]):
             raise RecordError(f"{path}:{number}: 'side_bot' must number the header's {len(bots)} bots from 0")
         out.games.append((number, record))
@@ -241,6 +246,11 @@ def recorded_seed(path: str, config: dict) -> int | None:
     mine = json.loads(json.dumps(config))
     mine.pop("seed", None)
     return seed if held == mine else None
+
+
+def _game(game: tuple[str, int, int]) -> str:
+    variant, players, sides = game
+    return f"{variant}, {players} players, {sides} sides"
 
 
 def _describe(config) -> str:

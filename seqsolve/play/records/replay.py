@@ -73,8 +73,27 @@ class Replay:
             skipped = getattr(state, "seats_skipped", None)  # a game with skipped turns says which
             yield Step(ply, text, state.current_player, state.turn, action, tuple(skipped(action)) if skipped else ())
             state.apply(action)
-        if not state.is_terminal() and self.record["termination"] not in ("forfeit", UNFINISHED):
-            raise RecordError(f"{self.where}: the moves stop before the game is over")
+        record = self.record
+        if not state.is_terminal():
+            if record["termination"] not in ("forfeit", UNFINISHED):
+                raise RecordError(f"{self.where}: the moves stop before the game is over")
+            return
+        ending = game_ending(state)
+        if any(record[key] != value for key, value in ending.items()):
+            moves = result_text({**record, **ending, "forfeit": None}, state.seats)
+            raise RecordError(
+                f"{self.where}: the record says {result_text(record, state.seats)}, but its moves end {moves}"
+            )
+
+
+def game_ending(state) -> dict:
+    """How the finished game ``state`` ended, in a game record's fields: ``result``
+    (a side's character or ``draw``), ``winner_side`` (its number or None) and
+    ``termination`` (``win``, ``stall``, ...): what its moves decide, whatever a
+    record says."""
+    outcome = state.outcome()
+    side = None if outcome.winner is None else state.sides.index(outcome.winner)
+    return {"result": outcome.result, "winner_side": side, "termination": outcome.termination.name.lower()}
 
 
 #: the line of a skipped turn (ST-10), in place of its actions

@@ -128,3 +128,21 @@ def check_header(header, path: str) -> dict:
     if not _strings(config.get("bots")) or not config["bots"]:
         raise RecordError(f"{path}:1: the header's config has no list of bots")
     return header
+
+
+def header_game(header: dict, path: str) -> tuple[str, int, int]:
+    """The game every game of ``path`` must be, as its header's config names it:
+    ``(variant, players, sides)`` as a game record spells them.
+
+    Raises:
+        RecordError: a header naming no game that can be set up.
+    """
+    config = header["config"]
+    variant, players, teams = config.get("variant"), config.get("players"), config.get("teams")
+    if not isinstance(variant, str) or not _int(players) or not (teams is None or _int(teams)):
+        raise RecordError(f"{path}:1: the header's config names no game (a variant, players and sides)")
+    try:
+        rules = rules_for(variant, players, teams)
+    except RulesError as exc:
+        raise RecordError(f"{path}:1: the header's game cannot be set up: {exc}") from None
+    return str(rules.variant), rules.players, rules.teams
