@@ -18,7 +18,6 @@ class SearchResult(TypedDict):
     capped: bool
     work: int
     work_cut: bool
-    heuristic: int | None
 
 class RootStat(TypedDict):
     action: int
@@ -76,4 +75,3 @@ class Searcher:
     @property
     def evidence_seat(self) -> int: ...
     def deal_world(self, observation: CoreGame, viewer: int, bit_generator: np.random.BitGenerator) -> CoreGame: ...
-    def seat_reply(self, world: CoreGame, bit_generator: np.random.BitGenerator) -> int | None: ...

@@ -62,7 +62,7 @@ from seqsolve._eval cimport (
 )
 from seqsolve._choose cimport (
     HeuristicKey, HeuristicMemo, heuristic_start, key_order, heuristic_key,
-    greedy_choice, greedy_counted, heuristic_choice, heuristic_best, urgent_action,
+    greedy_counted, heuristic_choice, heuristic_best, urgent_action,
 )
 
 
@@ -154,16 +154,11 @@ _DEFAULT_SEARCH = {
     "root_win": 1,
     "root_prior": 30.0,
     "root_top": -1,
-    "root_rank": 0,
     "root_puct": -1.0,
-    "root_margin": 0.0,
     "other_policy": -1,
-    "other_heuristic": 0,
     "playout_depth": 2,
-    "playout_quiet": 0,
     "policy_eps": 0.5,
     "policy_k": 4,
-    "playout_greedy": 0,
     "max_nodes": 1_000_000,
     "hold": 1.0,
     "recall": 0,
@@ -201,10 +196,6 @@ cdef enum:
     WORK_RPLY = 4    # a playout ply (the action applied, its actions generated)
     WORK_REVAL = 30  # a playout's end: the result, or at ``depth`` the evaluation
     WORK_HELD = 18   # a hand card the leaf evaluation values for holding (draft, hold)
-    # a legal action keyed by the heuristic (other_heuristic's choices): a rough
-    # figure that under-counts some 3-side searches two- to three-fold (RESULTS.md,
-    # "mcts with the heuristic for the other seats (twelfth session)")
-    WORK_HKEY = 40
     # a card of a dealt world's hand that play_likelihood weighs (infer): about 12 ns,
     # 2 of the tree's units (WORK_LIKE), 1 of the rollouts' (WORK_RLIKE, a third of it)
     WORK_LIKE = 2
@@ -353,15 +344,12 @@ cdef class Searcher:
               every play comes with each of five picks and the cut is worth
               about 4 points against greedy; on classic it cost points
               (benchmarks/RESULTS.md, "mcts, fifth session").
-            * ``root_rank``: rank every root action by heuristic_key and expand
-              the root's children in that order (best first), so that progressive
-              widening lets in the moves the heuristic likes before the others
-              (0: the expansion's usual draw, see ``expand_k``).
             * ``root_puct``: at the root, the exploration term is ``root_puct *
               P(a) * sqrt(avail) / (1 + visits)`` (PUCT, as in AlphaZero) with the
               prior P of the action at heuristic rank r proportional to 1/(r+1),
               instead of UCB1's: visits go to the heuristic's favourites until
-              the search finds them wanting (0: off; implies ``root_rank``).
+              the search finds them wanting (0: off); the root's children then enter
+              the tree in the heuristic's order, best first.
               Negative (the default): 1 where 3 teams each need 2 or more
               sequences (6 players), else off.  There one move shifts the
               position's value so little that the root's mean values lie within
@@ -373,20 +361,6 @@ cdef class Searcher:
               on the same deals, so it stays off there.  On classic
               with 2 players it scored 3 points less against the heuristic
               (RESULTS.md, "mcts, sixth session"), so it stays off there.
-            * ``root_margin``: a safety net at the root (0: off).  The search
-              plays the heuristic's own move (the first best by heuristic_key in
-              generation order; the heuristic bot draws among equal keys) unless
-              its most visited root move's mean value beats that move's by
-              ``root_margin`` standard errors of the difference.  Each child's
-              standard error is the binomial ``sqrt(p (1 - p) / n)`` of its mean
-              p over n visits: a value in [0, 1] with mean p has a variance of at
-              most p (1 - p) (Bhatia-Davis), so this over-states the noise, never
-              under-states it, and the node needs no sum of squares.  The two are
-              combined as independent, ``sqrt(se1**2 + se2**2)`` (the children
-              meet different worlds).  The heuristic's move is expanded first at
-              the root so that it always has a value to compare.  A search that
-              picks among near-equals by noise gives away what the heuristic's
-              one-ply judgement keeps; the net keeps it unless the search is sure.
             * ``other_policy``: 1: every seat but the viewer moves by the
               playout policy (a decisive move, else the best by score_action of
               ``expand_k`` drawn actions) instead of by the tree, so the tree holds
@@ -394,29 +368,12 @@ cdef class Searcher:
               replies of two rivals; 0: every seat by the tree; -1: 1 with 3
               sides (3 players, or 6 in 3 teams), else 0 (with 2 teams it lost
               points against heuristic on seed000: RESULTS.md, "mcts, sixth session").
-            * ``other_heuristic``: with ``other_policy``, 1: the other seats play
-              the heuristic's move (heuristic_choice) instead of the policy's,
-              seeing what that seat would see: the other hands and the draw pile
-              are hidden from it while it chooses.  A model of a sensible rival
-              (or partner) whose replies the tree then need not learn.  0 (the
-              default): the policy's move; -1: 1 with 3 sides, else 0.  Off: on
-              the 3-side cells it moved the score against greedy by -4 to +4
-              points, none beyond the noise, and its worst moves passed 0.1 s
-              (RESULTS.md, "mcts with the heuristic for the other seats
-              (twelfth session)").
             * ``playout_depth``: actions played out before the position is
               scored by the evaluation (0: score the new leaf at once; -1: play
               to the end of the game and score the result).
-            * ``playout_quiet``: after ``playout_depth`` actions, at most this many
-              more while the side to move has a decisive move (urgent_action), so
-              that a leaf is scored where no side can complete a sequence or block
-              a winning cell at once: a static evaluation misjudges those (0: off).
             * ``policy_eps``, ``policy_k``: a playout action is, with probability
               eps, the best by score_action of ``k`` sampled actions, else one
               sampled action (cards uniform, then targets; exchanges first).
-            * ``playout_greedy``: playouts play greedy's choice instead (every
-              legal action scored, ties to the first): slower, but a playout
-              is then a function of its world.
             * ``max_nodes``: node-pool size at which the tree stops growing.
             * ``hold``: in the draft variant, the evaluation adds ``hold`` times
               what every known card of a hand is worth to hold (the heuristic's
@@ -447,7 +404,7 @@ cdef class Searcher:
     cdef Ctx ctx
     cdef Weights weights
     cdef double c, widen, widen_exp
-    cdef int playout_depth, playout_quiet, policy_k, expand_k, decisive, root_win, playout_greedy
+    cdef int playout_depth, policy_k, expand_k, decisive, root_win
     cdef double policy_eps, hold
     cdef int recall  # deal around the other seats' public draft takes (public_hand)
     cdef public int rollout_depth  # rollout playouts: actions before the evaluation scores (0: to the end)
@@ -455,16 +412,15 @@ cdef class Searcher:
     cdef Game root
     cdef int n_slots, n_hand_slots, max_depth
     cdef double root_prior
-    cdef int n_root, root_top, top_setting, root_rank, ranked
-    cdef double root_puct, puct_setting, root_h, root_margin
-    cdef int32_t h_action  # root_margin: the heuristic's move at the root, else -1
+    cdef int n_root, root_top, top_setting, ranked
+    cdef double root_puct, puct_setting, root_h
     cdef HeuristicKey* root_key
     cdef int32_t* root_act
     cdef float* root_val
     cdef uint16_t slot_off[MAX_SLOTS]
     cdef uint8_t pool[MAX_SLOTS]
     cdef int32_t path[MAX_PATH]
-    cdef int viewer_side, viewer_seat, other_policy, other_setting, other_heuristic, oheur_setting, open_info
+    cdef int viewer_side, viewer_seat, other_policy, other_setting, open_info
     cdef ScoreMemo memo   # the scores pick_untried's draws share
     cdef int32_t single   # the only legal root action, or a winning one, when the search returned at once, else -1
     cdef bint single_wins  # ... and it wins the game
@@ -496,7 +452,6 @@ cdef class Searcher:
         self.capacity = 0
         self.n_nodes = 0
         self.single = -1
-        self.h_action = -1
         self.ev_seat = -1
         self.ev_temp = 0.0
         self.ev_unit = WORK_RLIKE
@@ -508,10 +463,8 @@ cdef class Searcher:
             merged.update(params)
         self.c = float(merged["c"])
         self.playout_depth = int(merged["playout_depth"])
-        self.playout_quiet = int(merged["playout_quiet"])
         self.policy_eps = float(merged["policy_eps"])
         self.policy_k = int(merged["policy_k"])
-        self.playout_greedy = int(bool(merged["playout_greedy"]))
         self.max_nodes = int(merged["max_nodes"])
         self.hold = float(merged["hold"])
         self.recall = int(bool(merged["recall"]))
@@ -520,19 +473,14 @@ cdef class Searcher:
         self.root_win = int(bool(merged["root_win"]))
         self.root_prior = float(merged["root_prior"])
         self.top_setting = int(merged["root_top"])
-        self.root_rank = int(bool(merged["root_rank"]))
         self.puct_setting = float(merged["root_puct"])  # resolved per search, by the rules
-        self.root_margin = float(merged["root_margin"])
         self.other_setting = int(merged["other_policy"])
-        self.oheur_setting = int(merged["other_heuristic"])
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
         if (self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.top_setting < -1
-                or not -INFINITY < self.puct_setting < INFINITY or not -1 <= self.other_setting <= 1
-                or not -1 <= self.oheur_setting <= 1 or self.playout_quiet < 0
-                or not 0 <= self.root_margin < INFINITY):
-            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, a finite root_puct, "
-                             "other_policy and other_heuristic in -1..1, playout_quiet >= 0 and a finite root_margin >= 0")
+                or not -INFINITY < self.puct_setting < INFINITY or not -1 <= self.other_setting <= 1):
+            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, a finite root_puct "
+                             "and other_policy in -1..1")
         self._params = merged
         if self.nodes == NULL:
             self.capacity = min(4096, self.max_nodes)
@@ -685,7 +633,7 @@ cdef class Searcher:
         cdef uint8_t tmp
         cdef uint8_t* base = <uint8_t*>g
         if self.playout_depth >= 0 and not full:
-            m = self.n_hand_slots + self.playout_depth + self.playout_quiet + self.max_depth + 2
+            m = self.n_hand_slots + self.playout_depth + self.max_depth + 2
             if m > self.n_slots:
                 m = self.n_slots
         while True:
@@ -847,19 +795,6 @@ cdef class Searcher:
                 self.determinize(&world.g, rng, 1)
         return world
 
-    def seat_reply(self, CoreGame world, bit_generator):
-        """The move ``other_heuristic`` gives the mover of a dealt ``world`` (for
-        instance one from :meth:`deal_world`), chosen on what that seat would see;
-        the world is left as it was.  None without a legal action."""
-        cdef bitgen_t* rng = bitgen_of(bit_generator)
-        cdef int32_t a
-        make_ctx(&self.ctx, &world.rules.t, &self.weights)
-        self.ctx.hold = self.hold
-        self.open_info = 0
-        with bit_generator.lock:
-            a = self.seat_heuristic_move(&world.g, rng)
-        return None if a < 0 else a
-
     cdef inline double root_score(self, const Node* nd, int side) noexcept nogil:
         """The selection value of a root child: its mean, pulled towards its static
         value by root_prior virtual visits, plus the PUCT term (root_puct) or UCB1's."""
@@ -923,9 +858,7 @@ cdef class Searcher:
                 # another seat moves by the policy (it cannot read the viewer's hand)
                 side = t.seat_side[g.to_move]
                 action = -1
-                if self.other_heuristic:
-                    action = self.seat_heuristic_move(&g, rng)
-                elif self.decisive:
+                if self.decisive:
                     action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
                 if action < 0:
                     action = policy_action(&self.ctx, &g, rng, 1.0, self.expand_k)
@@ -999,11 +932,7 @@ cdef class Searcher:
             if n_legal < n and (n_legal == 0 or self.widen <= 0 or
                                 n_legal < self.widen * pow(self.nodes[node].visits + 1.0, self.widen_exp)):
                 action = -1
-                if node == 0 and self.h_action >= 0:
-                    i = self.set_find(self.h_action)  # the safety net's move comes first
-                    if i >= 0 and not self.tried[i]:
-                        action = self.h_action
-                if action < 0 and self.decisive:
+                if self.decisive:
                     action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
                     if action >= 0:
                         i = self.set_find(action)
@@ -1040,15 +969,12 @@ cdef class Searcher:
         plies = 0
         while g.result == RESULT_NONE and (self.playout_depth < 0 or plies < self.playout_depth):
             action = -1
-            if self.playout_greedy:
-                action = greedy_choice(&self.ctx, &g, NULL, self.buf)
-            elif self.decisive:
+            if self.decisive:
                 action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
             if action < 0:
                 action = policy_action(&self.ctx, &g, rng, self.policy_eps, self.policy_k)
             apply_action(t, &g, action, rng, NULL, -1)
             plies += 1
-        plies += self.play_until_quiet(&g, rng)
         self.work += WORK_PLY * plies + WORK_EVAL
         if self.ctx.hold != 0.0 and t.draft_mode:
             for s in range(t.players):
@@ -1059,22 +985,6 @@ cdef class Searcher:
             nd.visits += 1
             for s in range(t.sides):
                 nd.value[s] += values[s]
-
-    cdef int play_until_quiet(self, Game* g, bitgen_t* rng) noexcept nogil:
-        """The decisive moves (urgent_action) that follow a depth-limited playout, at
-        most playout_quiet of them: the actions played."""
-        cdef Threats th
-        cdef int32_t action
-        cdef int plies = 0
-        if self.playout_depth < 0:
-            return 0
-        while plies < self.playout_quiet and g.result == RESULT_NONE:
-            action = urgent_action(&self.ctx, g, tally_threats(g, &th), rng)
-            if action < 0:
-                break
-            apply_action(self.ctx.t, g, action, rng, NULL, -1)
-            plies += 1
-        return plies
 
     cdef void root_priors(self, bitgen_t* rng) noexcept nogil:
         """The static value, for the mover, of each root action applied to the
@@ -1105,48 +1015,6 @@ cdef class Searcher:
         memcpy(masked, &self.root, sizeof(Game))
         for i in range(self.n_slots):
             base[self.slot_off[i]] = UNKNOWN_CARD
-
-    cdef int32_t seat_heuristic_move(self, Game* g, bitgen_t* rng) noexcept nogil:
-        """The heuristic's move for the seat to move in a dealt world, made on what
-        that seat would see (other_heuristic): every other hand and the top of the
-        draw pile are hidden while it chooses and put back after; in a search with
-        open information nothing is hidden.  -1 without a legal action."""
-        cdef uint8_t saved[MAX_SEATS][MAX_HAND]
-        cdef uint8_t top = UNKNOWN_CARD
-        cdef int s, i, mover = g.to_move, hide = self.open_info == 0
-        cdef int32_t a
-        cdef int n = 0
-        cdef Ctx plain = self.ctx
-        plain.hold = 0.0
-        if hide:
-            for s in range(self.ctx.t.players):
-                if s != mover:
-                    for i in range(g.hand_n[s]):
-                        saved[s][i] = g.hand[s][i]
-                        g.hand[s][i] = UNKNOWN_CARD
-            if g.draw_n > 0:
-                top = g.draw[g.draw_n - 1]
-                g.draw[g.draw_n - 1] = UNKNOWN_CARD
-        a = heuristic_best(&plain, g, rng, self.buf, 1, &n)
-        if hide:
-            for s in range(self.ctx.t.players):
-                if s != mover:
-                    for i in range(g.hand_n[s]):
-                        g.hand[s][i] = saved[s][i]
-            if g.draw_n > 0:
-                g.draw[g.draw_n - 1] = top
-        self.work += WORK_HKEY * n
-        return a
-
-    cdef int32_t heuristic_move(self, bitgen_t* rng) noexcept nogil:
-        """The heuristic's move at the root (root_margin's safety net): the first
-        legal action of the mover's view with the best heuristic_key, ranked as
-        keep_heuristic_best ranks them; -1 without a legal action."""
-        cdef Game masked
-        cdef Ctx plain = self.ctx
-        plain.hold = 0.0
-        self.mask_root(&masked)
-        return heuristic_best(&plain, &masked, rng, self.buf, 0, NULL)
 
     cdef void keep_heuristic_best(self, const Game* masked, bitgen_t* rng, int keep) noexcept nogil:
         """Cut root_act to the heuristic's best ``keep`` actions, best first (stable:
@@ -1216,9 +1084,7 @@ cdef class Searcher:
             value), best first; ``value`` is the root's mean value for the
             viewer's side and ``pv`` the most-visited line; ``capped`` says
             whether ``cpu_seconds`` ended the search, ``work`` the units spent and
-            ``work_cut`` whether the ``work`` budget ended it; ``heuristic`` is the
-            heuristic's move the safety net weighed ``best`` against (``root_margin``;
-            else None): ``best`` is then that move or the most visited one.  When
+            ``work_cut`` whether the ``work`` budget ended it.  When
             the viewer (to move, hand known) has a single legal action, or an
             action that wins at once (the first in P-13 order; its value is 1),
             it comes back at once with 0 iterations.
@@ -1246,7 +1112,7 @@ cdef class Searcher:
                 "value": 1.0 if self.single_wins else side_value(&self.ctx, &observation.g, self.viewer_side),
                 "pv": [self.single], "actions": [(self.single, 0, 1.0 if self.single_wins else float("nan"), 0)],
                 "capped": False,
-                "work": 0, "work_cut": False, "heuristic": None,
+                "work": 0, "work_cut": False,
             }
         root = &self.nodes[0]
         best = self.best_action()
@@ -1261,7 +1127,6 @@ cdef class Searcher:
             "capped": bool(self.capped),
             "work": self.work,
             "work_cut": bool(self.work_cut),
-            "heuristic": self.h_action if self.h_action >= 0 else None,
         }
 
     cdef list _children(self, int node):
@@ -1443,7 +1308,6 @@ cdef class Searcher:
         self.max_depth = 0
         self.single = -1
         self.single_wins = 0
-        self.h_action = -1
         self.work = 0
         self.ev_scored = 0
         self.ev_unit = WORK_LIKE
@@ -1473,18 +1337,13 @@ cdef class Searcher:
         self.root_puct = self.puct_setting
         if self.root_puct < 0:
             self.root_puct = 1.0 if t.sides > 2 and t.players > t.sides and t.seq_to_win >= 2 else 0.0
-        self.ranked = self.root_rank or self.root_puct > 0
+        self.ranked = self.root_puct > 0
         self.other_policy = self.other_setting
         if self.other_policy < 0:
             self.other_policy = 1 if t.sides > 2 else 0
-        self.other_heuristic = self.oheur_setting
-        if self.other_heuristic < 0:
-            self.other_heuristic = 1 if t.sides > 2 else 0
         if ((self.root_prior > 0 or self.root_top > 0 or self.ranked) and not unknown_mover
                 and (open_information or viewer == self.root.to_move)):
             self.root_priors(rng)
-        if self.root_margin > 0 and not unknown_mover and viewer == self.root.to_move:
-            self.h_action = self.heuristic_move(rng)
         start = now()
         while True:
             if iterations > 0 and it >= iterations:
@@ -1525,34 +1384,7 @@ cdef class Searcher:
             if (best < 0 or nd.visits > most or (nd.visits == most and (
                     mean > best_mean or (mean == best_mean and self.acts[ch] < best)))):
                 best, most, best_mean = self.acts[ch], nd.visits, mean
-        if self.h_action >= 0 and best >= 0 and best != self.h_action:
-            return self.unless_sure(best)
         return best
-
-    cdef int32_t unless_sure(self, int32_t best) noexcept nogil:
-        """root_margin's safety net: the heuristic's move, unless the search's ``best``
-        beats its mean value by root_margin binomial standard errors (see the class
-        docstring); the search's when the heuristic's move has no visits."""
-        cdef const Node* nd
-        cdef const Node* mine = NULL
-        cdef const Node* theirs = NULL
-        cdef int j, ch, side = self.viewer_side
-        cdef double p, q, var
-        for j in range(self.nodes[0].n_children):
-            ch = self.nodes[0].children + j
-            nd = &self.nodes[ch]
-            if self.acts[ch] == best:
-                mine = nd
-            elif self.acts[ch] == self.h_action:
-                theirs = nd
-        if mine == NULL or theirs == NULL or theirs.visits == 0:
-            return best
-        p = mine.value[side] / mine.visits
-        q = theirs.value[side] / theirs.visits
-        var = max(0.0, p * (1.0 - p)) / mine.visits + max(0.0, q * (1.0 - q)) / theirs.visits
-        if p - q > self.root_margin * sqrt(var):
-            return best
-        return self.h_action
 
     cdef int rollout_means(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
                            const int32_t* acts, int n, long long worlds, int open_information, int policy,

@@ -78,10 +78,7 @@ def make_bot(spec: str, game: Game | None = None) -> Bot:
     cls = classes[name]
     values = {}
     for key, text in raw.items():
-        if key not in cls.params:
-            known = ", ".join(cls.params) or "none"
-            raise BotError(f"bot {name}: unknown parameter {key!r} (known: {known})")
-        values[key] = cls.params[key].parse(name, key, text)
+        values[key] = cls.parse_param(key, text)
     if cls.wraps_a_bot:
         values["make_bot"] = lambda inner: make_bot(inner, game)
     if cls.writes_positions:
