@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -139,8 +139,8 @@ class _Evidence:
 class GreedyBot(Bot):
     name = "greedy"
     summary = "one ply: win now, block a side about to win, extend its best windows, keep jacks"
-    params = {"weights": _WEIGHTS}
-    removed = _REMOVED_WEIGHTS
+    params: ClassVar[dict[str, Param]] = {"weights": _WEIGHTS}
+    removed: ClassVar[dict[str, str]] = _REMOVED_WEIGHTS
 
     def __init__(self, **values: Any):
         super().__init__(**values)
@@ -204,7 +204,7 @@ class MCTSBot(_Evidence, Bot):
         "open": Param(bool, False, "sees every card (analysis only)"),
         "weights": _WEIGHTS,
     }
-    removed = {
+    removed: ClassVar[dict[str, str]] = {
         **_REMOVED_WEIGHTS,
         **{name: _NO_GAIN for name in ("quiet", "oheur", "greedy", "rank", "margin")},
     }
@@ -296,7 +296,7 @@ class RolloutBot(_Evidence, Bot):
         "recall": _RECALL,
         "weights": _WEIGHTS,
     }
-    removed = _REMOVED_WEIGHTS
+    removed: ClassVar[dict[str, str]] = _REMOVED_WEIGHTS
 
     def __init__(self, **values: Any):
         super().__init__(**values)

@@ -4,9 +4,8 @@ by the evaluation); in the draft variant, the tree of mcts."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,7 +24,6 @@ from seqsolve.games.stacks.game import STACKS
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game
 from seqsolve.play.seeds import stream_seed
-
 
 THREE, TWO = parse_rules("classic", players=3), parse_rules("classic", players=2)
 

@@ -59,7 +59,9 @@ def test_tune_weights_output_is_a_weights_file(tmp_path):
     """benchmarks/tune_weights.py writes ``json.dump`` of a dict of weights, tuples as lists."""
     tuned = {k: v for k, v in _eval.default_weights().items() if k in ("w_open", "w_threat", "w_tempo")}
     path = write(tmp_path, tuned)
-    assert load_weights("heuristic", str(path)) == {k: (tuple(v) if isinstance(v, tuple) else v) for k, v in tuned.items()}
+    assert load_weights("heuristic", str(path)) == {
+        k: (tuple(v) if isinstance(v, tuple) else v) for k, v in tuned.items()
+    }
 
 
 @pytest.mark.parametrize(
@@ -87,7 +89,9 @@ def test_a_bad_weights_file_is_one_line_naming_the_file(tmp_path, content, words
 
 
 def test_a_missing_weights_file_or_set_and_a_folder(tmp_path):
-    with pytest.raises(BotError, match=r"^bot mcts: weights 'strong' is neither a weight set \(default\) nor a file$"):
+    with pytest.raises(
+        BotError, match=r"^bot mcts: weights 'strong' is neither a weight set \(default\) nor a file$"
+    ):
         make_bot("mcts:weights=strong")
     with pytest.raises(BotError, match="cannot be read"):
         make_bot(f"rollout:weights={tmp_path}")
@@ -98,13 +102,20 @@ def test_a_missing_weights_file_or_set_and_a_folder(tmp_path):
 def test_a_weight_given_alone_was_removed(bot, weight):
     with pytest.raises(BotError) as err:
         make_bot(f"{bot}:{weight}=2")
-    assert str(err.value) == (f"bot {bot}: parameter {weight} was removed: the evaluation weights are one set "
-                              "now: weights=FILE, a JSON object of weights by name")
+    assert str(err.value) == (
+        f"bot {bot}: parameter {weight} was removed: the evaluation weights are one set "
+        "now: weights=FILE, a JSON object of weights by name"
+    )
 
 
 #: the search parameters that measured no gain, and the Searcher keys they set
-NO_GAIN = {"quiet": "playout_quiet", "oheur": "other_heuristic", "greedy": "playout_greedy", "rank": "root_rank",
-           "margin": "root_margin"}
+NO_GAIN = {
+    "quiet": "playout_quiet",
+    "oheur": "other_heuristic",
+    "greedy": "playout_greedy",
+    "rank": "root_rank",
+    "margin": "root_margin",
+}
 
 
 @pytest.mark.parametrize("name", NO_GAIN)
@@ -113,8 +124,10 @@ def test_the_search_parameters_without_gain_were_removed(name):
 
     with pytest.raises(BotError) as err:
         make_bot(f"mcts:{name}=1")
-    assert str(err.value) == (f"bot mcts: parameter {name} was removed: it measured no gain over the default "
-                              "(benchmarks/RESULTS.md)")
+    assert str(err.value) == (
+        f"bot mcts: parameter {name} was removed: it measured no gain over the default "
+        "(benchmarks/RESULTS.md)"
+    )
     with pytest.raises(ValueError, match="unknown key"):
         _search.Searcher({NO_GAIN[name]: 1})
 
