@@ -98,8 +98,7 @@ _INFER = Param(
     float, 0.0, "temperature of the opponent model weighing worlds by the last play (0: off)", maximum=100.0
 )
 _RECALL = Param(
-    bool, False, "draft variant: every world keeps the cards the other seats took from the face-up draft "
-                 "and have not played since (public, RULES.md D-1) in their hands"
+    bool, False, "draft variant: worlds keep the cards each seat was seen to take and has not played (D-1)"
 )
 
 
@@ -177,8 +176,8 @@ class MCTSBot(_Evidence, Bot):
     params = {
         "iters": Param(int, 6000, "iterations per move (0: none; time or work alone ends the search)", maximum=10**9),
         "time": Param(float, 0.0, "seconds per move (0: iterations and work only)", maximum=86_400.0),
-        "work": Param(int, MOVE_WORK, "most work units a move spends (8-15 ns of CPU each, counted: the same "
-                      "on any machine; 0: none; off with time)", maximum=10**15),
+        "work": Param(int, MOVE_WORK, "most work units a move spends (8-15 ns of CPU each, counted: the same on "
+                      "any machine; 0: none)", maximum=10**15),
         "cap": Param(float, 0.0, "most CPU seconds of its thread a move takes (0: none; off with time)",
                      maximum=86_400.0),
         "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0),
@@ -188,14 +187,14 @@ class MCTSBot(_Evidence, Bot):
                      maximum=1.0),
         "k": Param(int, _search_defaults["policy_k"], "sampled moves a guided playout move is chosen among", minimum=1,
                    maximum=1000),
-        "expand": Param(int, _search_defaults["expand_k"], "untried moves drawn at an expansion, the best by the greedy "
-                        "score taken (1: a uniform draw)", minimum=1, maximum=1000),
+        "expand": Param(int, _search_defaults["expand_k"], "untried moves drawn at an expansion, the best by "
+                        "the greedy score taken", minimum=1, maximum=1000),
         "others": Param(int, _search_defaults["other_policy"], "the other seats move by the playout policy (1) or the tree "
                         "(0); -1: 1 with 3 sides", minimum=-1, maximum=1),
         "top": Param(int, _search_defaults["root_top"], "root candidates: the heuristic's best k moves (0: all; -1: 8 in the "
                      "draft variant, else all)", minimum=-1, maximum=10**4),
-        "puct": Param(float, _search_defaults["root_puct"], "PUCT constant at the root, the heuristic's rank as prior (0: UCB1; "
-                      "-1: 1 where 3 teams need 2+ sequences)", minimum=-1.0, maximum=100.0),
+        "puct": Param(float, _search_defaults["root_puct"], "root PUCT constant, the heuristic's rank as prior (0: UCB1; -1: 1 "
+                      "where 3 teams need 2+ sequences)", minimum=-1.0, maximum=100.0),
         "hold": Param(float, _search_defaults["hold"], "draft variant: × what each known hand card is worth to hold",
                       maximum=100.0),
         "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**9),
@@ -273,25 +272,23 @@ class RolloutBot(_Evidence, Bot):
     summary = "flat Monte Carlo: the k best moves by the greedy score, each played to the end in the same worlds"
     params = {
         "worlds": Param(
-            int, 1600, "deals of the unseen cards per move; every candidate is played out in each (with time: the most)",
+            int, 1600, "deals of the unseen cards per move, every candidate played in each (with time: the most)",
             minimum=1, maximum=10**7,
         ),
         "time": Param(
-            float, 0.0, "seconds per move (0: play every world): worlds are dealt in batches until it is spent",
+            float, 0.0, "seconds per move: worlds dealt in batches of 8 until spent (0: every world)",
             maximum=86_400.0,
         ),
         "k": Param(int, 8, "candidate moves: the best by the greedy score", minimum=1, maximum=1000),
-        "halve": Param(bool, False, "sequential halving: the budget in rounds, the worse half of the candidates "
-                                    "dropped after each (the same playouts, more of them on the best)"),
-        "policy": Param(str, "greedy", "who plays the playouts, for every side: greedy or heuristic"),
+        "halve": Param(bool, False, "sequential halving: the worse half of the candidates dropped after each round"),
+        "policy": Param(str, "greedy", "who plays the playouts for every side: greedy or heuristic"),
         "depth": Param(int, 0, "actions played after a candidate before the evaluation scores it (0: to the end)",
                        minimum=0, maximum=10**6),
         "work": Param(
-            int, 0, "work units per move (about 60 ns of CPU each on average; 0: none): worlds are dealt in batches "
-                    "of 8 until they are spent; counted, so a move does not depend on the machine's load",
+            int, 0, "work units per move (about 60 ns of CPU each, counted: the same on any machine; 0: none)",
             minimum=0, maximum=10**12,
         ),
-        "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
+        "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (and the draw pile)"),
         "infer": _INFER,
         "recall": _RECALL,
         "weights": _WEIGHTS,
