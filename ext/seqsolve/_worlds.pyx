@@ -97,6 +97,9 @@ cdef class Worlds:
         self.ev_temp = 0.0
         self.ev_unit = WORK_RLIKE
 
+    def __init__(self, *args, **kwargs):
+        raise TypeError("build a seqsolve._search.Searcher: its worlds and rollouts are not searches alone")
+
     def __dealloc__(self):
         free(self.buf)
 

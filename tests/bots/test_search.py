@@ -798,3 +798,12 @@ def test_every_legal_action_needs_a_held_card_and_an_offered_pick(preset, player
             legal = state.legal_actions()
             state.apply(legal[rng.integers(len(legal))])
     assert checked > 1000
+
+
+@pytest.mark.parametrize("module, name", [("seqsolve._worlds", "Worlds"), ("seqsolve._rollout", "Rollouts")])
+def test_the_searchers_bases_are_not_built_alone(module, name):
+    """Worlds and Rollouts hold no scratch or weights of their own: a Searcher is what is built."""
+    import importlib
+
+    with pytest.raises(TypeError, match="build a seqsolve._search.Searcher"):
+        getattr(importlib.import_module(module), name)()
