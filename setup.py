@@ -1,5 +1,5 @@
-"""Build the compiled modules of ``seqsolve`` (``_core``, ``_eval``, ``_choose``, ``_search``,
-``_loop``, ``_stacks``, ``_stacks_bots``)
+"""Build the compiled modules of ``seqsolve`` (``_core``, ``_eval``, ``_choose``, ``_worlds``,
+``_rollout``, ``_search``, ``_loop``, ``_stacks``, ``_stacks_bots``)
 from ``ext/seqsolve/``.
 
 Metadata lives in pyproject.toml; this file only declares the extension and
@@ -40,10 +40,15 @@ def _extension(name: str) -> Extension:
 
 
 # _core: the rules engine; _eval: action scores and the static evaluation; _choose: the
-# greedy, heuristic and decisive choosers; _search: MCTS and rollouts; _loop: whole games
-# between built-in bots.  Each cimports the C contracts (.pxd) of the ones before it.
+# greedy, heuristic and decisive choosers; _worlds: the worlds a search deals and the
+# evidence that weighs them; _rollout: flat Monte Carlo over them; _search: MCTS (its
+# Searcher builds on both); _loop: whole games between built-in bots.  Each cimports the
+# C contracts (.pxd) of the ones before it.
 # _stacks: the Sequence Stacks engine; _stacks_bots: its random, greedy and MCTS bots.
-extensions = [_extension(name) for name in ("_core", "_eval", "_choose", "_search", "_loop", "_stacks", "_stacks_bots")]
+extensions = [
+    _extension(name)
+    for name in ("_core", "_eval", "_choose", "_worlds", "_rollout", "_search", "_loop", "_stacks", "_stacks_bots")
+]
 
 setup(
     ext_modules=cythonize(

@@ -9,9 +9,10 @@ label whether that seat's side went on to win.  Two players, classic rules.
 ``--view world`` reads the whole position instead (every hand known), as mcts's
 leaf evaluation sees a dealt world; ``--plain`` fits only the features the
 evaluation reads on its fast path (dead windows counted as open ones, no hand
-cells), and ``--out`` then writes a weights dict the Searcher takes as it is.
+cells), and ``--out`` then writes a weights file the bots read as it is
+(``heuristic:weights=weights.json``; without ``--plain`` it holds the features' points).
 
-    python benchmarks/fit_eval.py --games 4000 --jobs 2 --out weights.json
+    python benchmarks/fit_eval.py --games 4000 --jobs 2 --plain --out weights.json
 """
 
 from __future__ import annotations

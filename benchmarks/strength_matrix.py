@@ -307,7 +307,7 @@ def compared(path: str, first: str, second: str) -> list[str]:
 def split_specs(text: str) -> list[str]:
     """Bot specs from one comma-separated list. A spec's options are comma-separated
     too, so a piece of the form ``key=value`` continues the spec before it: splitting
-    at every comma would turn ``mcts:others=1,oheur=1`` into two bots, quietly."""
+    at every comma would turn ``mcts:others=1,top=4`` into two bots, quietly."""
     specs: list[str] = []
     for piece in text.split(","):
         if specs and "=" in piece and ":" not in piece:

@@ -8,6 +8,8 @@ positions (benchmarks/fit_eval.py) predicts winners but plays worse, which is
 why strength is searched directly here.
 
     python benchmarks/tune_weights.py --generations 15 --pairs 600 --out best.json
+
+``--out`` writes a weights file every evaluating bot reads: ``heuristic:weights=best.json``.
 """
 
 from __future__ import annotations

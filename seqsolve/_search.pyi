@@ -6,6 +6,8 @@ from typing import Any, TypedDict
 import numpy as np
 
 from ._core import CoreGame
+from ._rollout import Rollouts
+from ._worlds import halt as halt
 
 class SearchResult(TypedDict):
     iterations: int
@@ -18,7 +20,6 @@ class SearchResult(TypedDict):
     capped: bool
     work: int
     work_cut: bool
-    heuristic: int | None
 
 class RootStat(TypedDict):
     action: int
@@ -29,9 +30,8 @@ class RootStat(TypedDict):
     pv: list[int]
 
 def default_params() -> dict[str, Any]: ...
-def halt(stop: bool = True) -> None: ...
 
-class Searcher:
+class Searcher(Rollouts):
     def __init__(self, params: Mapping[str, Any] | None = None) -> None: ...
     @property
     def params(self) -> dict[str, Any]: ...
@@ -49,31 +49,3 @@ class Searcher:
         work: int = 0,
     ) -> SearchResult: ...
     def root_stats(self, pv_length: int = 12) -> list[RootStat]: ...
-    def rollout_values(
-        self,
-        observation: CoreGame,
-        viewer: int,
-        bit_generator: np.random.BitGenerator,
-        actions: list[int],
-        worlds: int,
-        open_information: int = 0,
-        policy: int = 0,
-    ) -> list[float]: ...
-    def rollout_choice(
-        self,
-        observation: CoreGame,
-        viewer: int,
-        bit_generator: np.random.BitGenerator,
-        k: int,
-        worlds: int,
-        halve: bool = False,
-        seconds: float = 0,
-        open_information: int = 0,
-        policy: int = 0,
-    ) -> int: ...
-    def set_evidence(self, before: CoreGame, now: CoreGame, temperature: float, tries: int = 64) -> bool: ...
-    def clear_evidence(self) -> None: ...
-    @property
-    def evidence_seat(self) -> int: ...
-    def deal_world(self, observation: CoreGame, viewer: int, bit_generator: np.random.BitGenerator) -> CoreGame: ...
-    def seat_reply(self, world: CoreGame, bit_generator: np.random.BitGenerator) -> int | None: ...

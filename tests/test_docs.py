@@ -99,7 +99,10 @@ def test_rules_page_board_is_the_engines_layout():
 
 
 # not _core: it has no examples
-@pytest.mark.parametrize("name", ["seqsolve._eval", "seqsolve._choose", "seqsolve._search", "seqsolve._stacks", "seqsolve._loop", "seqsolve._stacks_bots"])
+@pytest.mark.parametrize("name", [
+    "seqsolve._eval", "seqsolve._choose", "seqsolve._worlds", "seqsolve._rollout", "seqsolve._search",
+    "seqsolve._stacks", "seqsolve._loop", "seqsolve._stacks_bots",
+])
 def test_the_compiled_modules_docstring_examples_run(name):
     """pytest does not collect doctests from compiled modules: run them here."""
     import doctest

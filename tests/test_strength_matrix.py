@@ -22,7 +22,7 @@ def load():
 
 def test_options_stay_with_their_bot():
     split = load().split_specs
-    assert split("mcts:others=1,oheur=1") == ["mcts:others=1,oheur=1"]
+    assert split("mcts:others=1,top=4") == ["mcts:others=1,top=4"]
     assert split("greedy,mcts:eps=1,k=8,heuristic") == ["greedy", "mcts:eps=1,k=8", "heuristic"]
     assert split("rollout:time=0.1,mcts") == ["rollout:time=0.1", "mcts"]
 

@@ -38,7 +38,9 @@ from seqsolve._core cimport (
 )
 from seqsolve._eval cimport Ctx, Weights, fill_weights, make_ctx
 from seqsolve._choose cimport greedy_choice, heuristic_choice
-from seqsolve._search cimport search_move, rollout_move, searches_halted
+from seqsolve._search cimport search_move
+from seqsolve._rollout cimport rollout_move
+from seqsolve._worlds cimport searches_halted
 from seqsolve._search import Searcher
 import threading
 
@@ -204,7 +206,7 @@ ctypedef struct Buffers:
     int32_t legal[MAX_MOVES]
     int32_t barred[MAX_MOVES]
     int32_t work[MAX_MOVES]
-    bint main_thread             # Ctrl-C reaches a search on this thread (_search.keep_searching)
+    bint main_thread             # Ctrl-C reaches a search on this thread (_worlds.keep_searching)
 
 
 cdef inline void observe(const Tables* t, const Game* g, Game* view) noexcept nogil:

@@ -11,11 +11,9 @@ cdef int32_t sample_action(const Ctx* ctx, const Game* g, bitgen_t* rng) noexcep
 cdef int32_t policy_action(const Ctx* ctx, const Game* g, bitgen_t* rng,
                            double eps, int k) noexcept nogil
 
-# The compiled game loop's mcts and rollout bots (seqsolve._loop): a Searcher's move
-# on a C game, without the GIL; ``searcher`` is a Searcher the caller keeps alive.
+# The compiled game loop's mcts bot (seqsolve._loop): a Searcher's move on a C game,
+# without the GIL; ``searcher`` is a Searcher the caller keeps alive.  (Its rollout
+# bot's door is seqsolve._rollout's rollout_move.)
 from seqsolve._core cimport Tables
-cdef bint searches_halted() noexcept nogil
 cdef int32_t search_move(void* searcher, const Tables* t, const Game* view, bitgen_t* rng,
                          long iterations, long long work, bint main_thread) except -2 nogil
-cdef int32_t rollout_move(void* searcher, const Tables* t, const Game* view, bitgen_t* rng, int k,
-                          long long worlds, bint halve, int policy, bint main_thread) except -2 nogil

@@ -1,7 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The tree search of the bots: information-set Monte Carlo tree search and flat
-Monte Carlo rollouts, in C on the core's ``Game`` struct, built from the
-evaluation of ``seqsolve._eval`` and the choosers of ``seqsolve._choose``.
+"""The tree search of the bots: information-set Monte Carlo tree search in C on the
+core's ``Game`` struct, built from the evaluation of ``seqsolve._eval``, the
+choosers of ``seqsolve._choose``, the worlds of ``seqsolve._worlds`` and the
+rollouts of ``seqsolve._rollout`` (the bases of :class:`Searcher`, the one class
+the bots build).
 
 * :class:`Searcher` runs single-observer information-set MCTS (Cowling, Powley
   & Whitehouse 2012): every iteration deals the cards the searching seat cannot
@@ -10,20 +12,16 @@ evaluation of ``seqsolve._eval`` and the choosers of ``seqsolve._choose``.
   action (a decisive one first: win, block a win), and finishes with a short
   guided playout scored by the evaluation.  The loop runs without the GIL;
   nothing per node touches Python.
-* :meth:`Searcher.rollout_values` is flat Monte Carlo: a few candidate actions,
-  each played to the end by greedy in the same dealt worlds (common random
-  numbers), so their differences are measured precisely.  It is the strongest
-  fair player here (the ``rollout`` bot), and with every card seen it measures
-  what the hidden cards cost.
-* :meth:`Searcher.set_evidence` makes the worlds follow the opponent's last
-  play: a world in which the opponent would probably have played otherwise is
-  probably not the world we are in (rejection sampling under a softmax model
-  of greedy's scores).
+* :meth:`Searcher.rollout_values` and :meth:`Searcher.rollout_choice` (from
+  ``seqsolve._rollout``) are flat Monte Carlo: a few candidate actions, each
+  played out in the same dealt worlds (the ``rollout`` bot).
+* :meth:`Searcher.set_evidence` (from ``seqsolve._worlds``) makes the worlds
+  follow the opponent's last play.
 
 Everything is driven by a numpy bit generator passed in by the caller, so a
 fixed seed and iteration or work budget give the same answer every time.  The
 compiled game loop (``seqsolve._loop``) runs the same search and the same
-``rollout`` choice per move through :func:`search_move` and :func:`rollout_move`,
+``rollout`` choice per move through :func:`search_move` and ``_rollout.rollout_move``,
 on its own copies of numpy's streams.
 
 >>> import numpy as np
@@ -37,34 +35,32 @@ on its own copies of numpy's streams.
 True
 """
 
-from libc.math cimport exp, log, pow, sqrt, INFINITY
+from libc.math cimport log, pow, sqrt, INFINITY
 from libc.stdint cimport uint8_t, uint16_t, int8_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID
-from cpython.exc cimport PyErr_CheckSignals
 import threading
-import numpy as np
 from numpy.random cimport bitgen_t
 
 from seqsolve._core cimport (
-    u128, ctz128, ctz64, popcount128, Tables, Game, CoreGame, CoreRules, public_hand,
-    bit, nth_cell, rand_below, encode, act_kind, act_card, act_cell, act_pick, side_total,
-    MAX_SEATS, MAX_SIDES, MAX_HAND, MAX_DECK, MAX_CODES, N_CELLS, N_WINDOWS,
-    MAX_MOVES, UNKNOWN_CARD, NO_CELL,
+    u128, ctz128, popcount128, Tables, Game, CoreGame,
+    bit, nth_cell, rand_below, encode, act_kind, act_card, act_cell, act_pick,
+    MAX_SIDES, MAX_HAND, MAX_CODES, MAX_MOVES, UNKNOWN_CARD, NO_CELL,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS,
-    CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
-    gen_actions, apply_action, tally_start, declare_sequences,
+    CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE,
+    gen_actions, apply_action, declare_sequences,
 )
 from seqsolve._eval cimport (
-    Weights, Ctx, ScoreMemo, Threats, bitgen_of, make_ctx, fill_weights, memo_clear, memo_score,
+    ScoreMemo, Threats, Ctx, bitgen_of, make_ctx, fill_weights, memo_clear, memo_score,
     action_score, side_values, side_value,
 )
-from seqsolve._choose cimport (
-    HeuristicKey, HeuristicMemo, heuristic_start, key_order, heuristic_key,
-    greedy_choice, greedy_counted, heuristic_choice, heuristic_best, urgent_action,
+from seqsolve._choose cimport HeuristicKey, HeuristicMemo, heuristic_start, key_order, heuristic_key, urgent_action
+from seqsolve._worlds cimport (
+    MAX_SLOTS, WORK_ACT, WORK_SCORE, WORK_PLY, WORK_EVAL, WORK_HELD, WORK_LIKE,
+    now, thread_cpu, keep_searching,
 )
-
+from seqsolve._worlds import halt  # noqa: F401  (seqsolve._search.halt: what drivers call)
+from seqsolve._rollout cimport Rollouts
 
 # ---------------------------------------------------------------- playout policy
 
@@ -154,16 +150,11 @@ _DEFAULT_SEARCH = {
     "root_win": 1,
     "root_prior": 30.0,
     "root_top": -1,
-    "root_rank": 0,
     "root_puct": -1.0,
-    "root_margin": 0.0,
     "other_policy": -1,
-    "other_heuristic": 0,
     "playout_depth": 2,
-    "playout_quiet": 0,
     "policy_eps": 0.5,
     "policy_k": 4,
-    "playout_greedy": 0,
     "max_nodes": 1_000_000,
     "hold": 1.0,
     "recall": 0,
@@ -178,7 +169,6 @@ def default_params():
     params.update(default_weights())
     return params
 
-
 # ---------------------------------------------------------------- ISMCTS
 
 cdef enum:
@@ -186,29 +176,7 @@ cdef enum:
     HASH_BITS = 14
     HASH_SIZE = 1 << HASH_BITS
     MAX_PATH = 512
-    MAX_SLOTS = MAX_SEATS * MAX_HAND + MAX_DECK
     LOG_TABLE = 1 << 16
-    # work units (Searcher.search's ``work``), fitted to the thread's CPU time over
-    # fixed draft and classic positions: one unit is about 8 ns on the reference
-    # box (benchmarks/RESULTS.md, "A deterministic work budget" and "The search
-    # on the window tally")
-    WORK_ACT = 1     # a legal action generated, hashed or matched at a tree node
-    WORK_SCORE = 12  # an action scored: an expansion's draw, another seat's policy draw
-    WORK_PLY = 90    # a playout ply
-    WORK_EVAL = 60   # a leaf evaluation
-    # rollout's work: each action greedy scores in a playout is 1 unit (a heuristic
-    # playout counts only its plies and its end), and
-    WORK_RPLY = 4    # a playout ply (the action applied, its actions generated)
-    WORK_REVAL = 30  # a playout's end: the result, or at ``depth`` the evaluation
-    WORK_HELD = 18   # a hand card the leaf evaluation values for holding (draft, hold)
-    # a legal action keyed by the heuristic (other_heuristic's choices): a rough
-    # figure that under-counts some 3-side searches two- to three-fold (RESULTS.md,
-    # "mcts with the heuristic for the other seats (twelfth session)")
-    WORK_HKEY = 40
-    # a card of a dealt world's hand that play_likelihood weighs (infer): about 12 ns,
-    # 2 of the tree's units (WORK_LIKE), 1 of the rollouts' (WORK_RLIKE, a third of it)
-    WORK_LIKE = 2
-    WORK_RLIKE = 1
 
 ctypedef struct Node:
     double value[MAX_SIDES]   # summed value of each side over the visits
@@ -235,45 +203,6 @@ for _i in range(1, LOG_TABLE):
 
 cdef inline double log_n(uint32_t n) noexcept nogil:
     return LOG_N[n] if n < LOG_TABLE else log(<double>n)
-
-
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline double thread_cpu() noexcept nogil:
-    """CPU seconds of the calling thread: what a move costs on one core, however
-    busy the machine (the strength matrix times moves the same way)."""
-    cdef timespec ts
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef int halted = 0  # set by halt(): every running search stops at its next check
-
-
-def halt(bint stop=True):
-    """Make every search running in this process return at its next check (within
-    milliseconds) with what it has, or (``stop=False``) let searches run again.
-
-    Ctrl-C reaches only the main thread; a driver whose searches run on other
-    threads calls this so that they end instead of using up their budget."""
-    global halted
-    halted = stop
-
-
-cdef int keep_searching(bint main_thread) except -1 nogil:
-    """0 once halt() was called; raises (-1) when, on the main thread, a signal
-    handler raised (Ctrl-C's KeyboardInterrupt)."""
-    if halted:
-        return 0
-    if main_thread:
-        with gil:
-            PyErr_CheckSignals()
-    return 1
-
 
 cdef int32_t winning_play(const Tables* t, const Game* g, const int32_t* acts, int n) noexcept nogil:
     """The first of ``acts`` (the legal actions of ``g``, P-13 order) whose chip wins
@@ -309,8 +238,7 @@ cdef int32_t winning_play(const Tables* t, const Game* g, const int32_t* acts, i
             return acts[i]
     return -1
 
-
-cdef class Searcher:
+cdef class Searcher(Rollouts):
     """Information-set MCTS for one observer (SO-ISMCTS), in C without the GIL.
 
     Each iteration deals the cards the viewer cannot see at random (a
@@ -352,16 +280,13 @@ cdef class Searcher:
               (the viewer must be to move, its hand known).  In the draft variant
               every play comes with each of five picks and the cut is worth
               about 4 points against greedy; on classic it cost points
-              (benchmarks/RESULTS.md, "mcts, fifth session").
-            * ``root_rank``: rank every root action by heuristic_key and expand
-              the root's children in that order (best first), so that progressive
-              widening lets in the moves the heuristic likes before the others
-              (0: the expansion's usual draw, see ``expand_k``).
+              (benchmarks/RESULTS.md, "Experiments: the draft search").
             * ``root_puct``: at the root, the exploration term is ``root_puct *
               P(a) * sqrt(avail) / (1 + visits)`` (PUCT, as in AlphaZero) with the
               prior P of the action at heuristic rank r proportional to 1/(r+1),
               instead of UCB1's: visits go to the heuristic's favourites until
-              the search finds them wanting (0: off; implies ``root_rank``).
+              the search finds them wanting (0: off); the root's children then enter
+              the tree in the heuristic's order, best first.
               Negative (the default): 1 where 3 teams each need 2 or more
               sequences (6 players), else off.  There one move shifts the
               position's value so little that the root's mean values lie within
@@ -372,51 +297,22 @@ cdef class Searcher:
               players (seed000 3p, flat too) it scored 4.6 points less than UCB1
               on the same deals, so it stays off there.  On classic
               with 2 players it scored 3 points less against the heuristic
-              (RESULTS.md, "mcts, sixth session"), so it stays off there.
-            * ``root_margin``: a safety net at the root (0: off).  The search
-              plays the heuristic's own move (the first best by heuristic_key in
-              generation order; the heuristic bot draws among equal keys) unless
-              its most visited root move's mean value beats that move's by
-              ``root_margin`` standard errors of the difference.  Each child's
-              standard error is the binomial ``sqrt(p (1 - p) / n)`` of its mean
-              p over n visits: a value in [0, 1] with mean p has a variance of at
-              most p (1 - p) (Bhatia-Davis), so this over-states the noise, never
-              under-states it, and the node needs no sum of squares.  The two are
-              combined as independent, ``sqrt(se1**2 + se2**2)`` (the children
-              meet different worlds).  The heuristic's move is expanded first at
-              the root so that it always has a value to compare.  A search that
-              picks among near-equals by noise gives away what the heuristic's
-              one-ply judgement keeps; the net keeps it unless the search is sure.
+              (benchmarks/RESULTS.md, "Experiments: the search on classic and the blind draw"), so it
+              stays off there.
             * ``other_policy``: 1: every seat but the viewer moves by the
               playout policy (a decisive move, else the best by score_action of
               ``expand_k`` drawn actions) instead of by the tree, so the tree holds
               the viewer's own choices and the visits are not spread over the
               replies of two rivals; 0: every seat by the tree; -1: 1 with 3
               sides (3 players, or 6 in 3 teams), else 0 (with 2 teams it lost
-              points against heuristic on seed000: RESULTS.md, "mcts, sixth session").
-            * ``other_heuristic``: with ``other_policy``, 1: the other seats play
-              the heuristic's move (heuristic_choice) instead of the policy's,
-              seeing what that seat would see: the other hands and the draw pile
-              are hidden from it while it chooses.  A model of a sensible rival
-              (or partner) whose replies the tree then need not learn.  0 (the
-              default): the policy's move; -1: 1 with 3 sides, else 0.  Off: on
-              the 3-side cells it moved the score against greedy by -4 to +4
-              points, none beyond the noise, and its worst moves passed 0.1 s
-              (RESULTS.md, "mcts with the heuristic for the other seats
-              (twelfth session)").
+              points against heuristic on seed000: benchmarks/RESULTS.md,
+              "Experiments: the search on classic and the blind draw").
             * ``playout_depth``: actions played out before the position is
               scored by the evaluation (0: score the new leaf at once; -1: play
               to the end of the game and score the result).
-            * ``playout_quiet``: after ``playout_depth`` actions, at most this many
-              more while the side to move has a decisive move (urgent_action), so
-              that a leaf is scored where no side can complete a sequence or block
-              a winning cell at once: a static evaluation misjudges those (0: off).
             * ``policy_eps``, ``policy_k``: a playout action is, with probability
               eps, the best by score_action of ``k`` sampled actions, else one
               sampled action (cards uniform, then targets; exchanges first).
-            * ``playout_greedy``: playouts play greedy's choice instead (every
-              legal action scored, ties to the first): slower, but a playout
-              is then a function of its world.
             * ``max_nodes``: node-pool size at which the tree stops growing.
             * ``hold``: in the draft variant, the evaluation adds ``hold`` times
               what every known card of a hand is worth to hold (the heuristic's
@@ -434,7 +330,6 @@ cdef class Searcher:
     "Is this child legal in this world" is one look-up in a stamp-cleared hash
     of the legal actions.  A Searcher is not thread-safe: one per thread.
     """
-
     cdef Node* nodes
     cdef int32_t* acts    # acts[i]: the action that leads to nodes[i] from its parent, kept
                           # beside the pool so that a descent scans a node's children's
@@ -442,53 +337,26 @@ cdef class Searcher:
     cdef int n_nodes, capacity, max_nodes
     cdef Slot* table
     cdef uint32_t stamp, hmask
-    cdef int32_t* buf
     cdef uint8_t* tried
-    cdef Ctx ctx
-    cdef Weights weights
     cdef double c, widen, widen_exp
-    cdef int playout_depth, playout_quiet, policy_k, expand_k, decisive, root_win, playout_greedy
-    cdef double policy_eps, hold
-    cdef int recall  # deal around the other seats' public draft takes (public_hand)
-    cdef public int rollout_depth  # rollout playouts: actions before the evaluation scores (0: to the end)
-    cdef public long long rollout_work  # rollout's work budget a move (0: none; see WORK_RPLY)
-    cdef Game root
-    cdef int n_slots, n_hand_slots, max_depth
+    cdef int policy_k, expand_k, decisive, root_win
+    cdef double policy_eps
     cdef double root_prior
-    cdef int n_root, root_top, top_setting, root_rank, ranked
-    cdef double root_puct, puct_setting, root_h, root_margin
-    cdef int32_t h_action  # root_margin: the heuristic's move at the root, else -1
+    cdef int n_root, root_top, top_setting, ranked
+    cdef double root_puct, puct_setting, root_h
     cdef HeuristicKey* root_key
     cdef int32_t* root_act
     cdef float* root_val
-    cdef uint16_t slot_off[MAX_SLOTS]
-    cdef uint8_t pool[MAX_SLOTS]
     cdef int32_t path[MAX_PATH]
-    cdef int viewer_side, viewer_seat, other_policy, other_setting, other_heuristic, oheur_setting, open_info
+    cdef int other_policy, other_setting
     cdef ScoreMemo memo   # the scores pick_untried's draws share
     cdef int32_t single   # the only legal root action, or a winning one, when the search returned at once, else -1
     cdef bint single_wins  # ... and it wins the game
-    # evidence (set_evidence): the last opponent play
-    cdef int ev_seat, ev_tries
-    cdef int32_t ev_action
-    cdef double ev_temp, ev_top
-    # ... and what the opponent's options there were worth, by card code (ev_prepare):
-    # the best log-scaled score of the code's actions, the sum of exp((u - best) / T)
-    # over them, and the chosen action's u
-    cdef double ev_best[MAX_CODES]
-    cdef double ev_sum[MAX_CODES]
-    cdef double ev_chosen
-    cdef object _params
-    cdef CoreRules _rules
-    cdef readonly long long work   # work units the last search or rollout spent (see WORK_ACT)
-    cdef readonly long long ev_scored  # hand cards play_likelihood weighed in the last search or rollout
-    cdef long long ev_unit  # the work units each of them costs (WORK_LIKE or WORK_RLIKE)
 
     def __cinit__(self):
         self.nodes = NULL
         self.acts = NULL
         self.table = NULL
-        self.buf = NULL
         self.tried = NULL
         self.root_act = NULL
         self.root_val = NULL
@@ -496,10 +364,6 @@ cdef class Searcher:
         self.capacity = 0
         self.n_nodes = 0
         self.single = -1
-        self.h_action = -1
-        self.ev_seat = -1
-        self.ev_temp = 0.0
-        self.ev_unit = WORK_RLIKE
 
     def __init__(self, params=None):
         merged = default_params()
@@ -508,10 +372,8 @@ cdef class Searcher:
             merged.update(params)
         self.c = float(merged["c"])
         self.playout_depth = int(merged["playout_depth"])
-        self.playout_quiet = int(merged["playout_quiet"])
         self.policy_eps = float(merged["policy_eps"])
         self.policy_k = int(merged["policy_k"])
-        self.playout_greedy = int(bool(merged["playout_greedy"]))
         self.max_nodes = int(merged["max_nodes"])
         self.hold = float(merged["hold"])
         self.recall = int(bool(merged["recall"]))
@@ -520,19 +382,14 @@ cdef class Searcher:
         self.root_win = int(bool(merged["root_win"]))
         self.root_prior = float(merged["root_prior"])
         self.top_setting = int(merged["root_top"])
-        self.root_rank = int(bool(merged["root_rank"]))
         self.puct_setting = float(merged["root_puct"])  # resolved per search, by the rules
-        self.root_margin = float(merged["root_margin"])
         self.other_setting = int(merged["other_policy"])
-        self.oheur_setting = int(merged["other_heuristic"])
         self.widen = float(merged["widen"])
         self.widen_exp = float(merged["widen_exp"])
         if (self.max_nodes < 16 or self.policy_k < 1 or self.c < 0 or self.top_setting < -1
-                or not -INFINITY < self.puct_setting < INFINITY or not -1 <= self.other_setting <= 1
-                or not -1 <= self.oheur_setting <= 1 or self.playout_quiet < 0
-                or not 0 <= self.root_margin < INFINITY):
-            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, a finite root_puct, "
-                             "other_policy and other_heuristic in -1..1, playout_quiet >= 0 and a finite root_margin >= 0")
+                or not -INFINITY < self.puct_setting < INFINITY or not -1 <= self.other_setting <= 1):
+            raise ValueError("need max_nodes >= 16, policy_k >= 1, c >= 0, root_top >= -1, a finite root_puct "
+                             "and other_policy in -1..1")
         self._params = merged
         if self.nodes == NULL:
             self.capacity = min(4096, self.max_nodes)
@@ -555,7 +412,6 @@ cdef class Searcher:
         free(self.nodes)
         free(self.acts)
         free(self.table)
-        free(self.buf)
         free(self.tried)
         free(self.root_act)
         free(self.root_val)
@@ -664,202 +520,6 @@ cdef class Searcher:
         self.init_node(ch, action, side)
         return ch
 
-    cdef void determinize(self, Game* g, bitgen_t* rng, bint full=0) noexcept nogil:
-        """Deal the unseen cards at random into the hidden slots.
-
-        Slots are listed hands first, then the draw pile from the top, and only
-        the first ``m`` get a uniform draw (a partial Fisher-Yates shuffle), where
-        ``m`` covers every hand and as many pile cards as this iteration can
-        draw (one per action: the deepest tree path so far plus the playout).
-        The rest of the pile keeps the leftover cards in some order; no action
-        of the iteration reaches them.  Full playouts (and ``full``) shuffle everything.
-
-        With evidence (set_evidence) a deal is kept with probability L / L_top,
-        where L is the chance that the opponent, holding the dealt cards it
-        already had, would have made the play it made, and L_top the highest L
-        met so far (rejection sampling: the kept worlds follow the posterior of
-        that opponent model, once L_top has settled); after ``ev_tries``
-        rejections the last deal stands."""
-        cdef int i, j, m = self.n_slots, tries = 0
-        cdef double like
-        cdef uint8_t tmp
-        cdef uint8_t* base = <uint8_t*>g
-        if self.playout_depth >= 0 and not full:
-            m = self.n_hand_slots + self.playout_depth + self.playout_quiet + self.max_depth + 2
-            if m > self.n_slots:
-                m = self.n_slots
-        while True:
-            for i in range(m):
-                j = i + rand_below(rng, self.n_slots - i)
-                tmp = self.pool[i]
-                self.pool[i] = self.pool[j]
-                self.pool[j] = tmp
-            for i in range(self.n_slots):
-                base[self.slot_off[i]] = self.pool[i]
-            if self.ev_seat < 0 or tries >= self.ev_tries:
-                return
-            tries += 1
-            like = self.play_likelihood(g)
-            if like >= self.ev_top:
-                self.ev_top = like
-                return
-            if rng.next_double(rng.state) * self.ev_top < like:
-                return
-
-    cdef double play_likelihood(self, const Game* g) noexcept nogil:
-        """Chance that the evidence's opponent, with the hand this world gives it
-        (all but its newest card, plus the card it played), chose the play it
-        made: a softmax of the greedy scores (on a log scale) at temperature
-        ev_temp over the actions that hand had.  An action's score does not depend
-        on the rest of the hand, so ev_prepare summed each card's actions once;
-        a world costs one term per distinct card."""
-        cdef const Tables* t = self.ctx.t
-        cdef int o = self.ev_seat, n = g.hand_n[o], i, c, k = 0
-        cdef uint64_t codes = (<uint64_t>1) << act_card(self.ev_action), rest
-        cdef double top = -INFINITY, total = 0.0
-        for i in range(n - 1):
-            if g.hand[o][i] < MAX_CODES:  # a dealt world has no unknown card; a caller's might
-                codes |= (<uint64_t>1) << g.hand[o][i]
-        if t.vpass:
-            top = 0.0  # the pass, scored 0
-        rest = codes
-        while rest:
-            c = ctz64(rest)
-            rest &= rest - 1
-            k += 1
-            if self.ev_best[c] > top:
-                top = self.ev_best[c]
-        self.ev_scored += k
-        self.work += self.ev_unit * k
-        if t.vpass:
-            total = exp(-top / self.ev_temp)
-        while codes:
-            c = ctz64(codes)
-            codes &= codes - 1
-            if self.ev_sum[c] > 0:
-                total += self.ev_sum[c] * exp((self.ev_best[c] - top) / self.ev_temp)
-        return exp((self.ev_chosen - top) / self.ev_temp) / total
-
-    cdef bint ev_prepare(self, const Tables* t, const Game* before) noexcept nogil:
-        """Fill ev_best, ev_sum and ev_chosen from ``before``: the opponent's legal
-        actions with every card code in hand (a handful of codes at a time, listed
-        by gen_actions as for any hand), each credited to its card.  False when the
-        play made is not among them."""
-        cdef Game h
-        cdef int o = self.ev_seat, c0, c, i, k, m
-        cdef int32_t a
-        cdef double u
-        cdef bint found = 0
-        memcpy(&h, before, sizeof(Game))
-        tally_start(t, &h)  # the scores read the window tally
-        for c in range(MAX_CODES):
-            self.ev_best[c] = -INFINITY
-            self.ev_sum[c] = 0.0
-        for c0 in range(0, t.n_codes, 7):
-            m = min(7, t.n_codes - c0)
-            h.hand_n[o] = m
-            for i in range(m):
-                h.hand[o][i] = c0 + i
-            k = gen_actions(t, &h, self.buf)
-            for i in range(k):
-                a = self.buf[i]
-                if act_kind(a) == ACT_PASS:
-                    continue
-                c = act_card(a)
-                u = action_score(&self.ctx, &h, a)
-                u = log(1.0 + u) if u >= 0 else -log(1.0 - u)
-                if a == self.ev_action:
-                    self.ev_chosen = u
-                    found = 1
-                if u > self.ev_best[c]:
-                    self.ev_sum[c] = self.ev_sum[c] * exp((self.ev_best[c] - u) / self.ev_temp) + 1.0
-                    self.ev_best[c] = u
-                else:
-                    self.ev_sum[c] += exp((u - self.ev_best[c]) / self.ev_temp)
-        return found
-
-    def set_evidence(self, CoreGame before, CoreGame now, double temperature, int tries=64):
-        """Remember the opponent's play between ``before`` (the viewer's own view
-        after its last action) and ``now`` (the viewer's view at its next turn), to
-        weigh the worlds dealt for it (see determinize).  Kept only when exactly
-        one other seat made exactly one play (a placement or a removal, no
-        exchange, no draft) in between; returns whether it was kept.  A
-        temperature of 0 forgets any evidence."""
-        cdef const Tables* t = &now.rules.t
-        cdef Game* b = &before.g
-        cdef Game* g = &now.g
-        cdef int o = b.to_move, cell = -1, kind = ACT_PLACE, c
-        cdef u128 changed
-        self.ev_seat = -1
-        if temperature <= 0 or t.draft_mode or g.result != RESULT_NONE or b.result != RESULT_NONE:
-            return False
-        if g.disc_n != b.disc_n + 1 or g.disc_seat[g.disc_n - 1] != o or g.turn != b.turn + 1:
-            return False
-        if g.hand_n[o] != b.hand_n[o] or g.hand_n[o] < 1 or g.to_move == o:
-            return False
-        c = g.disc_card[g.disc_n - 1]
-        if c >= MAX_CODES:
-            return False
-        changed = (b.empty ^ g.empty)
-        if popcount128(changed) != 1:
-            return False
-        cell = ctz128(changed)
-        if t.card_kind[c] == CARD_REMOVE:
-            kind = ACT_REMOVE
-        self.ev_action = encode(kind, c, cell, -1)
-        self.ev_seat = o
-        self.ev_temp = temperature
-        self.ev_tries = tries
-        self.ev_top = 0.0
-        make_ctx(&self.ctx, t, &self.weights)
-        self.ctx.hold = self.hold
-        if not self.ev_prepare(t, b):
-            self.ev_seat = -1
-            return False
-        return True
-
-    def play_likelihood_in(self, CoreGame world):
-        """play_likelihood of a world dealt for the evidence (deal_world), for tests."""
-        if self.ev_seat < 0:
-            raise ValueError("no evidence: set_evidence first")
-        return self.play_likelihood(&world.g)
-
-    def clear_evidence(self):
-        self.ev_seat = -1
-
-    @property
-    def evidence_seat(self):
-        """The seat whose last play weighs the worlds, or -1."""
-        return self.ev_seat
-
-    def deal_world(self, CoreGame observation, int viewer, bit_generator):
-        """One world as the search deals it (evidence included): a copy of the
-        observation with every card ``viewer`` cannot see dealt, keeping the
-        window tally the search's worlds keep."""
-        cdef CoreGame world = observation.clone(None)
-        cdef bitgen_t* rng = bitgen_of(bit_generator)
-        make_ctx(&self.ctx, &observation.rules.t, &self.weights)
-        self.ctx.hold = self.hold
-        self.prepare(observation, viewer, 0)
-        with bit_generator.lock:
-            memcpy(&world.g, &self.root, sizeof(Game))
-            if self.n_slots:
-                self.determinize(&world.g, rng, 1)
-        return world
-
-    def seat_reply(self, CoreGame world, bit_generator):
-        """The move ``other_heuristic`` gives the mover of a dealt ``world`` (for
-        instance one from :meth:`deal_world`), chosen on what that seat would see;
-        the world is left as it was.  None without a legal action."""
-        cdef bitgen_t* rng = bitgen_of(bit_generator)
-        cdef int32_t a
-        make_ctx(&self.ctx, &world.rules.t, &self.weights)
-        self.ctx.hold = self.hold
-        self.open_info = 0
-        with bit_generator.lock:
-            a = self.seat_heuristic_move(&world.g, rng)
-        return None if a < 0 else a
-
     cdef inline double root_score(self, const Node* nd, int side) noexcept nogil:
         """The selection value of a root child: its mean, pulled towards its static
         value by root_prior virtual visits, plus the PUCT term (root_puct) or UCB1's."""
@@ -923,9 +583,7 @@ cdef class Searcher:
                 # another seat moves by the policy (it cannot read the viewer's hand)
                 side = t.seat_side[g.to_move]
                 action = -1
-                if self.other_heuristic:
-                    action = self.seat_heuristic_move(&g, rng)
-                elif self.decisive:
+                if self.decisive:
                     action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
                 if action < 0:
                     action = policy_action(&self.ctx, &g, rng, 1.0, self.expand_k)
@@ -999,11 +657,7 @@ cdef class Searcher:
             if n_legal < n and (n_legal == 0 or self.widen <= 0 or
                                 n_legal < self.widen * pow(self.nodes[node].visits + 1.0, self.widen_exp)):
                 action = -1
-                if node == 0 and self.h_action >= 0:
-                    i = self.set_find(self.h_action)  # the safety net's move comes first
-                    if i >= 0 and not self.tried[i]:
-                        action = self.h_action
-                if action < 0 and self.decisive:
+                if self.decisive:
                     action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
                     if action >= 0:
                         i = self.set_find(action)
@@ -1040,15 +694,12 @@ cdef class Searcher:
         plies = 0
         while g.result == RESULT_NONE and (self.playout_depth < 0 or plies < self.playout_depth):
             action = -1
-            if self.playout_greedy:
-                action = greedy_choice(&self.ctx, &g, NULL, self.buf)
-            elif self.decisive:
+            if self.decisive:
                 action = urgent_action(&self.ctx, &g, tally_threats(&g, &th), rng)
             if action < 0:
                 action = policy_action(&self.ctx, &g, rng, self.policy_eps, self.policy_k)
             apply_action(t, &g, action, rng, NULL, -1)
             plies += 1
-        plies += self.play_until_quiet(&g, rng)
         self.work += WORK_PLY * plies + WORK_EVAL
         if self.ctx.hold != 0.0 and t.draft_mode:
             for s in range(t.players):
@@ -1059,22 +710,6 @@ cdef class Searcher:
             nd.visits += 1
             for s in range(t.sides):
                 nd.value[s] += values[s]
-
-    cdef int play_until_quiet(self, Game* g, bitgen_t* rng) noexcept nogil:
-        """The decisive moves (urgent_action) that follow a depth-limited playout, at
-        most playout_quiet of them: the actions played."""
-        cdef Threats th
-        cdef int32_t action
-        cdef int plies = 0
-        if self.playout_depth < 0:
-            return 0
-        while plies < self.playout_quiet and g.result == RESULT_NONE:
-            action = urgent_action(&self.ctx, g, tally_threats(g, &th), rng)
-            if action < 0:
-                break
-            apply_action(self.ctx.t, g, action, rng, NULL, -1)
-            plies += 1
-        return plies
 
     cdef void root_priors(self, bitgen_t* rng) noexcept nogil:
         """The static value, for the mover, of each root action applied to the
@@ -1106,48 +741,6 @@ cdef class Searcher:
         for i in range(self.n_slots):
             base[self.slot_off[i]] = UNKNOWN_CARD
 
-    cdef int32_t seat_heuristic_move(self, Game* g, bitgen_t* rng) noexcept nogil:
-        """The heuristic's move for the seat to move in a dealt world, made on what
-        that seat would see (other_heuristic): every other hand and the top of the
-        draw pile are hidden while it chooses and put back after; in a search with
-        open information nothing is hidden.  -1 without a legal action."""
-        cdef uint8_t saved[MAX_SEATS][MAX_HAND]
-        cdef uint8_t top = UNKNOWN_CARD
-        cdef int s, i, mover = g.to_move, hide = self.open_info == 0
-        cdef int32_t a
-        cdef int n = 0
-        cdef Ctx plain = self.ctx
-        plain.hold = 0.0
-        if hide:
-            for s in range(self.ctx.t.players):
-                if s != mover:
-                    for i in range(g.hand_n[s]):
-                        saved[s][i] = g.hand[s][i]
-                        g.hand[s][i] = UNKNOWN_CARD
-            if g.draw_n > 0:
-                top = g.draw[g.draw_n - 1]
-                g.draw[g.draw_n - 1] = UNKNOWN_CARD
-        a = heuristic_best(&plain, g, rng, self.buf, 1, &n)
-        if hide:
-            for s in range(self.ctx.t.players):
-                if s != mover:
-                    for i in range(g.hand_n[s]):
-                        g.hand[s][i] = saved[s][i]
-            if g.draw_n > 0:
-                g.draw[g.draw_n - 1] = top
-        self.work += WORK_HKEY * n
-        return a
-
-    cdef int32_t heuristic_move(self, bitgen_t* rng) noexcept nogil:
-        """The heuristic's move at the root (root_margin's safety net): the first
-        legal action of the mover's view with the best heuristic_key, ranked as
-        keep_heuristic_best ranks them; -1 without a legal action."""
-        cdef Game masked
-        cdef Ctx plain = self.ctx
-        plain.hold = 0.0
-        self.mask_root(&masked)
-        return heuristic_best(&plain, &masked, rng, self.buf, 0, NULL)
-
     cdef void keep_heuristic_best(self, const Game* masked, bitgen_t* rng, int keep) noexcept nogil:
         """Cut root_act to the heuristic's best ``keep`` actions, best first (stable:
         equal keys keep generation order), ranked as heuristic_choice ranks them
@@ -1175,10 +768,6 @@ cdef class Searcher:
                 if kept < keep:
                     kept += 1
         self.n_root = kept
-
-    cdef int prepare(self, CoreGame observation, int viewer, int open_information) except -1:
-        """Root state, hidden slots and the pool of unseen cards (see hide_unseen)."""
-        return self.hide_unseen(&observation.rules.t, &observation.g, viewer, open_information)
 
     def search(self, CoreGame observation, int viewer, bit_generator, long iterations=0,
                double seconds=0, int open_information=0, double cpu_seconds=0, long long work=0):
@@ -1216,9 +805,7 @@ cdef class Searcher:
             value), best first; ``value`` is the root's mean value for the
             viewer's side and ``pv`` the most-visited line; ``capped`` says
             whether ``cpu_seconds`` ended the search, ``work`` the units spent and
-            ``work_cut`` whether the ``work`` budget ended it; ``heuristic`` is the
-            heuristic's move the safety net weighed ``best`` against (``root_margin``;
-            else None): ``best`` is then that move or the most visited one.  When
+            ``work_cut`` whether the ``work`` budget ended it.  When
             the viewer (to move, hand known) has a single legal action, or an
             action that wins at once (the first in P-13 order; its value is 1),
             it comes back at once with 0 iterations.
@@ -1246,7 +833,7 @@ cdef class Searcher:
                 "value": 1.0 if self.single_wins else side_value(&self.ctx, &observation.g, self.viewer_side),
                 "pv": [self.single], "actions": [(self.single, 0, 1.0 if self.single_wins else float("nan"), 0)],
                 "capped": False,
-                "work": 0, "work_cut": False, "heuristic": None,
+                "work": 0, "work_cut": False,
             }
         root = &self.nodes[0]
         best = self.best_action()
@@ -1261,7 +848,6 @@ cdef class Searcher:
             "capped": bool(self.capped),
             "work": self.work,
             "work_cut": bool(self.work_cut),
-            "heuristic": self.h_action if self.h_action >= 0 else None,
         }
 
     cdef list _children(self, int node):
@@ -1294,35 +880,6 @@ cdef class Searcher:
             node = self._most_visited(node)
         return line
 
-    def rollout_values(self, CoreGame observation, int viewer, bit_generator, actions, int worlds,
-                       int open_information=0, int policy=0, int depth=0):
-        """Mean result for ``viewer``'s side of each of ``actions`` (flat Monte Carlo).
-
-        Every world deals the cards ``viewer`` cannot see; in it each action is
-        applied and the game played to its end by ``policy`` (0: greedy, ties to
-        the first action, so a playout depends on its world alone; 1: heuristic)
-        for every side.  All actions meet the same worlds (common random
-        numbers), so their differences are measured far more precisely than
-        their values.  ``open_information``: 0 fair, 1 sees every card and the
-        draw pile's order, 2 sees every hand but not the draw pile (the last two
-        for analysis only: they measure what hidden cards cost).
-        """
-        cdef bitgen_t* rng = bitgen_of(bit_generator)
-        cdef int n = len(actions), i
-        cdef int32_t acts[MAX_MOVES]
-        cdef double means[MAX_MOVES]
-        if n > MAX_MOVES or n < 1:
-            raise ValueError("give 1..MAX_MOVES actions")
-        for i in range(n):
-            acts[i] = actions[i]
-        self.rollout_depth = max(depth, 0)
-        cdef bint main_thread = threading.current_thread() is threading.main_thread()
-        with bit_generator.lock:
-            with nogil:
-                self.rollout_means(&observation.rules.t, &observation.g, viewer, rng, acts, n, worlds,
-                                   open_information, policy, main_thread, means)
-        return [means[i] for i in range(n)]
-
     def root_stats(self, int pv_length=12):
         """Per root action of the last search, most visited first: ``{"action",
         "visits", "share" (of root visits), "value" (mean for the viewer's side),
@@ -1352,78 +909,12 @@ cdef class Searcher:
         stats.sort(key=lambda d: (-d["visits"], -d["value"], d["action"]))
         return stats
 
-    # -- the C doors: what search(), rollout_values() and rollout_choice() run, and what
-    #    the compiled game loop (seqsolve._loop) calls per move, without the GIL
+    # -- the C door: what search() runs, and what the compiled game loop
+    #    (seqsolve._loop) calls per move, without the GIL
 
     cdef long iterations        # the last search's iterations ...
     cdef double elapsed         # ... its wall-clock seconds ...
     cdef bint capped, work_cut  # ... and what ended it (see search)
-
-    cdef int hide_unseen(self, const Tables* t, const Game* observation, int viewer,
-                         int open_information) except -1 nogil:
-        """Root state, hidden slots and the pool of unseen cards (open_information:
-        0 deal every card viewer cannot see, 1 none, 2 only the draw pile).
-
-        The root keeps the window tally, counted here once: a deal fills hands and
-        the draw pile, never a chip or a discard, so every world copies it as it
-        is and its scores and evaluations read it instead of recounting windows."""
-        cdef Game* g = &self.root
-        cdef int counts[MAX_CODES]
-        cdef int s, i, c, n_known, n_pool = 0
-        cdef uint8_t known[MAX_HAND]
-        cdef uint8_t* base = <uint8_t*>g
-        self.open_info = open_information
-        memcpy(g, observation, sizeof(Game))
-        for c in range(MAX_CODES):
-            counts[c] = 0
-        for i in range(t.deck_n):
-            counts[t.deck[i]] += 1
-        self.n_slots = 0
-        for i in range(g.disc_n):
-            counts[g.disc_card[i]] -= 1
-        for i in range(g.draft_n):
-            if g.draft[i] != UNKNOWN_CARD:
-                counts[g.draft[i]] -= 1
-        for s in range(t.players):
-            n_known = 0
-            if self.recall and t.draft_mode and s != viewer and not open_information:
-                n_known = public_hand(g, s, known)
-            for i in range(g.hand_n[s]):
-                c = g.hand[s][i]
-                if i < n_known and counts[known[i]] > 0:
-                    # a card everyone saw this seat take: every world keeps it there
-                    g.hand[s][i] = known[i]
-                    counts[known[i]] -= 1
-                elif c == UNKNOWN_CARD or (s != viewer and not open_information):
-                    self.slot_off[self.n_slots] = <uint16_t>(<uint8_t*>&g.hand[s][i] - base)
-                    self.n_slots += 1
-                else:
-                    counts[c] -= 1
-        self.n_hand_slots = self.n_slots
-        for i in range(g.draw_n - 1, -1, -1):  # from the top of the pile
-            c = g.draw[i]
-            if c == UNKNOWN_CARD or open_information != 1:
-                self.slot_off[self.n_slots] = <uint16_t>(<uint8_t*>&g.draw[i] - base)
-                self.n_slots += 1
-            else:
-                counts[c] -= 1
-        for c in range(MAX_CODES):
-            if counts[c] < 0:
-                with gil:
-                    raise ValueError("inconsistent position: a card is seen more often than the deck holds it")
-            for i in range(counts[c]):
-                if n_pool < MAX_SLOTS:
-                    self.pool[n_pool] = c
-                n_pool += 1
-        if n_pool != self.n_slots:
-            with gil:
-                raise ValueError(
-                    f"inconsistent position: {self.n_slots} hidden cards but {n_pool} cards unseen by seat {viewer}"
-                )
-        for i in range(self.n_slots):
-            base[self.slot_off[i]] = self.pool[i]  # any world will do until the first deal
-        tally_start(t, g)
-        return 0
 
     cdef int run_search(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
                         long iterations, double seconds, int open_information, double cpu_seconds,
@@ -1443,7 +934,6 @@ cdef class Searcher:
         self.max_depth = 0
         self.single = -1
         self.single_wins = 0
-        self.h_action = -1
         self.work = 0
         self.ev_scored = 0
         self.ev_unit = WORK_LIKE
@@ -1473,18 +963,13 @@ cdef class Searcher:
         self.root_puct = self.puct_setting
         if self.root_puct < 0:
             self.root_puct = 1.0 if t.sides > 2 and t.players > t.sides and t.seq_to_win >= 2 else 0.0
-        self.ranked = self.root_rank or self.root_puct > 0
+        self.ranked = self.root_puct > 0
         self.other_policy = self.other_setting
         if self.other_policy < 0:
             self.other_policy = 1 if t.sides > 2 else 0
-        self.other_heuristic = self.oheur_setting
-        if self.other_heuristic < 0:
-            self.other_heuristic = 1 if t.sides > 2 else 0
         if ((self.root_prior > 0 or self.root_top > 0 or self.ranked) and not unknown_mover
                 and (open_information or viewer == self.root.to_move)):
             self.root_priors(rng)
-        if self.root_margin > 0 and not unknown_mover and viewer == self.root.to_move:
-            self.h_action = self.heuristic_move(rng)
         start = now()
         while True:
             if iterations > 0 and it >= iterations:
@@ -1525,251 +1010,10 @@ cdef class Searcher:
             if (best < 0 or nd.visits > most or (nd.visits == most and (
                     mean > best_mean or (mean == best_mean and self.acts[ch] < best)))):
                 best, most, best_mean = self.acts[ch], nd.visits, mean
-        if self.h_action >= 0 and best >= 0 and best != self.h_action:
-            return self.unless_sure(best)
         return best
 
-    cdef int32_t unless_sure(self, int32_t best) noexcept nogil:
-        """root_margin's safety net: the heuristic's move, unless the search's ``best``
-        beats its mean value by root_margin binomial standard errors (see the class
-        docstring); the search's when the heuristic's move has no visits."""
-        cdef const Node* nd
-        cdef const Node* mine = NULL
-        cdef const Node* theirs = NULL
-        cdef int j, ch, side = self.viewer_side
-        cdef double p, q, var
-        for j in range(self.nodes[0].n_children):
-            ch = self.nodes[0].children + j
-            nd = &self.nodes[ch]
-            if self.acts[ch] == best:
-                mine = nd
-            elif self.acts[ch] == self.h_action:
-                theirs = nd
-        if mine == NULL or theirs == NULL or theirs.visits == 0:
-            return best
-        p = mine.value[side] / mine.visits
-        q = theirs.value[side] / theirs.visits
-        var = max(0.0, p * (1.0 - p)) / mine.visits + max(0.0, q * (1.0 - q)) / theirs.visits
-        if p - q > self.root_margin * sqrt(var):
-            return best
-        return self.h_action
 
-    cdef int rollout_means(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
-                           const int32_t* acts, int n, long long worlds, int open_information, int policy,
-                           bint main_thread, double* means) except -1 nogil:
-        """:meth:`rollout_values` on a C game: the mean result of each of ``acts`` over
-        ``worlds`` dealt worlds, into ``means``."""
-        cdef Game world, g
-        cdef long long w
-        cdef int i, side, steps
-        cdef int depth = self.rollout_depth
-        cdef double values[MAX_SIDES]
-        cdef int32_t a
-        for i in range(n):
-            means[i] = 0.0
-        make_ctx(&self.ctx, t, &self.weights)
-        # no hold: playouts score only finished games, and heuristic playouts add the pick's own value
-        self.viewer_side = t.seat_side[viewer]
-        self.hide_unseen(t, observation, viewer, open_information)
-        side = self.viewer_side
-        for w in range(worlds):
-            if not keep_searching(main_thread):
-                worlds = max(w, 1)  # halted: the means of the worlds played
-                break
-            memcpy(&world, &self.root, sizeof(Game))
-            if self.n_slots:
-                self.determinize(&world, rng, 1)
-            for i in range(n):
-                memcpy(&g, &world, sizeof(Game))
-                apply_action(t, &g, acts[i], rng, NULL, -1)
-                steps = 0
-                while g.result == RESULT_NONE and (depth <= 0 or steps < depth):
-                    steps += 1
-                    if policy == 1:
-                        a = heuristic_choice(&self.ctx, &g, rng, self.buf)
-                    else:
-                        a = greedy_counted(&self.ctx, &g, NULL, self.buf, &self.work)
-                    if a < 0:
-                        break
-                    apply_action(t, &g, a, rng, NULL, -1)
-                self.work += WORK_RPLY * steps + WORK_REVAL
-                side_values(&self.ctx, &g, values)  # the result, or at ``depth`` the evaluation
-                means[i] += values[side]
-        for i in range(n):
-            means[i] /= worlds
-        return 0
-
-    cdef int play_worlds(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
-                         const int32_t* acts, int n, long long worlds, double deadline, double started,
-                         long long work_limit, int open_information, int policy, bint main_thread,
-                         double* sums, double* means) except -1 nogil:
-        """Sum over ``worlds`` dealt worlds of each of ``acts``'s results into ``sums``;
-        with a ``deadline`` (seconds since ``started``) or a ``work_limit`` (on
-        self.work) the worlds come in batches of ROLLOUT_BATCH, each met by every
-        action, until one is passed."""
-        cdef long long batch = worlds, dealt = 0, m
-        cdef int i
-        if (deadline > 0 or work_limit > 0) and ROLLOUT_BATCH < worlds:
-            batch = ROLLOUT_BATCH
-        for i in range(n):
-            sums[i] = 0.0
-        while dealt < worlds:
-            m = min(batch, worlds - dealt)
-            self.rollout_means(t, observation, viewer, rng, acts, n, m, open_information, policy,
-                               main_thread, means)
-            for i in range(n):
-                sums[i] += means[i] * m
-            dealt += m
-            if deadline > 0 and now() - started >= deadline:
-                break
-            if work_limit > 0 and self.work >= work_limit:
-                break
-        return 0
-
-    cdef int rollout_candidates(self, const Tables* t, const Game* observation, int32_t* acts,
-                                double* scores, int k) noexcept nogil:
-        """The best ``k`` legal actions by score_action, best first, equal scores in
-        generation order, into ``acts`` and ``scores``; returns how many (all if fewer)."""
-        cdef int n, i, j, kept = 0
-        cdef double score
-        make_ctx(&self.ctx, t, &self.weights)
-        n = gen_actions(t, observation, self.buf)
-        for i in range(n):
-            score = action_score(&self.ctx, observation, self.buf[i])
-            j = kept
-            while j > 0 and score > scores[j - 1]:
-                if j < k:
-                    scores[j] = scores[j - 1]
-                    acts[j] = acts[j - 1]
-                j -= 1
-            if j < k:
-                scores[j] = score
-                acts[j] = self.buf[i]
-                if kept < k:
-                    kept += 1
-        return kept
-
-    cdef int32_t rollout_pick(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
-                              int k, long long worlds, bint halve, double budget, int open_information,
-                              int policy, bint main_thread) except -2 nogil:
-        """The ``rollout`` bot's move (see :meth:`rollout_choice`), its scratch on the heap."""
-        cdef int32_t action
-        cdef RolloutScratch* scratch = <RolloutScratch*>malloc(sizeof(RolloutScratch))
-        if scratch == NULL:
-            with gil:
-                raise MemoryError()
-        action = self.rollout_rounds(t, observation, viewer, rng, k, worlds, halve, budget, open_information,
-                                     policy, main_thread, scratch)
-        free(scratch)
-        return action
-
-    cdef int32_t rollout_rounds(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
-                                int k, long long worlds, bint halve, double budget, int open_information,
-                                int policy, bint main_thread, RolloutScratch* sc) except -2 nogil:
-        cdef int32_t* cands = sc.cands
-        cdef double* total = sc.total
-        cdef int* alive = sc.alive
-        cdef int n, i, j, r, rounds = 0, n_alive, best
-        cdef long long share
-        cdef double started
-        self.work = 0
-        self.ev_scored = 0
-        self.ev_unit = WORK_RLIKE
-        n = self.rollout_candidates(t, observation, cands, total, k if k < MAX_MOVES else MAX_MOVES)
-        # a win, and a dead-card exchange (it costs nothing), need no playouts
-        if n == 1 or total[0] >= min(self.weights.exchange, self.weights.win):
-            return cands[0]
-        started = now()
-        if not halve or n <= 2:
-            self.play_worlds(t, observation, viewer, rng, cands, n, worlds, budget, started, self.rollout_work,
-                             open_information, policy, main_thread, total, sc.means)
-            best = 0
-            for i in range(1, n):
-                if total[i] > total[best]:
-                    best = i
-            return cands[best]
-        # Sequential halving (Karnin, Koren & Somekh 2013): every round gets the same
-        # share of the k x worlds playouts; the survivors have met the same worlds, so
-        # their sums compare under common random numbers.
-        while (1 << rounds) < n:
-            rounds += 1
-        n_alive = n
-        for i in range(n):
-            alive[i] = i
-            total[i] = 0.0
-        for r in range(rounds):
-            share = max(1, worlds * n // (rounds * n_alive))
-            for i in range(n_alive):
-                sc.acts[i] = cands[alive[i]]
-            self.play_worlds(t, observation, viewer, rng, sc.acts, n_alive, share, budget * (r + 1) / rounds,
-                             started, self.rollout_work * (r + 1) // rounds, open_information, policy,
-                             main_thread, sc.sums, sc.means)
-            for i in range(n_alive):
-                total[alive[i]] += sc.sums[i]
-            if r < rounds - 1:
-                for i in range(1, n_alive):  # a stable sort, best first
-                    j = i
-                    best = alive[i]
-                    while j > 0 and total[best] > total[alive[j - 1]]:
-                        alive[j] = alive[j - 1]
-                        j -= 1
-                    alive[j] = best
-                n_alive = (n_alive + 1) // 2
-        best = alive[0]
-        for i in range(1, n_alive):
-            if total[alive[i]] > total[best]:
-                best = alive[i]
-        return cands[best]
-
-    def rollout_choice(self, CoreGame observation, int viewer, bit_generator, int k, long long worlds,
-                       bint halve=False, double seconds=0, int open_information=0, int policy=0,
-                       int depth=0, long long work=0):
-        """The ``rollout`` bot's move for ``viewer`` (to move): the best ``k`` actions
-        by score_action (a win or a dead-card exchange at once, without playouts),
-        each played out in ``worlds`` dealt worlds (rollout_values: ``policy``,
-        ``open_information``), the best sum wins (ties to the better score).  With
-        ``halve``, sequential halving: ``ceil(log2 k)`` rounds share the k x worlds
-        playouts, the worse half dropped after each.  ``seconds`` (0: none) cuts
-        the worlds, dealt in batches of ROLLOUT_BATCH (each round its share of it);
-        so does ``work`` (0: none), counted in work units (WORK_RPLY), so that a
-        budget cuts the same worlds on a busy machine as on an idle one.
-        ``depth`` (0: to the end) cuts every playout after that many actions
-        and scores it by the static evaluation (side_values): in long games a
-        playout to the end is mostly noise, and the evaluation a dozen actions
-        on, reached by the same worlds for every candidate, tells moves apart."""
-        cdef bitgen_t* rng = bitgen_of(bit_generator)
-        cdef int32_t action
-        if observation.g.result != RESULT_NONE:
-            raise ValueError("the game is over: nothing to choose")
-        if k < 1 or worlds < 1:
-            raise ValueError("give k >= 1 and worlds >= 1")
-        self.rollout_depth = max(depth, 0)
-        self.rollout_work = max(work, 0)
-        cdef bint main_thread = threading.current_thread() is threading.main_thread()
-        with bit_generator.lock:
-            with nogil:
-                action = self.rollout_pick(&observation.rules.t, &observation.g, viewer, rng, k, worlds, halve,
-                                           seconds, open_information, policy, main_thread)
-        return action
-
-
-# ---------------------------------------------------------------- the compiled game loop's doors
-
-cdef enum:
-    ROLLOUT_BATCH = 8  # worlds per batch under a time budget: a few ms of playouts between clock reads
-
-ctypedef struct RolloutScratch:
-    int32_t cands[MAX_MOVES]   # the candidates, best score first
-    double total[MAX_MOVES]    # their summed results (first their scores)
-    int alive[MAX_MOVES]       # sequential halving's survivors, best first
-    int32_t acts[MAX_MOVES]    # ... their actions
-    double sums[MAX_MOVES]     # ... and their sums in this round
-    double means[MAX_MOVES]    # one batch's means
-
-
-cdef bint searches_halted() noexcept nogil:
-    return halted
-
+# ---------------------------------------------------------------- the compiled game loop's door
 
 cdef int32_t search_move(void* searcher, const Tables* t, const Game* view, bitgen_t* rng,
                          long iterations, long long work, bint main_thread) except -2 nogil:
@@ -1778,10 +1022,3 @@ cdef int32_t search_move(void* searcher, const Tables* t, const Game* view, bitg
     stopped it before its first iteration)."""
     (<Searcher>searcher).run_search(t, view, view.to_move, rng, iterations, 0.0, 0, 0.0, work, main_thread)
     return (<Searcher>searcher).best_action()
-
-
-cdef int32_t rollout_move(void* searcher, const Tables* t, const Game* view, bitgen_t* rng, int k,
-                          long long worlds, bint halve, int policy, bint main_thread) except -2 nogil:
-    """``searcher.rollout_choice`` for the mover of ``view``, without a time budget."""
-    return (<Searcher>searcher).rollout_pick(t, view, view.to_move, rng, k, worlds, halve, 0.0, 0, policy,
-                                             main_thread)

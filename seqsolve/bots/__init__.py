@@ -121,10 +121,7 @@ def make_bot(spec: str, game=None, *, programs: bool = True) -> Bot:
         raise ProgramRefused(f"bot {spec.strip()} starts a program, which a spec read from a file may not")
     values = {}
     for key, text in raw.items():
-        if key not in cls.params:
-            known = ", ".join(cls.params) or "none"
-            raise BotError(f"bot {name}: unknown parameter {key!r} (known: {known})")
-        values[key] = cls.params[key].parse(name, key, text)
+        values[key] = cls.parse_param(key, text)
     if cls.wraps_a_bot:
         values["make_bot"] = lambda inner: make_bot(inner, game, programs=programs)
     if cls.writes_positions:

@@ -84,6 +84,9 @@ class Bot:
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     params: ClassVar[dict[str, Param]] = {}
+    #: parameters of earlier versions, by name, and why they went (one line each): a spec
+    #: that gives one is told so rather than that it never existed
+    removed: ClassVar[dict[str, str]] = {}
     #: a bot that plays through another bot named by a spec: :func:`seqsolve.bots.make_bot`
     #: hands it the factory as ``make_bot=``, so that it needs no import of the registry
     wraps_a_bot: ClassVar[bool] = False
@@ -98,6 +101,20 @@ class Bot:
     #: seconds the runner allows per move (``--move-timeout``); only an external
     #: program, whose thinking seqsolve cannot see, is held to it
     move_timeout: float = 10.0
+
+    @classmethod
+    def parse_param(cls, key: str, text: str) -> Any:
+        """The value of parameter ``key`` written ``text`` in a spec.
+
+        Raises:
+            BotError: an unknown or removed parameter, or a bad value, in one line.
+        """
+        if key in cls.params:
+            return cls.params[key].parse(cls.name, key, text)
+        if key in cls.removed:
+            raise BotError(f"bot {cls.name}: parameter {key} was removed: {cls.removed[key]}")
+        known = ", ".join(cls.params) or "none"
+        raise BotError(f"bot {cls.name}: unknown parameter {key!r} (known: {known})")
 
     def __init__(self, **values: Any):
         self.options = {k: p.default for k, p in self.params.items()}

@@ -5,9 +5,8 @@ No one search does best everywhere.  Flat rollouts that meet every candidate tur
 the same worlds, cut after 12 greedy actions and scored by the static evaluation,
 score at least as much as ``mcts`` on the same deals wherever the draw is blind, with
 two sides as with three, and more on most cells, against ``greedy`` and against
-``heuristic`` (benchmarks/RESULTS.md, "Truncated rollouts", "The default search" and
-"The default search with two sides"; on classic 2p against ``heuristic`` the two are
-level).
+``heuristic`` (benchmarks/RESULTS.md, "Experiments: the search on classic and the blind draw"; on classic 2p against
+``heuristic`` the two are level).
 In the draft variant a cut playout is scored without what the hand's picks are worth
 (``mcts``'s ``hold``), and there ``mcts`` is clearly stronger; it also keeps in every
 world the cards the other seats were seen to take from the face-up draft
@@ -34,15 +33,14 @@ from .base import Bot, Param
 #: the search each kind of game (:func:`game_kind`) plays at the default, counted budget.
 #: Rollouts: 600,000 work units hold the slowest moves (the opening's, about 100 ns a
 #: unit) under 0.1 s of CPU on one core; later moves end sooner, when their 400
-#: worlds are played (benchmarks/RESULTS.md, "The default search").  With two seats
+#: worlds are played (benchmarks/RESULTS.md, "Experiments: speed").  With two seats
 #: each world is also weighed by how likely the opponent's last play was with the
 #: hand it deals (``infer=0.5``, paid from the same work): +2.2 points against
-#: ``heuristic`` on classic 2p, level or above on the other cells (RESULTS.md,
-#: "Weighing the worlds by the last play (twenty-first session)"); with more seats no
+#: ``heuristic`` on classic 2p, level or above on the other cells (benchmarks/RESULTS.md,
+#: "Experiments: the search on classic and the blind draw"); with more seats no
 #: single play lies between two turns.  In the draft variant the takes are public, and
 #: ``mcts`` that deals its worlds around them (``recall``) scores about 10 points more
-#: against ``greedy`` with 4 seats than without (RESULTS.md, "Remembering the draft's
-#: takes (twenty-second session)")
+#: against ``greedy`` with 4 seats than without (benchmarks/RESULTS.md, "Experiments: the draft search")
 SPECS: dict[str, str] = {
     "blind-2p": "rollout:depth=12,worlds=400,work=600000,infer=0.5",
     "blind": "rollout:depth=12,worlds=400,work=600000",

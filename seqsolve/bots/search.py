@@ -1,88 +1,104 @@
-"""The bots whose brains live in the compiled search module: greedy, heuristic, mcts.
+"""The bots whose brains live in the compiled search module: greedy, heuristic, mcts, rollout.
 
-Evaluation weights are tuned through the spec string as *multipliers* of the
-defaults of ``seqsolve._eval.default_weights()``: ``heuristic:w_block=2``
-doubles every blocking weight (the list of four, by opponent fill), and
-``w_jack_cost=0`` makes jacks free.  The Python side only translates specs and
-hands the observation's compiled game to the C functions; every per-move
-computation (scoring, one-ply evaluation, the tree search and its playouts)
-runs in C without the GIL.
+The evaluation's weights are one set, chosen by ``weights=``: ``default`` (the
+weights of ``seqsolve._eval.default_weights()``) or a JSON file holding an
+object of weights by name (``{"w_block": [1, 3, 12, 3000], "w_jack_cost": 20}``);
+a weight the file leaves out keeps its default.  benchmarks/tune_weights.py and
+benchmarks/fit_eval.py ``--plain`` write such files.  The Python side only
+translates specs and hands the observation's compiled game to the C functions;
+every per-move computation (scoring, one-ply evaluation, the tree search and its
+playouts) runs in C without the GIL.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import json
+import math
+from typing import Any, ClassVar
 
 import numpy as np
 
 from .. import _choose, _eval, _search
 from ..games.sequence.rules import Rules
 from ..games.sequence.state import State
-from .base import Bot, Param
+from .base import Bot, BotError, Param
 
-_WEIGHT_HELP = {
-    "w_win": "win now",
-    "w_complete": "complete a sequence",
-    "w_block": "block opponent windows (by their fill 1..4)",
-    "w_block_win": "block an opponent's winning window",
-    "w_extend": "extend own open windows (by fill 0..4)",
-    "w_jack_cost": "cost of spending a two-eyed jack",
-    "w_remove_cost": "cost of spending a one-eyed jack",
-    "w_centre": "centre cells",
-    "w_corner_line": "lines through a corner",
-    "w_exchange": "value of exchanging a dead card",
-    "w_pick": "draft pick quality",
-    "w_tactics": "one-ply tactics inside the evaluation",
-    "w_open": "open windows in the evaluation (by fill)",
-    "w_threat": "windows one card from completion",
-    "w_win_threat": "threats that would win",
-    "w_double_threat": "double threats",
-    "w_win_double": "winning double threats",
-    "w_sequence": "completed sequences",
-    "w_jack_in_hand": "two-eyed jacks in hand",
-    "w_remove_in_hand": "one-eyed jacks in hand",
-    "w_dead_card": "dead cards in hand (negative value)",
-    "w_ready": "threats the hand can complete",
-    "w_win_ready": "winning threats the hand can complete",
-    "w_tempo": "having the move",
-    "w_dead_open": "open windows needing a cell no card left can fill (by fill)",
-    "w_hand": "live windows by fill plus cells the hand can fill (1..5)",
-    "eval_scale": "scale of the logistic win estimate",
-}
+#: the named weight sets of ``weights=NAME``: each the weights it changes from the defaults
+WEIGHT_SETS: dict[str, dict[str, Any]] = {"default": {}}
+
+#: a weight's magnitude above which the evaluation's sums would lose every other term
+WEIGHT_MAX = 1e12
 
 
-#: weights are multiplied by at most this: a thousand times any default already
-#: swamps every other term of the score
-WEIGHT_FACTOR_MAX = 1000.0
+def load_weights(bot: str, text: str) -> dict[str, Any]:
+    """The weights ``weights=text`` names: a set of :data:`WEIGHT_SETS`, else a JSON
+    file of weights by name, each a number or (for the weights by fill) a list of
+    as many numbers as the default has.
 
+    >>> load_weights("heuristic", "default")
+    {}
 
-def _weight_params() -> dict[str, Param]:
-    return {
-        name: Param(float, 1.0, f"× default weight: {_WEIGHT_HELP.get(name, name)}", maximum=WEIGHT_FACTOR_MAX)
-        for name in _eval.default_weights()
-    }
-
-
-def _scaled_weights(options: dict[str, Any]) -> dict[str, Any]:
-    """Default weights multiplied by the spec's factors (only those that differ from 1)."""
+    Raises:
+        BotError: an unreadable file, or one that is not such an object, in one line.
+    """
+    if text in WEIGHT_SETS:
+        return dict(WEIGHT_SETS[text])
+    where = f"bot {bot}: weights file {text}"
+    try:
+        with open(text, encoding="utf-8") as fh:
+            given = json.load(fh)
+    except FileNotFoundError:
+        sets = ", ".join(WEIGHT_SETS)
+        raise BotError(f"bot {bot}: weights {text!r} is neither a weight set ({sets}) nor a file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BotError(f"{where}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    except json.JSONDecodeError as exc:
+        raise BotError(f"{where}, line {exc.lineno} column {exc.colno}: not JSON ({exc.msg})") from None
+    if not isinstance(given, dict):
+        raise BotError(f"{where}: holds a JSON object of weights by name")
+    defaults = _eval.default_weights()
     weights = {}
-    for name, default in _eval.default_weights().items():
-        factor = options.get(name, 1.0)
-        if factor == 1.0:
-            continue
-        if isinstance(default, (tuple, list)):
-            weights[name] = tuple(v * factor for v in default)
-        else:
-            weights[name] = default * factor
+    for name, value in given.items():
+        if name not in defaults:
+            raise BotError(f"{where}: unknown weight {name!r} (known: {', '.join(defaults)})")
+        default = defaults[name]
+        values = value if isinstance(value, list) else [value]
+        size = len(default) if isinstance(default, tuple) else None
+        if (len(values) != (size or 1) or (size is None) != (not isinstance(value, list))
+                or not all(_finite_weight(v) for v in values)):
+            shape = f"a list of {size} numbers" if size else "a number"
+            raise BotError(f"{where}: weight {name} is {shape} of magnitude at most {WEIGHT_MAX:g}, not {value!r}")
+        weights[name] = tuple(float(v) for v in values) if size else float(value)
     return weights
+
+
+def _finite_weight(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and abs(value) <= WEIGHT_MAX)
+
+
+class _WeightsParam(Param):
+    """``weights=NAME|FILE``: checked (the file read) when the spec is parsed."""
+
+    def parse(self, bot: str, name: str, text: str) -> Any:
+        load_weights(bot, text)
+        return text
+
+
+_WEIGHTS = _WeightsParam(str, "default", "evaluation weights: a named set (default) or a JSON file of weights by name")
+
+#: the parameters of earlier versions that measured no gain and were removed, by bot,
+#: and the one line that says so (benchmarks/RESULTS.md has their measurements)
+_NO_GAIN = "it measured no gain over the default (benchmarks/RESULTS.md)"
+_PER_WEIGHT = "the evaluation weights are one set now: weights=FILE, a JSON object of weights by name"
+_REMOVED_WEIGHTS = {name: _PER_WEIGHT for name in _eval.default_weights()}
 
 
 _INFER = Param(
     float, 0.0, "temperature of the opponent model weighing worlds by the last play (0: off)", maximum=100.0
 )
 _RECALL = Param(
-    bool, False, "draft variant: every world keeps the cards the other seats took from the face-up draft "
-                 "and have not played since (public, RULES.md D-1) in their hands"
+    bool, False, "draft variant: worlds keep the cards each seat was seen to take and has not played (D-1)"
 )
 
 
@@ -132,11 +148,12 @@ class _Evidence:
 class GreedyBot(Bot):
     name = "greedy"
     summary = "one ply: win now, block a side about to win, extend its best windows, keep jacks"
-    params = _weight_params()
+    params: ClassVar[dict[str, Param]] = {"weights": _WEIGHTS}
+    removed: ClassVar[dict[str, str]] = _REMOVED_WEIGHTS
 
     def __init__(self, **values: Any):
         super().__init__(**values)
-        self._weights = _scaled_weights(self.options)
+        self._weights = load_weights(self.name, self.options["weights"])
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         return _choose.greedy_action(observation.core, rng.bit_generator, self._weights)
@@ -148,7 +165,6 @@ class GreedyBot(Bot):
 class HeuristicBot(GreedyBot):
     name = "heuristic"
     summary = "one ply with a full evaluation: open windows, threats, double threats, card economy"
-    params = _weight_params()
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         return _choose.heuristic_action(observation.core, rng.bit_generator, self._weights)
@@ -159,8 +175,7 @@ class HeuristicBot(GreedyBot):
 #: for a loaded box on the slower of them (a 2 GHz Xeon), yet the same seed plays the
 #: same game anywhere; it cuts about half the draft moves (up to ~10 M units at 6,000
 #: iterations) and no move of another preset measured (at most ~4.6 million units there:
-#: benchmarks/RESULTS.md, "A deterministic work budget" and "The draft search at 0.1 s
-#: on the Xeon host (tenth session)")
+#: benchmarks/RESULTS.md, "Experiments: speed" and "Experiments: the draft search")
 MOVE_WORK = 6_000_000
 
 
@@ -169,76 +184,50 @@ class MCTSBot(_Evidence, Bot):
     summary = "information-set MCTS in C: a fresh world of hidden cards every iteration"
     _search_defaults = _search.default_params()
     params = {
-        "iters": Param(int, 6000, "iterations per move (0: none, time or work alone ends the search); 6,000 "
-                             "take about 15-30 ms (classic, numbers) to 55 ms (draft) of CPU a move, work bounds the worst",
-                       maximum=10**9),
-        "time": Param(float, 0.0, "seconds per move (0: use iterations only)", maximum=86_400.0),
-        "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0),
-        "depth": Param(
-            int,
-            _search_defaults["playout_depth"],
-            "playout actions before the evaluation scores the position (0: score the new leaf; -1: play to the end)",
-            minimum=-1,
-            maximum=1000,
-        ),
-        "quiet": Param(
-            int,
-            _search_defaults["playout_quiet"],
-            "most decisive moves (complete a sequence, block a winning cell) played after the playout's depth "
-            "before the evaluation scores the position",
-            maximum=100,
-        ),
-        "eps": Param(
-            float, _search_defaults["policy_eps"], "chance that a playout move is the best of k by the greedy score", maximum=1.0
-        ),
-        "k": Param(int, _search_defaults["policy_k"], "sampled moves the guided playout chooses among", minimum=1, maximum=1000),
-        "expand": Param(int, _search_defaults["expand_k"], "untried moves drawn at an expansion, the best by the "
-                        "greedy score expanded (1: a uniform draw)", minimum=1, maximum=1000),
-        "others": Param(int, _search_defaults["other_policy"], "1: the other seats move by the playout policy "
-                        "(a decisive move, else the best of expand draws), not by the tree; 0: by the tree; "
-                        "-1: 1 with 3 sides", minimum=-1, maximum=1),
-        "oheur": Param(int, _search_defaults["other_heuristic"], "where the other seats move by the policy "
-                       "(others): 1: the heuristic's move, on what that seat sees; 0: the policy's; -1: 1 with 3 sides",
-                       minimum=-1, maximum=1),
-        "greedy": Param(bool, bool(_search_defaults["playout_greedy"]), "playouts play greedy's move (every action scored)"),
-        "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**9),
-        "hold": Param(float, _search_defaults["hold"], "draft variant: × what each known hand card is worth "
-                      "to hold, added to the evaluation (0: the picks are told apart by playouts only)",
-                      maximum=100.0),
-        "top": Param(int, _search_defaults["root_top"], "root candidates: the heuristic's best k moves "
-                     "(0: every legal move; -1: 8 in the draft variant, else 0)", minimum=-1, maximum=10**4),
-        "rank": Param(bool, bool(_search_defaults["root_rank"]), "the root's moves enter the tree in the "
-                      "heuristic's order, best first"),
-        "puct": Param(float, _search_defaults["root_puct"], "PUCT at the root with the heuristic's rank as prior "
-                      "(the constant; 0: UCB1; -1: 1 where 3 teams each need 2 or more sequences, else 0)",
-                      minimum=-1.0, maximum=100.0),
-        "margin": Param(float, _search_defaults["root_margin"], "safety net: play the heuristic's move "
-                        "unless the search's most visited move beats its mean value by this many standard "
-                        "errors (binomial, of the difference; the heuristic's move is searched first; 0: off)",
-                        maximum=100.0),
-        "work": Param(int, MOVE_WORK, "most work units a move may spend, whatever iters says (8-15 ns "
-                      "of CPU each; the same seed stops at the same iteration anywhere; 0: none; "
-                      "off when time= is given)", maximum=10**15),
-        "cap": Param(float, 0.0, "most CPU seconds of this thread a move may take, whatever iters says "
-                     "(0: none; a move it cuts depends on the machine's load; off when time= is given)",
+        "iters": Param(int, 6000, "iterations per move (0: none; time or work alone ends the search)", maximum=10**9),
+        "time": Param(float, 0.0, "seconds per move (0: iterations and work only)", maximum=86_400.0),
+        "work": Param(int, MOVE_WORK, "most work units a move spends (8-15 ns of CPU each, counted: the same on "
+                      "any machine; 0: none)", maximum=10**15),
+        "cap": Param(float, 0.0, "most CPU seconds of its thread a move takes (0: none; off with time)",
                      maximum=86_400.0),
-        "open": Param(bool, False, "perfect information (sees every card: for analysis only)"),
+        "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0),
+        "depth": Param(int, _search_defaults["playout_depth"], "playout actions before the evaluation scores "
+                       "(0: the new leaf; -1: to the end)", minimum=-1, maximum=1000),
+        "eps": Param(float, _search_defaults["policy_eps"], "chance that a playout move is the best of k by the greedy score",
+                     maximum=1.0),
+        "k": Param(int, _search_defaults["policy_k"], "sampled moves a guided playout move is chosen among", minimum=1,
+                   maximum=1000),
+        "expand": Param(int, _search_defaults["expand_k"], "untried moves drawn at an expansion, the best by "
+                        "the greedy score taken", minimum=1, maximum=1000),
+        "others": Param(int, _search_defaults["other_policy"], "the other seats move by the playout policy (1) or the tree "
+                        "(0); -1: 1 with 3 sides", minimum=-1, maximum=1),
+        "top": Param(int, _search_defaults["root_top"], "root candidates: the heuristic's best k moves (0: all; -1: 8 in the "
+                     "draft variant, else all)", minimum=-1, maximum=10**4),
+        "puct": Param(float, _search_defaults["root_puct"], "root PUCT constant, the heuristic's rank as prior (0: UCB1; -1: 1 "
+                      "where 3 teams need 2+ sequences)", minimum=-1.0, maximum=100.0),
+        "hold": Param(float, _search_defaults["hold"], "draft variant: × what each known hand card is worth to hold",
+                      maximum=100.0),
+        "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**9),
         "infer": _INFER,
         "recall": _RECALL,
-        **_weight_params(),
+        "open": Param(bool, False, "sees every card (analysis only)"),
+        "weights": _WEIGHTS,
+    }
+    removed: ClassVar[dict[str, str]] = {
+        **_REMOVED_WEIGHTS,
+        **{name: _NO_GAIN for name in ("quiet", "oheur", "greedy", "rank", "margin")},
     }
 
     def __init__(self, **values: Any):
         super().__init__(**values)
         if not self.options["iters"] and not self.options["time"] and not self.options["work"]:
-            from .base import BotError
-
             raise BotError("bot mcts: give iters, time or work")
         if self.options["cap"] and self.options["time"]:
             from .base import BotError
 
             raise BotError("bot mcts: cap bounds a move's iterations, and time= replaces them: give cap or time, not both")
         self.open_information = bool(self.options["open"])
+        self._weights = load_weights(self.name, self.options["weights"])
         self._searcher: _search.Searcher | None = None
         self.last: dict | None = None
 
@@ -251,14 +240,13 @@ class MCTSBot(_Evidence, Bot):
         """What ``_search.Searcher`` takes: the options the spec changed, by the searcher's names."""
         o = self.options
         names = {
-            "c": "c", "depth": "playout_depth", "quiet": "playout_quiet", "eps": "policy_eps", "k": "policy_k",
-            "greedy": "playout_greedy", "nodes": "max_nodes", "hold": "hold", "top": "root_top",
-            "rank": "root_rank", "puct": "root_puct", "expand": "expand_k",
-            "others": "other_policy", "oheur": "other_heuristic", "margin": "root_margin", "recall": "recall",
+            "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k", "nodes": "max_nodes",
+            "hold": "hold", "top": "root_top", "puct": "root_puct", "expand": "expand_k",
+            "others": "other_policy", "recall": "recall",
         }
         # only what the spec changed: the search keeps its own tuned defaults
         params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}
-        params.update(_scaled_weights(o))
+        params.update(self._weights)
         return params
 
     def loop_chooser(self, rules: Rules) -> tuple[str, dict, int] | None:
@@ -298,39 +286,36 @@ class RolloutBot(_Evidence, Bot):
     summary = "flat Monte Carlo: the k best moves by the greedy score, each played to the end in the same worlds"
     params = {
         "worlds": Param(
-            int, 1600, "deals of the unseen cards per move; every candidate is played out in each (with time: the most)",
+            int, 1600, "deals of the unseen cards per move, every candidate played in each (with time: the most)",
             minimum=1, maximum=10**7,
         ),
         "time": Param(
-            float, 0.0, "seconds per move (0: play every world): worlds are dealt in batches until it is spent",
+            float, 0.0, "seconds per move: worlds dealt in batches of 8 until spent (0: every world)",
             maximum=86_400.0,
         ),
         "k": Param(int, 8, "candidate moves: the best by the greedy score", minimum=1, maximum=1000),
-        "halve": Param(bool, False, "sequential halving: the budget in rounds, the worse half of the candidates "
-                                    "dropped after each (the same playouts, more of them on the best)"),
-        "policy": Param(str, "greedy", "who plays the playouts, for every side: greedy or heuristic"),
+        "halve": Param(bool, False, "sequential halving: the worse half of the candidates dropped after each round"),
+        "policy": Param(str, "greedy", "who plays the playouts for every side: greedy or heuristic"),
         "depth": Param(int, 0, "actions played after a candidate before the evaluation scores it (0: to the end)",
                        minimum=0, maximum=10**6),
         "work": Param(
-            int, 0, "work units per move (about 60 ns of CPU each on average; 0: none): worlds are dealt in batches "
-                    "of 8 until they are spent; counted, so a move does not depend on the machine's load",
+            int, 0, "work units per move (about 60 ns of CPU each, counted: the same on any machine; 0: none)",
             minimum=0, maximum=10**12,
         ),
-        "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (hands and draw pile)"),
+        "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (and the draw pile)"),
         "infer": _INFER,
         "recall": _RECALL,
-        **_weight_params(),
+        "weights": _WEIGHTS,
     }
+    removed: ClassVar[dict[str, str]] = _REMOVED_WEIGHTS
 
     def __init__(self, **values: Any):
         super().__init__(**values)
-        from .base import BotError
-
         for key, allowed in (("policy", _POLICY), ("see", _SEE)):
             if self.options[key] not in allowed:
                 raise BotError(f"bot rollout: {key} is one of {', '.join(allowed)}, not {self.options[key]!r}")
         self.open_information = self.options["see"] != "none"
-        self._weights = _scaled_weights(self.options)
+        self._weights = load_weights(self.name, self.options["weights"])
         self._searcher: _search.Searcher | None = None
 
     def searcher_params(self) -> dict[str, Any]:

@@ -5,6 +5,7 @@ by the evaluation); in the draft variant, the tree of mcts."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +24,6 @@ from seqsolve.games.stacks.game import STACKS
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game
 from seqsolve.play.seeds import stream_seed
-
 
 THREE, TWO = parse_rules("classic", players=3), parse_rules("classic", players=2)
 
@@ -69,8 +69,9 @@ def test_the_draft_keeps_the_tree_and_an_explicit_spec_is_searched_as_given():
     assert analyze(State.new(parse_rules("draft", players=2), seed=1), iterations=300).search == "mcts:recall=true"
     tree = analyze(two, bot="mcts", iterations=300, seed=1)
     assert (tree.search, tree.unit, tree.iterations) == ("mcts", "iterations", 300)
-    flat = analyze(two, bot="rollout:depth=4,w_block=2", iterations=20, seed=1)
-    assert (flat.search, flat.iterations) == ("rollout:depth=4,w_block=2", 20)
+    weights = Path(__file__).parents[1] / "data" / "weights" / "block2.json"
+    flat = analyze(two, bot=f"rollout:depth=4,weights={weights}", iterations=20, seed=1)
+    assert (flat.search, flat.iterations) == (f"rollout:depth=4,weights={weights}", 20)
 
 
 def test_a_game_without_search_analyses_with_its_mcts():

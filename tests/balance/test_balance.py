@@ -368,8 +368,8 @@ def test_restricted_bot_never_does_what_it_is_barred_from(barred):
 
 
 def test_restricted_bot_specs():
-    bot = make_bot("restricted:no=two_eyed+corners,bot=heuristic:w_block=2;w_centre=0")
-    assert bot.flags == 9 and bot.inner.spec == "heuristic:w_block=2.0,w_centre=0.0"
+    bot = make_bot("restricted:no=two_eyed+corners,bot=mcts:iters=5;c=0.5")
+    assert bot.flags == 9 and bot.inner.spec == "mcts:iters=5,c=0.5"
     for spec, message in [
         ("restricted:no=jacks", "cannot bar 'jacks'"),
         ("restricted", "say what is barred"),

@@ -318,7 +318,7 @@ def test_inferring_bots_play_whole_games(spec):
         ("rollout:see=x", "see is one of none, all, hands"),
         ("rollout:worlds=0", "worlds must be at least 1"),
         ("mcts:infer=-1", "infer must be at least 0"),
-        ("mcts:greedy=maybe", "greedy takes a bool"),
+        ("mcts:greedy=1", "parameter greedy was removed"),
         ("mcts:recall=maybe", "recall takes a bool"),
         ("rollout:recall=2", "recall takes a bool"),
     ],

@@ -456,7 +456,6 @@ def test_decisive_action():
         {"playout_depth": 0},
         {"widen": 0.0, "expand_k": 1},
         {"other_policy": 1},
-        {"other_policy": 1, "other_heuristic": 1},
         {"decisive": 0, "root_prior": 0.0},
     ],
 )
@@ -549,25 +548,6 @@ def test_mcts_top_parameter_has_a_range():
 # Blue's b5-e5 and green's b8-e8 are open fours nobody can close this turn (no 9C,
 # no AC, no jack): a quiet position where the heuristic's ranking decides.
 QUIET = {"rows": {5: ".bbbb.....", 8: ".gggg....."}, "hands": "2S,3S,4S,5S,6S,KD,QH/?7"}
-
-
-@pytest.mark.parametrize(
-    "state",
-    [
-        position(**QUIET),
-        State.new(parse_rules("classic", players=2), seed=5),
-        position({5: ".bbbbg...."}, "2S,3S,4S,5S,6S,KD/?6", variant="draft", draft="9C,QD,2C,4H,KH"),
-    ],
-)
-def test_mcts_rank_expands_the_root_in_the_heuristics_order(state):
-    """root_rank: after 3 iterations progressive widening has let in two root
-    children, and they are the heuristic's best two (root_top=2's set), the first
-    being the heuristic's own move."""
-    _, ranked = _search_from(state, 0, iterations=3, root_rank=1)
-    _, top_two = _search_from(state, 0, iterations=300, root_top=2)
-    assert {a[0] for a in ranked["actions"]} == {a[0] for a in top_two["actions"]}
-    _, first = _search_from(state, 0, iterations=1, root_rank=1)
-    assert move(state, first["actions"][0][0]) in _heuristic_moves(state, seeds=range(12))
 
 
 def test_mcts_puct_shares_root_visits_by_the_heuristics_rank():
@@ -787,60 +767,6 @@ def test_mcts_others_move_by_the_policy_with_three_sides():
         _search.Searcher({"other_policy": 2})
 
 
-@pytest.mark.parametrize("players,teams", [(3, None), (6, 3)])
-def test_mcts_oheur_replies_are_the_heuristics_move_on_the_seats_own_view(players, teams):
-    """other_heuristic: a seat's move in a dealt world is the heuristic's move on
-    that seat's observation (the other hands and the draw pile hidden), never on
-    the world's cards, and the world is left as it was.  On the whole board the
-    heuristic would have played otherwise in some of these positions, so hiding
-    is what makes them equal."""
-    rules = parse_rules("classic", players=players, teams=teams)
-    searcher = _search.Searcher({"other_policy": 1, "other_heuristic": 1})
-    positions = told_apart = 0
-    for seed in range(3):
-        state = State.new(rules, seed=seed)
-        rng = np.random.default_rng(seed)
-        while not state.is_terminal():
-            seat = state.current_player
-            view = state.observation(seat).core
-            world = state.core.clone()
-            own = _choose.heuristic_action(view, np.random.PCG64(state.turn))
-            reply = searcher.seat_reply(world, np.random.PCG64(state.turn))
-            assert reply == own
-            assert all(world.hand(s) == state.core.hand(s) for s in range(players))
-            assert world.draw_pile() == state.core.draw_pile()
-            told_apart += _choose.heuristic_action(world, np.random.PCG64(state.turn)) != own
-            positions += 1
-            state.apply(_choose.greedy_action(view, rng.bit_generator))
-    assert positions > 100 and told_apart > 0
-
-
-def test_mcts_oheur_off_by_default_and_minus_one_means_with_three_sides():
-    """other_heuristic: 0 (the default) the other seats' moves in the tree are the
-    policy's, 1 the heuristic's, -1 the heuristic's with 3 sides only; each
-    setting changes the search where it differs from the others."""
-    from seqsolve.bots import make_bot
-
-    assert _search.default_params()["other_heuristic"] == 0
-    assert make_bot("mcts:others=1,oheur=1").searcher().params["other_heuristic"] == 1
-    assert make_bot("mcts:oheur=-1").searcher().params["other_heuristic"] == -1
-    for players, teams, same in ((3, None, 1), (6, 3, 1), (2, None, 0), (4, 2, 0)):
-        state = State.new(parse_rules("classic", players=players, teams=teams), seed=2)
-        _, default = _search_from(state, 0, iterations=1500, other_policy=1)
-        _, off = _search_from(state, 0, iterations=1500, other_policy=1, other_heuristic=0)
-        assert (default["actions"], default["work"]) == (off["actions"], off["work"])
-        _, auto = _search_from(state, 0, iterations=1500, other_policy=1, other_heuristic=-1)
-        _, alike = _search_from(state, 0, iterations=1500, other_policy=1, other_heuristic=same)
-        _, other = _search_from(state, 0, iterations=1500, other_policy=1, other_heuristic=1 - same)
-        assert auto["best"] in state.legal_actions()
-        assert (auto["actions"], auto["nodes"], auto["work"]) == (alike["actions"], alike["nodes"], alike["work"])
-        assert (auto["actions"], auto["nodes"], auto["work"]) != (other["actions"], other["nodes"], other["work"])
-    with pytest.raises(ValueError, match="other_heuristic"):
-        _search.Searcher({"other_heuristic": 2})
-    with pytest.raises(Exception, match="oheur"):
-        make_bot("mcts:oheur=2")
-
-
 # Green holds b3-f3, b8 c8 d8 e8 and the AC for f8: it wins on its turn whatever blue
 # does (blue holds no ace of clubs and no jack).
 LOST_IN_ONE = {
@@ -848,102 +774,6 @@ LOST_IN_ONE = {
     "hands": "2S,3S,4S,5S,6S,KD,7D/AC,2D,3D,4D,5D,6D,7C",
     "sequences": "g:b3-f3",
 }
-
-
-def test_mcts_quiet_playout_plays_the_decisive_reply_before_scoring():
-    state = position(**LOST_IN_ONE)
-    moves = len(state.legal_actions())
-    values = {}
-    for quiet in (0, 1):
-        # no widening: each of the first iterations expands another root move and scores it
-        params = {"playout_depth": 0, "playout_quiet": quiet, "root_prior": 0.0, "widen": 0.0}
-        result = _search.Searcher(params).search(
-            state.core, 0, np.random.PCG64(5), iterations=moves, open_information=1
-        )
-        assert [a[1] for a in result["actions"]] == [1] * moves
-        values[quiet] = [a[2] for a in result["actions"]]
-    # a static guess is never certain; one decisive move further every leaf is green's win
-    assert all(v > 0.0 for v in values[0])
-    assert values[1] == [0.0] * moves
-
-
-def test_mcts_quiet_parameter_reaches_the_searcher_and_has_a_range():
-    from seqsolve.bots import make_bot
-    from seqsolve.bots.base import BotError
-
-    assert _search.default_params()["playout_quiet"] == 0
-    assert make_bot("mcts:quiet=3").searcher().params["playout_quiet"] == 3
-    with pytest.raises(ValueError, match="playout_quiet"):
-        _search.Searcher({"playout_quiet": -1})
-    with pytest.raises(BotError, match="quiet"):
-        make_bot("mcts:quiet=101")
-
-
-def _margin_search(state, margin, seed=7, iterations=1500):
-    _, result = _search_from(state, 0, seed=seed, iterations=iterations, root_margin=margin)
-    return result
-
-
-def _beats(result, action, other) -> bool:
-    """Whether root child ``action`` beats ``other`` by root_margin's test at one
-    standard error: the binomial sqrt(p (1 - p) / n) of each mean, combined."""
-    stats = {a: (visits, value) for a, visits, value, _ in result["actions"]}
-    (n, p), (m, q) = stats[action], stats[other]
-    return p - q > math.sqrt(p * (1 - p) / n + q * (1 - q) / m)
-
-
-def test_mcts_margin_keeps_the_heuristics_move_unless_the_search_is_sure():
-    """root_margin: a huge margin plays the heuristic's move (searched first, so it
-    has visits), 0 plays the most visited; at 1 the search's choice is played only
-    when its mean beats the heuristic's move's by one standard error."""
-    state = State.new(parse_rules("classic", players=2), seed=5)  # an opening where they differ
-    heuristic = _heuristic_moves(state, seeds=range(12))
-    assert len(heuristic) == 1  # no tie for the heuristic to draw among
-    plain = _margin_search(state, 0.0)
-    assert plain["heuristic"] is None and plain["best"] == plain["actions"][0][0]
-    assert move(state, plain["best"]) not in heuristic
-    sure = _margin_search(state, 1e9)
-    assert {move(state, sure["best"])} == {move(state, sure["heuristic"])} == heuristic
-    assert sure["actions"][0][0] != sure["best"]  # not the most visited: the net overruled it
-
-    # at one standard error: an opening, and a middle game greedy played from deal 1
-    # where the search is sure of a two-eyed jack elsewhere (both ways are met)
-    middle = State.new(parse_rules("classic", players=2), seed=1)
-    rng = np.random.PCG64(1)
-    for _ in range(30):
-        middle.apply(_choose.greedy_action(middle.core, rng))
-    seen = set()
-    for position_, seeds in ((state, range(6)), (middle, range(1, 2))):
-        for seed in seeds:
-            result = _margin_search(position_, 1.0, seed=seed)
-            searched, kept = result["actions"][0][0], result["heuristic"]
-            if searched != kept and _beats(result, searched, kept):
-                assert result["best"] == searched
-                seen.add("searched")
-            elif searched != kept:
-                assert result["best"] == kept
-                seen.add("kept")
-    assert seen == {"searched", "kept"}
-
-
-def test_mcts_margin_still_takes_a_win_and_a_forced_block():
-    for rows, expected in ((WIN_IN_ONE, "9C@a5"), (MUST_BLOCK, "AC@f8")):
-        state = position(**rows)
-        result = _margin_search(state, 2.0, iterations=800)
-        assert move(state, result["best"]) == expected
-
-
-def test_mcts_margin_parameter_reaches_the_searcher_and_has_a_range():
-    from seqsolve.bots import make_bot
-    from seqsolve.bots.base import BotError
-
-    assert _search.default_params()["root_margin"] == 0.0
-    assert make_bot("mcts:margin=2").searcher().params["root_margin"] == 2.0
-    assert "root_margin" not in make_bot("mcts").searcher_params()
-    with pytest.raises(ValueError, match="root_margin"):
-        _search.Searcher({"root_margin": -1.0})
-    with pytest.raises(BotError, match="margin"):
-        make_bot("mcts:margin=-1")
 
 
 @pytest.mark.parametrize("preset,players", [("classic", 2), ("draft", 2), ("draft", 4), ("numbers", 3)])
@@ -968,3 +798,12 @@ def test_every_legal_action_needs_a_held_card_and_an_offered_pick(preset, player
             legal = state.legal_actions()
             state.apply(legal[rng.integers(len(legal))])
     assert checked > 1000
+
+
+@pytest.mark.parametrize("module, name", [("seqsolve._worlds", "Worlds"), ("seqsolve._rollout", "Rollouts")])
+def test_the_searchers_bases_are_not_built_alone(module, name):
+    """Worlds and Rollouts hold no scratch or weights of their own: a Searcher is what is built."""
+    import importlib
+
+    with pytest.raises(TypeError, match="build a seqsolve._search.Searcher"):
+        getattr(importlib.import_module(module), name)()

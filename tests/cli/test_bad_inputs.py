@@ -105,7 +105,7 @@ for name in ("missing", "dir", "empty", "header_only"):
 BAD_BOTS = [
     "nosuchbot", "mcts:nosuch=1", "mcts:iters=abc", "mcts:iters=1.5", "mcts:iters=-1", "mcts:iters=1e8",
     "mcts:c=nan", "mcts:c=inf", "mcts:eps=2", "mcts:eps=", "mcts:=1", "mcts:iters", "mcts:iters=1,iters=2",
-    "greedy:w_win=-1", "heuristic:w_block=nan", "rollout:k=0", "rollout:worlds=-5", "rollout:policy=nope",
+    "greedy:w_win=-1", "heuristic:weights=nosuch", "heuristic:weights=/dev/null", "rollout:k=0", "rollout:worlds=-5", "rollout:policy=nope",
     "rollout:see=everything", "restricted:no=nothing", "restricted:no=two_eyed,bot=nosuch", "restricted",
     "restricted:bot=restricted", "ext:", "ext:   ", "ext:'unclosed", "ext:python x.py,key=1", "random:seed=1",
     "", ":", "mcts:iters=99999999999999999999999", "mcts:greedy=maybe", "mcts:open=2", "MCTS",

@@ -47,8 +47,8 @@ def test_every_float_option_refuses_non_finite_values(args, option):
 @pytest.mark.parametrize(
     "spec, words",
     [
-        ("heuristic:w_block=nan", "w_block must be at least 0 and at most 1000"),
-        ("greedy:w_win=inf", "w_win must be at least 0"),
+        ("heuristic:w_block=2", "parameter w_block was removed: the evaluation weights are one set"),
+        ("greedy:weights=nosuch", "weights 'nosuch' is neither a weight set"),
         ("mcts:eps=2", "eps must be at least 0 and at most 1"),
         ("mcts:time=inf", "time must be"),
         ("mcts:iters=99999999999999999999", "iters must be at least 0 and at most 1000000000"),

@@ -5,6 +5,7 @@ between the two."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +22,10 @@ from seqsolve.play import match
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game, run_games
 from seqsolve.play.seeds import bot_seed, deal_seed, key_part, stream_words
+
+#: weight files (benchmarks/tune_weights.py writes such files)
+WEIGHTS = Path(__file__).parents[1] / "data" / "weights"
+BLOCK2, MIXED = WEIGHTS / "block2.json", WEIGHTS / "mixed.json"
 
 #: every seating (C-6): individual players, and teams of two or three sides
 SEATINGS = [(2, 2), (3, 3), (4, 2), (6, 2), (6, 3), (8, 2), (9, 3), (10, 2), (12, 2), (12, 3)]
@@ -120,7 +125,7 @@ def test_a_single_legal_action_draws_nothing_from_the_random_bots_stream():
     assert _stable(ours) == _stable(_python_runner(config, range(4), GameDetail))
 
 
-@pytest.mark.parametrize("inner", ["random", "greedy", "heuristic:w_block=2"])
+@pytest.mark.parametrize("inner", ["random", "greedy", f"heuristic:weights={BLOCK2}"])
 @pytest.mark.parametrize("barred", ["two_eyed", "one_eyed", "exchange", "corners", "two_eyed+one_eyed+exchange+corners"])
 def test_restricted_bots_play_as_in_python(inner, barred):
     """A restricted bot (balance's restricted play) chooses in C exactly as RestrictedBot
@@ -149,9 +154,9 @@ def test_searching_bots_play_the_python_runners_games(spec, rival, preset, playe
     "spec",
     [
         "mcts:iters=1000000,work=300000",  # the work budget ends every search
-        "mcts:iters=150,others=1,top=4,rank=1,depth=-1,w_block=2",
+        f"mcts:iters=150,others=1,top=4,puct=0.5,depth=-1,weights={BLOCK2}",
         "rollout:worlds=3,k=3,halve=1,policy=heuristic",
-        "rollout:worlds=6,k=3,halve=1,w_jack_cost=0",
+        f"rollout:worlds=6,k=3,halve=1,weights={MIXED}",
         "rollout:worlds=4,k=1",
         "rollout:worlds=40,depth=6,work=60000",  # truncated playouts, cut by the work budget
         "rollout:worlds=30,k=4,halve=1,depth=3,work=40000",
@@ -184,7 +189,7 @@ def test_halted_searches_end_the_loops_match():
 
 
 def test_weights_in_the_spec_play_as_in_python():
-    config = MatchConfig(bots=("heuristic:w_threat=3,w_open=0.5", "greedy:w_block=0,w_jack_cost=2"), seed=4)
+    config = MatchConfig(bots=(f"heuristic:weights={MIXED}", f"greedy:weights={BLOCK2}"), seed=4)
     assert _stable(_compiled(config, range(6))) == _stable(_python_runner(config, range(6)))
 
 

@@ -26,8 +26,8 @@ from ...bots.base import Bot, BotError, Param
 from .state import StacksState
 
 _SEARCH = _stacks_bots.default_params()
-#: playout actions per decision (benchmarks/RESULTS.md, "Sequence Stacks mcts, seventh
-#: session": 210-250 ns each on average, 330 at most, so about 0.1 s CPU at the worst;
+#: playout actions per decision (benchmarks/RESULTS.md, "Experiments: Sequence Stacks":
+#: 210-250 ns each on average, 330 at most, so about 0.1 s CPU at the worst;
 #: ``time`` cuts what a slower machine would carry past it)
 MOVE_WORK = 300_000
 
