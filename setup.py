@@ -1,5 +1,5 @@
 """Build the compiled modules of ``seqsolve`` (``_core``, ``_eval``, ``_choose``, ``_search``,
-``_loop``, ``_stacks``, ``_stacks_bots``)
+``_loop``, ``_stacks``, ``_stacks_bots``, ``_proof``)
 from ``ext/seqsolve/``.
 
 Metadata lives in pyproject.toml; this file only declares the extension and
@@ -43,7 +43,8 @@ def _extension(name: str) -> Extension:
 # greedy, heuristic and decisive choosers; _search: MCTS and rollouts; _loop: whole games
 # between built-in bots.  Each cimports the C contracts (.pxd) of the ones before it.
 # _stacks: the Sequence Stacks engine; _stacks_bots: its random, greedy and MCTS bots.
-extensions = [_extension(name) for name in ("_core", "_eval", "_choose", "_search", "_loop", "_stacks", "_stacks_bots")]
+# _proof: the proof search of forced wins the analysis reports.
+extensions = [_extension(name) for name in ("_core", "_eval", "_choose", "_search", "_loop", "_stacks", "_stacks_bots", "_proof")]
 
 setup(
     ext_modules=cythonize(
