@@ -29,7 +29,24 @@ from .exact import outcome_of
 #: Turns of the proving side searched at most (a win in 3: this turn and two more).
 DEFAULT_PROOF_TURNS = 3
 #: Nodes of the proof search per turn and depth (deterministic).
-DEFAULT_PROOF_NODES = 4_000
+DEFAULT_PROOF_NODES = 10_000
+#: Nodes of the proof search over all the turns of one analysis (deterministic).
+DEFAULT_PROOF_TOTAL = 100_000
+#: Seconds the proofs of one analysis may take when the analysis has no time budget:
+#: a guard that the node budgets keep far away from (a proof it cuts short is only
+#: not found, never wrong).
+PROOF_SECONDS_CAP = 2.0
+
+
+@dataclass
+class ProofReport:
+    """What the proof search of one analysis did: the proven turns, the nodes
+    searched, and whether every turn got its whole budget (not cut by the total
+    budget or the clock)."""
+
+    proofs: dict
+    nodes: int = 0
+    complete: bool = True
 
 
 @dataclass(frozen=True)
@@ -78,9 +95,12 @@ def prove_turns(
     *,
     max_turns: int = DEFAULT_PROOF_TURNS,
     nodes: int = DEFAULT_PROOF_NODES,
-    seconds: float = 0.0,
-) -> dict[tuple[int, ...], Proof]:
-    """The proven results of ``turns`` (whole turns of the side to move in ``view``).
+    total: int = DEFAULT_PROOF_TOTAL,
+    seconds: float = PROOF_SECONDS_CAP,
+) -> ProofReport:
+    """The proven results of ``turns`` (whole turns of the side to move in ``view``),
+    in the order given, each depth of each turn within ``nodes`` and all of them
+    within ``total`` nodes and ``seconds`` (0: no clock).
 
     ``view`` is what the analysis searches: the mover's observation, or the whole
     state with open information.  Turns not proven either way are absent.
@@ -91,7 +111,8 @@ def prove_turns(
     mover = view.current_player
     side = view.side_of(mover)
     deadline = time.perf_counter() + seconds if seconds else None
-    proofs: dict[tuple[int, ...], Proof] = {}
+    report = ProofReport({})
+    proofs = report.proofs
     for turn in turns:
         if not turn or not view.ends_turn(turn[-1]):
             continue
@@ -104,31 +125,36 @@ def prove_turns(
             if outcome.winner == view.sides[side]:
                 proofs[turn] = Proof("win", 1, [text])
             continue
+        found = _prove_one(_proof, rules, child, side, mover, max_turns, nodes, total, deadline, report)
+        if found is not None:
+            proofs[turn] = Proof(found.result, found.turns, [text, *found.line] if found.result == "win" else found.line)
+        if not report.complete:
+            break
+    return report
+
+
+def _prove_one(_proof, rules, child, side, mover, max_turns, nodes, total, deadline, report: ProofReport):
+    """The first proof found for the position after a turn, shallowest first: a win
+    of ``side`` (its turn just played was the first), else a win of another side."""
+    core = child.core
+    seat = child.current_player
+    tasks = [("win", n, side, mover, plies_until(rules, seat, side, n - 1)) for n in range(2, max_turns + 1)]
+    tasks += [
+        ("loss", n, other, -1, plies_until(rules, seat, other, n))
+        for n in range(1, max_turns + 1)
+        for other in range(rules.teams)
+        if other != side
+    ]
+    for result, n, attacker, captain, plies in tasks:
+        budget = min(nodes, total - report.nodes)
         left = 0.0
         if deadline is not None:
             left = deadline - time.perf_counter()
-            if left <= 0:
-                break
-        found = _prove_one(_proof, rules, child, side, mover, max_turns, nodes, left)
-        if found is not None:
-            proofs[turn] = Proof(found.result, found.turns, [text, *found.line] if found.result == "win" else found.line)
-    return proofs
-
-
-def _prove_one(_proof, rules, child, side: int, mover: int, max_turns: int, nodes: int, seconds: float):
-    core = child.core
-    seat = child.current_player
-    for n in range(2, max_turns + 1):
-        plies = plies_until(rules, seat, side, n - 1)
-        proven, line, _, _ = _proof.prove_win(core, side, mover, plies, nodes, seconds)
+        if budget <= 0 or (deadline is not None and left <= 0):
+            report.complete = False
+            return None
+        proven, line, used, _ = _proof.prove_win(core, attacker, captain, plies, budget, left)
+        report.nodes += used
         if proven:
-            return Proof("win", n, _line(child, line))
-    for n in range(1, max_turns + 1):
-        for other in range(rules.teams):
-            if other == side:
-                continue
-            plies = plies_until(rules, seat, other, n)
-            proven, line, _, _ = _proof.prove_win(core, other, -1, plies, nodes, seconds)
-            if proven:
-                return Proof("loss", n, _line(child, line))
+            return Proof(result, n, _line(child, line))
     return None

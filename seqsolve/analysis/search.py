@@ -82,7 +82,17 @@ from ..games import game_for
 from ..games.base import whole_turns
 from ..play.stats import rate_interval
 from .exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
-from .results import Analysis, AnalysisError, Tactics, TurnStat
+from .proof import DEFAULT_PROOF_TURNS, PROOF_SECONDS_CAP, prove_turns
+from .results import (
+    ESTIMATE_CEILING,
+    ESTIMATE_FLOOR,
+    Analysis,
+    AnalysisError,
+    Tactics,
+    TurnStat,
+    rank_proven,
+    settle_estimates,
+)
 from .spec import SearchSettings, check_analyzable, search_settings
 
 
@@ -283,6 +293,7 @@ def analyze(
     open_information: bool = False,
     pv_length: int = 8,
     threats: bool = True,
+    prove: int = DEFAULT_PROOF_TURNS,
 ) -> Analysis:
     """Analyse the turn of the side to move in ``state``.
 
@@ -303,6 +314,10 @@ def analyze(
         open_information: search with every card known (the state must list them all).
         pv_length: actions in each principal variation (before joining into turns).
         threats: compute the per-side threat summary.
+        prove: turns of the proof search (:mod:`seqsolve.analysis.proof`): each turn that
+            wins by force within this many turns of the mover's side, or after which an
+            opposing side wins by force within as many of its turns, says so and is
+            ranked first (last); 0: no proofs.
 
     Returns:
         The :class:`Analysis`; ``moves`` holds every legal turn, best first.
@@ -433,6 +448,20 @@ def analyze(
     for f in sorted(free, key=rank):
         at = next((i for i, s in enumerate(stats) if s.exact != "win" and rank(f) < rank(s)), len(stats))
         stats.insert(at, f)
+    if whole and prove > 0 and len(stats) > 0:
+        found = prove_turns(
+            view, [s.actions for s in stats], max_turns=prove, seconds=settings.seconds or PROOF_SECONDS_CAP
+        )
+        for s in stats:
+            s.proof = found.proofs.get(s.actions)
+        stats = rank_proven(stats)
+    settle_estimates(stats)
+    if stats and stats[0].proof is not None and stats[0].proof.result == "win":
+        value = 1.0
+    elif stats and all(s.proof is not None and s.proof.result == "loss" for s in stats):
+        value = 0.0
+    elif value is not None and value == value:
+        value = min(max(value, ESTIMATE_FLOOR), ESTIMATE_CEILING)
     win_list = [s.move for s in stats if s.exact == "win"]
     block_list = [s.move for s in stats if threatened and s.block and s.exact != "win"]
     threats_now = exact.opponent_wins(view, side)
