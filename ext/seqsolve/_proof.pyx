@@ -25,7 +25,7 @@ is true in the real game:
   sequence of side ``s`` before ``end`` only if its cells that are not yet ``s``'s
   (corners count for everyone) are no more than the turns ``s`` has left, and none
   of them is another side's locked chip.  The *zone* is the union of those windows
-  for every side.  An AND node tries every placement and every removal on a cell of
+  for every side (and the four cells of the heart, where its rule is on).  An AND node tries every placement and every removal on a cell of
   the zone that its possible cards reach, and one more child, the *rest*: the seat
   passes and is given an unknown card, standing for every turn outside the zone,
   an exchange, or a forced pass.  Why the rest may stand for all of them: a turn
@@ -98,6 +98,8 @@ cdef u128 zone_of(const Prover* p, const Game* g, const int* turns) noexcept nog
             m = t.window_mask[w]
             if (m & blocked) == 0 and popcount128(m & ~own) <= turns[s]:
                 z |= m
+    if t.heart:
+        z |= t.heart_mask  # holding the heart counts as sequences too (D-3)
     return z & ~t.corners
 
 

@@ -12,6 +12,14 @@ game) and answers for the side to move:
   where an opposing side would win on its next turn are listed with whether it
   may hold a card for them, and the turns that leave no such cell are flagged as
   blocks and ranked next (or the analysis says that no block exists).
+* **Proven results** (:mod:`.proof`): each turn that wins by force within a few
+  turns whatever cards the others hold (``proof`` of the turn, ranked above every
+  estimate, win exactly 1), and each turn after which an opposing side wins by force
+  with cards the mover knows it holds (ranked below every estimate, win exactly 0).
+  Every other win estimate, and its interval, is kept within
+  [:data:`~.results.ESTIMATE_FLOOR`, :data:`~.results.ESTIMATE_CEILING`] (0.001 to
+  0.999): an estimate cannot tell a certain result from a likely one, so only a
+  proof (or a win at once) reads 1.000 or 0.000.
 * **A threat summary for every side** (the game's, Sequence's ``SideThreats``): completed
   sequences, windows one and two cells from completion that can still become a
   sequence, which cards complete them and whether those cards are live, and the
