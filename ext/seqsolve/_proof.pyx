@@ -329,7 +329,7 @@ def prove_win(CoreGame game, int attacker, int captain, int plies, long long bud
     cdef const Tables* t = &game.rules.t
     cdef int counts[MAX_CODES]
     cdef uint8_t pub[MAX_HAND]
-    cdef int s, i, k, c, known, n
+    cdef int s, i, k, c, known, n, draws
     cdef bint proven
     memcpy(&g, &game.g, sizeof(Game))
     memset(&p, 0, sizeof(Prover))
@@ -338,8 +338,10 @@ def prove_win(CoreGame game, int attacker, int captain, int plies, long long bud
     p.budget = budget
     if g.result != RESULT_NONE:
         return g.result == attacker, [], 0, True
-    # refused: the game may end by running out of cards or room before the horizon
-    if t.exhaustion != EXH_RESHUFFLE and g.draw_n + g.draft_n <= plies + 2:
+    # refused: the game may end by running out of cards or room before the horizon (a
+    # turn may draw once per exchange too)
+    draws = plies * (1 + (t.ex_limit if 0 <= t.ex_limit <= MAX_HAND else MAX_HAND)) + 2
+    if t.exhaustion != EXH_RESHUFFLE and g.draw_n + g.draft_n <= draws:
         return False, [], 0, True
     if popcount128(g.empty) <= plies + 1:
         return False, [], 0, True

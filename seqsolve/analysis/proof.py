@@ -1,8 +1,9 @@
 """Proven results of an analysis: the turns that win by force, and the turns after
 which an opponent wins by force, each a few turns deep.
 
-The search is :func:`seqsolve._proof.prove_win` (its module docstring says why a
-proof holds whatever the hidden cards are).  For each legal turn of the side to move:
+The search is the game's :meth:`~seqsolve.games.base.Game.prove_win`, for Sequence
+the compiled ``seqsolve._proof`` (its module docstring says why a proof holds
+whatever the hidden cards are).  For each legal turn of the side to move:
 
 * **win in N**: after the turn, the side to move wins within its next N - 1 turns
   (N counts the turn itself and the turns of its team-mates) against every defence
@@ -80,13 +81,10 @@ def plies_until(rules, seat: int, side: int, n: int) -> int:
 
 
 def _line(state, actions: list[int]) -> list[str]:
-    """Core actions of a proof's line as moves, a pass of the defence as ``…``."""
-    from ..games.sequence.actions import ActionKind, decode_action
-
-    out = []
-    for a in actions:
-        out.append("…" if decode_action(a)[0] == ActionKind.PASS else state.action_to_string(a))
-    return out
+    """Actions of a proof's line as moves; a pass of the defence (it stands for any turn
+    that changes nothing that matters) as ``…``."""
+    texts = (state.action_to_string(a) for a in actions)
+    return ["…" if text == "pass" else text for text in texts]
 
 
 def prove_turns(
@@ -105,8 +103,9 @@ def prove_turns(
     ``view`` is what the analysis searches: the mover's observation, or the whole
     state with open information.  Turns not proven either way are absent.
     """
-    from .. import _proof
+    from ..games import game_for
 
+    game = game_for(str(view.rules.variant))
     rules = view.rules
     mover = view.current_player
     side = view.side_of(mover)
@@ -125,7 +124,7 @@ def prove_turns(
             if outcome.winner == view.sides[side]:
                 proofs[turn] = Proof("win", 1, [text])
             continue
-        found = _prove_one(_proof, rules, child, side, mover, max_turns, nodes, total, deadline, report)
+        found = _prove_one(game, rules, child, side, mover, max_turns, nodes, total, deadline, report)
         if found is not None:
             proofs[turn] = Proof(found.result, found.turns, [text, *found.line] if found.result == "win" else found.line)
         if not report.complete:
@@ -133,10 +132,9 @@ def prove_turns(
     return report
 
 
-def _prove_one(_proof, rules, child, side, mover, max_turns, nodes, total, deadline, report: ProofReport):
+def _prove_one(game, rules, child, side, mover, max_turns, nodes, total, deadline, report: ProofReport):
     """The first proof found for the position after a turn, shallowest first: a win
     of ``side`` (its turn just played was the first), else a win of another side."""
-    core = child.core
     seat = child.current_player
     tasks = [("win", n, side, mover, plies_until(rules, seat, side, n - 1)) for n in range(2, max_turns + 1)]
     tasks += [
@@ -153,7 +151,7 @@ def _prove_one(_proof, rules, child, side, mover, max_turns, nodes, total, deadl
         if budget <= 0 or (deadline is not None and left <= 0):
             report.complete = False
             return None
-        proven, line, used, _ = _proof.prove_win(core, attacker, captain, plies, budget, left)
+        proven, line, used, _ = game.prove_win(child, attacker, captain, plies, budget, left)
         report.nodes += used
         if proven:
             return Proof(result, n, _line(child, line))

@@ -185,3 +185,20 @@ def test_annotate_says_where_a_forced_win_was_missed(tmp_path):
     assert missed[71]["proof_best"]["result"] == "win" and missed[71]["best"] == "JC@c6"
     text = format_annotation(data)
     assert "JC@j5" in text and "missed a forced win in 2" in text
+
+
+def test_no_proof_where_the_cards_may_run_out_before_the_win(entries):
+    """With deck_exhaustion=draw_game the game may end drawn when the pile runs out: a
+    defence that only draws could end it, so the search claims nothing near the end."""
+    from seqsolve import _proof
+
+    e = next(e for e in entries if e["preset"] == "classic" and e["players"] == 2 and e["kind"] == "win"
+             and e["turns"] == 2 and e["mode"] == "open")
+    sqn = e["sqn"].replace("classic ", "classic[deck_exhaustion=draw_game] ", 1)
+    state = read_state(sqn, "corpus", 0)
+    state.apply(state.string_to_action(e["moves"][0]))
+    core, side = state.core, 1 - state.current_player
+    assert _proof.prove_win(core, side, 1 - state.current_player, 2)[0]
+    hands = [list(core.hand(s)) for s in range(2)]
+    core.set_hidden(hands, list(core.draw_pile())[:3], True)
+    assert not _proof.prove_win(core, side, 1 - state.current_player, 2)[0]

@@ -124,6 +124,9 @@ class StacksGame:
     def tactics(self, view, open_information: bool):
         raise NotSupported("exact tactics (wins in one, blocks) are built for Sequence only, not for Sequence Stacks")
 
+    def prove_win(self, state, side: int, captain: int, plies: int, nodes: int, seconds: float):
+        raise NotSupported("proofs of forced wins are searched in Sequence only, not in Sequence Stacks")
+
     def searcher(self, params: dict):
         """The compiled information-set MCTS of the Stacks ``mcts`` bot, driven by states."""
         return Searcher(params)
