@@ -227,7 +227,9 @@ def _answer(state, preset, players, sqn, totals, modes, quick_wins: bool = True)
             for t in turns:
                 p = proofs[t]
                 attackers = [x for x in range(state.rules.teams) if x != side]
-                checks.append(any(_verify(state, mode, t, x, p.turns) for x in attackers) if p.turns == 1 else None)
+                checks.append(
+                    any(_verify(state, mode, t, x, p.turns) for x in attackers) if p.turns == 1 else None
+                )
             if False in checks:
                 print(f"REFUTED loss {head}: {sqn}", file=sys.stderr)
                 return None
@@ -263,8 +265,18 @@ def refresh() -> None:
     lines = list(header)
     for e in read_corpus():
         if e["kind"] == "trap":
-            lines.append("\t".join([e["preset"], str(e["players"]), e["mode"], f"trap: {e['moves'][0]}",
-                                    e["checked"], e["sqn"]]))
+            lines.append(
+                "\t".join(
+                    [
+                        e["preset"],
+                        str(e["players"]),
+                        e["mode"],
+                        f"trap: {e['moves'][0]}",
+                        e["checked"],
+                        e["sqn"],
+                    ]
+                )
+            )
             continue
         line = _answer(_state(e["sqn"]), e["preset"], e["players"], e["sqn"], totals, (e["mode"],))
         if line is None:
@@ -283,12 +295,32 @@ def read_corpus(path: Path = CORPUS) -> list[dict]:
         preset, players, mode, answer, checked, sqn = line.split("\t")
         kind, _, rest = answer.partition(" ")
         if kind == "trap:":
-            entries.append(dict(preset=preset, players=int(players), mode=mode, kind="trap", turns=0,
-                                moves=[rest.strip()], checked=checked, sqn=sqn))
+            entries.append(
+                {
+                    "preset": preset,
+                    "players": int(players),
+                    "mode": mode,
+                    "kind": "trap",
+                    "turns": 0,
+                    "moves": [rest.strip()],
+                    "checked": checked,
+                    "sqn": sqn,
+                }
+            )
             continue
         n, _, moves = rest.partition(":")
-        entries.append(dict(preset=preset, players=int(players), mode=mode, kind=kind, turns=int(n),
-                            moves=[m.strip() for m in moves.split(",") if m.strip()], checked=checked, sqn=sqn))
+        entries.append(
+            {
+                "preset": preset,
+                "players": int(players),
+                "mode": mode,
+                "kind": kind,
+                "turns": int(n),
+                "moves": [m.strip() for m in moves.split(",") if m.strip()],
+                "checked": checked,
+                "sqn": sqn,
+            }
+        )
     return entries
 
 
@@ -299,22 +331,29 @@ def solved(entry: dict, analysis) -> bool:
         m = by_move.get(entry["moves"][0])
         return m is not None and (m.proof is None or m.proof.result != "win")
     if entry["kind"] == "loss":
-        return all(m.proof is not None and m.proof.result == "loss" for m in analysis.moves) and max(
-            m.proof.turns for m in analysis.moves) == entry["turns"]
+        return (
+            all(m.proof is not None and m.proof.result == "loss" for m in analysis.moves)
+            and max(m.proof.turns for m in analysis.moves) == entry["turns"]
+        )
     best = analysis.moves[0]
     if best.proof is None or best.proof.result != "win" or best.proof.turns != entry["turns"]:
         return False
     # the analysis lists an exchange with one play after it (the best held one), so only
     # the plays without an exchange must match one for one
-    fastest = {m.move for m in analysis.moves if m.proof is not None and m.proof.result == "win"
-               and m.proof.turns == entry["turns"] and not m.move.startswith("~")}
+    fastest = {
+        m.move
+        for m in analysis.moves
+        if m.proof is not None
+        and m.proof.result == "win"
+        and m.proof.turns == entry["turns"]
+        and not m.move.startswith("~")
+    }
     return fastest == {m for m in entry["moves"] if not m.startswith("~")}
 
 
 def check(seed: int = 1) -> int:
-    from seqsolve.analysis.search import analyze
-
     from seqsolve.analysis.proof import prove_turns
+    from seqsolve.analysis.search import analyze
 
     entries = read_corpus()
     ok, slowest, worst, by_setup = 0, 0.0, None, Counter()
@@ -337,11 +376,18 @@ def check(seed: int = 1) -> int:
         if took > slowest:
             slowest, worst = took, e
         if not good:
-            print(f"NOT SOLVED {e['preset']} {e['players']}p {e['mode']} {e['kind']} {e['moves']}", file=sys.stderr)
+            print(
+                f"NOT SOLVED {e['preset']} {e['players']}p {e['mode']} {e['kind']} {e['moves']}",
+                file=sys.stderr,
+            )
     kinds = Counter((e["kind"], e["turns"] if e["kind"] != "trap" else 0) for e in entries)
-    print(f"{ok}/{len(entries)} solved by analyze at its defaults; slowest {slowest:.2f} s"
-          f" ({worst['preset']} {worst['players']}p {worst['mode']})")
-    print(f"analyze times: median {sorted(times)[len(times) // 2]:.2f} s, over 1 s: {sum(t > 1 for t in times)}")
+    print(
+        f"{ok}/{len(entries)} solved by analyze at its defaults; slowest {slowest:.2f} s"
+        f" ({worst['preset']} {worst['players']}p {worst['mode']})"
+    )
+    print(
+        f"analyze times: median {sorted(times)[len(times) // 2]:.2f} s, over 1 s: {sum(t > 1 for t in times)}"
+    )
     print(f"proof search: {nodes} nodes in all, at most {most_nodes} and {proof_time:.3f} s for one position")
     print("answers:", dict(sorted(kinds.items())))
     for (preset, players, good), n in sorted(by_setup.items()):

@@ -126,7 +126,9 @@ def prove_turns(
             continue
         found = _prove_one(game, rules, child, side, mover, max_turns, nodes, total, deadline, report)
         if found is not None:
-            proofs[turn] = Proof(found.result, found.turns, [text, *found.line] if found.result == "win" else found.line)
+            proofs[turn] = Proof(
+                found.result, found.turns, [text, *found.line] if found.result == "win" else found.line
+            )
         if not report.complete:
             break
     return report

@@ -468,7 +468,7 @@ def analyze(
         value = 1.0
     elif stats and all(s.proof is not None and s.proof.result == "loss" for s in stats):
         value = 0.0
-    elif value is not None and value == value:
+    elif value is not None and not math.isnan(value):
         value = min(max(value, ESTIMATE_FLOOR), ESTIMATE_CEILING)
     win_list = [s.move for s in stats if s.exact == "win"]
     block_list = [s.move for s in stats if threatened and s.block and s.exact != "win"]

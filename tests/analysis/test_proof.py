@@ -42,8 +42,15 @@ def test_the_corpus_covers_every_preset_with_multi_turn_wins_and_traps(entries):
     multi = [e for e in entries if e["kind"] == "win" and e["turns"] >= 2]
     assert len(multi) * 2 >= len(entries)
     setups = {(e["preset"], e["players"]) for e in entries}
-    assert {("classic", 2), ("classic", 3), ("classic", 4), ("draft", 2), ("numbers", 2), ("seed000", 2),
-            ("seed000", 4)} <= setups
+    assert {
+        ("classic", 2),
+        ("classic", 3),
+        ("classic", 4),
+        ("draft", 2),
+        ("numbers", 2),
+        ("seed000", 2),
+        ("seed000", 4),
+    } <= setups
     assert any(e["kind"] == "trap" for e in entries)
 
 
@@ -155,7 +162,10 @@ def test_only_a_proof_reads_one_or_zero(corpus, entries):
         if "proof" not in m and m["exact"] != "win":
             assert ESTIMATE_FLOOR <= m["win"] <= ESTIMATE_CEILING
             assert ESTIMATE_FLOOR <= m["win_ci"][0] <= m["win_ci"][1] <= ESTIMATE_CEILING
-    ranks = [0 if "proof" in m and m["proof"]["result"] == "win" else 2 if "proof" in m else 1 for m in data["moves"]]
+    ranks = [
+        0 if "proof" in m and m["proof"]["result"] == "win" else 2 if "proof" in m else 1
+        for m in data["moves"]
+    ]
     assert ranks == sorted(ranks)
     for source in ("example:1", "example:2"):
         for m in analyze(load_position(source, seed=1), seed=1, iterations=50).to_dict()["moves"]:
@@ -192,8 +202,15 @@ def test_no_proof_where_the_cards_may_run_out_before_the_win(entries):
     defence that only draws could end it, so the search claims nothing near the end."""
     from seqsolve import _proof
 
-    e = next(e for e in entries if e["preset"] == "classic" and e["players"] == 2 and e["kind"] == "win"
-             and e["turns"] == 2 and e["mode"] == "open")
+    e = next(
+        e
+        for e in entries
+        if e["preset"] == "classic"
+        and e["players"] == 2
+        and e["kind"] == "win"
+        and e["turns"] == 2
+        and e["mode"] == "open"
+    )
     sqn = e["sqn"].replace("classic ", "classic[deck_exhaustion=draw_game] ", 1)
     state = read_state(sqn, "corpus", 0)
     state.apply(state.string_to_action(e["moves"][0]))
