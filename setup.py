@@ -1,5 +1,5 @@
 """Build the compiled modules of ``seqsolve`` (``_core``, ``_eval``, ``_choose``, ``_worlds``,
-``_rollout``, ``_search``, ``_loop``, ``_stacks``, ``_stacks_bots``)
+``_rollout``, ``_search``, ``_loop``, ``_stacks``, ``_stacks_bots``, ``_proof``)
 from ``ext/seqsolve/``.
 
 Metadata lives in pyproject.toml; this file only declares the extension and
@@ -45,9 +45,12 @@ def _extension(name: str) -> Extension:
 # Searcher builds on both); _loop: whole games between built-in bots.  Each cimports the
 # C contracts (.pxd) of the ones before it.
 # _stacks: the Sequence Stacks engine; _stacks_bots: its random, greedy and MCTS bots.
+# _proof: the proof search of forced wins the analysis reports.
 extensions = [
     _extension(name)
-    for name in ("_core", "_eval", "_choose", "_worlds", "_rollout", "_search", "_loop", "_stacks", "_stacks_bots")
+    for name in (
+        "_core", "_eval", "_choose", "_worlds", "_rollout", "_search", "_loop", "_stacks", "_stacks_bots", "_proof",
+    )
 ]
 
 setup(

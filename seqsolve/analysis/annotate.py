@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 
 from ..games import GameState, game_for
 from ..play.records import Replay, result_text, turns
-from .results import AnalysisError
+from .results import AnalysisError, is_proven
 from .search import SearchThreads, analyze
 from .spec import DEFAULT_ANNOTATE_ITERATIONS, DEFAULT_ANNOTATE_WORLDS, search_settings
 
@@ -51,7 +51,9 @@ def annotate_record(
         each decision holds ``ply`` (1-based index into the record's moves),
         ``turn``, ``seat``, ``side``, ``played``, ``win_played``, ``best``,
         ``win_best``, ``drop``, ``mark`` (None, "mistake" or "blunder"),
-        ``visits_played`` and ``exact`` (the best turn's exact tag).
+        ``visits_played``, ``exact`` (the best turn's exact tag), ``proof_best`` (the
+        best turn's proven result, or None) and ``missed_win`` (N when the best turn
+        wins by force in N turns and the turn played was not proven to win, else None).
 
     Raises:
         RecordError: a record that cannot be replayed (the message starts with ``where``).
@@ -122,6 +124,9 @@ def annotate_record(
         mark = None
         if drop is not None:
             mark = "blunder" if drop > blunder else "mistake" if drop > mistake else None
+        missed = None
+        if is_proven(best, "win") and not (played is not None and is_proven(played, "win")):
+            missed = best.proof.turns if best.proof is not None else 1
         decision = {
             "ply": ply,
             "turn": turn + 1,
@@ -135,6 +140,8 @@ def annotate_record(
             "exact": best.exact,
             "drop": drop,
             "mark": mark,
+            "proof_best": None if best.proof is None else best.proof.to_dict(),
+            "missed_win": missed,
         }
         decisions.append(decision)
         if mark and marked is not None:

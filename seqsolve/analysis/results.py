@@ -11,6 +11,13 @@ class AnalysisError(SeqsolveError, ValueError):
     """A position or request that cannot be analysed; the message says why, in one line."""
 
 
+#: An estimated win chance is shown (and put in JSON) within these bounds: 1 and 0,
+#: and an interval reaching them, are kept for what is proven (a win in one, a
+#: forced win or loss), since an estimate cannot tell a certain result from a likely one.
+ESTIMATE_FLOOR = 0.001
+ESTIMATE_CEILING = 0.999
+
+
 @dataclass
 class TurnStat:
     """One legal turn of the side to move, with what the analysis found about it.
@@ -19,6 +26,9 @@ class TurnStat:
     ``visits``/``share`` are the root visits of its first action (all trees
     merged); ``win`` and ``win_ci`` are None when the search never tried it.
     ``exact`` is ``"win"`` for a turn that wins at once (then ``win`` is 1).
+    ``proof`` is a proven result (a forced win, then ``win`` is 1; a forced loss, then
+    0); without one (and not ``exact``), ``win`` and ``win_ci`` are estimates kept
+    within [:data:`ESTIMATE_FLOOR`, :data:`ESTIMATE_CEILING`].
     ``block`` is True/False when some opposing side could win on its next turn
     (does this turn leave it no winning cell?), None otherwise or when unknown.
     """
@@ -33,9 +43,11 @@ class TurnStat:
     exact: str | None = None
     block: bool | None = None
     replacement_wins: float | None = None
+    #: a proven result (:class:`~seqsolve.analysis.proof.Proof`), None when nothing is proven
+    proof: object | None = None
 
     def to_dict(self) -> dict:
-        return {
+        data = {
             "move": self.move,
             "share": self.share,
             "visits": self.visits,
@@ -46,6 +58,49 @@ class TurnStat:
             "block": self.block,
             "replacement_wins": self.replacement_wins,
         }
+        if self.proof is not None:
+            data["proof"] = self.proof.to_dict()
+        return data
+
+
+def is_proven(stat: TurnStat, result: str) -> bool:
+    """Whether ``stat`` is a proven ``result`` ("win" or "loss"); a win at once counts."""
+    if result == "win" and stat.exact == "win":
+        return True
+    return stat.proof is not None and stat.proof.result == result
+
+
+def settle_estimates(stats: list[TurnStat]) -> None:
+    """Proven turns at 1 (win) or 0 (loss) exactly; every other estimate, and its
+    interval, within [ESTIMATE_FLOOR, ESTIMATE_CEILING]: only a proof reads 1.000 or 0.000."""
+
+    def clamp(x: float) -> float:
+        return min(max(x, ESTIMATE_FLOOR), ESTIMATE_CEILING)
+
+    for s in stats:
+        if is_proven(s, "win"):
+            s.win, s.win_ci = 1.0, (1.0, 1.0)
+        elif is_proven(s, "loss"):
+            s.win, s.win_ci = 0.0, (0.0, 0.0)
+        else:
+            if s.win is not None:
+                s.win = clamp(s.win)
+            if s.win_ci is not None:
+                s.win_ci = (clamp(s.win_ci[0]), clamp(s.win_ci[1]))
+
+
+def rank_proven(stats: list[TurnStat]) -> list[TurnStat]:
+    """Proven wins first (fewest turns first), then the estimates in their order, then
+    proven losses (the slowest first)."""
+
+    def key(s: TurnStat) -> tuple:
+        if is_proven(s, "win"):
+            return (0, s.proof.turns if s.proof is not None else 1)
+        if is_proven(s, "loss"):
+            return (2, -s.proof.turns)
+        return (1, 0)
+
+    return sorted(stats, key=key)
 
 
 @dataclass

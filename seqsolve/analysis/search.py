@@ -12,6 +12,14 @@ game) and answers for the side to move:
   where an opposing side would win on its next turn are listed with whether it
   may hold a card for them, and the turns that leave no such cell are flagged as
   blocks and ranked next (or the analysis says that no block exists).
+* **Proven results** (:mod:`.proof`): each turn that wins by force within a few
+  turns whatever cards the others hold (``proof`` of the turn, ranked above every
+  estimate, win exactly 1), and each turn after which an opposing side wins by force
+  with cards the mover knows it holds (ranked below every estimate, win exactly 0).
+  Every other win estimate, and its interval, is kept within
+  [:data:`~.results.ESTIMATE_FLOOR`, :data:`~.results.ESTIMATE_CEILING`] (0.001 to
+  0.999): an estimate cannot tell a certain result from a likely one, so only a
+  proof (or a win at once) reads 1.000 or 0.000.
 * **A threat summary for every side** (the game's, Sequence's ``SideThreats``): completed
   sequences, windows one and two cells from completion that can still become a
   sequence, which cards complete them and whether those cards are live, and the
@@ -82,7 +90,17 @@ from ..games import game_for
 from ..games.base import whole_turns
 from ..play.stats import rate_interval
 from .exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
-from .results import Analysis, AnalysisError, Tactics, TurnStat
+from .proof import DEFAULT_PROOF_TURNS, PROOF_SECONDS_CAP, prove_turns
+from .results import (
+    ESTIMATE_CEILING,
+    ESTIMATE_FLOOR,
+    Analysis,
+    AnalysisError,
+    Tactics,
+    TurnStat,
+    rank_proven,
+    settle_estimates,
+)
 from .spec import SearchSettings, check_analyzable, search_settings
 
 
@@ -283,6 +301,7 @@ def analyze(
     open_information: bool = False,
     pv_length: int = 8,
     threats: bool = True,
+    prove: int = DEFAULT_PROOF_TURNS,
 ) -> Analysis:
     """Analyse the turn of the side to move in ``state``.
 
@@ -303,6 +322,10 @@ def analyze(
         open_information: search with every card known (the state must list them all).
         pv_length: actions in each principal variation (before joining into turns).
         threats: compute the per-side threat summary.
+        prove: turns of the proof search (:mod:`seqsolve.analysis.proof`): each turn that
+            wins by force within this many turns of the mover's side, or after which an
+            opposing side wins by force within as many of its turns, says so and is
+            ranked first (last); 0: no proofs.
 
     Returns:
         The :class:`Analysis`; ``moves`` holds every legal turn, best first.
@@ -433,6 +456,20 @@ def analyze(
     for f in sorted(free, key=rank):
         at = next((i for i, s in enumerate(stats) if s.exact != "win" and rank(f) < rank(s)), len(stats))
         stats.insert(at, f)
+    if whole and prove > 0 and len(stats) > 0:
+        found = prove_turns(
+            view, [s.actions for s in stats], max_turns=prove, seconds=settings.seconds or PROOF_SECONDS_CAP
+        )
+        for s in stats:
+            s.proof = found.proofs.get(s.actions)
+        stats = rank_proven(stats)
+    settle_estimates(stats)
+    if stats and stats[0].proof is not None and stats[0].proof.result == "win":
+        value = 1.0
+    elif stats and all(s.proof is not None and s.proof.result == "loss" for s in stats):
+        value = 0.0
+    elif value is not None and not math.isnan(value):
+        value = min(max(value, ESTIMATE_FLOOR), ESTIMATE_CEILING)
     win_list = [s.move for s in stats if s.exact == "win"]
     block_list = [s.move for s in stats if threatened and s.block and s.exact != "win"]
     threats_now = exact.opponent_wins(view, side)

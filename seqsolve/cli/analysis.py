@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..analysis.proof import DEFAULT_PROOF_TURNS
 from ..games import game_for
 from .errors import CliError, Interrupted
 from .options import (
@@ -85,10 +86,11 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     width = max([len(m.move) for m in moves] + [4])
     lines.append(f"  #  {'turn':<{width}}   share    win   95% interval  continuation")
     for k, m in enumerate(moves, 1):
-        tag = " (wins now)" if m.exact == "win" else " (blocks)" if m.block else ""
+        tag = " (wins now)" if m.exact == "win" else f" ({m.proof.words()})" if m.proof else " (blocks)" if m.block else ""
+        line = m.pv if m.proof is None or m.exact == "win" else m.proof.line
         lines.append(
             f"{k:>3}  {m.move:<{width}}  {100 * m.share:5.1f}%  {_pct(m.win)}  {_interval(m.win_ci):<12}  "
-            f"{', '.join(m.pv)}{tag}"
+            f"{', '.join(line)}{tag}"
         )
     if top and len(a.moves) > top:
         lines.append(f"     … {len(a.moves) - top} more legal turns (--top 0 lists them all)")
@@ -104,11 +106,29 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
             lines.append("blocks     none: no turn stops every possible winning placement")
     if not t.win_in_one and not t.threats and t.looked:
         lines.append("exact      no side can win on its next turn")
+    lines.extend(_proof_lines(a, side_name(a.side)))
     if a.threats is not None:
         lines.append("sides")
         for side in a.threats:
             lines.extend(side.lines())
     return "\n".join(lines).rstrip("\n") + "\n"  # a game without exact facts ends with the table
+
+
+def _proof_lines(a: Analysis, side: str) -> list[str]:
+    """The proven results in one or two lines (wins in one are the ``exact`` line's)."""
+    wins = [m for m in a.moves if m.proof is not None and m.proof.result == "win" and m.proof.turns > 1]
+    losses = [m for m in a.moves if m.proof is not None and m.proof.result == "loss"]
+    lines = []
+    if wins:
+        fastest = min(m.proof.turns for m in wins)
+        best = [m.move for m in wins if m.proof.turns == fastest]
+        lines.append(f"proof      {side} wins by force in {fastest} turns with {', '.join(best)}")
+    if losses and len(losses) == len(a.moves):
+        slowest = max(m.proof.turns for m in losses)
+        lines.append(f"proof      {side} loses by force within {_count(slowest, 'turn')} whatever it plays")
+    elif losses:
+        lines.append(f"proof      {_count(len(losses), 'turn')} lose by force: {', '.join(m.move for m in losses)}")
+    return lines
 
 
 def search_options(iters: str, seconds: str, jobs: str):
@@ -160,10 +180,17 @@ Examples:
     is_flag=True,
     help="Perfect information: every hand and the draw order must be listed.",
 )
+@click.option(
+    "--prove",
+    type=click.IntRange(0, 6),
+    default=DEFAULT_PROOF_TURNS,
+    show_default=True,
+    help="Turns deep the proof search of forced wins and losses looks (0: no proofs).",
+)
 @json_option("one JSON object")
 @picture_options(f"the position with the best --top turns (default {PICTURE_TOP}) marked by their win chances")
 @progress_option("A line when the search starts")
-def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_json, picture, out, progress):
+def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, prove, as_json, picture, out, progress):
     """Rank every legal turn of the side to move in the position FILE.
 
     BOT is the search (default search: rollouts cut at 12 actions, mcts in the
@@ -173,7 +200,11 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
 
     For each turn (a dead-card exchange counts as part of the turn: '~5S 9H@i3'):
     its share of the search, its estimated win probability with a 95% interval,
-    and the expected continuation.  Turns that win at once come first (win 1);
+    and the expected continuation.  Turns proven to win by force (whatever
+    cards the others hold, counting on no card drawn later) come first, with the
+    line of the proof; turns after which an opponent wins by force come last.
+    Only a proven turn shows win 1.000 or 0.000: an estimate stays within
+    0.001-0.999.  Turns that win at once come first (win 1);
     when another side could win on its next turn, the turns that block it come
     next.  Exchanging a dead card never hurts, so an exchange is shown with the
     best play after it, just above that play, its win raised by the exact chance
@@ -198,6 +229,7 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, as_jso
         seed=seed,
         jobs=_threads(jobs),
         open_information=open_information,
+        prove=prove,
     )
     if picture is not None:
         draw_picture(state, picture, out, marks=marks_from_analysis(result.to_dict(top or PICTURE_TOP)))
@@ -327,6 +359,14 @@ def annotate(
         raise CliError(failed)
 
 
+def _marks(decision: dict) -> str:
+    """A decision's mark, and the forced win it missed."""
+    marks = [decision["mark"]] if decision["mark"] else []
+    if decision.get("missed_win"):
+        marks.append(f"missed a forced win in {decision['missed_win']}")
+    return ", ".join(marks)
+
+
 def _costly_picture(decision: dict, view) -> tuple:
     """A marked decision's picture: its name, the view, the better turn and the one played."""
     marks = [
@@ -361,7 +401,7 @@ def format_annotation(result: dict, show_all: bool = False) -> str:
         ),
         "",
     ]
-    rows = [d for d in result["decisions"] if show_all or d["mark"]]
+    rows = [d for d in result["decisions"] if show_all or d["mark"] or d.get("missed_win")]
     if rows:
         pw = max([len(d["played"]) for d in rows] + [6])
         bw = max([len(d["best"]) for d in rows] + [4])
@@ -370,7 +410,7 @@ def format_annotation(result: dict, show_all: bool = False) -> str:
             better = d["best"] if d["drop"] else "="
             lines.append(
                 f"{d['ply']:>4}  {d['turn']:>4}  {d['seat']} ({d['side']})   {d['played']:<{pw}}  {_pct(d['win_played'], 2):>5}"
-                f"  {better:<{bw}}  {_pct(d['win_best'], 2):>5}  {_pct(d['drop'], 2):>5}  {d['mark'] or ''}".rstrip()
+                f"  {better:<{bw}}  {_pct(d['win_best'], 2):>5}  {_pct(d['drop'], 2):>5}  {_marks(d)}".rstrip()
             )
     else:
         lines.append("no mistakes or blunders found")

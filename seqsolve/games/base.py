@@ -319,6 +319,18 @@ class Game(Protocol):
         ``{"iterations", "seconds", "value", ...}``, then ``root_stats(pv_length)`` (per
         root action: ``action``, ``visits``, ``value``, ``pv``) and ``evaluate(state, side)``."""
 
+    def prove_win(
+        self, state: GameState, side: int, captain: int, plies: int, nodes: int, seconds: float
+    ) -> tuple[bool, list[int], int, bool]:
+        """Whether ``side`` wins by force within ``plies`` turns of ``state`` whatever the
+        cards hidden from it (``captain``: a seat of the side that chooses whatever it
+        holds, or -1): ``(proven, line, nodes used, complete)``, within ``nodes`` and
+        ``seconds`` (0: no clock).  The proof search ``analyze`` reports.
+
+        Raises:
+            NotSupported: the game has no proof search.
+        """
+
     def halt_searches(self, stop: bool = True) -> None:
         """End every search of :meth:`searcher` running in this process at its next check
         (``stop``), or let searches run again (``False``)."""

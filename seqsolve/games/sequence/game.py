@@ -166,6 +166,14 @@ class SequenceGame:
         return Searcher(params)
 
     @staticmethod
+    def prove_win(state, side: int, captain: int, plies: int, nodes: int, seconds: float):
+        """The compiled proof search of ``seqsolve._proof`` (its docstring says why a
+        proof holds whatever the hidden cards are)."""
+        from ... import _proof
+
+        return _proof.prove_win(state.core, side, captain, plies, nodes, seconds)
+
+    @staticmethod
     def halt_searches(stop: bool = True) -> None:
         """Stop every compiled search of the process at its next check (Ctrl-C), or let them run again."""
         from ... import _search

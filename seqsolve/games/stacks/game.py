@@ -119,6 +119,9 @@ class StacksGame:
 
         return StacksTactics(view)
 
+    def prove_win(self, state, side: int, captain: int, plies: int, nodes: int, seconds: float):
+        raise NotSupported("proofs of forced wins are searched in Sequence only, not in Sequence Stacks")
+
     def searcher(self, params: dict):
         """The compiled information-set MCTS of the Stacks ``mcts`` bot, driven by states."""
         return Searcher(params)
