@@ -8,7 +8,6 @@ of that fails anywhere else, so it is checked here.
 from __future__ import annotations
 
 import doctest
-import fnmatch
 import re
 import subprocess
 from pathlib import Path
@@ -120,12 +119,6 @@ def test_the_compiled_modules_docstring_examples_run(name):
 #: numbered periods of work ("the ninth ..."), no "earlier ..." of them. The word is
 #: spelled in two pieces so that this file does not hold it.
 WORK_PERIOD = re.compile(r"\b" + "ses" + r"sions?\b", re.IGNORECASE)
-#: Files another change rewrites; they are checked once it lands.
-NOT_YET_CHECKED = {  # purged by the bots change
-    "docs/bots.md",
-    "seqsolve/games/stacks/bots.py",
-}
-NOT_YET_CHECKED_GLOBS = ("ext/seqsolve/*.pyx", "seqsolve/bots/*.py")  # purged by the bots change
 
 
 def _tracked_text_files() -> list[Path]:
@@ -154,8 +147,6 @@ def test_no_file_speaks_of_how_the_work_was_organised():
     assert len(files) > 50
     for path in files:
         name = path.relative_to(ROOT).as_posix()
-        if name in NOT_YET_CHECKED or any(fnmatch.fnmatch(name, g) for g in NOT_YET_CHECKED_GLOBS):
-            continue
         for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             if WORK_PERIOD.search(line):
                 found.append(f"{name}:{number}: {line.strip()[:80]}")
@@ -184,13 +175,9 @@ def test_the_changelog_names_the_version_the_package_says():
     assert 'version = {attr = "seqsolve.__version__"}' in project
 
 
-#: Pages another change rewrites; they are checked once it lands.
-QUESTION_NOT_YET_CHECKED = {"api.md", "bots.md"}  # rewritten by the API and bots changes
-
-
 @pytest.mark.parametrize(
     "page",
-    sorted(p for p in (ROOT / "docs").glob("*.md") if p.name not in QUESTION_NOT_YET_CHECKED),
+    sorted((ROOT / "docs").glob("*.md")),
     ids=lambda p: p.name,
 )
 def test_every_docs_page_starts_with_the_question_it_answers(page):
