@@ -212,3 +212,28 @@ def test_a_stacks_state_writes_back_as_text(form):
     for viewer in (None, state.current_player):
         text = state.to_text(form, viewer)
         assert seqsolve.parse_state(text).to_text(form) == text
+
+
+STACKS_OPENING = "stacks 0> B1,B3,R5,R5,SX/?5 -/- - - 0b0r/0b0r 0/0 0 102 0 0"
+
+
+@pytest.mark.parametrize("action", [10**6, 2**31 - 1])
+def test_a_stacks_action_number_out_of_range_is_refused_not_played(action):
+    """seats_skipped played the number on a copy of the engine unchecked, and a number
+    past the engine's tables ended the process; apply_legal took it too."""
+    state = seqsolve.parse_state(STACKS_OPENING).resample(0, 1)
+    with pytest.raises(IllegalMoveError, match=f"no Stacks action has number {action}"):
+        state.seats_skipped(action)
+    with pytest.raises(ArgumentError, match="apply_legal"):
+        state.apply_legal(action)
+
+
+@pytest.mark.parametrize("which", ["sequence", "stacks"])
+def test_to_text_names_a_form_that_is_no_string(which):
+    state = (
+        seqsolve.State.new(seqsolve.parse_rules("classic", players=2), seed=1)
+        if which == "sequence"
+        else seqsolve.parse_state(STACKS_OPENING)
+    )
+    with pytest.raises(ArgumentError, match=r"to_text: form must be one of .*, not \[\]"):
+        state.to_text([])

@@ -425,7 +425,7 @@ class Conversation:
 
     def move(self, line: str) -> bool:
         table = self.table
-        if line.isdigit():
+        if line.isascii() and line.isdigit():  # "²" is a digit to str.isdigit, not to int
             number = int(line)
             if not 1 <= number <= len(self.legal):
                 self.say(

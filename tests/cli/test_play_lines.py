@@ -209,3 +209,11 @@ def test_leaving_a_game_with_a_program_says_to_name_it_again(tmp_path, monkeypat
     assert f"""resume it with "seqsolve play --from 'my game.jsonl' --bot '{spec}'", or""" in out
     assert "--from 'my game.sqn' --seat 0" in out
     played("--from", "my game.jsonl", "--bot", spec, "--no-review")
+
+
+@pytest.mark.parametrize("variant", ["classic", "stacks"])
+def test_a_digit_that_is_no_number_is_a_bad_move_not_an_error(tmp_path, monkeypatch, variant):
+    """'²' is a digit to str.isdigit but not to int(): it ended the game in one line."""
+    monkeypatch.chdir(tmp_path)
+    out = played("--variant", variant, *CLASSIC, input="²\nquit\n")
+    assert "seat 0" in out

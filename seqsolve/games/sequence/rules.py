@@ -164,7 +164,7 @@ def parse_value(name: str, text: str) -> object:
         return t
     if kind == "int_or_unlimited" and t == "unlimited":
         return UNLIMITED
-    if kind == "int_or_table" and not t.lstrip("-").isdigit():
+    if kind == "int_or_table" and not (t.isascii() and t.lstrip("-").isdigit()):
         tables = HAND_SIZE_TABLES if name == "hand_size" else SEQUENCE_TABLES
         if t not in tables:
             raise RulesError(f"option {name} takes a number or one of {', '.join(tables)}, not {t!r}")

@@ -133,7 +133,7 @@ class StacksState:
         from .view import position_to_dict
 
         writers = {"stn": to_stn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
-        writer = writers.get("stn" if form == "sqn" else form)
+        writer = writers.get("stn" if form == "sqn" else form) if isinstance(form, str) else None
         if writer is None:
             raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
         seen = self if viewer is None else self.observation(arguments.seat(viewer, "to_text", self.rules.players, "viewer"))
@@ -206,8 +206,11 @@ class StacksState:
 
     def apply_legal(self, action: int) -> None:
         """Play an action number taken from this state's :meth:`legal_actions`, unchecked
-        (the runners' and bots' path; a program's own input goes to :meth:`apply`)."""
+        (the runners' and bots' path; a program's own input goes to :meth:`apply`).  A
+        number that is no action at all is refused: the engine would read past its tables."""
         try:
+            if not 0 <= action < NUM_ACTIONS:
+                raise OverflowError
             self._core.apply(action)
         except (TypeError, OverflowError):  # free until raised: the check of a type only
             raise ArgumentError(f"apply_legal: action must be one of legal_actions(), not {action!r}") from None
@@ -262,6 +265,8 @@ class StacksState:
         of its own in every count (docs/stacks.md, "Turns")."""
         if not self.ends_turn(action) or self.is_terminal():
             return []
+        if action not in self._core.legal_actions():
+            raise IllegalMoveError(self._refusal(action))
         after = self._core.clone(None)
         after.apply(action)
         skipped = after.turn - self.turn - 1
