@@ -15,7 +15,8 @@ two-eyed jack, the card of a cell that wins or must be blocked) splits the world
 two; the turn's mean result on each side is its win chance *given* that holding.
 These are estimates over a few hundred worlds, with the counts shown; a holding is
 reported only when each side has at least :data:`MIN_WORLDS` worlds and the two
-chances differ by at least :data:`MIN_GAP`.
+chances differ by at least :data:`MIN_GAP`; like every estimate of the analysis they
+stay within 0.001-0.999 (only a proof reads 1 or 0).
 
 Proofs on a condition
 ---------------------
@@ -38,10 +39,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from .exact import outcome_of
 from .proof import DEFAULT_PROOF_NODES, Proof, prove_win_unless
+from .results import clamp_estimate
 
 #: turns of the ranking whose dependence on the hidden cards is shown
 DEPENDS_TOP = 3
@@ -94,14 +94,14 @@ class Dependence:
         """The dependence as the table says it."""
         if self.proof is not None:
             plural = "" if self.proof.turns == 1 else "s"
-            given = "" if self.win_with is None else f"; win {self.win_with:.2f} with it (estimate)"
+            given = "" if self.win_with is None else f"; win {self.win_with:.3f} with it (estimate)"
             return (
                 f"wins by force in {self.proof.turns} turn{plural} unless {self.feature}"
                 f" (now, or drawn in time): {100 * self.share:.1f}% hold one now (exact){given}"
             )
         return (
             f"{self.feature} ({100 * self.share:.0f}% of {self.worlds} worlds):"
-            f" win {self.win_with:.2f} with it, {self.win_without:.2f} without"
+            f" win {self.win_with:.3f} with it, {self.win_without:.3f} without"
         )
 
 
@@ -113,7 +113,7 @@ def _split(values: list[float], held: list[bool]) -> tuple[int, float, float] | 
         return None
     with_ = sum(v for v, h in zip(values, held) if h) / k
     without = sum(v for v, h in zip(values, held) if not h) / (n - k)
-    return k, with_, without
+    return k, clamp_estimate(with_), clamp_estimate(without)
 
 
 def _conditions(features: list[dict]) -> list[tuple[str, list[int], list[str]]]:
@@ -151,6 +151,8 @@ def hidden_dependence(game, view, exact, stats, settings, seed_sequence, *, worl
     values: list[list[float]] = []
     hands: list[list[set]] = []
     if worlds > 0 and any(features.values()):
+        import numpy as np  # here: the command line reads DEPENDS_TOP before any heavy import
+
         depth = settings.rollout["depth"] if settings.rollout is not None else DEPENDS_DEPTH
         searcher = game.searcher(settings.params)
         results, dealt = searcher.rollout_outcomes(

@@ -80,12 +80,15 @@ def is_proven(stat: TurnStat, result: str) -> bool:
     return stat.proof is not None and stat.proof.result == result
 
 
+def clamp_estimate(x: float) -> float:
+    """An estimated win chance within [ESTIMATE_FLOOR, ESTIMATE_CEILING]."""
+    return min(max(x, ESTIMATE_FLOOR), ESTIMATE_CEILING)
+
+
 def settle_estimates(stats: list[TurnStat]) -> None:
     """Proven turns at 1 (win) or 0 (loss) exactly; every other estimate, and its
     interval, within [ESTIMATE_FLOOR, ESTIMATE_CEILING]: only a proof reads 1.000 or 0.000."""
-
-    def clamp(x: float) -> float:
-        return min(max(x, ESTIMATE_FLOOR), ESTIMATE_CEILING)
+    clamp = clamp_estimate
 
     for s in stats:
         if is_proven(s, "win"):
