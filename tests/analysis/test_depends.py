@@ -148,3 +148,17 @@ def test_the_table_shows_the_draws_under_each_of_the_best_turns(tmp_path):
     line = "     draws:   AH JD JC win next turn on g5 if still open: 5 of 96 unseen cards, 5.2%"
     assert out.count(line) == 3  # the best three (--depends 3), not the fourth
     assert line not in ok("analyze", "-", "--seed", "1", "--top", "4", "--depends", "0", input=text)
+
+
+def test_the_chance_of_a_holding_is_exact_and_none_when_the_holding_is_known():
+    state = make(
+        rules_for(),
+        chips={"b": "c5 d5 e5"},
+        hands=["4H QS AH 2S 3D 8C KD", "JH"],
+        unknown_hands={1: 6},
+        draw=90,
+    )
+    assert SEQUENCE.tactics(state, True).holding_chance([1], ONE_EYED) is None  # seen in its hand
+    view = state.observation(0)
+    assert SEQUENCE.tactics(view, False).holding_chance([1], ONE_EYED) == pytest.approx(JACK_CHANCE)
+    assert SEQUENCE.tactics(view, False).holding_chance([1], ["4H"]) == pytest.approx(1 - comb(96, 7) / comb(97, 7))

@@ -415,12 +415,15 @@ def holding_chance(view, seats: Iterable[int], cards: Iterable[str]) -> float | 
     """The exact chance, as the analyst sees the cards, that one of ``seats`` holds one of
     ``cards`` now: every unseen card is alike in the hidden hands and the draw pile, so the
     hidden cards of ``seats`` are a uniform draw from the unseen ones (hypergeometric).
-    None when a known hand of ``seats`` holds one (then it is no chance)."""
+    None when one of ``seats`` is known to hold one (its hand, or a draft take everyone
+    saw): then it is no chance."""
     deck = view.rules.deck_cards
     codes = {deck.index(c) for c in cards}
     info = _Cards(view)
     seats = list(seats)
-    if any(info.hands[s][c] for s in seats for c in codes):
+    if any(info.hands[s][c] for s in seats for c in codes) or any(
+        c in cards for s in seats for c in view.public_hand(s)
+    ):
         return None
     hidden = sum(view.hand(s).count("?") for s in seats)
     unseen = sum(info.unseen.values())
