@@ -97,7 +97,7 @@ class Dependence:
             given = "" if self.win_with is None else f"; win {self.win_with:.3f} with it (estimate)"
             return (
                 f"wins by force in {self.proof.turns} turn{plural} unless {self.feature}"
-                f" (now, or drawn in time): {100 * self.share:.1f}% hold one now (exact){given}"
+                f" (now, or drawn in time); held now in {100 * self.share:.1f}% of deals (exact){given}"
             )
         return (
             f"{self.feature} ({100 * self.share:.0f}% of {self.worlds} worlds):"
@@ -171,7 +171,7 @@ def hidden_dependence(game, view, exact, stats, settings, seed_sequence, *, worl
             if max_turns >= 2:
                 proof = prove_win_unless(view, s.actions, cards, max_turns=max_turns, nodes=CONDITION_NODES)
             chance = exact.holding_chance(seats, cards) if proof is not None else None
-            if proof is not None and chance is not None:
+            if proof is not None and chance:  # no chance, or none: the condition says nothing
                 found.append(Dependence(name, chance, split[1] if split else None, 1.0, proof=proof))
             elif split is not None and abs(split[1] - split[2]) >= MIN_GAP:
                 found.append(Dependence(name, split[0] / len(hands), split[1], split[2], len(hands), split[0]))

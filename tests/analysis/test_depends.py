@@ -4,7 +4,6 @@ win the mover's next turn, and the per-world results the compiled rollouts give 
 
 from __future__ import annotations
 
-import json
 from math import comb
 
 import numpy as np

@@ -399,7 +399,9 @@ def holding_features(after, side: int) -> list[dict]:
     by_card: dict[str, list[str]] = {}
     for cell in cells:
         by_card.setdefault(rules.layout.labels[cell], []).append(cell_name(cell))
-    holdings = [(jacks[kind], [c for c in deck.codes if deck.kind(c) == kind]) for kind in (CardKind.REMOVE, CardKind.WILD)]
+    holdings = [
+        (jacks[kind], [c for c in deck.codes if deck.kind(c) == kind]) for kind in (CardKind.REMOVE, CardKind.WILD)
+    ]
     holdings += [(f"{card} (for {' '.join(names)})", [card]) for card, names in by_card.items()]
     out = []
     for other in range(rules.teams):
@@ -407,7 +409,8 @@ def holding_features(after, side: int) -> list[dict]:
             continue
         seats = list(range(other, rules.players, rules.teams))
         for words, cards in holdings:
-            out.append({"side": COLOUR_NAMES[after.sides[other]], "holding": words, "seats": seats, "cards": cards})
+            colour = COLOUR_NAMES[after.sides[other]]
+            out.append({"side": colour, "holding": words, "seats": seats, "cards": cards})
     return out
 
 
