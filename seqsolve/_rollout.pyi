@@ -19,6 +19,15 @@ class Rollouts(Worlds):
         policy: int = 0,
         depth: int = 0,
     ) -> list[float]: ...
+    def rollout_outcomes(
+        self,
+        observation: CoreGame,
+        viewer: int,
+        bit_generator: np.random.BitGenerator,
+        actions: list[int],
+        worlds: int,
+        depth: int = 0,
+    ) -> tuple[list[list[float]], list[list[list[int]]]]: ...
     def rollout_choice(
         self,
         observation: CoreGame,

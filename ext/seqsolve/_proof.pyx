@@ -307,7 +307,7 @@ cdef int prove(Prover* p, const Game* g, int ply) noexcept nogil:
 
 
 def prove_win(CoreGame game, int attacker, int captain, int plies, long long budget=100000,
-              double seconds=0.0):
+              double seconds=0.0, uint64_t excluded=0):
     """Does side ``attacker`` win by force within ``plies`` turns from ``game``?
 
     Args:
@@ -318,6 +318,10 @@ def prove_win(CoreGame game, int attacker, int captain, int plies, long long bud
             whole hand is known, else they are treated as anyone else (any card).
         plies: turns of any seat, the first of them the one to move now.
         budget: nodes at most (deterministic); seconds: a wall-clock cap too (0: none).
+        excluded: a mask of card codes (bit ``c`` for code ``c``) taken out of the pool:
+            the proof then holds on the condition that no seat holds or draws one of
+            them unknown to the attacker before the win (the analysis' "wins unless
+            green holds a one-eyed jack"); cards known to be in a hand stay playable.
 
     Returns:
         ``(proven, line, nodes, complete)``: ``line`` the proof's main line as core
@@ -368,6 +372,7 @@ def prove_win(CoreGame game, int attacker, int captain, int plies, long long bud
     for c in range(t.n_codes):
         if counts[c] > 0:
             p.pool |= (<uint64_t>1) << c
+    p.pool &= ~excluded
     for i in range(g.draw_n):
         g.draw[i] = UNKNOWN_CARD
     g.draw_known = 0

@@ -24,10 +24,38 @@ from libc.string cimport memcpy
 import threading
 from numpy.random cimport bitgen_t
 
-from seqsolve._core cimport Tables, Game, CoreGame, MAX_SIDES, MAX_MOVES, RESULT_NONE, gen_actions, apply_action
+from libc.stdint cimport uint8_t, int32_t
+from seqsolve._core cimport (
+    Tables, Game, CoreGame, MAX_SIDES, MAX_MOVES, MAX_SEATS, MAX_HAND, RESULT_NONE, gen_actions, apply_action,
+)
 from seqsolve._eval cimport bitgen_of, make_ctx, action_score, side_values
 from seqsolve._choose cimport greedy_counted, heuristic_choice
 from seqsolve._worlds cimport Worlds, WORK_RPLY, WORK_REVAL, WORK_RLIKE, now, keep_searching
+
+
+cdef double play_out(Rollouts self, const Tables* t, const Game* world, int32_t act, bitgen_t* rng,
+                     int depth, int policy, int side) noexcept nogil:
+    """The result for ``side`` of ``act`` in ``world``, played on by ``policy`` (0: greedy,
+    1: heuristic) for every side to the end, or ``depth`` actions on (0: no cut) where
+    the evaluation scores it."""
+    cdef Game g
+    cdef int steps = 0
+    cdef int32_t a
+    cdef double values[MAX_SIDES]
+    memcpy(&g, world, sizeof(Game))
+    apply_action(t, &g, act, rng, NULL, -1)
+    while g.result == RESULT_NONE and (depth <= 0 or steps < depth):
+        steps += 1
+        if policy == 1:
+            a = heuristic_choice(&self.ctx, &g, rng, self.buf)
+        else:
+            a = greedy_counted(&self.ctx, &g, NULL, self.buf, &self.work)
+        if a < 0:
+            break
+        apply_action(t, &g, a, rng, NULL, -1)
+    self.work += WORK_RPLY * steps + WORK_REVAL
+    side_values(&self.ctx, &g, values)  # the result, or at ``depth`` the evaluation
+    return values[side]
 
 
 cdef class Rollouts(Worlds):
@@ -62,17 +90,73 @@ cdef class Rollouts(Worlds):
                                    open_information, policy, main_thread, means)
         return [means[i] for i in range(n)]
 
+    def rollout_outcomes(self, CoreGame observation, int viewer, bit_generator, actions, int worlds,
+                         int depth=0):
+        """Each world's result for ``viewer``'s side of each of ``actions``, and the hands
+        dealt in it: what the analysis splits by the opponents' holdings (the bots never
+        ask for it).  The worlds are dealt as :meth:`rollout_values` deals them (fair:
+        the cards ``viewer`` cannot see), each action played out by greedy, cut after
+        ``depth`` actions (0: to the end).
+
+        Returns:
+            ``(results, hands)``: ``results[w][i]`` the result of ``actions[i]`` in world
+            ``w``; ``hands[w][s]`` the card codes of seat ``s`` in world ``w``.
+        """
+        cdef bitgen_t* rng = bitgen_of(bit_generator)
+        cdef const Tables* t = &observation.rules.t
+        cdef int n = len(actions), i, s, k, side
+        cdef long long w
+        cdef int32_t acts[MAX_MOVES]
+        cdef Game world
+        if n > MAX_MOVES or n < 1:
+            raise ValueError("give 1..MAX_MOVES actions")
+        if worlds < 0:
+            raise ValueError("worlds must be at least 0")
+        for i in range(n):
+            acts[i] = actions[i]
+        cdef double* results = <double*>malloc(max(worlds, 1) * n * sizeof(double))
+        cdef uint8_t* dealt = <uint8_t*>malloc(max(worlds, 1) * MAX_SEATS * MAX_HAND * sizeof(uint8_t))
+        cdef uint8_t* sizes = <uint8_t*>malloc(max(worlds, 1) * MAX_SEATS * sizeof(uint8_t))
+        if results == NULL or dealt == NULL or sizes == NULL:
+            free(results)
+            free(dealt)
+            free(sizes)
+            raise MemoryError()
+        try:
+            with bit_generator.lock:
+                with nogil:
+                    make_ctx(&self.ctx, t, &self.weights)
+                    self.viewer_side = t.seat_side[viewer]
+                    self.hide_unseen(t, &observation.g, viewer, 0)
+                    side = self.viewer_side
+                    for w in range(worlds):
+                        memcpy(&world, &self.root, sizeof(Game))
+                        if self.n_slots:
+                            self.determinize(&world, rng, 1)
+                        for s in range(t.players):
+                            sizes[w * MAX_SEATS + s] = world.hand_n[s]
+                            memcpy(&dealt[(w * MAX_SEATS + s) * MAX_HAND], world.hand[s], MAX_HAND)
+                        for i in range(n):
+                            results[w * n + i] = play_out(self, t, &world, acts[i], rng, depth, 0, side)
+            return (
+                [[results[w * n + i] for i in range(n)] for w in range(worlds)],
+                [[[dealt[(w * MAX_SEATS + s) * MAX_HAND + k] for k in range(sizes[w * MAX_SEATS + s])]
+                  for s in range(t.players)] for w in range(worlds)],
+            )
+        finally:
+            free(results)
+            free(dealt)
+            free(sizes)
+
     cdef int rollout_means(self, const Tables* t, const Game* observation, int viewer, bitgen_t* rng,
                            const int32_t* acts, int n, long long worlds, int open_information, int policy,
                            bint main_thread, double* means) except -1 nogil:
         """:meth:`rollout_values` on a C game: the mean result of each of ``acts`` over
         ``worlds`` dealt worlds, into ``means``."""
-        cdef Game world, g
+        cdef Game world
         cdef long long w
-        cdef int i, side, steps
+        cdef int i, side
         cdef int depth = self.rollout_depth
-        cdef double values[MAX_SIDES]
-        cdef int32_t a
         for i in range(n):
             means[i] = 0.0
         make_ctx(&self.ctx, t, &self.weights)
@@ -88,21 +172,7 @@ cdef class Rollouts(Worlds):
             if self.n_slots:
                 self.determinize(&world, rng, 1)
             for i in range(n):
-                memcpy(&g, &world, sizeof(Game))
-                apply_action(t, &g, acts[i], rng, NULL, -1)
-                steps = 0
-                while g.result == RESULT_NONE and (depth <= 0 or steps < depth):
-                    steps += 1
-                    if policy == 1:
-                        a = heuristic_choice(&self.ctx, &g, rng, self.buf)
-                    else:
-                        a = greedy_counted(&self.ctx, &g, NULL, self.buf, &self.work)
-                    if a < 0:
-                        break
-                    apply_action(t, &g, a, rng, NULL, -1)
-                self.work += WORK_RPLY * steps + WORK_REVAL
-                side_values(&self.ctx, &g, values)  # the result, or at ``depth`` the evaluation
-                means[i] += values[side]
+                means[i] += play_out(self, t, &world, acts[i], rng, depth, policy, side)
         for i in range(n):
             means[i] /= worlds
         return 0

@@ -90,6 +90,7 @@ def annotate_record(
             stream=(ply,),
             open_information=open_information,
             threats=False,
+            depends=0,  # an annotation marks mistakes: what the hidden cards decide is not shown
         )
         return ply, turn, seat, view, action, analysis
 

@@ -71,6 +71,18 @@ class NoTactics:
     def summary() -> None:
         return None
 
+    @staticmethod
+    def holding_features(after, side: int) -> list[dict]:
+        return []
+
+    @staticmethod
+    def winning_draws(after, turn, side: int) -> None:
+        return None
+
+    @staticmethod
+    def holding_chance(seats, cards) -> None:
+        return None
+
 
 def tactics_of(game, view, open_information: bool):
     """The game's tactics for ``view``, or :class:`NoTactics` for a game without them."""

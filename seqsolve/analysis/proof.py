@@ -158,3 +158,41 @@ def _prove_one(game, rules, child, side, mover, max_turns, nodes, total, deadlin
         if proven:
             return Proof(result, n, _line(child, line))
     return None
+
+
+def prove_win_unless(
+    view,
+    turn: tuple[int, ...],
+    excluded: list[str],
+    *,
+    max_turns: int = DEFAULT_PROOF_TURNS,
+    nodes: int = DEFAULT_PROOF_NODES,
+    seconds: float = PROOF_SECONDS_CAP,
+) -> Proof | None:
+    """A forced win of the mover's side after ``turn`` (a whole turn of the side to move in
+    ``view``) on a condition: that no other seat holds, or draws before the win, one of the
+    ``excluded`` cards unseen by the mover.  Shallowest first, each depth within ``nodes``;
+    None when none is found (which proves nothing)."""
+    from ..games import game_for
+
+    game = game_for(str(view.rules.variant))
+    rules = view.rules
+    mover = view.current_player
+    side = view.side_of(mover)
+    child = outcome_of(view, turn)
+    if child is None or child.is_terminal():
+        return None
+    deadline = time.perf_counter() + seconds if seconds else None
+    text = " ".join(view.action_to_string(a) for a in turn)
+    seat = child.current_player
+    for n in range(2, max_turns + 1):
+        left = 0.0
+        if deadline is not None:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+        plies = plies_until(rules, seat, side, n - 1)
+        proven, line, _, _ = game.prove_win(child, side, mover, plies, nodes, left, excluded=tuple(excluded))
+        if proven:
+            return Proof("win", n, [text, *_line(child, line)])
+    return None

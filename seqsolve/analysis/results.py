@@ -45,6 +45,12 @@ class TurnStat:
     replacement_wins: float | None = None
     #: a proven result (:class:`~seqsolve.analysis.proof.Proof`), None when nothing is proven
     proof: object | None = None
+    #: for the best few turns (:mod:`.depends`): the opponents' holdings that split the
+    #: turn's outcome over the dealt worlds (:class:`~.depends.Dependence`), None when not looked at
+    depends: list | None = None
+    #: for the best few turns: the cards whose draw would win the mover's next turn
+    #: (the game's ``winning_draws``), None when not looked at or not a chance
+    winning_draws: dict | None = None
 
     def to_dict(self) -> dict:
         data = {
@@ -60,6 +66,10 @@ class TurnStat:
         }
         if self.proof is not None:
             data["proof"] = self.proof.to_dict()
+        if self.depends is not None:
+            data["depends"] = [d.to_dict() for d in self.depends]
+        if self.winning_draws is not None:
+            data["winning_draws"] = self.winning_draws
         return data
 
 
@@ -70,12 +80,15 @@ def is_proven(stat: TurnStat, result: str) -> bool:
     return stat.proof is not None and stat.proof.result == result
 
 
+def clamp_estimate(x: float) -> float:
+    """An estimated win chance within [ESTIMATE_FLOOR, ESTIMATE_CEILING]."""
+    return min(max(x, ESTIMATE_FLOOR), ESTIMATE_CEILING)
+
+
 def settle_estimates(stats: list[TurnStat]) -> None:
     """Proven turns at 1 (win) or 0 (loss) exactly; every other estimate, and its
     interval, within [ESTIMATE_FLOOR, ESTIMATE_CEILING]: only a proof reads 1.000 or 0.000."""
-
-    def clamp(x: float) -> float:
-        return min(max(x, ESTIMATE_FLOOR), ESTIMATE_CEILING)
+    clamp = clamp_estimate
 
     for s in stats:
         if is_proven(s, "win"):

@@ -89,6 +89,7 @@ import numpy as np
 from ..games import game_for
 from ..games.base import whole_turns
 from ..play.stats import rate_interval
+from .depends import DEPENDS_TOP, hidden_dependence
 from .exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
 from .proof import DEFAULT_PROOF_TURNS, PROOF_SECONDS_CAP, prove_turns
 from .results import (
@@ -302,6 +303,7 @@ def analyze(
     pv_length: int = 8,
     threats: bool = True,
     prove: int = DEFAULT_PROOF_TURNS,
+    depends: int = DEPENDS_TOP,
 ) -> Analysis:
     """Analyse the turn of the side to move in ``state``.
 
@@ -326,6 +328,9 @@ def analyze(
             wins by force within this many turns of the mover's side, or after which an
             opposing side wins by force within as many of its turns, says so and is
             ranked first (last); 0: no proofs.
+        depends: the best turns (not proven) whose outcome is split by the opponents'
+            hidden holdings over dealt worlds, and whose winning draws are listed
+            (:mod:`seqsolve.analysis.depends`); 0: none.
 
     Returns:
         The :class:`Analysis`; ``moves`` holds every legal turn, best first.
@@ -343,6 +348,8 @@ def analyze(
     settings = settings or search_settings(bot, iterations, seconds, game=_game(state), rules=state.rules)
     if jobs < 1:
         raise AnalysisError("jobs must be at least 1")
+    if isinstance(depends, bool) or not isinstance(depends, int) or depends < 0:
+        raise AnalysisError(f"depends must be a whole number of turns, at least 0, not {depends!r}")
     open_information = open_information or settings.open_information
     check_analyzable(state, open_information)
     mover = state.current_player
@@ -464,6 +471,12 @@ def analyze(
             s.proof = found.proofs.get(s.actions)
         stats = rank_proven(stats)
     settle_estimates(stats)
+    if whole and depends > 0:
+        from ..play.seeds import stream_seed
+
+        hidden_dependence(
+            game, view, exact, stats, settings, stream_seed(seed, (*stream, "depends")), top=depends, max_turns=prove
+        )
     if stats and stats[0].proof is not None and stats[0].proof.result == "win":
         value = 1.0
     elif stats and all(s.proof is not None and s.proof.result == "loss" for s in stats):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..analysis.depends import DEPENDS_TOP
 from ..analysis.proof import DEFAULT_PROOF_TURNS
 from ..games import game_for
 from .errors import CliError, Interrupted
@@ -92,6 +93,7 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
             f"{k:>3}  {m.move:<{width}}  {100 * m.share:5.1f}%  {_pct(m.win)}  {_interval(m.win_ci):<12}  "
             f"{', '.join(line)}{tag}"
         )
+        lines.extend(_hidden_lines(m, width))
     if top and len(a.moves) > top:
         lines.append(f"     … {len(a.moves) - top} more legal turns (--top 0 lists them all)")
     lines.append("")
@@ -112,6 +114,22 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
         for side in a.threats:
             lines.extend(side.lines())
     return "\n".join(lines).rstrip("\n") + "\n"  # a game without exact facts ends with the table
+
+
+def _hidden_lines(m, width: int) -> list[str]:
+    """Under a turn: what its outcome depends on in the dealt worlds, and the draws that
+    would win the next turn (see :mod:`seqsolve.analysis.depends`)."""
+    pad = " " * 5
+    lines = [f"{pad}depends: {d.words()}" for d in m.depends or []]
+    draws = m.winning_draws
+    if draws and draws["cells"]:
+        cards = " ".join(draws["cards"])
+        held = f"; holds {' '.join(draws['held'])} already" if draws["held"] else ""
+        lines.append(
+            f"{pad}draws:   {cards} win next turn on {' '.join(draws['cells'])} if still open:"
+            f" {draws['copies']} of {draws['of']} unseen cards, {100 * draws['chance']:.1f}%{held}"
+        )
+    return lines
 
 
 def _proof_lines(a: Analysis, side: str) -> list[str]:
@@ -187,10 +205,19 @@ Examples:
     show_default=True,
     help="Turns deep the proof search of forced wins and losses looks (0: no proofs).",
 )
+@click.option(
+    "--depends",
+    type=click.IntRange(0, 20),
+    default=DEPENDS_TOP,
+    show_default=True,
+    help="Best turns shown with what the hidden cards decide and the draws that win next turn (0: none).",
+)
 @json_option("one JSON object")
 @picture_options(f"the position with the best --top turns (default {PICTURE_TOP}) marked by their win chances")
 @progress_option("A line when the search starts")
-def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, prove, as_json, picture, out, progress):
+def analyze(
+    file, top, iters, seconds, bot, seed, jobs, open_information, prove, depends, as_json, picture, out, progress
+):
     """Rank every legal turn of the side to move in the position FILE.
 
     BOT is the search (default search: rollouts cut at 12 actions, mcts in the
@@ -208,7 +235,10 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, prove,
     when another side could win on its next turn, the turns that block it come
     next.  Exchanging a dead card never hurts, so an exchange is shown with the
     best play after it, just above that play, its win raised by the exact chance
-    that the replacement wins at once.  Below the table: threats of every side (windows one and two cards from
+    that the replacement wins at once.  Under each of the best --depends
+    turns (not proven): the opponents' holdings that decide it (a proof on the
+    condition that they lack a card, or win chances with and without it over
+    dealt worlds) and the draws that would win the next turn.  Below the table: threats of every side (windows one and two cards from
     completion, the cards that complete them and whether they are live, dead
     cards).  Unseen cards are dealt at random, as the side to move could imagine
     them, unless --open.  With the same --seed and --jobs (and an iteration
@@ -230,6 +260,7 @@ def analyze(file, top, iters, seconds, bot, seed, jobs, open_information, prove,
         jobs=_threads(jobs),
         open_information=open_information,
         prove=prove,
+        depends=depends,
     )
     if picture is not None:
         draw_picture(state, picture, out, marks=marks_from_analysis(result.to_dict(top or PICTURE_TOP)))

@@ -317,15 +317,20 @@ class Game(Protocol):
         """The compiled information-set search that ``analyze`` drives: ``search(state,
         viewer, bit_generator, iterations=, seconds=, open_information=)`` returning
         ``{"iterations", "seconds", "value", ...}``, then ``root_stats(pv_length)`` (per
-        root action: ``action``, ``visits``, ``value``, ``pv``) and ``evaluate(state, side)``."""
+        root action: ``action``, ``visits``, ``value``, ``pv``) and ``evaluate(state, side)``;
+        a game with tactics adds ``rollout_values`` and ``rollout_outcomes`` (per dealt world,
+        each action's result and the hands dealt: the analysis' ``depends``)."""
 
     def prove_win(
-        self, state: GameState, side: int, captain: int, plies: int, nodes: int, seconds: float
+        self, state: GameState, side: int, captain: int, plies: int, nodes: int, seconds: float,
+        excluded: tuple[str, ...] = (),
     ) -> tuple[bool, list[int], int, bool]:
         """Whether ``side`` wins by force within ``plies`` turns of ``state`` whatever the
         cards hidden from it (``captain``: a seat of the side that chooses whatever it
         holds, or -1): ``(proven, line, nodes used, complete)``, within ``nodes`` and
-        ``seconds`` (0: no clock).  The proof search ``analyze`` reports.
+        ``seconds`` (0: no clock).  The proof search ``analyze`` reports.  ``excluded``:
+        cards nobody may hold or draw unseen (a proof on that condition: the analysis'
+        "wins unless green holds a one-eyed jack").
 
         Raises:
             NotSupported: the game has no proof search.
@@ -367,3 +372,17 @@ class Tactics(Protocol):
 
     def summary(self) -> list:
         """Per side, what it threatens (objects with ``to_dict()`` and ``lines()``, the text report's)."""
+
+    def holding_features(self, after: GameState, side: int) -> list[dict]:
+        """What the hidden hands of the sides other than ``side`` may hold that can decide
+        the game after a turn (``after``): ``{"side", "holding", "seats", "cards"}`` each
+        (the side's name, the holding in words), held in a world when one of ``seats``
+        holds one of ``cards`` (the analysis' ``depends``)."""
+
+    def holding_chance(self, seats: list[int], cards: list[str]) -> float | None:
+        """The exact chance that one of ``seats`` holds one of ``cards`` unseen by the
+        analyst, None when a known hand holds one."""
+
+    def winning_draws(self, after: GameState, turn: tuple[int, ...], side: int) -> dict | None:
+        """The cards whose draw after ``turn`` would let ``side`` win on its next turn, and
+        the chance of drawing one; None when the draw is not a chance (known or chosen)."""

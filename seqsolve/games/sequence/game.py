@@ -166,12 +166,16 @@ class SequenceGame:
         return Searcher(params)
 
     @staticmethod
-    def prove_win(state, side: int, captain: int, plies: int, nodes: int, seconds: float):
+    def prove_win(state, side: int, captain: int, plies: int, nodes: int, seconds: float,
+                  excluded: tuple[str, ...] = ()):
         """The compiled proof search of ``seqsolve._proof`` (its docstring says why a
-        proof holds whatever the hidden cards are)."""
+        proof holds whatever the hidden cards are; ``excluded`` cards, by name, are
+        taken out of what the others may hold unseen)."""
         from ... import _proof
 
-        return _proof.prove_win(state.core, side, captain, plies, nodes, seconds)
+        deck = state.rules.deck_cards
+        mask = sum(1 << deck.index(card) for card in set(excluded))
+        return _proof.prove_win(state.core, side, captain, plies, nodes, seconds, mask)
 
     @staticmethod
     def halt_searches(stop: bool = True) -> None:
@@ -212,6 +216,16 @@ class Searcher:
         greedy in the same ``worlds`` deals (cut after ``depth`` actions, 0: to the end)."""
         return self._search.rollout_values(state.core, viewer, bit_generator, actions, worlds,
                                            open_information=open_information, depth=depth)
+
+    def rollout_outcomes(self, state, viewer: int, bit_generator, actions: list[int], worlds: int,
+                         depth: int = 0) -> tuple[list[list[float]], list[list[list[str]]]]:
+        """Per dealt world, the result for ``viewer``'s side of each of ``actions`` (played out
+        by greedy, cut after ``depth`` actions) and every seat's hand in it, by card name:
+        the analysis splits the worlds by what the opponents hold."""
+        results, hands = self._search.rollout_outcomes(state.core, viewer, bit_generator, actions, worlds,
+                                                       depth=depth)
+        codes = state.rules.deck_cards.codes
+        return results, [[[codes[c] for c in hand] for hand in world] for world in hands]
 
     @staticmethod
     def evaluate(state, side: int) -> float:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from math import comb
 
 from .actions import ActionKind, decode_action
 from .board import CORNERS, cell_name, parse_cell, window_name, windows
@@ -52,6 +53,16 @@ class SequenceTactics:
 
     def summary(self) -> list[SideThreats]:
         return threat_summary(self.view)
+
+    @staticmethod
+    def holding_features(after, side: int) -> list[dict]:
+        return holding_features(after, side)
+
+    def holding_chance(self, seats, cards) -> float | None:
+        return holding_chance(self.view, seats, cards)
+
+    def winning_draws(self, after, turn: tuple[int, ...], side: int) -> dict | None:
+        return winning_draws(self.view, after, turn, side)
 
     @staticmethod
     def describe(threat: dict) -> str:
@@ -363,3 +374,113 @@ def replacement_wins(view, exchange: int, side: int, open_information: bool) -> 
         pool[decode_action(exchange)[1]] += 1
     size = sum(pool.values())
     return sum(pool[c] for c in codes) / size if size else 0.0
+
+
+def _jack_names(deck) -> dict[CardKind, str]:
+    """The words for the two jack kinds of the deck (Numbers' Plus and Minus)."""
+    if "PL" in deck.codes:
+        return {CardKind.WILD: "a Plus", CardKind.REMOVE: "a Minus"}
+    return {CardKind.WILD: "a two-eyed jack", CardKind.REMOVE: "a one-eyed jack"}
+
+
+def holding_features(after, side: int) -> list[dict]:
+    """What an opposing side's hidden hand may hold that can decide the game after a turn.
+
+    For each side other than ``side``: a one-eyed jack (it removes a chip), a two-eyed
+    jack (it fills any cell), and the card of each cell where some side would win by its
+    next placement in ``after`` (a cell that wins for that side, or that it must block).
+    Each entry: ``{"side", "holding", "seats", "cards"}`` (the side's colour name, the
+    holding in words); a world has it when one of ``seats`` holds one of ``cards``.
+    """
+    rules = after.rules
+    deck = rules.deck_cards
+    jacks = _jack_names(deck)
+    cells = sorted({parse_cell(t["cell"]) for s in range(rules.teams) for t in immediate_wins(after, s)})
+    by_card: dict[str, list[str]] = {}
+    for cell in cells:
+        by_card.setdefault(rules.layout.labels[cell], []).append(cell_name(cell))
+    holdings = [
+        (jacks[kind], [c for c in deck.codes if deck.kind(c) == kind]) for kind in (CardKind.REMOVE, CardKind.WILD)
+    ]
+    holdings += [(f"{card} (for {' '.join(names)})", [card]) for card, names in by_card.items()]
+    out = []
+    for other in range(rules.teams):
+        if other == side:
+            continue
+        seats = list(range(other, rules.players, rules.teams))
+        for words, cards in holdings:
+            colour = COLOUR_NAMES[after.sides[other]]
+            out.append({"side": colour, "holding": words, "seats": seats, "cards": cards})
+    return out
+
+
+def holding_chance(view, seats: Iterable[int], cards: Iterable[str]) -> float | None:
+    """The exact chance, as the analyst sees the cards, that one of ``seats`` holds one of
+    ``cards`` now: every unseen card is alike in the hidden hands and the draw pile, so the
+    hidden cards of ``seats`` are a uniform draw from the unseen ones (hypergeometric).
+    None when one of ``seats`` is known to hold one (its hand, or a draft take everyone
+    saw): then it is no chance."""
+    deck = view.rules.deck_cards
+    codes = {deck.index(c) for c in cards}
+    info = _Cards(view)
+    seats = list(seats)
+    if any(info.hands[s][c] for s in seats for c in codes) or any(
+        c in cards for s in seats for c in view.public_hand(s)
+    ):
+        return None
+    hidden = sum(view.hand(s).count("?") for s in seats)
+    unseen = sum(info.unseen.values())
+    copies = sum(info.unseen[c] for c in codes)
+    if hidden > unseen:
+        return None
+    return 1.0 - comb(unseen - copies, hidden) / comb(unseen, hidden)
+
+
+def _draw_pool(view, exchanged: int | None = None) -> Counter:
+    """The cards the next draw may be, each copy alike, as the analyst sees them: the
+    unseen ones, or, when the draw pile is empty, the discard piles (with the card just
+    exchanged or played) that are reshuffled."""
+    if view.draw_pile_size():
+        return Counter(_Cards(view).unseen)
+    pool = Counter(c for _, c in view.discarded())
+    if exchanged is not None:
+        pool[exchanged] += 1
+    return pool
+
+
+def winning_draws(view, after, turn: tuple[int, ...], side: int) -> dict | None:
+    """The cards whose draw at the end of ``turn`` lets ``side`` (the mover's) win on its
+    next turn, if the cells are still open then (the opponents may block them first).
+
+    Exact from the board after the turn: the cells where one more chip of the side wins,
+    each filled by its own card or a two-eyed jack; ``chance`` is the share of those
+    cards among the cards the draw may be (the unseen ones, each copy alike, since from
+    the mover's seat any unseen card is equally likely to be on top of the draw pile).
+    ``held`` lists the mover's cards that already fit (then the draw is not needed).
+    None with open information or in the draft variant (the draw is known or chosen).
+    """
+    rules = view.rules
+    if rules.draw_mode == "draft" or not view.has_hidden_cards():
+        return None
+    cells = [t["cell"] for t in immediate_wins(after, side)]
+    deck = rules.deck_cards
+    played = [decode_action(a)[1] for a in turn]
+    pool = _draw_pool(view, played[-1] if played else None)
+    size = sum(pool.values())
+    if not cells:
+        return {"cells": [], "cards": [], "held": [], "copies": 0, "of": size, "chance": 0.0}
+    wild = [deck.index(c) for c in deck.codes if deck.kind(c) == CardKind.WILD]
+    codes = sorted({deck.index(rules.layout.labels[parse_cell(c)]) for c in cells} | set(wild))
+    copies = sum(pool[c] for c in codes)
+    mover = view.current_player
+    hand = Counter(view.known_hand(mover))
+    hand.subtract(played)
+    held = sorted({deck.codes[c] for c in codes if hand[c] > 0})
+    return {
+        "cells": cells,
+        "cards": [deck.codes[c] for c in codes],
+        "held": held,
+        "copies": copies,
+        "of": size,
+        "chance": copies / size if size else 0.0,
+    }

@@ -119,7 +119,7 @@ class StacksGame:
 
         return StacksTactics(view)
 
-    def prove_win(self, state, side: int, captain: int, plies: int, nodes: int, seconds: float):
+    def prove_win(self, state, side: int, captain: int, plies: int, nodes: int, seconds: float, excluded=()):
         raise NotSupported("proofs of forced wins are searched in Sequence only, not in Sequence Stacks")
 
     def searcher(self, params: dict):
