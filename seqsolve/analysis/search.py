@@ -195,6 +195,8 @@ def _as_read(view):
     position records (P-19, P-20 included), never on the order the engine happens to hold
     a hand or the draft in, so a game in play and its file read back analyse alike."""
     game = _game(view)
+    if not hasattr(game, "read_position"):  # a game without position files keeps its view
+        return view
     return game.read_position(game.write_position(view))
 
 
