@@ -8,10 +8,10 @@ import re
 from collections import Counter
 from functools import lru_cache
 
+from ..base import MoveSyntaxError
 from ..position_syntax import DIGITS, BadToken, Tok, end_of, number_value
 from .board import CELLS, CORNERS, cell_name, parse_window, window_name, windows
 from .cards import CardKind, Deck, normalize_card
-from ..base import MoveSyntaxError
 from .moves import Move, MoveKind
 from .position import COLOUR_NAMES, COLOURS, CORNER, COUNTER_MAX, Hand, Position
 from .position_syntax import BOARD_TOKENS, Fields, TokList

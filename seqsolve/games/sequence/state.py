@@ -312,7 +312,7 @@ class State:
     def _last_turns(self, piles: list[list[str]]) -> tuple[tuple[str, ...], ...] | None:
         """P-20: each seat's last turn, its exchanged cards read from the top of its pile
         (not known when a reshuffle has taken them); None when no seat's is known."""
-        core, codes = self._core, self.rules.deck_cards.codes
+        core = self._core
         turns = []
         for seat in range(self.rules.players):
             action, exchanges = core.last_play(seat)
@@ -354,7 +354,7 @@ class State:
         from .notation import position_to_dict, to_readable, to_sqn
 
         writers = {"sqn": to_sqn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
-        if form not in writers:
+        if not isinstance(form, str) or form not in writers:
             raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
         return writers[form](self.to_position(None if viewer is None else self._seat(viewer, "to_text", "viewer")))
 

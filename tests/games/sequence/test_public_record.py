@@ -16,7 +16,7 @@ from seqsolve import _search
 from seqsolve.analysis.search import analyze
 from seqsolve.analysis.spec import search_settings
 from seqsolve.bots import make_bot
-from seqsolve.games.sequence.notation import PositionError, parse_position, to_readable, to_sqn
+from seqsolve.games.sequence.notation import PositionError, parse_position, to_readable
 from seqsolve.games.sequence.position_objects import PositionArgumentError
 from seqsolve.games.sequence.state import State
 from seqsolve.reference.game import RefGame
@@ -207,7 +207,7 @@ def test_p20_exchanges_in_a_mid_turn_position_lie_above_the_last_turn():
 def test_p19_p20_make_state_takes_and_last_turns():
     """P-19, P-20 through the API, refusals naming the argument."""
     pos = parse_position(BASE)
-    args = dict(board=pos.board, hands=[list(pos.hands[0].known), 7], discards=[["9D", "5H"], []])
+    args = {"board": pos.board, "hands": [list(pos.hands[0].known), 7], "discards": [["9D", "5H"], []]}
     state = seqsolve.make_state(**args, to_move=1, turn=1, last_turns=["~9D 5H@e5", None])
     assert state.to_text().endswith(" last:~9D,5H@e5/-")
     with pytest.raises(PositionArgumentError) as err:
@@ -221,14 +221,27 @@ def test_p19_p20_make_state_takes_and_last_turns():
         seqsolve.make_state(**args, to_move=1, turn=1, takes=[["2S"], []])
     draft = parse_position(DRAFT)
     made = seqsolve.make_state(
-        draft.board, [list(draft.hands[0].known), 7], variant="classic[draw_mode=draft]", discards=[["5H"], []],
-        to_move=1, turn=1, draft=list(draft.draft), takes=[["QD"], []], last_turns=["5H@e5", None],
+        draft.board,
+        [list(draft.hands[0].known), 7],
+        variant="classic[draw_mode=draft]",
+        discards=[["5H"], []],
+        to_move=1,
+        turn=1,
+        draft=list(draft.draft),
+        takes=[["QD"], []],
+        last_turns=["5H@e5", None],
     )
     assert made.public_hand(0) == ["QD"]
     with pytest.raises(PositionArgumentError, match=r"^takes\[0\]\[0\]: 'ZZ' is not a card"):
         seqsolve.make_state(
-            draft.board, [list(draft.hands[0].known), 7], variant="classic[draw_mode=draft]",
-            discards=[["5H"], []], to_move=1, turn=1, draft=list(draft.draft), takes=[["ZZ"], []],
+            draft.board,
+            [list(draft.hands[0].known), 7],
+            variant="classic[draw_mode=draft]",
+            discards=[["5H"], []],
+            to_move=1,
+            turn=1,
+            draft=list(draft.draft),
+            takes=[["ZZ"], []],
         )
 
 
@@ -257,8 +270,21 @@ def test_p19_a_draft_position_from_replay_analyses_as_the_game_in_play(tmp_path)
     """P-19: ``replay --ply N --to sqn`` of a draft game writes the takes, and the file
     read back analyses exactly as the replayed state (same seed, same output)."""
     out = tmp_path / "games.jsonl"
-    ok("match", "greedy", "greedy", "--games", "1", "--seed", "3", "--variant", "classic[draw_mode=draft]",
-       "--out", str(out), "--jobs", "1")
+    ok(
+        "match",
+        "greedy",
+        "greedy",
+        "--games",
+        "1",
+        "--seed",
+        "3",
+        "--variant",
+        "classic[draw_mode=draft]",
+        "--out",
+        str(out),
+        "--jobs",
+        "1",
+    )
     from seqsolve.cli.options import recorded_game
     from seqsolve.play.records import Replay
 
@@ -304,7 +330,11 @@ def test_p20_the_rebuilt_view_before_the_last_play_is_the_one_a_bot_remembers():
     rebuilt = state.observation(viewer).before_last_play()
     got, kept = rebuilt.to_position(), remembered.to_position()
     assert (got.board, got.discards, got.sequences) == (kept.board, kept.discards, kept.sequences)
-    assert (rebuilt.turn, rebuilt.current_player, got.draw_count) == (remembered.turn, remembered.current_player, kept.draw_count)
+    assert (rebuilt.turn, rebuilt.current_player, got.draw_count) == (
+        remembered.turn,
+        remembered.current_player,
+        kept.draw_count,
+    )
 
 
 def test_p20_a_searching_bot_started_from_a_file_weighs_its_first_turn_by_the_last_play():
