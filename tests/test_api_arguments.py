@@ -212,3 +212,10 @@ def test_a_stacks_state_writes_back_as_text(form):
     for viewer in (None, state.current_player):
         text = state.to_text(form, viewer)
         assert seqsolve.parse_state(text).to_text(form) == text
+
+
+def test_to_text_refuses_a_form_that_is_not_a_string():
+    """A list is no form: ArgumentError naming the method, not a TypeError of a dict lookup."""
+    state = seqsolve.State.new(seqsolve.parse_rules("classic", players=2), seed=1)
+    with pytest.raises(ArgumentError, match=r"^to_text: form must be one of sqn, readable, json, not \[\]"):
+        state.to_text([])
