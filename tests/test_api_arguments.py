@@ -219,3 +219,5 @@ def test_to_text_refuses_a_form_that_is_not_a_string():
     state = seqsolve.State.new(seqsolve.parse_rules("classic", players=2), seed=1)
     with pytest.raises(ArgumentError, match=r"^to_text: form must be one of sqn, readable, json, not \[\]"):
         state.to_text([])
+    with pytest.raises(ArgumentError, match=r"^to_text: form must be one of .*, not \[\]"):
+        seqsolve.parse_state(STN).to_text([])

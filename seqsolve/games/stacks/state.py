@@ -133,7 +133,7 @@ class StacksState:
         from .view import position_to_dict
 
         writers = {"stn": to_stn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
-        writer = writers.get("stn" if form == "sqn" else form)
+        writer = writers.get("stn" if form == "sqn" else form) if isinstance(form, str) else None
         if writer is None:
             raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
         seen = self if viewer is None else self.observation(arguments.seat(viewer, "to_text", self.rules.players, "viewer"))
