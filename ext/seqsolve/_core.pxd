@@ -144,6 +144,15 @@ ctypedef struct Game:
     uint8_t seq_count[MAX_SIDES]
     # appended after the fields above so that their layout never moves
     Tally tally
+    # the takes a position file recorded (D-1: public), each seat's known cards before
+    # any discard the game holds; public_hand starts from them, a reshuffle forgets them
+    uint8_t pos_take_n[MAX_SEATS]
+    uint8_t pos_take[MAX_SEATS][MAX_HAND]
+    int16_t pos_disc_n  # the discards the file listed: they came before its takes
+    # each seat's last play (public): its action + 1 (0: none seen), and the dead-card
+    # exchanges made before it in that turn
+    int32_t last_play[MAX_SEATS]
+    uint8_t last_ex[MAX_SEATS]
 
 # ---------------------------------------------------------------- shared inline helpers
 # Defined here, once, so the core and the search module inline the same code.

@@ -80,6 +80,8 @@ cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
                     n += 1
         g.draw_n = n
         g.disc_n = 0
+        memset(g.pos_take_n, 0, sizeof(g.pos_take_n))  # as the takes the discards carried
+        g.pos_disc_n = 0
         if g.tally.on:
             memset(g.tally.gone, 0, sizeof(g.tally.gone))
         if rng != NULL:
@@ -186,17 +188,20 @@ cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
 
 
 cdef int public_hand(const Game* g, int seat, uint8_t* out) noexcept nogil:
-    """The cards everyone knows ``seat`` holds, into ``out`` (at most its hand size);
-    returns how many.
+    """The cards everyone knows ``seat`` holds, into ``out`` (at most its hand size),
+    in code order; returns how many.
 
     In the draft variant each take is public (D-1, D-5): a card a seat took and has
     not discarded since is still in its hand.  When it discards a card it took, the
     hand afterwards is the same whichever copy went, so the taken one leaves the
-    list.  Takes before a reshuffle, or in a game read from a position file, are
-    not recorded, so the list may be shorter than what a watcher would recall,
-    never wrong."""
+    list.  A game read from a position file starts from the takes the file lists
+    (pos_take).  Takes before a reshuffle are not recorded, so the list may be
+    shorter than what a watcher would recall, never wrong."""
     cdef int i, j, n = 0, c
-    for i in range(g.disc_n):
+    for i in range(g.pos_take_n[seat]):
+        out[n] = g.pos_take[seat][i]
+        n += 1
+    for i in range(g.pos_disc_n, g.disc_n):
         if g.disc_seat[i] != seat:
             continue
         c = g.disc_card[i]
@@ -209,6 +214,13 @@ cdef int public_hand(const Game* g, int seat, uint8_t* out) noexcept nogil:
         if c != UNKNOWN_CARD and n < MAX_HAND:
             out[n] = <uint8_t>c
             n += 1
+    for i in range(1, n):  # in code order: the same list whatever order the takes were seen in
+        c = out[i]
+        j = i - 1
+        while j >= 0 and out[j] > c:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = <uint8_t>c
     return n if n <= g.hand_n[seat] else g.hand_n[seat]
 
 
@@ -443,6 +455,9 @@ cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
     cdef int s, seqs
     cdef bint won
     cdef u128 b
+    if kind != ACT_EXCHANGE:  # the play that ends the turn, seen by all
+        g.last_play[seat] = action + 1
+        g.last_ex[seat] = (t.ex_limit if t.ex_limit >= 0 else 32767) - g.ex_left
     if kind == ACT_PASS:
         end_turn(t, g, 0)
         return
@@ -991,6 +1006,12 @@ cdef class CoreGame:
     def sequences(self):
         return [(self.g.seq_side[i], self.g.seq_window[i]) for i in range(self.g.seq_n)]
 
+    def last_play(self, int seat):
+        """``(action, exchanges)`` of the seat's last play, action -1 when none was seen."""
+        if not 0 <= seat < self.rules.t.players:
+            raise IndexError("seat out of range")
+        return self.g.last_play[seat] - 1, self.g.last_ex[seat]
+
     def sequence_total(self, int side):
         return side_total(&self.rules.t, &self.g, side)
 
@@ -1023,7 +1044,16 @@ cdef class CoreGame:
         g.disc_n = len(p["discards"])
         for i, (s, c) in enumerate(p["discards"]):
             g.disc_seat[i], g.disc_card[i] = s, c
-            g.disc_take[i] = UNKNOWN_CARD  # a position file does not record the takes
+            g.disc_take[i] = UNKNOWN_CARD  # a position file lists the takes per seat instead
+        for s, (play, exchanges) in enumerate(p.get("last", ())):
+            g.last_play[s], g.last_ex[s] = play + 1, exchanges
+        g.pos_disc_n = g.disc_n
+        for s, taken in enumerate(p.get("takes", ())):
+            if len(taken) > MAX_HAND:
+                raise ValueError("too many takes for the core")
+            g.pos_take_n[s] = len(taken)
+            for i, c in enumerate(taken):
+                g.pos_take[s][i] = c
         g.draft_n = len(p["draft"])
         for i, c in enumerate(p["draft"]):
             g.draft[i] = c

@@ -182,10 +182,40 @@ def _game(state):
     return game_for(str(state.rules.variant))
 
 
-def _search_tree(
-    view, viewer: int, settings: SearchSettings, seed, iterations: int, open_information: bool, pv_length: int
-):
+def _before_last_play(state, open_information: bool):
+    """The state before the last play of the seat before the mover, when the position
+    records it (P-20) and a search may read it (not with every card known); else None."""
+    if open_information or state.is_terminal():
+        return None
+    before = getattr(state, "before_last_play", None)
+    return before() if before is not None else None
+
+
+def _as_read(view):
+    """``view`` as its position file reads back: the analysis then depends on what the
+    position records (P-19, P-20 included), never on the order the engine happens to hold
+    a hand or the draft in, so a game in play and its file read back analyse alike."""
+    game = _game(view)
+    if not hasattr(game, "read_position"):  # a game without position files keeps its view
+        return view
+    return game.read_position(game.write_position(view))
+
+
+def _searcher(view, settings: SearchSettings, evidence):
+    """A searcher of ``settings``, its worlds weighed by ``evidence`` (the state before
+    the last play, and the temperature) as the bots' ``infer`` weighs them in a game."""
     searcher = _game(view).searcher(settings.params)
+    if evidence is not None:
+        before, temperature = evidence
+        searcher.set_evidence(before, view, temperature)
+    return searcher
+
+
+def _search_tree(
+    view, viewer: int, settings: SearchSettings, seed, iterations: int, open_information: bool, pv_length: int,
+    evidence=None,
+):
+    searcher = _searcher(view, settings, evidence)
     result = searcher.search(
         view,
         viewer,
@@ -213,9 +243,11 @@ def _side_by_side(search: Callable, view, viewer, settings, seed, stream, jobs: 
         return list(threads.map(lambda a: search(*a), args))
 
 
-def _run_search(view, viewer, settings, seed, stream, jobs, open_information, pv_length):
+def _run_search(view, viewer, settings, seed, stream, jobs, open_information, pv_length, evidence=None):
     """Root-parallel search: ``jobs`` trees, merged by root action."""
-    results = _side_by_side(_search_tree, view, viewer, settings, seed, stream, jobs, open_information, pv_length)
+    results = _side_by_side(
+        _search_tree, view, viewer, settings, seed, stream, jobs, open_information, pv_length, evidence
+    )
     merged: dict[int, dict] = {}
     iterations, seconds, value_sum, value_n = 0, 0.0, 0.0, 0
     for result, stats in results:
@@ -238,11 +270,11 @@ def _run_search(view, viewer, settings, seed, stream, jobs, open_information, pv
 _ROLLOUT_BATCH = 8
 
 
-def _play_out(view, viewer, settings, seed, worlds: int, legal: list[int], open_information: bool):
+def _play_out(view, viewer, settings, seed, worlds: int, legal: list[int], open_information: bool, evidence=None):
     """One thread's share of a rollout analysis: the worlds played and each legal action's
     summed result; with ``settings.seconds``, batches until they are spent (``worlds``
     then the most, 0: no most)."""
-    searcher = _game(view).searcher(settings.params)
+    searcher = _searcher(view, settings, evidence)
     rng = np.random.PCG64(seed)
     sums = [0.0] * len(legal)
     played, started = 0, time.perf_counter()
@@ -261,12 +293,12 @@ def _play_out(view, viewer, settings, seed, worlds: int, legal: list[int], open_
     return played, sums, time.perf_counter() - started
 
 
-def _run_rollouts(view, viewer, settings, seed, stream, jobs, open_information):
+def _run_rollouts(view, viewer, settings, seed, stream, jobs, open_information, evidence=None):
     """A flat search over every legal action: each played out in the same worlds, the
     worlds shared among ``jobs`` threads, thread ``i`` on the stream ``(*stream, i)``.
     A turn's visits are the worlds it was played in, all the same."""
     legal = view.legal_actions()
-    results = _side_by_side(_play_out, view, viewer, settings, seed, stream, jobs, legal, open_information)
+    results = _side_by_side(_play_out, view, viewer, settings, seed, stream, jobs, legal, open_information, evidence)
     worlds = sum(r[0] for r in results)
     sums = [sum(r[1][i] for r in results) for i in range(len(legal))]
     merged = {a: {"visits": worlds, "value_sum": sums[i], "pv": [a], "best": worlds} for i, a in enumerate(legal)}
@@ -345,7 +377,10 @@ def analyze(
     >>> a.to_move, a.iterations, len(a.moves) == len(set(m.move for m in a.moves))
     (1, 500, True)
     """
-    settings = settings or search_settings(bot, iterations, seconds, game=_game(state), rules=state.rules)
+    before = _before_last_play(state, open_information)
+    settings = settings or search_settings(
+        bot, iterations, seconds, game=_game(state), rules=state.rules, evidence=before is not None
+    )
     if jobs < 1:
         raise AnalysisError("jobs must be at least 1")
     if isinstance(depends, bool) or not isinstance(depends, int) or depends < 0:
@@ -353,7 +388,8 @@ def analyze(
     open_information = open_information or settings.open_information
     check_analyzable(state, open_information)
     mover = state.current_player
-    view = state.clone() if open_information else state.observation(mover)
+    view = state.clone() if open_information else _as_read(state.observation(mover))
+    evidence = (before, settings.infer) if before is not None and settings.infer > 0 and not open_information else None
     side = view.side_of(mover)
     legal = view.legal_actions()
     game = _game(view)
@@ -366,10 +402,12 @@ def analyze(
     merged, done, seconds_used, value = {}, 0, 0.0, None
     if len(legal) > 1:
         if settings.rollout is not None:
-            merged, done, seconds_used, value = _run_rollouts(view, mover, settings, seed, stream, jobs, open_information)
+            merged, done, seconds_used, value = _run_rollouts(
+                view, mover, settings, seed, stream, jobs, open_information, evidence
+            )
         else:
             merged, done, seconds_used, value = _run_search(
-                view, mover, settings, seed, stream, jobs, open_information, pv_length
+                view, mover, settings, seed, stream, jobs, open_information, pv_length, evidence
             )
     elif legal:
         value = game.searcher(settings.params).evaluate(view, side)

@@ -29,6 +29,9 @@ class SearchSettings:
     #: a flat search's playouts (``{"depth": D}``: cut after D actions, 0 to the end):
     #: every legal turn is played out in each of ``iterations`` worlds; None: the tree search
     rollout: dict | None = None
+    #: the temperature at which the last play of the seat before the mover weighs the
+    #: worlds (the bots' ``infer``; 0: not weighed); used when the position records it (P-20)
+    infer: float = 0.0
 
 
 def search_settings(
@@ -39,6 +42,7 @@ def search_settings(
     game=None,
     rules=None,
     default_worlds: int = DEFAULT_WORLDS,
+    evidence: bool = False,
 ) -> SearchSettings:
     """Parameters and budget from a bot spec of ``game`` (default Sequence) and explicit
     budgets, for a position played by ``rules`` (None: classic, 2 players).
@@ -48,7 +52,9 @@ def search_settings(
     ``iterations``/``seconds`` wins over the spec's ``iters``/``time``; with neither
     anywhere, ``default_iterations``.  A ``rollout`` spec plays every legal turn out
     in the same worlds: ``iterations`` counts the worlds (the spec's ``worlds`` when it
-    gives them, else ``default_worlds``); its ``depth`` cuts the playouts.
+    gives them, else ``default_worlds``); its ``depth`` cuts the playouts.  ``evidence``:
+    the position records the last play before the mover's turn (P-20), so that ``search``
+    stands for the spec it plays in a game (``infer`` included: SearchBot.spec_for).
 
     Raises:
         AnalysisError: the spec is not an ``mcts``, ``rollout`` or ``search`` spec (or not a valid one).
@@ -69,9 +75,8 @@ def search_settings(
         given = set(raw)  # the budget a spec names is the caller's: not the one ``search`` stands for
         if name == "search":
             made = make_bot(bot, game) if "search" in bot_classes(game) else None
-            # one position: no last play to weigh the worlds by (SearchBot.spec_for)
             played = rules_for("classic", players=2) if rules is None else rules
-            bot = "mcts" if made is None else made.spec_for(played, evidence=False)
+            bot = "mcts" if made is None else made.spec_for(played, evidence=evidence)
             name, raw = parse_spec(bot)
         if name not in ("mcts", "rollout") or name not in bot_classes(game):
             known = " or ".join(repr(n) for n in ("search", "mcts", "rollout") if n in bot_classes(game))
@@ -107,7 +112,8 @@ def search_settings(
         # a game whose cards are all listed is searched open by asking for it: only
         # Sequence's mcts has an ``open`` option as well
         return SearchSettings(
-            dict(made.searcher().params), iterations, seconds, bot, bool(made.options.get("open", False))
+            dict(made.searcher().params), iterations, seconds, bot, bool(made.options.get("open", False)),
+            infer=float(made.options.get("infer", 0.0)),
         )
     finally:
         made.close()
@@ -117,8 +123,8 @@ def _rollout_settings(made, raw: dict, given: set, worlds, seconds, default_worl
     """A flat search's settings: the evaluation weights, the playouts' cut and the worlds
     (``raw``: the spec's keys; ``given``: those the caller wrote)."""
     o = made.options
-    if o["policy"] != "greedy" or o["halve"] or o["infer"] or o["see"] != "none":
-        raise AnalysisError("a rollout analysis plays every legal turn out by greedy: policy, halve, infer "
+    if o["policy"] != "greedy" or o["halve"] or o["see"] != "none":
+        raise AnalysisError("a rollout analysis plays every legal turn out by greedy: policy, halve "
                             "and see do not apply (--open sees every card)")
     if worlds is None and seconds is None:
         if "worlds" in given or "time" in given:
@@ -133,7 +139,8 @@ def _rollout_settings(made, raw: dict, given: set, worlds, seconds, default_worl
     # the spec as the analysis plays it: every legal turn (no k), its own budget (no work)
     kept = [f"{key}={value}" for key, value in raw.items() if key not in ("k", "work", "worlds", "time")]
     played = "rollout" + (":" + ",".join(kept) if kept else "")
-    return SearchSettings(made.searcher_params(), worlds, seconds, played, rollout={"depth": o["depth"]})
+    return SearchSettings(made.searcher_params(), worlds, seconds, played, rollout={"depth": o["depth"]},
+                          infer=float(o["infer"]))
 
 
 def check_analyzable(state, open_information: bool = False) -> None:

@@ -107,7 +107,9 @@ class _Evidence:
     view after its last action.  At its next turn the play an opponent made in
     between weighs the worlds it deals (Searcher.set_evidence): an opponent who
     passed over a strong play probably did not hold the card for it.  Only public
-    information is used (the board and the discards both views show)."""
+    information is used (the board and the discards both views show).  At its first
+    turn of a game (one read from a position file too) the last play the position
+    records (P-20) stands in for the view it has not kept."""
 
     options: dict[str, Any]
     open_information: bool
@@ -132,8 +134,12 @@ class _Evidence:
         if not self._infers():
             return
         before = getattr(self, "_before", None)
-        if before is None:
-            searcher.clear_evidence()  # a new game: what the last one showed is void
+        if before is None:  # a new game, or one read from a position: the last play it records
+            before = observation.before_last_play()
+            if before is None:
+                searcher.clear_evidence()  # what the last game showed is void
+            else:
+                searcher.set_evidence(before.core, observation.core, self.options["infer"])
         elif before.current_player != observation.current_player:
             searcher.set_evidence(before.core, observation.core, self.options["infer"])
         # else our own exchange came first this turn: the evidence stands

@@ -17,7 +17,7 @@ from ..games.sequence.board import CELLS, CORNERS, cell_name, window_name, windo
 from ..games.sequence.cards import CardKind
 from ..games.sequence.moves import Move, MoveKind, parse_turn
 from ..games.sequence.position import COLOURS, CORNER, EMPTY, Hand, Position
-from ..games.sequence.rules import Rules
+from ..games.sequence.rules import UNLIMITED, Rules
 from .sequences import HEART_CELLS, eligible_windows, maximum_declarations
 
 #: Reasons a game ended (``RefGame.termination``), C-31 and D-4.
@@ -38,8 +38,10 @@ class RefGame:
     * ``draft``: the face-up draft (canonical order), None outside the draft
       variant;
     * ``public``: per seat, the draft cards it was seen to take and has not
-      played since, oldest first (D-5; empty for a game read from a position,
-      and after a reshuffle);
+      played since, oldest first (D-5, P-19; a game read from a position starts
+      from the takes it lists; emptied by a reshuffle);
+    * ``last``: per seat, its last turn as P-12 actions (exchanges, then the
+      play; P-20), empty when not seen;
     * ``sequences``: ``(colour, window)`` in completion order;
     * ``turn``, ``stall``, ``to_move``, ``exchanges_left`` (``UNLIMITED`` = no
       limit), ``result`` (None, a colour or ``"draw"``) and ``termination``.
@@ -63,6 +65,8 @@ class RefGame:
         self.draw_known = True
         self.draft: list[str] | None = [] if rules.draw_mode == "draft" else None
         self.public: list[list[str]] = [[] for _ in seats]
+        self.last: list[list[str]] = [[] for _ in seats]
+        self.exchanged: list[str] = []  # this turn's exchanges so far
         self.sequences: list[tuple[str, int]] = []
         self.to_move = rules.first_seat
         self.exchanges_left = rules.dead_card_exchanges_per_turn
@@ -135,6 +139,8 @@ class RefGame:
         game.draw_pile = list(pos.draw_cards)
         if game.draft is not None:
             game.draft = list(pos.draft or ())
+        game.public = [list(t) for t in pos.takes or [() for _ in pos.seats]]
+        game.last = [list(t) for t in pos.last_turns or [() for _ in pos.seats]]
         deck = rules.deck_cards
         for card in game._all_cards():
             if card not in deck.codes:
@@ -177,7 +183,39 @@ class RefGame:
             ),
             result=self.result,
             draft=None if self.draft is None else tuple(sorted(self.draft, key=index)),
+            takes=None if over else self._takes(),
+            last_turns=None if over else self._last_turns(),
         )
+
+    def _takes(self) -> tuple[tuple[str, ...], ...] | None:
+        if self.draft is None or not any(self.public):
+            return None
+        index = self.rules.deck_cards.index
+        return tuple(tuple(sorted(t, key=index)) for t in self.public)
+
+    def _last_turns(self) -> tuple[tuple[str, ...], ...] | None:
+        """Each seat's last turn; one with exchanges whose cards no longer end its pile
+        (a reshuffle took them) is not known."""
+        turns = []
+        for seat, turn in enumerate(self.last):
+            pile = self.discards[seat]
+            if seat == self.to_move and not self.is_over:  # this turn's exchanges lie on top
+                pile = pile[: len(pile) - self._exchanged_this_turn(len(pile))]
+            cards = [Move.from_str(a).card for a in turn if a != "pass"]
+            if len(turn) > 1 and pile[len(pile) - len(cards) :] != cards:
+                turn = []
+            turns.append(tuple(turn))
+        return tuple(turns) if any(turns) else None
+
+    def _exchanged_this_turn(self, most: int) -> int:
+        """Exchanges the mover made this turn; read from a position with its exchange used
+        (P-16, count not recorded): the limit, or with no limit every card of its pile."""
+        if self.exchanged:
+            return len(self.exchanged)
+        limit = self.rules.dead_card_exchanges_per_turn
+        if limit == UNLIMITED:
+            return most if self.exchanges_left == 0 else 0
+        return limit - self.exchanges_left
 
     def clone(self) -> RefGame:
         """An independent copy, with its own copy of the random generator."""
@@ -330,6 +368,11 @@ class RefGame:
         self._check_legal(move)
         seat = self.to_move
         colour = self.seats[seat]
+        if move.kind is MoveKind.EXCHANGE:
+            self.exchanged.append(f"~{move.card}")
+        else:
+            self.last[seat] = [*self.exchanged, str(Move(move.kind, move.card, move.cell))]
+            self.exchanged = []
         if move.kind is MoveKind.PASS:
             self._end_turn(chip_changed=False)
             return

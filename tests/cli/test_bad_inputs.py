@@ -242,7 +242,7 @@ rows(1, r"bot mcts: unknown parameter 'k' \(known: time, iters, work, c, eps, de
 rows(1, r"analysis needs a search bot \('mcts', key=value,... after it\), not 'greedy'", ("analyze", "{stacks}", "greedy"))
 rows(1, r"analysis needs a search bot \('search' or 'mcts' or 'rollout', key=value,... after it\), not 'heuristic'",
      ("analyze", "{pos}", "heuristic"))
-rows(1, r"a rollout analysis plays every legal turn out by greedy: policy, halve, infer and see do not apply",
+rows(1, r"a rollout analysis plays every legal turn out by greedy: policy, halve and see do not apply",
      ("analyze", "{pos}", "rollout:policy=heuristic"))
 for args in [("match", "random", "random", "--variant", "stacks[stacks_refill=x]"),
              ("show", "--new", "--variant", "stacks[stacks_refill=x]"),

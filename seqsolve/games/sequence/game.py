@@ -207,6 +207,10 @@ class Searcher:
         ``open_information`` as the compiled searcher takes them)."""
         return self._search.search(state.core, viewer, bit_generator, **budget)
 
+    def set_evidence(self, before, now, temperature: float) -> bool:
+        """Weigh the worlds by the play made between two states (``_search.Searcher.set_evidence``)."""
+        return self._search.set_evidence(before.core, now.core, temperature)
+
     def root_stats(self, pv_length: int) -> list[dict]:
         return self._search.root_stats(pv_length)
 

@@ -109,6 +109,10 @@ def to_sqn(pos: Position) -> str:
     ]
     if pos.draft is not None:
         fields.append("draft:" + (",".join(deck.in_order(pos.draft)) or "-"))
+    if pos.takes is not None:
+        fields.append("takes:" + "/".join(",".join(t) or "-" for t in pos.takes))
+    if pos.last_turns is not None:
+        fields.append("last:" + "/".join(",".join(t) or "-" for t in pos.last_turns))
     return " ".join(fields)
 
 
@@ -174,6 +178,8 @@ def to_readable(pos: Position) -> str:
     lines.append(draw)
     if pos.draft is not None:
         lines.append("draft: " + (" ".join(deck.in_order(pos.draft)) or "-"))
+    lines += [f"take {s}: " + " ".join(t) for s, t in enumerate(pos.takes or ()) if t]
+    lines += [f"last {s}: " + " ".join(t) for s, t in enumerate(pos.last_turns or ()) if t]
     return "\n".join(lines) + "\n"
 
 
@@ -203,5 +209,7 @@ def position_to_dict(pos: Position) -> dict:
         "draw_count": pos.draw_count,
         "draw_cards": None if pos.draw_cards is None else list(pos.draw_cards),
         "draft": None if pos.draft is None else deck.in_order(pos.draft),
+        "takes": [list(t) for t in pos.takes] if pos.takes is not None else None,
+        "last_turns": [" ".join(t) or None for t in pos.last_turns] if pos.last_turns is not None else None,
         "sqn": to_sqn(pos),
     }

@@ -43,6 +43,7 @@ class Position:
     completion order (windows numbered as in ``seqsolve.games.sequence.board.windows``).
     ``draw_cards`` is the draw pile top first when it is known, else None.
     ``draft`` is the face-up draft (D-5), None outside the draft variant.
+    ``takes`` and ``last_turns`` are the public record of P-19 and P-20.
     """
 
     rules: Rules
@@ -59,6 +60,12 @@ class Position:
     exchange_used: bool = False
     result: str | None = None
     draft: tuple[str, ...] | None = field(default=None)
+    #: per seat, the draft cards everyone saw it take and not play since (D-1, P-19), in
+    #: deck order; None when no seat has any
+    takes: tuple[tuple[str, ...], ...] | None = None
+    #: per seat, the actions of its last turn as P-12 text (exchanges, then the play),
+    #: ``()`` when not known; None when no seat's is (P-20)
+    last_turns: tuple[tuple[str, ...], ...] | None = None
 
     @property
     def sides(self) -> str:

@@ -8,9 +8,11 @@ import re
 from collections import Counter
 from functools import lru_cache
 
+from ..base import MoveSyntaxError
 from ..position_syntax import DIGITS, BadToken, Tok, end_of, number_value
 from .board import CELLS, CORNERS, cell_name, parse_window, window_name, windows
-from .cards import Deck, normalize_card
+from .cards import CardKind, Deck, normalize_card
+from .moves import Move, MoveKind
 from .position import COLOUR_NAMES, COLOURS, CORNER, COUNTER_MAX, Hand, Position
 from .position_syntax import BOARD_TOKENS, Fields, TokList
 from .rules import PLAYER_COUNTS, Rules, RulesError, Variant, format_value, parse_value
@@ -33,8 +35,10 @@ def build_position(f: Fields) -> Position:
     _check_locks(f, sequences)
     _check_wins(f, sequences, result, rules, board)
     draft = _read_draft(f, rules)
+    takes, taken_unknown = _read_takes(f, rules, hands)
+    last_turns = _read_last_turns(f, rules, board, discards, to_move, exchange_used)
     draw_cards = None if f.draw_cards is None else [_card(t, deck, "the listed draw pile") for t in f.draw_cards]
-    listed = hand_cards + [t for pile in discards for t in pile] + (draw_cards or []) + (draft or [])
+    listed = hand_cards + taken_unknown + [t for pile in discards for t in pile] + (draw_cards or []) + (draft or [])
     _check_copies(listed, deck)
     draw_count = _read_draw_count(f, hands, discards, draft, draw_cards, deck)
     return Position(
@@ -52,6 +56,8 @@ def build_position(f: Fields) -> Position:
         exchange_used=exchange_used,
         result=result,
         draft=None if draft is None else tuple(deck.in_order(t.text for t in draft)),
+        takes=takes,
+        last_turns=last_turns,
     )
 
 
@@ -408,3 +414,143 @@ def _read_draw_count(
     return count
 
 
+
+
+def _optional_entries(entries: dict[int, TokList], sqn_field: Tok | None, f: Fields, what: str) -> list[TokList | None]:
+    """A per-seat field that may be left out: in SQN one entry per seat as for the hands;
+    in the readable form a seat without a line has none (``None``)."""
+    if sqn_field is not None:
+        return list(_seat_entries(entries, sqn_field, f, what))
+    players = len(f.seats)
+    for seat, entry in entries.items():
+        if seat >= players:
+            raise BadToken(entry.at, f"{what} for seat {seat}, but the seats are 0..{players - 1}")
+    return [entries.get(seat) for seat in range(players)]
+
+
+def _read_takes(
+    f: Fields, rules: Rules, hands: tuple[Hand, ...]
+) -> tuple[tuple[tuple[str, ...], ...] | None, list[Tok]]:
+    """P-19: each seat's draft takes not played since, cards its hand can hold; also returns
+    the takes that name cards of a hand listed as unknown, for P-11.6."""
+    if not f.takes:
+        return None, []
+    if rules.draw_mode != "draft":
+        at = f.takes_at or next(iter(f.takes.values())).at
+        raise BadToken(at, "takes are recorded only in the draft variant, draw_mode=draft (P-19, D-1)")
+    deck = rules.deck_cards
+    takes, named = [], []
+    for seat, entry in enumerate(_optional_entries(f.takes, f.takes_at, f, "take list")):
+        cards = [] if entry is None else _read_cards(entry, deck, "take list", allow_unknown=False)[0]
+        hand = hands[seat]
+        if len(cards) > len(hand):
+            raise BadToken(entry.at, f"seat {seat} took {len(cards)} cards but holds {len(hand)} (P-19)")
+        known = Counter(hand.known)
+        beyond = []
+        for tok in cards:
+            if known[tok.text] > 0:
+                known[tok.text] -= 1
+            else:
+                beyond.append(tok)
+        if len(beyond) > hand.unknown:
+            raise BadToken(beyond[hand.unknown], f"seat {seat} took {beyond[hand.unknown].text}, which its hand does not hold (P-19)")
+        named += beyond
+        takes.append(tuple(deck.in_order(t.text for t in cards)))
+    return (tuple(takes) if any(takes) else None), named
+
+
+def _read_last_turns(
+    f: Fields,
+    rules: Rules,
+    board: tuple[str, ...],
+    discards: list[list[Tok]],
+    to_move: int | None,
+    exchange_used: bool,
+) -> tuple[tuple[str, ...], ...] | None:
+    """P-20: each seat's last turn, exchanges then one play, each card on top of its pile."""
+    if not f.last:
+        return None
+    turns = []
+    for seat, entry in enumerate(_optional_entries(f.last, f.last_at, f, "last turn")):
+        if entry is None or [t.text for t in entry.items] == ["-"]:
+            turns.append(())
+            continue
+        if not entry.items:
+            raise BadToken(entry.at, "empty last turn: write - when it is not known (P-20)")
+        moves = _last_turn_moves(entry, rules, board)
+        # the seat to move after its exchange (P-16) has this turn's exchanges on top
+        ongoing = seat == to_move and exchange_used
+        _check_last_turn_pile(entry, moves, discards[seat], ongoing, rules, seat)
+        if to_move is not None and seat == (to_move - 1) % len(f.seats) and moves[-1].kind is not MoveKind.PASS:
+            _check_last_play_board(entry.items[-1], moves[-1], board, f.seats[seat].text)
+        turns.append(tuple(str(m) for m in moves))
+    return tuple(turns) if any(turns) else None
+
+
+def _last_turn_moves(entry: TokList, rules: Rules, board: tuple[str, ...]) -> list[Move]:
+    """The actions of a turn (P-12), exchanges first and one play last, each one that
+    could have been played on this layout; declarations, drawn cards and takes are left
+    out (the board, the hands and P-19 hold them)."""
+    deck = rules.deck_cards
+    moves = []
+    for i, tok in enumerate(entry.items):
+        try:
+            move = Move.from_str(tok.text)
+        except MoveSyntaxError:
+            raise BadToken(tok, f"bad action {tok.text!r} in a last turn: expected 5H@e5, JSxe5, ~5S or pass (P-12, P-20)") from None
+        last = i == len(entry.items) - 1
+        if (move.kind is MoveKind.EXCHANGE) == last:
+            what = "ends with its play" if last else "has one play, after its exchanges"
+            raise BadToken(tok, f"a last turn {what}: {tok.text!r} (P-20)")
+        if move.declare is not None or move.drawn is not None or move.pick is not None:
+            raise BadToken(tok, f"a last turn names the actions alone, without =, > or + (P-20): {tok.text!r}")
+        if move.card is not None:
+            _card(tok._replace(text=move.card), deck, "a last turn")
+            kind = deck.kind(move.card)
+            where = "" if move.cell is None else cell_name(move.cell)
+            if move.kind is MoveKind.REMOVE and kind != CardKind.REMOVE:
+                raise BadToken(tok, f"only a one-eyed jack removes a chip, not {move.card} (C-15, P-20)")
+            if move.kind is MoveKind.PLACE and kind == CardKind.REMOVE:
+                raise BadToken(tok, f"{move.card} removes a chip: {move.card}x{where} (C-15, P-20)")
+            if move.cell is not None and move.cell in CORNERS:
+                raise BadToken(tok, f"{where} is a corner, never played on (C-23, P-20)")
+            if move.kind is MoveKind.PLACE and kind == CardKind.NORMAL and move.cell not in rules.layout.cells_of(move.card):
+                raise BadToken(tok, f"{move.card} is played on {', '.join(map(cell_name, rules.layout.cells_of(move.card)))}, not {where} (P-20)")
+            if move.kind is MoveKind.EXCHANGE and kind != CardKind.NORMAL:
+                raise BadToken(tok, f"a jack is never dead, so never exchanged: {tok.text!r} (C-19a, P-20)")
+        moves.append(move)
+    limit = rules.dead_card_exchanges_per_turn
+    if 0 <= limit < len(moves) - 1:
+        raise BadToken(entry.items[limit], f"{len(moves) - 1} exchanges in one turn; this variant allows {limit} (C-14, P-20)")
+    return moves
+
+
+def _check_last_turn_pile(entry: TokList, moves: list[Move], pile: list[Tok], ongoing: bool, rules: Rules, seat: int) -> None:
+    """The cards of a last turn end the seat's discard pile (below this turn's exchanges
+    when ``ongoing``), or, when a reshuffle took them since, its pile holds only the newest
+    of them."""
+    cards = [m.card for m in moves if m.card is not None]
+    if not cards:
+        return
+    texts = [t.text for t in pile]
+    limit = rules.dead_card_exchanges_per_turn
+    tops = range(1, min(len(texts), limit if limit >= 0 else len(texts)) + 1) if ongoing else (0,)
+    for above in tops:
+        below = texts[: len(texts) - above]
+        if below[-len(cards):] == cards or (len(below) < len(cards) and below == cards[len(cards) - len(below):]):
+            return
+    raise BadToken(
+        entry.at,
+        f"seat {seat}'s last turn discarded {' '.join(cards)}, which must end its discard pile"
+        + (" below this turn's exchange" if ongoing else "") + " (P-6, P-20)",
+    )
+
+
+def _check_last_play_board(tok: Tok, move: Move, board: tuple[str, ...], colour: str) -> None:
+    """The turn just played is on the board: its chip is there, or its removal left the cell empty."""
+    token = board[move.cell]
+    where = cell_name(move.cell)
+    if move.kind is MoveKind.PLACE and token.lower() != colour:
+        raise BadToken(tok, f"the turn just played put a {colour} chip on {where}, but the board has {token!r} there (P-20)")
+    if move.kind is MoveKind.REMOVE and token != ".":
+        raise BadToken(tok, f"the turn just played removed the chip on {where}, but the board has {token!r} there (P-20)")

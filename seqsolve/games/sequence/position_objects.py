@@ -86,6 +86,12 @@ class _Arguments:
             items = list(cards) or ["-"]
         return TokList(Tok("", len(self.names), 0), self.items(items, name))
 
+    def turn(self, turn: str | None, name: str) -> TokList:
+        """A turn in P-12 notation, its actions separated by blanks; None is not known (P-20)."""
+        if turn is not None and not isinstance(turn, str):
+            raise PositionArgumentError(name, f"expected a turn such as '~5S 9H@i3', or None, not {turn!r}")
+        return TokList(Tok("", len(self.names), 0), self.items((turn or "").split() or ["-"], name))
+
     def label(self, at: Tok) -> str:
         """``hands[1][2]``, ``board g4``, ``to_move``: the argument (and item) of a token."""
         name = self.names[at.line]
@@ -111,6 +117,8 @@ def make_state(
     turn: int = 0,
     stall: int = 0,
     draft: Sequence[str] | None = None,
+    takes: Sequence[Sequence[str]] | None = None,
+    last_turns: Sequence[str | None] | None = None,
     seed=None,
 ) -> State:
     """A state from plain objects, through the same P-11 checks as a position file.
@@ -135,6 +143,11 @@ def make_state(
             no hand, pile or draft holds (P-15).
         turn, stall: the counters of P-9.
         draft: the face-up draft of the draft variant (D-5).
+        takes: one list per seat, the draft cards everyone saw it take and has not
+            seen it play since (P-19, draft variant only); none by default.
+        last_turns: one per seat, its last turn in P-12 notation (``"~5S 9H@i3"``),
+            or None when not known (P-20); none by default.  The turn of the seat
+            that moved last is the evidence a search with ``infer`` reads.
         seed: seeds the state's shuffles, as for :func:`seqsolve.parse_state`.
 
     Raises:
@@ -198,12 +211,24 @@ def make_state(
         f.draw_cards = args.items(draw, "draw")
     f.turn, f.stall = args.tok(turn, "turn"), args.tok(stall, "stall")
     f.draft = None if draft is None else args.cards(draft, "draft")
+    if takes is not None:
+        f.takes_at = args.tok("", "takes")
+        f.takes = {s: args.cards(t, f"takes[{s}]") for s, t in enumerate(_per_seat(takes, "takes", "lists of cards"))}
+    if last_turns is not None:
+        f.last_at = args.tok("", "last_turns")
+        f.last = {s: args.turn(t, f"last_turns[{s}]") for s, t in enumerate(_per_seat(last_turns, "last_turns", "turns"))}
     seed = arguments.seed(seed, "make_state")
     try:
         position = build_position(f)
     except BadToken as bad:
         raise PositionArgumentError(args.label(bad.at), bad.message) from None
     return State.from_position(position, seed)
+
+
+def _per_seat(values: object, name: str, what: str) -> Sequence:
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise PositionArgumentError(name, f"expected one entry per seat ({what}), not {values!r}")
+    return values
 
 
 def board_tokens(board: str | Iterable[str]) -> list[str]:

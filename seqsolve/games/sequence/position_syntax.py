@@ -47,7 +47,10 @@ READABLE_KEYS = (
     "draft",
 )
 
-_SEAT_KEY = re.compile(r"(hand|discard) ([0-9]+)")
+_SEAT_KEY = re.compile(r"(hand|discard|take|last) ([0-9]+)")
+#: the keyed fields an SQN line may add after its ten: the draft (D-5), the takes and
+#: the last turns (P-19, P-20), in any order
+SQN_EXTRAS = ("draft", "takes", "last")
 
 
 class TokList(NamedTuple):
@@ -80,6 +83,10 @@ class Fields:
     turn: Tok | None = None
     stall: Tok | None = None
     draft: TokList | None = None
+    takes_at: Tok | None = None  # the SQN field, or None (readable form, or no field)
+    takes: dict[int, TokList] = field(default_factory=dict)  # P-19, per seat
+    last_at: Tok | None = None
+    last: dict[int, TokList] = field(default_factory=dict)  # P-20, per seat: the actions of a turn
 
 
 def parse_fields(text: str) -> Fields:
@@ -92,10 +99,14 @@ def parse_fields(text: str) -> Fields:
 
 
 def _parse_sqn(fields: list[Tok]) -> Fields:
-    """Cut an SQN line into its ten fields (eleven with the D-5 draft field)."""
-    draft = None
-    if len(fields) == len(SQN_FIELDS) + 1 and fields[-1].text.lower().startswith("draft:"):
-        draft = fields.pop()
+    """Cut an SQN line into its ten fields, and the keyed ones after them (D-5 draft,
+    P-19 takes, P-20 last turns)."""
+    extras: dict[str, Tok] = {}
+    while len(fields) > len(SQN_FIELDS):
+        key = fields[-1].text.partition(":")[0].lower()
+        if key not in SQN_EXTRAS or ":" not in fields[-1].text or key in extras:
+            break
+        extras[key] = fields.pop()
     check_field_count(fields, SQN_FIELDS, "SQN")
     variant, board, seats, to_move, hands, discards, sequences, draw, turn, stall = fields
     f = Fields(head=variant, variant=variant, turn=turn, stall=stall)
@@ -107,9 +118,15 @@ def _parse_sqn(fields: list[Tok]) -> Fields:
     f.discards_at, f.discards = discards, _sqn_entries(discards)
     f.sequences = [] if sequences.text == "-" else split_items(sequences)
     f.draw, f.draw_cards = _split_draw(draw)
-    if draft is not None:
-        value = token_after(draft, len("draft:"))
+    if "draft" in extras:
+        value = token_after(extras["draft"], len("draft:"))
         f.draft = TokList(value, split_items(value))
+    if "takes" in extras:
+        f.takes_at = token_after(extras["takes"], len("takes:"))
+        f.takes = _sqn_entries(f.takes_at)
+    if "last" in extras:
+        f.last_at = token_after(extras["last"], len("last:"))
+        f.last = _sqn_entries(f.last_at)
     return f
 
 
@@ -210,13 +227,13 @@ def _readable_key(f: Fields, key: Tok, value: Tok) -> None:
     name = key.text
     seat_key = _SEAT_KEY.fullmatch(name)
     if name not in READABLE_KEYS and not seat_key:
-        known = ", ".join((*READABLE_KEYS, "board", "hand N", "discard N"))
+        known = ", ".join((*READABLE_KEYS, "board", "hand N", "discard N", "take N", "last N"))
         raise BadToken(key, f"unknown key {name!r} (known: {known}; x-... keys are ignored)")
     if not value.text:
         hint = "; write - for none" if seat_key or name in ("sequences", "draft") else ""
         raise BadToken(value, f"'{name}:' needs a value{hint}")
     if seat_key:
-        entries = f.hands if seat_key.group(1) == "hand" else f.discards
+        entries = {"hand": f.hands, "discard": f.discards, "take": f.takes, "last": f.last}[seat_key.group(1)]
         entries[number_value(seat_key.group(2))] = TokList(value, split_items(value))
     elif name == "variant":
         f.variant = value

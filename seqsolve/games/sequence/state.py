@@ -119,6 +119,37 @@ def _exchanges_per_turn(rules: Rules) -> int:
     return _UNLIMITED_EXCHANGES if limit == UNLIMITED or limit > _UNLIMITED_EXCHANGES else limit
 
 
+def _discard_order(pos: Position) -> list[tuple[int, int]]:
+    """Every discard as the core keeps them, ``(seat, card)`` oldest first: seat by seat,
+    but with the cards of the last turns (P-20) last, the turn just played newest, so
+    that the evidence of a play (Searcher.set_evidence) reads a game read from a file as
+    it reads a game in play."""
+    deck, players = pos.rules.deck_cards, pos.rules.players
+    turns = pos.last_turns or ((),) * players
+    newest: list[list[int]] = []
+    older: list[tuple[int, int]] = []
+    for seat, pile in enumerate(pos.discards):
+        n = min(len(pile), sum(1 for a in turns[seat] if a != "pass"))
+        if pos.exchange_used and seat == pos.to_move:
+            n = 0  # this turn's exchange is on top: the pile keeps its order
+        older += [(seat, deck.index(c)) for c in pile[: len(pile) - n]]
+        newest.append([deck.index(c) for c in pile[len(pile) - n :]])
+    first = pos.to_move if pos.to_move is not None else 0
+    recent = [(first + k) % players for k in range(players)]  # the seat to move played longest ago
+    return older + [(seat, c) for seat in recent for c in newest[seat]]
+
+
+def _last_play(turn: tuple[str, ...], deck) -> tuple[int, int]:
+    """``(action, exchanges)`` of a P-20 last turn for the core; action -1 when not known."""
+    if not turn:
+        return -1, 0
+    move = Move.from_str(turn[-1])
+    if move.kind is MoveKind.PASS:
+        return encode_action(ActionKind.PASS), len(turn) - 1
+    kind = ActionKind.REMOVE if move.kind is MoveKind.REMOVE else ActionKind.PLACE
+    return encode_action(kind, deck.index(move.card), move.cell), len(turn) - 1
+
+
 def _cells(mask: int) -> list[int]:
     out = []
     while mask:
@@ -190,7 +221,7 @@ class State:
             chips[sides.index(token.lower())] |= 1 << cell
             if token.isupper():
                 locked |= 1 << cell
-        discards = [(seat, deck.index(c)) for seat, pile in enumerate(pos.discards) for c in pile]
+        discards = _discard_order(pos)
         draw = (
             [deck.index(c) for c in pos.draw_cards]
             if pos.draw_cards is not None
@@ -220,6 +251,8 @@ class State:
                 "discards": discards,
                 "draft": [deck.index(c) for c in (pos.draft or ())],
                 "sequences": [(sides.index(colour), w) for colour, w in pos.sequences],
+                "takes": [[deck.index(c) for c in taken] for taken in (pos.takes or ())],
+                "last": [_last_play(turn, deck) for turn in (pos.last_turns or ())],
             }
         )
         return cls(rules, pos.seats, core)
@@ -265,7 +298,42 @@ class State:
             exchange_used=not over and core.exchanges_left == 0 and self.rules.dead_card_exchanges_per_turn != 0,
             result=self.outcome().result if over else None,
             draft=tuple(deck.codes[c] for c in sorted(core.draft())) if self.rules.draw_mode == "draft" else None,
+            takes=None if over else self._takes(),  # a finished game has nothing left to decide
+            last_turns=None if over else self._last_turns(piles),
         )
+
+    def _takes(self) -> tuple[tuple[str, ...], ...] | None:
+        """P-19: each seat's :meth:`public_hand`, None when no seat has one."""
+        if self.rules.draw_mode != "draft":
+            return None
+        takes = tuple(tuple(self.public_hand(seat)) for seat in range(self.rules.players))
+        return takes if any(takes) else None
+
+    def _last_turns(self, piles: list[list[str]]) -> tuple[tuple[str, ...], ...] | None:
+        """P-20: each seat's last turn, its exchanged cards read from the top of its pile
+        (not known when a reshuffle has taken them); None when no seat's is known."""
+        core = self._core
+        turns = []
+        for seat in range(self.rules.players):
+            action, exchanges = core.last_play(seat)
+            if action < 0:
+                turns.append(())
+                continue
+            kind, card, cell, _ = decode_action(action)
+            play = Move(MoveKind.PASS) if kind == _PASS else self.action_to_move(encode_action(ActionKind(kind), card, cell))
+            pile = piles[seat]
+            if seat == core.to_move and not self.is_terminal():  # this turn's exchanges lie on top
+                pile = pile[: len(pile) - (self._exchanges_per_turn() - core.exchanges_left)]
+            cards = [play.card] if play.card is not None else []
+            if exchanges and (len(pile) < exchanges + len(cards) or (cards and pile[-1] != play.card)):
+                turns.append(())  # a reshuffle took the exchanged cards
+                continue
+            exchanged = pile[len(pile) - len(cards) - exchanges : len(pile) - len(cards)] if exchanges else []
+            turns.append(tuple([f"~{c}" for c in exchanged] + [str(play)]))
+        return tuple(turns) if any(turns) else None
+
+    def _exchanges_per_turn(self) -> int:
+        return _exchanges_per_turn(self.rules)
 
     def to_text(self, form: str = "sqn", viewer: int | None = None) -> str:
         """The position file of this state (RULES.md §5): ``"sqn"``, the one-line form,
@@ -353,6 +421,14 @@ class State:
         position file does not record (a game read from one starts with none)."""
         codes = self.rules.deck_cards.codes
         return [codes[c] for c in sorted(self._core.public_hand(self._seat(seat, "public_hand")))]
+
+    def before_last_play(self) -> State | None:
+        """This state before the last play of the seat that moved last, the evidence a
+        search with ``infer`` weighs its worlds by; None when there is none
+        (:func:`seqsolve.games.sequence.last_play.before_last_play`)."""
+        from .last_play import before_last_play
+
+        return before_last_play(self)
 
     def sequences(self) -> list[tuple[str, int]]:
         """Completed sequences as (colour, window), in completion order."""

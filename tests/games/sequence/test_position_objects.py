@@ -37,6 +37,8 @@ def objects_of(pos: Position) -> dict:
         "turn": pos.turn,
         "stall": pos.stall,
         "draft": None if pos.draft is None else list(pos.draft),
+        "takes": None if pos.takes is None else [list(t) for t in pos.takes],
+        "last_turns": None if pos.last_turns is None else [" ".join(t) or None for t in pos.last_turns],
     }
 
 
