@@ -118,8 +118,6 @@ class _Evidence:
     def check_rules(self, rules) -> None:
         """``recall`` keeps the cards taken from the face-up draft: only the draft variant has one."""
         if self.options["recall"] and getattr(rules, "draw_mode", None) != "draft":
-            from .base import BotError
-
             raise BotError(
                 f"bot {self.name}: recall keeps the cards taken from the face-up draft, which only the draft"
                 f" variant has (draw_mode=draft), not {rules.variant}"
@@ -223,8 +221,6 @@ class MCTSBot(_Evidence, Bot):
         if not self.options["iters"] and not self.options["time"] and not self.options["work"]:
             raise BotError("bot mcts: give iters, time or work")
         if self.options["cap"] and self.options["time"]:
-            from .base import BotError
-
             raise BotError("bot mcts: cap bounds a move's iterations, and time= replaces them: give cap or time, not both")
         self.open_information = bool(self.options["open"])
         self._weights = load_weights(self.name, self.options["weights"])
