@@ -106,6 +106,10 @@ def test_seconds_must_be_a_number_not_a_flag():
         ({"board": None}, "board: expected a string or rows of strings"),
         ({"turn": 1.5}, "turn: expected an integer"),
         ({"seed": -1}, "make_state: seed must be"),
+        ({"discards": True}, "discards: expected one discard pile per seat, not True"),
+        ({"sequences": [None]}, "sequences: expected 'b:a6-a10' or ('b', 'a6-a10'), not None"),
+        ({"sequences": [[1]]}, "sequences: expected 'b:a6-a10' or ('b', 'a6-a10'), not [1]"),
+        ({"sequences": [("b", 999)]}, "sequences: window 999 is not one of 0 to 191"),
     ],
 )
 def test_make_state_names_the_bad_argument(kwargs, message):
