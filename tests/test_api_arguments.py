@@ -80,6 +80,13 @@ def test_apply_legal_is_the_unchecked_path_the_runners_take():
         (lambda s: s.observation(99), "observation: player must be"),
         (lambda s: s.to_position(viewer="0"), "to_position: viewer must be"),
         (lambda s: s.to_text(form="png"), "to_text: form must be one of sqn, readable, json"),
+        (lambda s: s.to_text(form=[]), r"to_text: form must be one of sqn, readable, json, not \[\]"),
+        (lambda s: seqsolve.parse_state(STN).to_text(form={}), "to_text: form must be one of stn, readable, json"),
+        (lambda s: s.apply_legal(float("nan")), "apply_legal: action must be one of legal_actions"),
+        (lambda s: seqsolve.parse_state(STN).apply_legal(float("nan")), "apply_legal: action must be one of"),
+        (lambda s: seqsolve.parse_state(STN).seats_skipped(2**70), "seats_skipped: action must be an integer"),
+        (lambda s: seqsolve.MoveKind("jump"), "MoveKind: 'jump' is not one of 'place', 'remove'"),
+        (lambda s: seqsolve.Termination([]), r"Termination: \[\] is not one of 1, 2"),
         (lambda s: s.pop(), "pop: no pushed move"),
         (lambda s: s.perft(10**6), "perft: depth must be"),
         (lambda s: seqsolve.make_bot("greedy", 3), "make_bot: game must be"),
@@ -216,3 +223,16 @@ def test_a_stacks_state_writes_back_as_text(form):
     for viewer in (None, state.current_player):
         text = state.to_text(form, viewer)
         assert seqsolve.parse_state(text).to_text(form) == text
+
+
+def test_seats_skipped_asks_about_a_legal_decision():
+    state = seqsolve.parse_state(STN).resample(0, 1)
+    with pytest.raises(IllegalMoveError):
+        state.seats_skipped(next(a for a in range(428) if a not in state.legal_actions() and state.ends_turn(a)))
+
+
+def test_an_enum_of_the_api_still_reads_its_own_values():
+    assert seqsolve.MoveKind("pass") is seqsolve.MoveKind.PASS
+    assert seqsolve.Termination(1) is seqsolve.Termination.WIN
+    with pytest.raises(ValueError):  # what enum's own refusal was
+        seqsolve.MoveKind("jump")

@@ -7,17 +7,17 @@ One ``Move`` is one action: a play (``5H@e5``, ``JSxe5``), a dead-card exchange
 
 from __future__ import annotations
 
-import enum
 import re
 from dataclasses import dataclass
 
+from ...arguments import PublicEnum
 from ...errors import ArgumentError
 from ..base import MoveSyntaxError
 from .board import cell_name, parse_cell, parse_window, window_name
 from .cards import normalize_card
 
 
-class MoveKind(enum.Enum):
+class MoveKind(PublicEnum):
     """What one action does (P-12): the four shapes of move notation."""
 
     PLACE = "place"  # a normal card or a wild on an empty cell
