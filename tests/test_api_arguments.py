@@ -236,3 +236,21 @@ def test_an_enum_of_the_api_still_reads_its_own_values():
     assert seqsolve.Termination(1) is seqsolve.Termination.WIN
     with pytest.raises(ValueError):  # what enum's own refusal was
         seqsolve.MoveKind("jump")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("place", "AH", 5), "Move: kind must be a MoveKind, not 'place'"),
+        ((seqsolve.MoveKind.REMOVE, "AH"), "Move: kind 'remove' needs cell"),
+        ((seqsolve.MoveKind.PASS, "AH"), "Move: kind 'pass' takes no card"),
+        ((seqsolve.MoveKind.PLACE, "AH", "a1"), "Move: cell must be an integer from 0 to 99, not 'a1'"),
+        ((seqsolve.MoveKind.PLACE, 5, 5), "Move: card must be a card code"),
+        ((seqsolve.MoveKind.PLACE, "AH", 5, "AH"), "Move: declare must be window numbers"),
+    ],
+)
+def test_a_move_built_by_a_program_is_checked_for_its_shape(args, message):
+    """Such a move used to pass until played or printed, then fail with a TypeError."""
+    with pytest.raises(ArgumentError, match=f"^{message}"):
+        seqsolve.Move(*args)
+    assert str(seqsolve.Move(seqsolve.MoveKind.PLACE, "9C", np.int64(40), declare=[3])) == "9C@a5=b1-f1"
