@@ -254,3 +254,20 @@ def test_a_move_built_by_a_program_is_checked_for_its_shape(args, message):
     with pytest.raises(ArgumentError, match=f"^{message}"):
         seqsolve.Move(*args)
     assert str(seqsolve.Move(seqsolve.MoveKind.PLACE, "9C", np.int64(40), declare=[3])) == "9C@a5=b1-f1"
+
+
+@pytest.mark.parametrize(
+    "args, error, message",
+    [
+        (("AH",), seqsolve.RulesError, "unknown preset 'AH'"),
+        ((3,), ArgumentError, "Variant: preset must be a preset name"),
+        (("classic", "AH"), ArgumentError, "Variant: overrides must be a tuple of"),
+        (("classic", (("x", 1),)), seqsolve.RulesError, "unknown option 'x'"),
+        (("classic", (("sequences_to_win", "3"),)), seqsolve.RulesError, "option sequences_to_win cannot be '3'"),
+    ],
+)
+def test_a_variant_built_by_a_program_names_what_exists(args, error, message):
+    """Such a variant used to fail in resolve() with a KeyError, or play a text as a count."""
+    with pytest.raises(error, match=f"^{message}"):
+        seqsolve.Variant(*args).resolve(2)
+    assert seqsolve.Variant("classic", (("sequences_to_win", 1),)).resolve(2).sequences_to_win == 1
