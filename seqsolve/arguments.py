@@ -9,9 +9,26 @@ The checks cost a type test and a comparison: the per-ply methods of a state
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 
 from .errors import ArgumentError
+
+
+class PublicEnum(enum.Enum):
+    """An enum of the public API: looking up a value it does not have is an
+    ArgumentError naming the enum and its values (still a ValueError, as enum's own
+    refusal is), so that only seqsolve's errors come out of a public name.
+
+    >>> from seqsolve import MoveKind
+    >>> MoveKind("jump")
+    Traceback (most recent call last):
+    seqsolve.errors.ArgumentError: MoveKind: 'jump' is not one of 'place', 'remove', 'exchange', 'pass'
+    """
+
+    @classmethod
+    def _missing_(cls, value):
+        raise ArgumentError(f"{cls.__name__}: {value!r} is not one of {', '.join(repr(m.value) for m in cls)}")
 
 
 def integer(value: Any, where: str, name: str, low: int, high: int) -> int:
@@ -42,6 +59,19 @@ def text(value: Any, where: str, name: str, example: str) -> str:
     if isinstance(value, str):
         return value
     raise ArgumentError(f"{where}: {name} must be {example}, not {value!r}")
+
+
+def choice(value: Any, where: str, name: str, choices) -> str:
+    """``value`` if it is one of the strings ``choices`` (a list or a dict would not
+    even be looked up: it is unhashable).
+
+    >>> choice([], "to_text", "form", ("sqn", "readable"))
+    Traceback (most recent call last):
+    seqsolve.errors.ArgumentError: to_text: form must be one of sqn, readable, not []
+    """
+    if isinstance(value, str) and value in choices:
+        return value
+    raise ArgumentError(f"{where}: {name} must be one of {', '.join(choices)}, not {value!r}")
 
 
 def flag(value: Any, where: str, name: str) -> bool:

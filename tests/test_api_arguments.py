@@ -80,6 +80,13 @@ def test_apply_legal_is_the_unchecked_path_the_runners_take():
         (lambda s: s.observation(99), "observation: player must be"),
         (lambda s: s.to_position(viewer="0"), "to_position: viewer must be"),
         (lambda s: s.to_text(form="png"), "to_text: form must be one of sqn, readable, json"),
+        (lambda s: s.to_text(form=[]), r"to_text: form must be one of sqn, readable, json, not \[\]"),
+        (lambda s: seqsolve.parse_state(STN).to_text(form={}), "to_text: form must be one of stn, readable, json"),
+        (lambda s: s.apply_legal(float("nan")), "apply_legal: action must be one of legal_actions"),
+        (lambda s: seqsolve.parse_state(STN).apply_legal(float("nan")), "apply_legal: action must be one of"),
+        (lambda s: seqsolve.parse_state(STN).seats_skipped(2**70), "seats_skipped: action must be an integer"),
+        (lambda s: seqsolve.MoveKind("jump"), "MoveKind: 'jump' is not one of 'place', 'remove'"),
+        (lambda s: seqsolve.Termination([]), r"Termination: \[\] is not one of 1, 2"),
         (lambda s: s.pop(), "pop: no pushed move"),
         (lambda s: s.perft(10**6), "perft: depth must be"),
         (lambda s: seqsolve.make_bot("greedy", 3), "make_bot: game must be"),
@@ -106,6 +113,10 @@ def test_seconds_must_be_a_number_not_a_flag():
         ({"board": None}, "board: expected a string or rows of strings"),
         ({"turn": 1.5}, "turn: expected an integer"),
         ({"seed": -1}, "make_state: seed must be"),
+        ({"discards": True}, "discards: expected one discard pile per seat, not True"),
+        ({"sequences": [None]}, "sequences: expected 'b:a6-a10' or ('b', 'a6-a10'), not None"),
+        ({"sequences": [[1]]}, "sequences: expected 'b:a6-a10' or ('b', 'a6-a10'), not [1]"),
+        ({"sequences": [("b", 999)]}, "sequences: window 999 is not one of 0 to 191"),
     ],
 )
 def test_make_state_names_the_bad_argument(kwargs, message):
@@ -222,7 +233,7 @@ def test_a_stacks_action_number_out_of_range_is_refused_not_played(action):
     """seats_skipped played the number on a copy of the engine unchecked, and a number
     past the engine's tables ended the process; apply_legal took it too."""
     state = seqsolve.parse_state(STACKS_OPENING).resample(0, 1)
-    with pytest.raises(IllegalMoveError, match=f"no Stacks action has number {action}"):
+    with pytest.raises(ArgumentError, match=f"seats_skipped: action must be an integer from 0 to 427, not {action}"):
         state.seats_skipped(action)
     with pytest.raises(ArgumentError, match="apply_legal"):
         state.apply_legal(action)
@@ -237,3 +248,51 @@ def test_to_text_names_a_form_that_is_no_string(which):
     )
     with pytest.raises(ArgumentError, match=r"to_text: form must be one of .*, not \[\]"):
         state.to_text([])
+
+
+def test_seats_skipped_asks_about_a_legal_decision():
+    state = seqsolve.parse_state(STN).resample(0, 1)
+    with pytest.raises(IllegalMoveError):
+        state.seats_skipped(next(a for a in range(428) if a not in state.legal_actions() and state.ends_turn(a)))
+
+
+def test_an_enum_of_the_api_still_reads_its_own_values():
+    assert seqsolve.MoveKind("pass") is seqsolve.MoveKind.PASS
+    assert seqsolve.Termination(1) is seqsolve.Termination.WIN
+    with pytest.raises(ValueError):  # what enum's own refusal was
+        seqsolve.MoveKind("jump")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("place", "AH", 5), "Move: kind must be a MoveKind, not 'place'"),
+        ((seqsolve.MoveKind.REMOVE, "AH"), "Move: kind 'remove' needs cell"),
+        ((seqsolve.MoveKind.PASS, "AH"), "Move: kind 'pass' takes no card"),
+        ((seqsolve.MoveKind.PLACE, "AH", "a1"), "Move: cell must be an integer from 0 to 99, not 'a1'"),
+        ((seqsolve.MoveKind.PLACE, 5, 5), "Move: card must be a card code"),
+        ((seqsolve.MoveKind.PLACE, "AH", 5, "AH"), "Move: declare must be window numbers"),
+    ],
+)
+def test_a_move_built_by_a_program_is_checked_for_its_shape(args, message):
+    """Such a move used to pass until played or printed, then fail with a TypeError."""
+    with pytest.raises(ArgumentError, match=f"^{message}"):
+        seqsolve.Move(*args)
+    assert str(seqsolve.Move(seqsolve.MoveKind.PLACE, "9C", np.int64(40), declare=[3])) == "9C@a5=b1-f1"
+
+
+@pytest.mark.parametrize(
+    "args, error, message",
+    [
+        (("AH",), seqsolve.RulesError, "unknown preset 'AH'"),
+        ((3,), ArgumentError, "Variant: preset must be a preset name"),
+        (("classic", "AH"), ArgumentError, "Variant: overrides must be a tuple of"),
+        (("classic", (("x", 1),)), seqsolve.RulesError, "unknown option 'x'"),
+        (("classic", (("sequences_to_win", "3"),)), seqsolve.RulesError, "option sequences_to_win cannot be '3'"),
+    ],
+)
+def test_a_variant_built_by_a_program_names_what_exists(args, error, message):
+    """Such a variant used to fail in resolve() with a KeyError, or play a text as a count."""
+    with pytest.raises(error, match=f"^{message}"):
+        seqsolve.Variant(*args).resolve(2)
+    assert seqsolve.Variant("classic", (("sequences_to_win", 1),)).resolve(2).sequences_to_win == 1

@@ -145,3 +145,32 @@ def test_no_game_imports_another_games_folder():
         if _game_of(m)
     }
     assert {m: deps for m, deps in crossing.items() if deps} == {}
+
+
+def _used_before_imported(source: str) -> list[tuple[str, str, int]]:
+    """(function, name, line) where a function uses a name before its own local import of
+    it: the import makes the name local to the whole function, so that use raises
+    UnboundLocalError, even when the module imports the name too."""
+    found = []
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        imported: dict[str, int] = {}
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for alias in node.names:
+                    imported.setdefault((alias.asname or alias.name).split(".")[0], node.lineno)
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name) and node.id in imported and node.lineno < imported[node.id]:
+                found.append((function.name, node.id, node.lineno))
+    return found
+
+
+def test_no_function_uses_a_name_before_importing_it():
+    assert _used_before_imported("from x import E\ndef f(a):\n    if a:\n        raise E()\n    from x import E\n")
+    found = {
+        str(path.relative_to(PACKAGE)): hits
+        for path in PACKAGE.rglob("*.py")
+        if (hits := _used_before_imported(path.read_text()))
+    }
+    assert not found

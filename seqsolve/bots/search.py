@@ -120,8 +120,6 @@ class _Evidence:
     def check_rules(self, rules) -> None:
         """``recall`` keeps the cards taken from the face-up draft: only the draft variant has one."""
         if self.options["recall"] and getattr(rules, "draw_mode", None) != "draft":
-            from .base import BotError
-
             raise BotError(
                 f"bot {self.name}: recall keeps the cards taken from the face-up draft, which only the draft"
                 f" variant has (draw_mode=draft), not {rules.variant}"

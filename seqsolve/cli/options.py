@@ -21,6 +21,9 @@ SEED_LIMIT = 2**63
 MAX_GAMES = 10**9
 #: ``--jobs -1`` means every core of this machine.
 ALL_CORES = -1
+#: ``--jobs`` above this is no machine's core count: analyze would start that many
+#: threads (one tree each) and never finish, the threading backend as many threads.
+MAX_JOBS = 1024
 
 
 class FiniteFloat(click.ParamType):
@@ -57,7 +60,7 @@ class FiniteFloat(click.ParamType):
 
 
 class Jobs(click.ParamType):
-    """``--jobs``: -1 for every core, else a count of 1 or more (0 means nothing)."""
+    """``--jobs``: -1 for every core, else a count from 1 to :data:`MAX_JOBS` (0 means nothing)."""
 
     name = "N"
 
@@ -66,9 +69,9 @@ class Jobs(click.ParamType):
             number = int(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a whole number", param, ctx)
-        if number == ALL_CORES or number >= 1:
+        if number == ALL_CORES or 1 <= number <= MAX_JOBS:
             return number
-        self.fail(f"{number} is not a number of workers (use 1, 2, ... or -1 for every core)", param, ctx)
+        self.fail(f"{number} is not a number of workers (use 1 to {MAX_JOBS}, or -1 for every core)", param, ctx)
 
 
 SEED = click.IntRange(0, SEED_LIMIT - 1)

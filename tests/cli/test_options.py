@@ -147,7 +147,7 @@ WITH_JOBS = [
 ]
 
 
-@pytest.mark.parametrize("jobs", ["0", "-2", "x"])
+@pytest.mark.parametrize("jobs", ["0", "-2", "x", "1025", "99999999999999999999"])
 @pytest.mark.parametrize("command", WITH_JOBS)
 def test_jobs_means_one_thing_everywhere(command, jobs):
     line = fails(*command, "--jobs", jobs, code=2)

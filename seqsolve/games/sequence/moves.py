@@ -7,17 +7,19 @@ One ``Move`` is one action: a play (``5H@e5``, ``JSxe5``), a dead-card exchange
 
 from __future__ import annotations
 
-import enum
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ... import arguments
+from ...arguments import PublicEnum
 from ...errors import ArgumentError
 from ..base import MoveSyntaxError
-from .board import cell_name, parse_cell, parse_window, window_name
+from .board import CELLS, cell_name, parse_cell, parse_window, window_name, windows
 from .cards import normalize_card
 
 
-class MoveKind(enum.Enum):
+class MoveKind(PublicEnum):
     """What one action does (P-12): the four shapes of move notation."""
 
     PLACE = "place"  # a normal card or a wild on an empty cell
@@ -52,6 +54,31 @@ class Move:
     declare: tuple[int, ...] | None = None
     pick: str | None = None
     drawn: str | None = None
+
+    def __post_init__(self) -> None:
+        """A Move a program builds is checked for its shape, so that a bad field is an
+        ArgumentError naming it rather than a TypeError from the board's code when the
+        move is played or printed; whether it is legal is the state's question."""
+        if not isinstance(self.kind, MoveKind):
+            raise ArgumentError(f"Move: kind must be a MoveKind, not {self.kind!r}")
+        for name in ("card", "pick", "drawn"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise ArgumentError(f"Move: {name} must be a card code such as '5H', not {value!r}")
+        on_board = self.kind in (MoveKind.PLACE, MoveKind.REMOVE)
+        if (self.card is None) == (self.kind in (MoveKind.PLACE, MoveKind.REMOVE, MoveKind.EXCHANGE)):
+            raise ArgumentError(f"Move: kind {self.kind.value!r} {'needs' if self.card is None else 'takes no'} card")
+        if (self.cell is None) == on_board:
+            raise ArgumentError(f"Move: kind {self.kind.value!r} {'needs' if self.cell is None else 'takes no'} cell")
+        if self.cell is not None:
+            object.__setattr__(self, "cell", arguments.integer(self.cell, "Move", "cell", 0, CELLS - 1))
+        if self.declare is not None:
+            if not on_board or isinstance(self.declare, str) or not isinstance(self.declare, Iterable):
+                raise ArgumentError(f"Move: declare must be window numbers of a placement, not {self.declare!r}")
+            last = len(windows()) - 1
+            object.__setattr__(
+                self, "declare", tuple(arguments.integer(w, "Move", "declare", 0, last) for w in self.declare)
+            )
 
     @classmethod
     def from_str(cls, text: str) -> Move:

@@ -18,7 +18,7 @@ from itertools import count, repeat
 from ... import arguments
 from ...errors import ArgumentError
 from ..position_syntax import BadToken, Tok
-from .board import CELLS, cell_name, window_name
+from .board import CELLS, cell_name, window_name, windows
 from .cards import make_deck, normalize_card
 from .locked import LockedChipsError, locked_sequences
 from .notation import PositionError
@@ -193,6 +193,8 @@ def make_state(
     f.hands_at = args.tok("", "hands")
     f.hands = {s: args.cards(h, f"hands[{s}]") for s, h in enumerate(hands)}
     f.discards_at = args.tok("", "discards")
+    if discards is not None and (isinstance(discards, str) or not isinstance(discards, Sequence)):
+        raise PositionArgumentError("discards", f"expected one discard pile per seat, not {discards!r}")
     piles = discards if discards is not None else [()] * len(seats)
     f.discards = {s: args.cards(p, f"discards[{s}]") for s, p in enumerate(piles)}
     if sequences is None:
@@ -262,8 +264,14 @@ def _sequence_text(sequence: str | tuple[str, int | str]) -> str:
     """``b:a6-a10`` (P-7) from itself or from ``(colour, window)``, window a number or ends."""
     if isinstance(sequence, str):
         return sequence
+    if not (isinstance(sequence, Sequence) and len(sequence) == 2):
+        raise PositionArgumentError("sequences", f"expected 'b:a6-a10' or ('b', 'a6-a10'), not {sequence!r}")
     colour, window = sequence
-    return f"{colour}:{window_name(window) if isinstance(window, int) else window}"
+    if isinstance(window, int) and not isinstance(window, bool):
+        if not 0 <= window < len(windows()):
+            raise PositionArgumentError("sequences", f"window {window} is not one of 0 to {len(windows()) - 1}")
+        window = window_name(window)
+    return f"{colour}:{window}"
 
 
 def discard_piles(plays: Iterable[tuple[int, str]], players: int) -> list[list[str]]:

@@ -226,12 +226,35 @@ def format_value(value: object) -> str:
 _VARIANT = re.compile(r"^([A-Za-z0-9_.-]+)(?:\[(.*)\])?$")
 
 
+def _check_preset(preset: str) -> None:
+    if preset == "stacks":  # another game's preset: the registry (games.game_for) reads it
+        raise RulesError("preset 'stacks' is Sequence Stacks, a game of its own: seqsolve.parse_rules reads it")
+    if preset not in PRESETS:
+        raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)}; stacks for Sequence Stacks)")
+
+
 @dataclass(frozen=True)
 class Variant:
     """A preset with overrides, as typed (values may be tables)."""
 
     preset: str = "classic"
     overrides: tuple[tuple[str, object], ...] = ()
+
+    def __post_init__(self) -> None:
+        """A Variant a program builds names a preset and options that exist, so that
+        :meth:`resolve` refuses it with a RulesError, never a KeyError; the values are
+        checked when the rules are made."""
+        if not isinstance(self.preset, str):
+            raise ArgumentError(f"Variant: preset must be a preset name such as 'classic', not {self.preset!r}")
+        _check_preset(self.preset)
+        pairs = self.overrides
+        if isinstance(pairs, (str, dict)) or not isinstance(pairs, tuple) or not all(
+            isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str) for pair in pairs
+        ):
+            raise ArgumentError(f"Variant: overrides must be a tuple of (option, value) pairs, not {pairs!r}")
+        for name, value in pairs:  # a value is one its text would read as ('z' is no count)
+            if parse_value(name, format_value(value)) != value:
+                raise RulesError(f"option {name} cannot be {value!r}")
 
     @classmethod
     def parse(cls, text: str) -> Variant:
@@ -246,10 +269,7 @@ class Variant:
         if not m:
             raise RulesError(f"bad variant {text!r} (expected PRESET or PRESET[opt=value,...])")
         preset, body = m.group(1), m.group(2)
-        if preset == "stacks":  # another game's preset: the registry (games.game_for) reads it
-            raise RulesError("preset 'stacks' is Sequence Stacks, a game of its own: seqsolve.parse_rules reads it")
-        if preset not in PRESETS:
-            raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)}; stacks for Sequence Stacks)")
+        _check_preset(preset)
         overrides: list[tuple[str, object]] = []
         for item in (body or "").split(","):
             if not item.strip():

@@ -59,7 +59,7 @@ class CoreResult(enum.IntEnum):
 _ONGOING = CoreResult.ONGOING
 
 
-class Termination(enum.Enum):
+class Termination(arguments.PublicEnum):
     """Why a game ended (C-31, D-4)."""
 
     WIN = 1
@@ -354,9 +354,8 @@ class State:
         from .notation import position_to_dict, to_readable, to_sqn
 
         writers = {"sqn": to_sqn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
-        if not isinstance(form, str) or form not in writers:
-            raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
-        return writers[form](self.to_position(None if viewer is None else self._seat(viewer, "to_text", "viewer")))
+        writer = writers[arguments.choice(form, "to_text", "form", writers)]
+        return writer(self.to_position(None if viewer is None else self._seat(viewer, "to_text", "viewer")))
 
     def _seat(self, seat, where: str, name: str = "seat") -> int:
         """``seat`` if it is one of this game's seats, else ArgumentError naming ``where``."""
@@ -609,7 +608,7 @@ class State:
         ply).  Anything else corrupts the state: a program's own input goes to :meth:`apply`."""
         try:
             self._core.apply(action)
-        except (TypeError, OverflowError):  # free until raised: the check of a type only
+        except (TypeError, ValueError, OverflowError):  # free until raised: the check of a type only
             raise ArgumentError(f"apply_legal: action must be one of legal_actions(), not {action!r}") from None
 
     def _checked_action(self, action: int) -> int:

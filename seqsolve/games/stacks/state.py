@@ -133,9 +133,7 @@ class StacksState:
         from .view import position_to_dict
 
         writers = {"stn": to_stn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
-        writer = writers.get("stn" if form == "sqn" else form) if isinstance(form, str) else None
-        if writer is None:
-            raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
+        writer = writers["stn" if form == "sqn" else arguments.choice(form, "to_text", "form", writers)]
         seen = self if viewer is None else self.observation(arguments.seat(viewer, "to_text", self.rules.players, "viewer"))
         return writer(seen.to_position())
 
@@ -212,7 +210,7 @@ class StacksState:
             if not 0 <= action < NUM_ACTIONS:
                 raise OverflowError
             self._core.apply(action)
-        except (TypeError, OverflowError):  # free until raised: the check of a type only
+        except (TypeError, ValueError, OverflowError):  # free until raised: the check of a type only
             raise ArgumentError(f"apply_legal: action must be one of legal_actions(), not {action!r}") from None
 
     def random_action(self) -> int:
@@ -263,6 +261,7 @@ class StacksState:
         """The seats whose turns are skipped (ST-10) when ``action`` ends this turn, in
         the order they are skipped: each such turn completes at once, so it is a turn
         of its own in every count (docs/stacks.md, "Turns")."""
+        action = arguments.integer(action, "seats_skipped", "action", 0, NUM_ACTIONS - 1)
         if not self.ends_turn(action) or self.is_terminal():
             return []
         if action not in self._core.legal_actions():
