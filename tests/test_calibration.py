@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from script_helpers import load_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.py"
