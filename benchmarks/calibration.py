@@ -8,8 +8,8 @@ drawn (a seat with more than one legal action), one from each equal stretch of t
 so the sample covers opening, middle and end and no two come from the same moment.
 Each is analysed as the mover saw it (its observation), by :func:`seqsolve.analysis.analyze`
 at its defaults (what ``seqsolve analyze`` does), tree seed ``--seed`` and stream
-``(game, ply)``; the win chance of the turn played is the estimate (what the table
-prints: proofs exact, other estimates within 0.001-0.999), the outcome 1 when the
+``(game, ply)``; the win chance of the turn played is the estimate (proofs exact, other
+estimates within 0.001-0.999), the outcome 1 when the
 mover's side won the game, 0 when it lost, 1/sides for a draw.  The games are played by
 the default search from that position on, so this checks the claim an estimate makes.
 Analyses are cached in ``CACHE/PRESET-sSEED-analyses.jsonl``: a second run with more
@@ -21,9 +21,11 @@ independent); the logistic calibration fit ``outcome ~ a + b * logit(estimate)``
 (slope ``b`` 1 and intercept ``a`` 0 when calibrated; ``b`` below 1 means estimates too
 extreme, above 1 too timid), with bootstrap intervals; a reliability diagram (PNG).
 
-With ``--fit-seed S2`` the script also fits a Platt map (``logit p' = a + b logit p``) on
-the positions of seed S2 and reports the figures of the mapped estimates on those of
-``--seed`` (held out: other games, other positions).
+With ``--fit-seed S2 [S3 ...]`` the script also fits a Platt map (``logit p' = a + b logit
+p``, on unproven estimates; increasing, so it would keep the order of the turns) on the
+positions of those seeds and reports the figures of the mapped estimates on those of
+``--seed`` (held out: other games, other positions): whether such a map would make what
+``analyze`` prints more accurate.
 
     python benchmarks/calibration.py --preset classic-2p --games 40 --per-game 3 --seed 1 \\
         --jobs 2 --cache .calibration --png docs/calibration-classic-2p.png
@@ -34,7 +36,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -179,7 +180,6 @@ def analyse_position(record: dict, ply: int, seed: int) -> dict:
     """The default analysis of decision ``ply`` as its mover saw it, and how the game ended
     for the mover's side."""
     from seqsolve.analysis.search import analyze
-    from seqsolve.analysis.spec import search_settings
     from seqsolve.play.records.replay import Replay
 
     game = Replay(record)
@@ -188,8 +188,7 @@ def analyse_position(record: dict, ply: int, seed: int) -> dict:
         if step.ply == ply:
             break
     view = state.observation(step.seat)
-    raw = replace(search_settings(rules=view.rules), calibration=None)
-    analysis = analyze(view, settings=raw, seed=seed, stream=(record["game"], ply), threats=False)
+    analysis = analyze(view, seed=seed, stream=(record["game"], ply), threats=False)
     played = next((m for m in analysis.moves if m.actions[0] == step.action), None)
     side = state.sides.index(state.seats[step.seat])
     sides = len(state.sides)
@@ -231,6 +230,12 @@ def positions(preset: str, games: int, per_game: int, seed: int, jobs: int, cach
     return [done[(r["game"], ply)] for r, ply in wanted if done[(r["game"], ply)]["win"] is not None]
 
 
+def pooled(preset: str, games: int, per_game: int, seeds: list[int], jobs: int, cache: Path) -> list[dict]:
+    """The positions of several seeds together, each game named by its seed and number
+    (the bootstrap resamples games)."""
+    return [{**r, "game": f"{s}:{r['game']}"} for s in seeds for r in positions(preset, games, per_game, s, jobs, cache)]
+
+
 # ---- report ----------------------------------------------------------------------------
 
 
@@ -269,14 +274,16 @@ def line(name: str, f: dict) -> str:
 
 
 def printed(rows: list[dict], calibration: tuple[float, float]) -> list[dict]:
-    """The rows with each unproven raw estimate as ``analyze`` prints it through the Platt
-    map ``calibration`` (within 0.001-0.999); a proof stays 1 or 0."""
-    from seqsolve.analysis.results import ESTIMATE_CEILING, ESTIMATE_FLOOR, recalibrated
+    """The rows with each unproven estimate through the Platt map ``calibration`` and kept
+    within 0.001-0.999, as ``analyze`` would print it; a proof stays 1 or 0."""
+    from seqsolve.analysis.results import ESTIMATE_CEILING, ESTIMATE_FLOOR
+
+    mapping = platt_map(*calibration)
 
     def shown(r):
         if r["proven"]:
             return r["win"]
-        return min(max(recalibrated(r["win"], calibration), ESTIMATE_FLOOR), ESTIMATE_CEILING)
+        return min(max(float(mapping(r["win"])), ESTIMATE_FLOOR), ESTIMATE_CEILING)
 
     return [{**r, "win": shown(r)} for r in rows]
 
@@ -289,14 +296,12 @@ def platt_fit(rows: list[dict]) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from seqsolve.analysis.results import recalibration_for
-
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--preset", choices=sorted(PRESETS), required=True)
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--per-game", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--fit-seed", type=int, default=None, help="fit a Platt map on this seed's positions, score it on --seed's")
+    parser.add_argument("--seed", type=int, nargs="+", default=[1], help="the match seeds whose positions are scored (pooled)")
+    parser.add_argument("--fit-seed", type=int, nargs="+", default=None, help="fit a Platt map on these seeds' positions, score it on --seed's")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cache", default=".calibration")
     parser.add_argument("--png", default=None)
@@ -306,26 +311,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.per_game < 1 or args.jobs < 1 or args.draws < 10:
         parser.error("--games, --per-game and --jobs must be at least 1, --draws at least 10")
     cache = Path(args.cache)
-    rows = positions(args.preset, args.games, args.per_game, args.seed, args.jobs, cache)
+    rows = pooled(args.preset, args.games, args.per_game, args.seed, args.jobs, cache)
+    seeds = ", ".join(map(str, args.seed))
     report = {"preset": args.preset, "seed": args.seed, "raw": figures(rows, args.draws)}
-    print(line(f"{args.preset} seed {args.seed}, raw estimates", report["raw"]))
+    print(line(f"{args.preset}, seeds {seeds}", report["raw"]))
     curves = [("raw estimate", report["raw"]["reliability"])]
-    variant, players, teams = PRESETS[args.preset]
-    table = recalibration_for(variant, players, teams or players)
-    if table is not None:
-        report["printed"] = {"map": table, **figures(printed(rows, table), args.draws)}
-        print(line(f"  as analyze prints them (map a {table[0]:.3f}, b {table[1]:.3f})", report["printed"]))
-        curves.append(("as analyze prints it (Platt map)", report["printed"]["reliability"]))
     if args.fit_seed is not None:
-        a, b = platt_fit(positions(args.preset, args.games, args.per_game, args.fit_seed, args.jobs, cache))
-        report["fit"] = {"fit_seed": args.fit_seed, "a": a, "b": b, "held_out": figures(printed(rows, (a, b)), args.draws)}
-        print(f"Platt map fitted on seed {args.fit_seed}: ({a:.3f}, {b:.3f})")
+        if set(args.seed) & set(args.fit_seed):
+            parser.error("--fit-seed must not share a seed with --seed: the map is scored on positions it was not fitted on")
+        fit_rows = pooled(args.preset, args.games, args.per_game, args.fit_seed, args.jobs, cache)
+        a, b = platt_fit(fit_rows)
+        fitted = ", ".join(map(str, args.fit_seed))
+        report["fit"] = {"fit_seed": args.fit_seed, "positions": len(fit_rows), "a": a, "b": b,
+                         "held_out": figures(printed(rows, (a, b)), args.draws)}
+        print(f"Platt map fitted on seeds {fitted} ({len(fit_rows)} positions): ({a:.3f}, {b:.3f})")
         print(line("  through it, held out", report["fit"]["held_out"]))
-        if table is None:
-            curves.append((f"Platt map fitted on seed {args.fit_seed}", report["fit"]["held_out"]["reliability"]))
+        curves.append((f"Platt map fitted on seeds {fitted}", report["fit"]["held_out"]["reliability"]))
     if args.png:
         f = report["raw"]
-        diagram(args.png, f"{args.preset}: {f['positions']} positions of {f['games']} games, seed {args.seed}", curves)
+        diagram(args.png, f"{args.preset}: {f['positions']} positions of {f['games']} games, seeds {seeds}", curves)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
     return 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from ..errors import SeqsolveError
@@ -17,28 +16,6 @@ class AnalysisError(SeqsolveError, ValueError):
 #: forced win or loss), since an estimate cannot tell a certain result from a likely one.
 ESTIMATE_FLOOR = 0.001
 ESTIMATE_CEILING = 0.999
-
-
-#: Platt maps ``logit p' = a + b logit p`` of the default analysis's raw win estimates, by
-#: (variant, players, sides), fitted by ``benchmarks/calibration.py`` on the outcomes of games
-#: of the default search against itself (docs/analyze.md#calibration).  Only the default
-#: search at its default budget with hidden cards was measured, so only it is mapped.
-RECALIBRATION: dict[tuple[str, int, int], tuple[float, float]] = {}
-
-
-def recalibration_for(variant: str, players: int, teams: int) -> tuple[float, float] | None:
-    """The Platt map ``(a, b)`` measured for this seating of ``variant``, None when none was."""
-    return RECALIBRATION.get((variant, players, teams))
-
-
-def recalibrated(p: float, calibration: tuple[float, float]) -> float:
-    """``p`` through the Platt map ``calibration``: increasing (``b > 0``), so the order of
-    the turns is kept; 0 and 1 are left alone."""
-    if p <= 0.0 or p >= 1.0:
-        return p
-    a, b = calibration
-    x = a + b * math.log(p / (1 - p))
-    return 1 / (1 + math.exp(-x)) if x > -700 else 0.0
 
 
 @dataclass
@@ -93,15 +70,11 @@ def is_proven(stat: TurnStat, result: str) -> bool:
     return stat.proof is not None and stat.proof.result == result
 
 
-def settle_estimates(stats: list[TurnStat], calibration: tuple[float, float] | None = None) -> None:
+def settle_estimates(stats: list[TurnStat]) -> None:
     """Proven turns at 1 (win) or 0 (loss) exactly; every other estimate, and its
-    interval, through the Platt map ``calibration`` when there is one (see
-    :data:`RECALIBRATION`), then within [ESTIMATE_FLOOR, ESTIMATE_CEILING]: only a proof
-    reads 1.000 or 0.000."""
+    interval, within [ESTIMATE_FLOOR, ESTIMATE_CEILING]: only a proof reads 1.000 or 0.000."""
 
     def clamp(x: float) -> float:
-        if calibration is not None:
-            x = recalibrated(x, calibration)
         return min(max(x, ESTIMATE_FLOOR), ESTIMATE_CEILING)
 
     for s in stats:

@@ -69,10 +69,7 @@ that mean treated as ``value_sum`` successes in ``visits`` trials.  A value in
 [0, 1] with mean p has variance at most p(1 - p), so the interval is
 conservative about sampling noise; it says nothing about the evaluation's bias,
 and tree statistics are not independent draws, so read it as a guide to how
-settled the estimate is, not as a guarantee.  For the default search at its default
-budget with hidden cards, the estimate and its interval then go through the Platt map
-measured for the seating (:data:`.results.RECALIBRATION`, ``settings.calibration``):
-increasing, so the order of the turns is kept, and proofs stay exact.
+settled the estimate is, not as a guarantee.
 
 :func:`annotate_record` replays a game of a match record file and analyses each
 decision of the chosen seats from the mover's observation, marking mistakes and
@@ -466,7 +463,7 @@ def analyze(
         for s in stats:
             s.proof = found.proofs.get(s.actions)
         stats = rank_proven(stats)
-    settle_estimates(stats, None if open_information else settings.calibration)
+    settle_estimates(stats)
     if stats and stats[0].proof is not None and stats[0].proof.result == "win":
         value = 1.0
     elif stats and all(s.proof is not None and s.proof.result == "loss" for s in stats):

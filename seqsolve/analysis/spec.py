@@ -3,9 +3,9 @@ a position can be analysed at all."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from .results import AnalysisError, recalibration_for
+from .results import AnalysisError
 
 #: Iterations of an analysis when neither the caller nor the bot spec gives a budget.
 DEFAULT_ITERATIONS = 50_000
@@ -29,9 +29,6 @@ class SearchSettings:
     #: a flat search's playouts (``{"depth": D}``: cut after D actions, 0 to the end):
     #: every legal turn is played out in each of ``iterations`` worlds; None: the tree search
     rollout: dict | None = None
-    #: the Platt map of the win estimates (:data:`.results.RECALIBRATION`): set only for
-    #: the default search at the default budget, the one it was measured for
-    calibration: tuple[float, float] | None = None
 
 
 def search_settings(
@@ -64,20 +61,6 @@ def search_settings(
     >>> s.spec, s.iterations, s.rollout
     ('rollout:depth=12', 400, {'depth': 12})
     """
-    from ..bots import parse_spec
-    from ..games import rules_for
-
-    settings = _search_settings(bot, iterations, seconds, default_iterations, game, rules, default_worlds)
-    name, raw = parse_spec(bot)
-    measured = (iterations, seconds, default_iterations, default_worlds) == (None, None, DEFAULT_ITERATIONS, DEFAULT_WORLDS)
-    if name == "search" and not raw and measured:
-        played = rules_for("classic", players=2) if rules is None else rules
-        calibration = recalibration_for(str(played.variant), played.players, played.teams)
-        settings = replace(settings, calibration=calibration)
-    return settings
-
-
-def _search_settings(bot, iterations, seconds, default_iterations, game, rules, default_worlds) -> SearchSettings:
     from ..bots import BotError, bot_classes, make_bot, parse_spec
     from ..games import rules_for
 
