@@ -315,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = ", ".join(map(str, args.seed))
     report = {"preset": args.preset, "seed": args.seed, "raw": figures(rows, args.draws)}
     print(line(f"{args.preset}, seeds {seeds}", report["raw"]))
-    curves = [("raw estimate", report["raw"]["reliability"])]
+    curves = [("default analysis", report["raw"]["reliability"])]
     if args.fit_seed is not None:
         if set(args.seed) & set(args.fit_seed):
             parser.error("--fit-seed must not share a seed with --seed: the map is scored on positions it was not fitted on")
