@@ -27,8 +27,9 @@ positions of those seeds and reports the figures of the mapped estimates on thos
 ``--seed`` (held out: other games, other positions): whether such a map would make what
 ``analyze`` prints more accurate.
 
-    python benchmarks/calibration.py --preset classic-2p --games 40 --per-game 3 --seed 1 \\
-        --jobs 2 --cache .calibration --png docs/calibration-classic-2p.png
+    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 1 2 3 --jobs 2 \\
+        --png docs/calibration-classic-2p.png
+    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 3 --fit-seed 1 2
 """
 
 from __future__ import annotations

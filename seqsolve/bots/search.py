@@ -223,8 +223,6 @@ class MCTSBot(_Evidence, Bot):
         if not self.options["iters"] and not self.options["time"] and not self.options["work"]:
             raise BotError("bot mcts: give iters, time or work")
         if self.options["cap"] and self.options["time"]:
-            from .base import BotError
-
             raise BotError("bot mcts: cap bounds a move's iterations, and time= replaces them: give cap or time, not both")
         self.open_information = bool(self.options["open"])
         self._weights = load_weights(self.name, self.options["weights"])
