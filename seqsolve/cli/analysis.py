@@ -85,7 +85,7 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     ]
     moves = a.moves if not top else a.moves[:top]
     width = max([len(m.move) for m in moves] + [4])
-    lines.append(f"  #  {'turn':<{width}}   share    win   95% interval  continuation")
+    lines.append(f"  #  {'turn':<{width}}   share    win   search noise  continuation")
     for k, m in enumerate(moves, 1):
         tag = " (wins now)" if m.exact == "win" else f" ({m.proof.words()})" if m.proof else " (blocks)" if m.block else ""
         line = m.pv if m.proof is None or m.exact == "win" else m.proof.line
@@ -226,8 +226,9 @@ def analyze(
     worlds; its budget, --iters, counts worlds).
 
     For each turn (a dead-card exchange counts as part of the turn: '~5S 9H@i3'):
-    its share of the search, its estimated win probability with a 95% interval,
-    and the expected continuation.  Turns proven to win by force (whatever
+    its share of the search, its estimated win probability with a 95% interval
+    of the search's own noise (how settled the estimate is, not how right: the
+    error of the playouts is not in it), and the expected continuation.  Turns proven to win by force (whatever
     cards the others hold, counting on no card drawn later) come first, with the
     line of the proof; turns after which an opponent wins by force come last.
     Only a proven turn shows win 1.000 or 0.000: an estimate stays within

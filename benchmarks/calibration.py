@@ -1,0 +1,340 @@
+"""Are the win chances that ``analyze`` prints true?  Positions from games of the default
+search against itself, the estimate of the turn actually played scored against how
+that game ended.
+
+For a preset, games ``0..N-1`` of ``match search search`` (seed ``--seed``) are played and
+kept in ``CACHE/PRESET-sSEED.jsonl``.  From each game up to ``--per-game`` decisions are
+drawn (a seat with more than one legal action), one from each equal stretch of the game,
+so the sample covers opening, middle and end and no two come from the same moment.
+Each is analysed as the mover saw it (its observation), by :func:`seqsolve.analysis.analyze`
+at its defaults (what ``seqsolve analyze`` does), tree seed ``--seed`` and stream
+``(game, ply)``; the win chance of the turn played is the estimate (proofs exact, other
+estimates within 0.001-0.999), the outcome 1 when the
+mover's side won the game, 0 when it lost, 1/sides for a draw.  The games are played by
+the default search from that position on, so this checks the claim an estimate makes.
+Analyses are cached in ``CACHE/PRESET-sSEED-analyses.jsonl``: a second run with more
+games only analyses the new positions.
+
+Figures: Brier score of the estimates and of the constant base rate (the mean outcome),
+with 95% intervals from a bootstrap over games (positions of one game are not
+independent); the logistic calibration fit ``outcome ~ a + b * logit(estimate)``
+(slope ``b`` 1 and intercept ``a`` 0 when calibrated; ``b`` below 1 means estimates too
+extreme, above 1 too timid), with bootstrap intervals; a reliability diagram (PNG).
+
+With ``--fit-seed S2 [S3 ...]`` the script also fits a Platt map (``logit p' = a + b logit
+p``, on unproven estimates; increasing, so it would keep the order of the turns) on the
+positions of those seeds and reports the figures of the mapped estimates on those of
+``--seed`` (held out: other games, other positions): whether such a map would make what
+``analyze`` prints more accurate.
+
+    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 1 2 3 --jobs 2 \\
+        --png docs/calibration-classic-2p.png
+    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 3 --fit-seed 1 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+#: preset name -> (variant, players, teams)
+PRESETS = {
+    "classic-2p": ("classic", 2, None),
+    "draft-2p": ("draft", 2, None),
+    "classic-4p-teams": ("classic", 4, 2),
+}
+
+#: estimates are clipped this far from 0 and 1 before their logit (proofs read 0 and 1)
+LOGIT_EDGE = 1e-3
+
+
+# ---- scoring ---------------------------------------------------------------------------
+
+
+def brier(p, y) -> float:
+    """Mean squared difference of the estimates ``p`` and outcomes ``y`` (0 is perfect;
+    the constant 0.5 scores 0.25 on any outcomes)."""
+    p, y = np.asarray(p, float), np.asarray(y, float)
+    return float(np.mean((p - y) ** 2))
+
+
+def logit(p) -> np.ndarray:
+    p = np.clip(np.asarray(p, float), LOGIT_EDGE, 1 - LOGIT_EDGE)
+    return np.log(p / (1 - p))
+
+
+def logistic_fit(x, y, iterations: int = 50) -> tuple[float, float]:
+    """Intercept and slope of the logistic regression ``y ~ a + b x`` by Newton's method
+    (``y`` may be fractional, a draw's 1/sides); a small ridge keeps a separable sample finite."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    design = np.column_stack([np.ones_like(x), x])
+    beta = np.zeros(2)
+    ridge = 1e-6 * np.eye(2)
+    for _ in range(iterations):
+        mu = 1 / (1 + np.exp(-(design @ beta)))
+        w = np.maximum(mu * (1 - mu), 1e-12)
+        gradient = design.T @ (y - mu) - ridge @ beta
+        hessian = design.T @ (design * w[:, None]) + ridge
+        step = np.linalg.solve(hessian, gradient)
+        beta += step
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return float(beta[0]), float(beta[1])
+
+
+def calibration_slope(p, y) -> tuple[float, float]:
+    """(intercept, slope) of ``outcome ~ logit(estimate)``."""
+    return logistic_fit(logit(p), y)
+
+
+def platt_map(a: float, b: float):
+    """The recalibration ``p -> sigmoid(a + b logit p)``: monotone increasing when ``b > 0``,
+    so it keeps the order of the turns; 0 and 1 (proofs) are kept exactly."""
+
+    def apply(p):
+        p = np.asarray(p, float)
+        mapped = 1 / (1 + np.exp(-(a + b * logit(p))))
+        return np.where((p == 0) | (p == 1), p, mapped)
+
+    return apply
+
+
+def reliability(p, y, bins: int = 10) -> list[dict]:
+    """Per equal-width bin of the estimate: count, mean estimate, mean outcome."""
+    p, y = np.asarray(p, float), np.asarray(y, float)
+    index = np.minimum((p * bins).astype(int), bins - 1)
+    rows = []
+    for b in range(bins):
+        chosen = index == b
+        if chosen.any():
+            rows.append({"bin": b, "n": int(chosen.sum()), "estimate": float(p[chosen].mean()), "outcome": float(y[chosen].mean())})
+    return rows
+
+
+def bootstrap(rows: list[dict], statistic, draws: int = 1000, seed: int = 0) -> tuple[float, float]:
+    """95% percentile interval of ``statistic(p, y)`` over resamples of whole games."""
+    games = sorted({r["game"] for r in rows})
+    by_game = {g: [r for r in rows if r["game"] == g] for g in games}
+    rng = np.random.default_rng(seed)
+    values = []
+    for _ in range(draws):
+        picked = [r for g in rng.choice(games, len(games)) for r in by_game[g]]
+        values.append(statistic(np.array([r["win"] for r in picked]), np.array([r["outcome"] for r in picked])))
+    return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
+
+
+def figures(rows: list[dict], draws: int = 1000, seed: int = 0) -> dict:
+    """Every figure of the report for the positions ``rows`` (``game``, ``win``, ``outcome``)."""
+    p = np.array([r["win"] for r in rows])
+    y = np.array([r["outcome"] for r in rows])
+
+    def base(p_, y_):
+        return brier(np.full_like(p_, y_.mean()), y_)
+
+    a, b = calibration_slope(p, y)
+    return {
+        "positions": len(rows),
+        "games": len({r["game"] for r in rows}),
+        "mean_estimate": float(p.mean()),
+        "mean_outcome": float(y.mean()),
+        "brier": brier(p, y),
+        "brier_ci": bootstrap(rows, brier, draws, seed),
+        "brier_base": base(p, y),
+        "brier_base_ci": bootstrap(rows, base, draws, seed),
+        "brier_gain_ci": bootstrap(rows, lambda p_, y_: base(p_, y_) - brier(p_, y_), draws, seed),
+        "intercept": a,
+        "slope": b,
+        "intercept_ci": bootstrap(rows, lambda p_, y_: calibration_slope(p_, y_)[0], draws, seed),
+        "slope_ci": bootstrap(rows, lambda p_, y_: calibration_slope(p_, y_)[1], draws, seed),
+        "reliability": reliability(p, y),
+    }
+
+
+# ---- positions -------------------------------------------------------------------------
+
+
+def config_of(preset: str, seed: int):
+    from seqsolve.play.config import MatchConfig
+
+    variant, players, teams = PRESETS[preset]
+    return MatchConfig(bots=("search", "search"), variant=variant, players=players, teams=teams, seed=seed)
+
+
+def chosen_plies(record: dict, per_game: int, seed: int) -> list[int]:
+    """Up to ``per_game`` decision plies of the game, one drawn from each equal stretch
+    of its decisions (seeded by the match seed and game number)."""
+    from seqsolve.play.records.replay import Replay
+
+    game = Replay(record)
+    state = game.state
+    eligible = [step.ply for step in game if len(state.legal_actions()) > 1]
+    rng = np.random.default_rng([seed, record["game"], 7])
+    stretches = np.array_split(np.array(eligible), min(per_game, len(eligible)))
+    return [int(rng.choice(s)) for s in stretches if len(s)]
+
+
+def analyse_position(record: dict, ply: int, seed: int) -> dict:
+    """The default analysis of decision ``ply`` as its mover saw it, and how the game ended
+    for the mover's side."""
+    from seqsolve.analysis.search import analyze
+    from seqsolve.play.records.replay import Replay
+
+    game = Replay(record)
+    state = game.state
+    for step in game:
+        if step.ply == ply:
+            break
+    view = state.observation(step.seat)
+    analysis = analyze(view, seed=seed, stream=(record["game"], ply), threats=False)
+    played = next((m for m in analysis.moves if m.actions[0] == step.action), None)
+    side = state.sides.index(state.seats[step.seat])
+    sides = len(state.sides)
+    outcome = 1 / sides if record["winner_side"] is None else float(record["winner_side"] == side)
+    return {
+        "game": record["game"],
+        "ply": ply,
+        "plies": record["plies"],
+        "win": None if played is None else played.win,
+        "proven": played is not None and (played.proof is not None or played.exact == "win"),
+        "outcome": outcome,
+        "search": analysis.search,
+    }
+
+
+def positions(preset: str, games: int, per_game: int, seed: int, jobs: int, cache: Path) -> list[dict]:
+    """The analysed positions of games ``0..games-1``, from the cache where they are there."""
+    from joblib import Parallel, delayed
+
+    from seqsolve.play.match import run_games
+
+    cache.mkdir(parents=True, exist_ok=True)
+    records = run_games(config_of(preset, seed), games, jobs=jobs, out=str(cache / f"{preset}-s{seed}.jsonl"))
+    done_path = cache / f"{preset}-s{seed}-analyses.jsonl"
+    done = {}
+    if done_path.exists():
+        for line in done_path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                done[(row["game"], row["ply"])] = row
+    wanted = [(r, ply) for r in records for ply in chosen_plies(r, per_game, seed)]
+    todo = [(r, ply) for r, ply in wanted if (r["game"], ply) not in done]
+    if todo:
+        with done_path.open("a") as out:
+            for row in Parallel(n_jobs=jobs, return_as="generator")(delayed(analyse_position)(r, ply, seed) for r, ply in todo):
+                done[(row["game"], row["ply"])] = row
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+    return [done[(r["game"], ply)] for r, ply in wanted if done[(r["game"], ply)]["win"] is not None]
+
+
+def pooled(preset: str, games: int, per_game: int, seeds: list[int], jobs: int, cache: Path) -> list[dict]:
+    """The positions of several seeds together, each game named by its seed and number
+    (the bootstrap resamples games)."""
+    return [{**r, "game": f"{s}:{r['game']}"} for s in seeds for r in positions(preset, games, per_game, s, jobs, cache)]
+
+
+# ---- report ----------------------------------------------------------------------------
+
+
+def diagram(path: str, title: str, curves: list[tuple[str, list[dict]]]) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 5))
+    ax.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="calibrated")
+    for label, bins in curves:
+        ax.plot([b["estimate"] for b in bins], [b["outcome"] for b in bins], marker="o", label=label)
+        for b in bins:
+            ax.annotate(str(b["n"]), (b["estimate"], b["outcome"]), fontsize=7, xytext=(3, -8), textcoords="offset points")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("estimated win chance of the turn played (bin mean)")
+    ax.set_ylabel("share of those games the mover's side won")
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def line(name: str, f: dict) -> str:
+    return (
+        f"{name}: {f['positions']} positions from {f['games']} games; mean estimate {f['mean_estimate']:.3f}, "
+        f"mover won {f['mean_outcome']:.3f}; Brier {f['brier']:.3f} [{f['brier_ci'][0]:.3f}, {f['brier_ci'][1]:.3f}] "
+        f"vs constant {f['brier_base']:.3f} [{f['brier_base_ci'][0]:.3f}, {f['brier_base_ci'][1]:.3f}], "
+        f"gain [{f['brier_gain_ci'][0]:.3f}, {f['brier_gain_ci'][1]:.3f}]; "
+        f"slope {f['slope']:.2f} [{f['slope_ci'][0]:.2f}, {f['slope_ci'][1]:.2f}], "
+        f"intercept {f['intercept']:.2f} [{f['intercept_ci'][0]:.2f}, {f['intercept_ci'][1]:.2f}]"
+    )
+
+
+def printed(rows: list[dict], calibration: tuple[float, float]) -> list[dict]:
+    """The rows with each unproven estimate through the Platt map ``calibration`` and kept
+    within 0.001-0.999, as ``analyze`` would print it; a proof stays 1 or 0."""
+    from seqsolve.analysis.results import ESTIMATE_CEILING, ESTIMATE_FLOOR
+
+    mapping = platt_map(*calibration)
+
+    def shown(r):
+        if r["proven"]:
+            return r["win"]
+        return min(max(float(mapping(r["win"])), ESTIMATE_FLOOR), ESTIMATE_CEILING)
+
+    return [{**r, "win": shown(r)} for r in rows]
+
+
+def platt_fit(rows: list[dict]) -> tuple[float, float]:
+    """The Platt map ``(a, b)`` fitted on the unproven estimates of ``rows`` (proofs are exact
+    and stay so)."""
+    kept = [r for r in rows if not r["proven"]]
+    return calibration_slope([r["win"] for r in kept], [r["outcome"] for r in kept])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", choices=sorted(PRESETS), required=True)
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--per-game", type=int, default=3)
+    parser.add_argument("--seed", type=int, nargs="+", default=[1], help="the match seeds whose positions are scored (pooled)")
+    parser.add_argument("--fit-seed", type=int, nargs="+", default=None, help="fit a Platt map on these seeds' positions, score it on --seed's")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--cache", default=".calibration")
+    parser.add_argument("--png", default=None)
+    parser.add_argument("--draws", type=int, default=1000, help="bootstrap resamples")
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.per_game < 1 or args.jobs < 1 or args.draws < 10:
+        parser.error("--games, --per-game and --jobs must be at least 1, --draws at least 10")
+    cache = Path(args.cache)
+    rows = pooled(args.preset, args.games, args.per_game, args.seed, args.jobs, cache)
+    seeds = ", ".join(map(str, args.seed))
+    report = {"preset": args.preset, "seed": args.seed, "raw": figures(rows, args.draws)}
+    print(line(f"{args.preset}, seeds {seeds}", report["raw"]))
+    curves = [("default analysis", report["raw"]["reliability"])]
+    if args.fit_seed is not None:
+        if set(args.seed) & set(args.fit_seed):
+            parser.error("--fit-seed must not share a seed with --seed: the map is scored on positions it was not fitted on")
+        fit_rows = pooled(args.preset, args.games, args.per_game, args.fit_seed, args.jobs, cache)
+        a, b = platt_fit(fit_rows)
+        fitted = ", ".join(map(str, args.fit_seed))
+        report["fit"] = {"fit_seed": args.fit_seed, "positions": len(fit_rows), "a": a, "b": b,
+                         "held_out": figures(printed(rows, (a, b)), args.draws)}
+        print(f"Platt map fitted on seeds {fitted} ({len(fit_rows)} positions): ({a:.3f}, {b:.3f})")
+        print(line("  through it, held out", report["fit"]["held_out"]))
+        curves.append((f"Platt map fitted on seeds {fitted}", report["fit"]["held_out"]["reliability"]))
+    if args.png:
+        f = report["raw"]
+        diagram(args.png, f"{args.preset}: {f['positions']} positions of {f['games']} games, seeds {seeds}", curves)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""benchmarks/calibration.py's scoring: the Brier score, the logistic calibration fit
+(which must recover a known slope), the Platt map (monotone, proofs kept) and the
+bootstrap over games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from script_helpers import load_script
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration.py"
+
+
+@pytest.fixture(scope="module")
+def calibration():
+    return load_script(SCRIPT, "calibration")
+
+
+def test_brier_of_sure_right_wrong_and_even_estimates(calibration):
+    assert calibration.brier([1, 0], [1, 0]) == 0
+    assert calibration.brier([1, 0], [0, 1]) == 1
+    assert calibration.brier([0.5] * 4, [1, 0, 0, 1]) == 0.25
+    assert calibration.brier([0.8, 0.3], [1, 0]) == pytest.approx((0.04 + 0.09) / 2)
+
+
+@pytest.mark.parametrize("slope,intercept", [(1.0, 0.0), (0.6, 0.3), (1.4, -0.2)])
+def test_the_logistic_fit_recovers_a_known_slope_and_intercept(calibration, slope, intercept):
+    """Outcomes drawn with P(win) = sigmoid(a + b logit p): the fit finds a and b."""
+    rng = np.random.default_rng(5)
+    p = rng.uniform(0.05, 0.95, 40_000)
+    truth = 1 / (1 + np.exp(-(intercept + slope * np.log(p / (1 - p)))))
+    y = (rng.random(p.size) < truth).astype(float)
+    a, b = calibration.calibration_slope(p, y)
+    assert b == pytest.approx(slope, abs=0.05)
+    assert a == pytest.approx(intercept, abs=0.05)
+
+
+def test_calibrated_estimates_score_better_than_the_base_rate(calibration):
+    rng = np.random.default_rng(6)
+    rows = [{"game": i // 3, "win": p, "outcome": float(rng.random() < p)} for i, p in enumerate(rng.uniform(0.05, 0.95, 600))]
+    f = calibration.figures(rows, draws=50)
+    assert f["brier"] < f["brier_base"]
+    assert f["brier_gain_ci"][0] > 0
+    assert f["slope_ci"][0] < 1 < f["slope_ci"][1]
+    assert f["positions"] == 600 and f["games"] == 200
+    assert sum(b["n"] for b in f["reliability"]) == 600
+
+
+def test_the_bootstrap_resamples_whole_games_and_repeats_from_its_seed(calibration):
+    rows = [{"game": g, "win": w, "outcome": o} for g, w, o in [(0, 0.9, 1), (0, 0.8, 1), (1, 0.2, 0), (2, 0.6, 0)]]
+    once = calibration.bootstrap(rows, calibration.brier, draws=200, seed=3)
+    assert once == calibration.bootstrap(rows, calibration.brier, draws=200, seed=3)
+    assert 0 <= once[0] <= once[1] <= 1
+
+
+def test_the_platt_map_is_monotone_and_keeps_proofs(calibration):
+    mapping = calibration.platt_map(0.2, 0.7)
+    p = np.linspace(0.001, 0.999, 500)
+    mapped = mapping(p)
+    assert np.all(np.diff(mapped) > 0)  # the order of the turns is kept
+    assert np.all((mapped > 0) & (mapped < 1))
+    assert list(mapping(np.array([0.0, 1.0]))) == [0.0, 1.0]
+    # a slope below 1 pulls estimates toward the middle
+    assert mapping(np.array([0.999]))[0] < 0.999 and mapping(np.array([0.001]))[0] > 0.001
