@@ -34,7 +34,7 @@ import numpy as np
 from seqsolve import _stacks_bots
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import stacks_tables
-from seqsolve.play.stats import paired_score_interval, rate_interval
+from seqsolve.stats import paired_score_interval, rate_interval
 
 
 def search_params(text: str) -> dict:

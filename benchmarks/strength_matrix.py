@@ -43,7 +43,7 @@ from seqsolve.games.sequence.rules import Variant
 from seqsolve.play.config import MatchConfig, check_config
 from seqsolve.play.match import play_game
 from seqsolve.play.report import _deal_scores, summarize_match
-from seqsolve.play.stats import mean_interval, paired_score_interval
+from seqsolve.stats import mean_interval, paired_score_interval
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "RESULTS.md")

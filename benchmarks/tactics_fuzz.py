@@ -31,7 +31,7 @@ import tempfile
 
 import numpy as np
 
-from seqsolve.analysis.exact import winning_actions
+from seqsolve.games.exact import winning_actions
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.base import RulesError
 from seqsolve.games.sequence.rules import parse_rules

@@ -132,7 +132,7 @@ def best_move(state, bot: str | Bot = "search", seconds: float | None = None, se
     True
     >>> seqsolve.best_move(state, "mcts:iters=lots")
     Traceback (most recent call last):
-    seqsolve.bots.base.BotError: bot mcts: parameter iters takes a int, not 'lots'
+    seqsolve.games.bot.BotError: bot mcts: parameter iters takes a int, not 'lots'
     """
     game = _game_of(state, "best_move")
     seed = arguments.seed(seed, "best_move")

@@ -88,8 +88,8 @@ import numpy as np
 
 from ..games import game_for
 from ..games.base import whole_turns
-from ..play.stats import rate_interval
-from .exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
+from ..stats import rate_interval
+from ..games.exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
 from .proof import DEFAULT_PROOF_TURNS, PROOF_SECONDS_CAP, prove_turns
 from .results import (
     ESTIMATE_CEILING,

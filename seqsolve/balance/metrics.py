@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..games import all_games, game_for
-from ..play import stats
+from .. import stats
 from ..play.config import MatchConfig
 from ..play.report import summarize_match
 from .grid import VariantPoint

@@ -77,17 +77,18 @@ def _command_line(ctx: click.Context) -> str:
 
 def _restrictions(text: str | None) -> tuple[str, ...]:
     from ..balance.grid import BalanceError
-    from ..bots.restricted import RESTRICTIONS
+    from ..bots import restrictions
 
     if not text:
         return ()
+    known = restrictions()
     if text.strip() == "all":
-        return tuple(RESTRICTIONS)
+        return known
     names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
     for n in names:
-        if n not in RESTRICTIONS:
+        if n not in known:
             raise BalanceError(
-                f"--restrict: unknown restriction {n!r} (known: {', '.join(RESTRICTIONS)}, or all)"
+                f"--restrict: unknown restriction {n!r} (known: {', '.join(known)}, or all)"
             )
     return names
 

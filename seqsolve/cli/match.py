@@ -37,7 +37,7 @@ def _sprt_tracker(spec: str | None, sides: int):
     """A callback that feeds complete deals, in order, to the SPRT; None without --sprt."""
     if spec is None:
         return None, None
-    from ..play.stats import SPRT
+    from ..stats import SPRT
 
     if sides != 2:
         raise click.UsageError("--sprt needs a two-sided game (2 players or 2 teams)")

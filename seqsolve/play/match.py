@@ -34,7 +34,7 @@ from typing import Protocol
 import numpy as np
 
 from ..bots import BotFailure, make_bot
-from ..bots.base import Bot
+from ..games.bot import Bot
 from ..games.base import GameState, turns_played
 from .config import MatchConfig, MatchError, check_config, game_identity, game_score
 from .records import RecordFile, game_ending

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..bots import Bot, BotFailure, ProgramRefused, make_bot
-from ..bots.external import clip
+from ..games.external import clip
 from ..errors import SeqsolveError
 from ..games import game_for, rules_for
 from ..games.base import GameState, turns_played

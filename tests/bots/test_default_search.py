@@ -9,7 +9,7 @@ import pytest
 
 from seqsolve import _choose
 from seqsolve.bots import BotError, make_bot
-from seqsolve.bots.default_search import SPECS, TIMED_SPECS, game_kind
+from seqsolve.games.sequence.bots.default_search import SPECS, TIMED_SPECS, game_kind
 from seqsolve.games.sequence.game import SEQUENCE
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State

@@ -482,7 +482,7 @@ def test_search_hold_weight_reaches_the_searcher_and_has_a_range():
     """Draft variant: the search adds what every known hand card is worth to hold
     (mcts:hold, default 1; benchmarks/RESULTS.md measures it)."""
     from seqsolve.bots import make_bot
-    from seqsolve.bots.base import BotError
+    from seqsolve.games.bot import BotError
 
     assert _search.default_params()["hold"] == 1.0
     assert make_bot("mcts:hold=0").searcher().params["hold"] == 0.0
@@ -535,7 +535,7 @@ def test_mcts_top_finds_wins_and_blocks_and_is_deterministic():
 
 def test_mcts_top_parameter_has_a_range():
     from seqsolve.bots import make_bot
-    from seqsolve.bots.base import BotError
+    from seqsolve.games.bot import BotError
 
     assert make_bot("mcts:top=5").searcher().params["root_top"] == 5
     assert make_bot("mcts").searcher().params["root_top"] == -1
@@ -610,7 +610,7 @@ def test_mcts_cpu_cap_ends_the_search_whatever_the_iterations():
     first 64, so a cap already spent stops the search at exactly 64; without a cap
     the iteration budget decides.  mcts:cap passes it on."""
     from seqsolve.bots import make_bot
-    from seqsolve.bots.base import BotError
+    from seqsolve.games.bot import BotError
 
     state = State.new(parse_rules("draft", players=2), seed=3)
     core = state.observation(0).core
@@ -693,7 +693,7 @@ def test_mcts_default_work_budget_cuts_no_classic_two_player_search(name):
     default plays there the very games it played before the budget (the crowded
     board spends about two thirds of it)."""
     from seqsolve.bots import make_bot
-    from seqsolve.bots.search import MOVE_WORK
+    from seqsolve.games.sequence.bots.search import MOVE_WORK
 
     if name == "opening":
         state = State.new(parse_rules("classic", players=2), seed=8)
@@ -734,8 +734,8 @@ def test_mcts_without_iterations_the_work_budget_alone_ends_the_search():
     """iters=0 leaves the move to the work budget (the same stop on any machine);
     with work=0 too and no time there is no budget, a one-line bot error."""
     from seqsolve.bots import make_bot
-    from seqsolve.bots.base import BotError
-    from seqsolve.bots.search import MOVE_WORK
+    from seqsolve.games.bot import BotError
+    from seqsolve.games.sequence.bots.search import MOVE_WORK
 
     state = State.new(parse_rules("classic", players=2), seed=8)
     bot = make_bot("mcts:iters=0")

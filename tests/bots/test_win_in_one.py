@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from seqsolve.analysis.exact import winning_actions
+from seqsolve.games.exact import winning_actions
 from seqsolve.bots import make_bot
 from seqsolve.games.sequence.rules import PRESETS, parse_rules
 from seqsolve.games.sequence.state import State

@@ -10,7 +10,7 @@ import pytest
 
 from seqsolve.play.match import run_games
 from seqsolve.play.ratings import Rating, bradley_terry
-from seqsolve.play.stats import elo_from_score, score_from_elo
+from seqsolve.stats import elo_from_score, score_from_elo
 from seqsolve.play.tournament import Tournament
 
 

@@ -157,7 +157,7 @@ class SequenceGame:
     @staticmethod
     def bot_classes() -> dict:
         """The bots of :mod:`seqsolve.bots` (random, greedy, heuristic, mcts, rollout, search, restricted, ext)."""
-        from ...bots.catalog import sequence_bots
+        from .bots import sequence_bots
 
         return sequence_bots()
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...play.stats import rate_interval
+from ...stats import rate_interval
 from .actions import ActionKind, decode_action
 from .board import CORNERS, windows
 from .cards import CardKind

@@ -143,7 +143,7 @@ class StacksGame:
     def bot_classes() -> dict:
         """The bots that play Stacks: its own (random, greedy, mcts: seqsolve/games/stacks/bots.py)
         and the external programs of the line protocol (``ext:``)."""
-        from ...bots.external import ExternalBot
+        from ..external import ExternalBot
         from .bots import bot_classes
 
         return {**bot_classes(), ExternalBot.name: ExternalBot}

@@ -5,7 +5,7 @@ every action of a self-play game, and its summary over a point's records."""
 
 from __future__ import annotations
 
-from ...play.stats import mean_interval, rate_interval
+from ...stats import mean_interval, rate_interval
 from .actions import BLOCK, ActionKind, decode_action
 from .cards import Card, colour
 from .rules import StacksRules

@@ -268,7 +268,7 @@ def test_seeds_reproduce_the_bots_choices():
 
 
 def test_mcts_bot_refuses_no_budget():
-    from seqsolve.bots.base import BotError
+    from seqsolve.games.bot import BotError
 
     with pytest.raises(BotError, match="iters, time or work"):
         StacksMCTSBot(iters=0, time=0, work=0)

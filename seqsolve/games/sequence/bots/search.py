@@ -18,10 +18,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .. import _choose, _eval, _search
-from ..games.sequence.rules import Rules
-from ..games.sequence.state import State
-from .base import Bot, BotError, Param
+from .... import _choose, _eval, _search
+from ..rules import Rules
+from ..state import State
+from ...bot import Bot, BotError, Param
 
 #: the named weight sets of ``weights=NAME``: each the weights it changes from the defaults
 WEIGHT_SETS: dict[str, dict[str, Any]] = {"default": {}}
@@ -118,8 +118,6 @@ class _Evidence:
     def check_rules(self, rules) -> None:
         """``recall`` keeps the cards taken from the face-up draft: only the draft variant has one."""
         if self.options["recall"] and getattr(rules, "draw_mode", None) != "draft":
-            from .base import BotError
-
             raise BotError(
                 f"bot {self.name}: recall keeps the cards taken from the face-up draft, which only the draft"
                 f" variant has (draw_mode=draft), not {rules.variant}"
@@ -223,8 +221,6 @@ class MCTSBot(_Evidence, Bot):
         if not self.options["iters"] and not self.options["time"] and not self.options["work"]:
             raise BotError("bot mcts: give iters, time or work")
         if self.options["cap"] and self.options["time"]:
-            from .base import BotError
-
             raise BotError("bot mcts: cap bounds a move's iterations, and time= replaces them: give cap or time, not both")
         self.open_information = bool(self.options["open"])
         self._weights = load_weights(self.name, self.options["weights"])

@@ -1,4 +1,4 @@
-"""Tests for seqsolve.play.stats: known values, coverage in seeded simulations, SPRT error rates."""
+"""Tests for seqsolve.stats: known values, coverage in seeded simulations, SPRT error rates."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from seqsolve.play.stats import (
+from seqsolve.stats import (
     SPRT,
     elo_from_score,
     elo_interval,

@@ -47,8 +47,8 @@ import time
 
 import numpy as np
 
-from ..games.base import GameState
-from .base import Bot, BotError, BotFailure, Param
+from .base import GameState
+from .bot import Bot, BotError, BotFailure, Param
 
 #: the longest answer line read (a program printing without newlines is cut off here)
 MAX_LINE = 1 << 20

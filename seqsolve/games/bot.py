@@ -18,8 +18,8 @@ from ..errors import SeqsolveError
 if TYPE_CHECKING:  # spec parsing needs neither numpy nor the compiled core
     import numpy as np
 
-    from ..games.sequence.rules import Rules
-    from ..games.sequence.state import State
+    from .sequence.rules import Rules
+    from .sequence.state import State
 
 
 class BotError(SeqsolveError, ValueError):
