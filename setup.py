@@ -18,7 +18,7 @@ class BuildCore(build_ext):
     def run(self):
         try:
             super().run()
-        except Exception as exc:  # compiler missing or failing: say what to do, once
+        except Exception as exc:  # noqa: BLE001 - compiler missing or failing: say what to do, once
             sys.stderr.write(
                 "\nseqsolve: building the compiled core failed "
                 f"({exc}); install a C compiler and the Python headers "

@@ -18,8 +18,8 @@ import numpy as np
 
 from seqsolve import _search
 from seqsolve.bots import make_bot
-from seqsolve.games.sequence.bots.search import MOVE_WORK
 from seqsolve.games.base import RulesError
+from seqsolve.games.sequence.bots.search import MOVE_WORK
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 

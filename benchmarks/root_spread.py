@@ -34,12 +34,12 @@ import sys
 
 import numpy as np
 from joblib import Parallel, delayed
+from strength_matrix import SEATINGS, seatings  # the matrix's seating classes, beside this script
 
 from seqsolve import _choose
 from seqsolve.bots import make_bot
 from seqsolve.games.sequence.rules import Variant, parse_rules
 from seqsolve.games.sequence.state import State
-from strength_matrix import SEATINGS, seatings  # the matrix's seating classes, beside this script
 
 
 def game_decisions(spec: str, preset: str, players: int, teams: int | None, game: int, seed: int,
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
             Variant.parse(preset)
         cells = [(preset, n, teams) for preset in presets for n, teams in seatings(preset) if n in players]
         make_bot(args.bot).searcher()
-    except Exception as exc:  # a bad option, preset or bot: one line, no traceback
+    except Exception as exc:  # noqa: BLE001 - a bad option, preset or bot: one line, no traceback
         print(f"root_spread.py: {exc}", file=sys.stderr)
         return 2
     runs = Parallel(n_jobs=args.jobs)(

@@ -85,7 +85,7 @@ def match(first: str, other: str, players: int, deals: int, seed: int, args) -> 
         if args.progress and (d + 1) % args.progress == 0:
             print(f"  {first} vs {other} {players}p: {d + 1}/{deals} deals", file=sys.stderr, flush=True)
     score, low, high = paired_score_interval(deal_scores)
-    rate, wlow, whigh = rate_interval(wins, games)
+    _, wlow, whigh = rate_interval(wins, games)
     row = {
         "bot": first,
         "vs": other,

@@ -30,14 +30,14 @@ import sys
 import tempfile
 
 import numpy as np
+from strength_matrix import split_specs  # the matrix's reading of --bots, beside this script
 
-from seqsolve.games.exact import winning_actions
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.base import RulesError
+from seqsolve.games.exact import winning_actions
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 from seqsolve.games.sequence.threats import immediate_wins
-from strength_matrix import split_specs  # the matrix's reading of --bots, beside this script
 
 CHECKS = ("win", "block")
 

@@ -83,13 +83,14 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import Self
 
 import numpy as np
 
 from ..games import game_for
 from ..games.base import whole_turns
-from ..stats import rate_interval
 from ..games.exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
+from ..stats import rate_interval
 from .proof import DEFAULT_PROOF_TURNS, PROOF_SECONDS_CAP, prove_turns
 from .results import (
     ESTIMATE_CEILING,
@@ -129,7 +130,7 @@ class SearchThreads:
         self.threads: list[threading.Thread] = []
         self.stopping = False
 
-    def __enter__(self) -> SearchThreads:
+    def __enter__(self) -> Self:
         return self
 
     def map(self, fn: Callable, items: Iterable) -> Iterable:
@@ -149,7 +150,7 @@ class SearchThreads:
                     return
                 try:
                     results[i] = (True, fn(items[i]))
-                except BaseException as exc:  # handed to the main thread
+                except BaseException as exc:  # noqa: BLE001 - handed to the main thread
                     results[i] = (False, exc)
                 finished[i].set()
 

@@ -34,8 +34,8 @@ from typing import Protocol
 import numpy as np
 
 from ..bots import BotFailure, make_bot
-from ..games.bot import Bot
 from ..games.base import GameState, turns_played
+from ..games.bot import Bot
 from .config import MatchConfig, MatchError, check_config, game_identity, game_score
 from .records import RecordFile, game_ending
 from .seeds import stream_words

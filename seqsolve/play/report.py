@@ -148,12 +148,15 @@ def format_match(summary: dict, colours: str = "bgr") -> str:
     """The summary as a few lines of text for the terminal."""
     a, b = summary["labels"][0], summary["labels"][-1]
     lines = [
-        f"{summary['games']} games ({summary['deals']} deals, each played with the seats "
-        "rotated so both bots get the same cards: paired games cancel the luck of the deal)",
-        f"  {a}: {summary['wins'].get(a, 0)} wins   {b}: {summary['wins'].get(b, 0)} wins   "
-        f"draws: {summary['draws']}",
-        f"  score of {a}: {_pct(summary['score'])}  95% CI [{_pct(summary['score_ci'][0])}, "
-        f"{_pct(summary['score_ci'][1])}]",
+        (
+            f"{summary['games']} games ({summary['deals']} deals, each played with the seats "
+            "rotated so both bots get the same cards: paired games cancel the luck of the deal)"
+        ),
+        f"  {a}: {summary['wins'].get(a, 0)} wins   {b}: {summary['wins'].get(b, 0)} wins   draws: {summary['draws']}",
+        (
+            f"  score of {a}: {_pct(summary['score'])}  95% CI [{_pct(summary['score_ci'][0])}, "
+            f"{_pct(summary['score_ci'][1])}]"
+        ),
     ]
     if summary["elo"] is not None or summary["elo_ci"] is not None:
         low, high = summary["elo_ci"] or (None, None)

@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from seqsolve.balance.grid import expand_grid, point_stream
-from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
 from seqsolve.games.sequence.rules import RulesError, parse_rules
 from seqsolve.games.sequence.state import State
+from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game, run_games
 from seqsolve.play.records import read_records

@@ -276,7 +276,7 @@ def test_a_new_game_forgets_the_last_games_evidence():
 
 
 def test_evidence_needs_exactly_one_opponent_play():
-    before, now, full = _unblocked_threat()
+    before, now, _ = _unblocked_threat()
     searcher = _search.Searcher()
     assert not searcher.set_evidence(before.core, now.core, 0.0)  # temperature 0: off
     assert not searcher.set_evidence(now.core, now.core, 0.1)  # nothing happened

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from state_helpers import preset_configs
 
-from seqsolve.games.exact import winning_actions
 from seqsolve.bots import make_bot
+from seqsolve.games.exact import winning_actions
 from seqsolve.games.sequence.rules import PRESETS, parse_rules
 from seqsolve.games.sequence.state import State
-from state_helpers import preset_configs
 
 VARIANTS = [*PRESETS,
             "classic[overlap_max_shared=0,sequences_to_win=3]",

@@ -17,11 +17,11 @@ import pytest
 from cli_helpers import fails
 from click.testing import CliRunner
 
-from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.bots import BotError, make_bot
 from seqsolve.cli import main
 from seqsolve.games.sequence.notation import parse_position
 from seqsolve.games.sequence.state import State
+from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game, run_games
 from seqsolve.play.records import read_records
@@ -208,7 +208,7 @@ def test_interrupted_tournament_says_how_to_resume(tmp_path):
 def test_foreign_out_file_is_refused_and_left_alone(tmp_path):
     out = tmp_path / "notes.jsonl"
     out.write_text("hello\n")
-    code, stdout, stderr = run_cli("match", "random", "random", "--games", "2", "--out", str(out), "--seed", "1")
+    code, _, stderr = run_cli("match", "random", "random", "--games", "2", "--out", str(out), "--seed", "1")
     assert code != 0 and "not a seqsolve match record file" in stderr
     assert out.read_text() == "hello\n"
     other = tmp_path / "other.jsonl"
@@ -237,7 +237,7 @@ def test_foreign_out_file_is_refused_and_left_alone(tmp_path):
 )
 def test_bad_match_input_is_one_clear_line(tmp_path, args, message):
     out = tmp_path / "x.jsonl"
-    code, stdout, stderr = run_cli("match", "--games", "2", "--out", str(out), *args)
+    code, _, stderr = run_cli("match", "--games", "2", "--out", str(out), *args)
     assert code != 0
     assert message in stderr
     assert stderr.count("\n") == 1 and "Traceback" not in stderr
@@ -281,7 +281,7 @@ def test_tournament_table_and_replay(tmp_path):
                               "--json", "--jobs", "1", "--out", str(tmp_path))
     assert code == 0
     report = json.loads(stdout)
-    assert [r["bot"] for r in report["ratings"]][0] == "greedy"
+    assert report["ratings"][0]["bot"] == "greedy"
     assert report["scores"]["greedy"]["random"] > 0.5
     path = next(tmp_path.glob("*.jsonl"))
     code, stdout, _ = run_cli("replay", str(path), "--game", "3")
@@ -346,10 +346,12 @@ def _without_seconds(path: Path) -> str:
     "script",
     [
         "print('ready', flush=True)\nsys.exit(0)\n",  # after it, before reading its first game
-        "print('ready', flush=True)\nn = 0\n"  # in the middle of a game, on its third move
-        "for line in sys.stdin:\n    words = line.split()\n    if words[0] == 'legal':\n        legal = words[1:]\n"
-        "    if words[0] == 'go':\n        n += 1\n        if n == 3:\n            sys.exit(4)\n"
-        "        print('move', legal[0], flush=True)\n",
+        (  # in the middle of a game, on its third move
+            "print('ready', flush=True)\nn = 0\n"
+            "for line in sys.stdin:\n    words = line.split()\n    if words[0] == 'legal':\n        legal = words[1:]\n"
+            "    if words[0] == 'go':\n        n += 1\n        if n == 3:\n            sys.exit(4)\n"
+            "        print('move', legal[0], flush=True)\n"
+        ),
     ],
     ids=["before-first-game", "mid-game"],
 )

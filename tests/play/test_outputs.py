@@ -19,6 +19,7 @@ import socket
 import stat
 import threading
 from pathlib import Path
+from typing import Self
 
 import pytest
 
@@ -60,7 +61,7 @@ class FifoReader:
     def __init__(self, fifo):
         self.fifo, self.data, self.chunks = str(fifo), b"", []
 
-    def __enter__(self) -> FifoReader:
+    def __enter__(self) -> Self:
         self.held = os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()

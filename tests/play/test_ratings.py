@@ -10,8 +10,8 @@ import pytest
 
 from seqsolve.play.match import run_games
 from seqsolve.play.ratings import Rating, bradley_terry
-from seqsolve.stats import elo_from_score, score_from_elo
 from seqsolve.play.tournament import Tournament
+from seqsolve.stats import elo_from_score, score_from_elo
 
 
 def test_bradley_terry_two_players_matches_closed_form() -> None:

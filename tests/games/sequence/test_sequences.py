@@ -54,7 +54,7 @@ def test_c26_declares_the_lexicographically_first_maximum_set():
     board = ["."] * 100
     for c in CORNERS:
         board[c] = "*"
-    for name in "a2 a3 a4 a5 a6 a7 a8 a9".split():
+    for name in ["a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"]:
         board[parse_cell(name)] = "b"
     # the five windows through a5 all count; only a1-a5 and a5-a9 share at most one cell
     declared = new_sequences(board, "b", parse_cell("a5"), [], rules)

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from state_helpers import rules_for
 
 from seqsolve import _choose, _eval
 from seqsolve.games.base import RulesError
 from seqsolve.games.sequence.rules import PRESETS, UNLIMITED
-from seqsolve.reference.sequences import overlap_allows
 from seqsolve.games.sequence.state import State
-from state_helpers import rules_for
+from seqsolve.reference.sequences import overlap_allows
+
 
 def seatings():
     """Every preset with two sides, and with three where the preset allows them."""

@@ -26,9 +26,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ...bot import Bot, Param
 from ..rules import Rules
 from ..state import State
-from ...bot import Bot, Param
 
 #: the search each kind of game (:func:`game_kind`) plays at the default, counted budget.
 #: Rollouts: 600,000 work units hold the slowest moves (the opening's, about 100 ns a

@@ -19,9 +19,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .... import _choose, _eval, _search
+from ...bot import Bot, BotError, Param
 from ..rules import Rules
 from ..state import State
-from ...bot import Bot, BotError, Param
 
 #: the named weight sets of ``weights=NAME``: each the weights it changes from the defaults
 WEIGHT_SETS: dict[str, dict[str, Any]] = {"default": {}}

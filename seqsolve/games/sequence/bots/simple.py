@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...bot import Bot
 from ..rules import Rules
 from ..state import State
-from ...bot import Bot
 
 
 class RandomBot(Bot):
