@@ -142,13 +142,15 @@ def best_move(state, bot: str | Bot = "search", seconds: float | None = None, se
     if "?" in state.hand(seat):
         raise ArgumentError(f"best_move: seat {seat}'s cards are not all known: a bot needs its own hand")
     kept = isinstance(bot, Bot)
-    if kept and seconds is not None:
-        raise BotError(f"seconds is for a bot spec: {bot!r} keeps the budget it was made with")
-    if not kept:
+    if isinstance(bot, Bot):
+        if seconds is not None:
+            raise BotError(f"seconds is for a bot spec: {bot!r} keeps the budget it was made with")
+        player = bot
+    else:
         if bot == "search" and game.name != "sequence":
             bot = game.default_bot
-        bot = arguments.text(bot, "best_move", "bot", "a bot spec such as 'heuristic', or a Bot")
-    player = bot if kept else _bot_with_budget(bot, seconds, game)
+        spec = arguments.text(bot, "best_move", "bot", "a bot spec such as 'heuristic', or a Bot")
+        player = _bot_with_budget(spec, seconds, game)
     try:
         if player.open_information and state.has_hidden_cards():
             raise ArgumentError(f"best_move: bot {player.spec} sees every card (open), but some are unknown here")

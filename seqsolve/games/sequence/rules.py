@@ -13,6 +13,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from ...errors import ArgumentError
 from ..base import RulesError
@@ -323,21 +324,21 @@ class Rules:
     bonus_cards: int = 0
 
     @classmethod
-    def from_options(cls, preset: str, opts: dict[str, object]) -> Rules:
+    def from_options(cls, preset: str, opts: dict[str, Any]) -> Rules:
         players = opts.get("players")
         if players is None:
             raise RulesError("the number of players must be given (2, 3, 4, 6, 8, 9, 10 or 12)")
-        players = int(players)  # type: ignore[arg-type]
+        players = int(players)
         if players not in PLAYER_COUNTS:
             raise RulesError(f"{players} players cannot be seated: allowed 2, 3, 4, 6, 8, 9, 10, 12 (C-6)")
-        if players > int(opts["max_players"]):  # type: ignore[arg-type]
+        if players > int(opts["max_players"]):
             raise RulesError(f"{players} players is more than this variant allows ({opts['max_players']})")
         teams = opts.get("teams")
         if teams is None:
             teams = default_teams(players)
             if teams is None:
                 raise RulesError(f"with {players} players give the number of sides: teams=2 or teams=3")
-        teams = int(teams)  # type: ignore[arg-type]
+        teams = int(teams)
         if teams not in (2, 3) or players % teams:
             raise RulesError(f"{players} players cannot form {teams} equal sides (C-6)")
         if players <= 3 and teams != players:
@@ -351,13 +352,13 @@ class Rules:
         values["sequences_to_win"] = _resolve_sequences(opts["sequences_to_win"], players, teams)
         for name in RANGES:
             if name not in ("players", "teams") and values[name] != UNLIMITED:
-                check_range(name, int(values[name]))  # type: ignore[call-overload]
-        shared = int(values["overlap_max_shared"])  # type: ignore[call-overload]
+                check_range(name, int(values[name]))
+        shared = int(values["overlap_max_shared"])
         check_range(
-            "sequences_to_win", int(values["sequences_to_win"]), max_sequences(shared),  # type: ignore[call-overload]
+            "sequences_to_win", int(values["sequences_to_win"]), max_sequences(shared),
             f" with overlap_max_shared={shared} (no more fit on the board)",
         )
-        check_range("first_seat", int(values["first_seat"]), players - 1, f" (a seat of {players} players)")  # type: ignore[call-overload]
+        check_range("first_seat", int(values["first_seat"]), players - 1, f" (a seat of {players} players)")
         rules = cls(preset=preset, **{f.name: values[f.name] for f in dataclasses.fields(cls) if f.name != "preset"})
         rules._check_cards()
         return rules

@@ -196,7 +196,8 @@ class State:
             if pos.draw_cards is not None
             else [UNKNOWN_CODE] * pos.draw_count
         )
-        result, termination = CoreResult.ONGOING, 0
+        result: int = CoreResult.ONGOING
+        termination = 0
         if pos.result is not None:
             result = CoreResult.DRAW if pos.result == "draw" else sides.index(pos.result)
             termination = Termination.WIN.value if pos.result != "draw" else Termination.RECORDED.value
@@ -249,7 +250,8 @@ class State:
             piles[seat].append(deck.codes[card])
         draw = core.draw_pile()
         listed = viewer is None and core.draw_known and UNKNOWN_CODE not in draw
-        over = self.is_terminal()
+        outcome = self.outcome()
+        over = outcome is not None
         return Position(
             rules=self.rules,
             seats=self.seats,
@@ -263,7 +265,7 @@ class State:
             turn=core.turn,
             stall=core.stall,
             exchange_used=not over and core.exchanges_left == 0 and self.rules.dead_card_exchanges_per_turn != 0,
-            result=self.outcome().result if over else None,
+            result=None if outcome is None else outcome.result,
             draft=tuple(deck.codes[c] for c in sorted(core.draft())) if self.rules.draw_mode == "draft" else None,
         )
 
@@ -512,8 +514,8 @@ class State:
             if len(actions) > 1:
                 saved = self._core.clone()
                 try:
-                    for action in actions:
-                        self.apply(action)
+                    for one in actions:
+                        self.apply(one)
                 except IllegalMoveError:
                     self._core = saved
                     raise
