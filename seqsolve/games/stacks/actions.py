@@ -132,3 +132,4 @@ def text_to_action(text: str) -> int:
         raise ValueError(f"{text!r}: there are at most 6 seats (0-5)")
 
     return encode_play(card, arg, bool(src))
+

@@ -31,16 +31,14 @@ from ..engine import Outcome, bit_generator, deal_unseen, not_built
 from .actions import (
     BLOCK,
     DISCARD_BASE,
-    END,
     NUM_ACTIONS,
     PASS,
-    ActionKind,
     action_to_text,
-    decode_action,
     text_to_action,
 )
-from .cards import PILE_CARDS, Card, card_code, value
+from .cards import card_code
 from .position import StacksPosition
+from .refusals import refusal
 from .rules import StacksRules
 
 try:
@@ -199,7 +197,7 @@ class StacksState:
         elif isinstance(action, (int, np.integer)) and not isinstance(action, bool):
             action = int(action)
             if action not in self._core.legal_actions():
-                raise IllegalMoveError(self._refusal(action))
+                raise IllegalMoveError(refusal(self.to_position(), self.rules, action))
         else:
             raise ArgumentError(f"apply: action must be an action number or its text, not {action!r}")
         self._core.apply(action)
@@ -229,7 +227,7 @@ class StacksState:
         except ValueError as exc:
             raise MoveSyntaxError(str(exc)) from None
         if action not in self._core.legal_actions():
-            raise IllegalMoveError(self._refusal(action))
+            raise IllegalMoveError(refusal(self.to_position(), self.rules, action))
         return action
 
     @staticmethod
@@ -344,58 +342,7 @@ class StacksState:
         world._core.set_hidden(hands, draw, sorted(aside) if pos.aside_cards is None else None)
         return world
 
-    # ------------------------------------------------------------ refusals
-    def _refusal(self, action: int) -> str:
-        """Why ``action`` is not legal here, in one sentence naming the rule."""
-        if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
-            return f"no Stacks action has number {action!r}"
-        text, a = action_to_text(action), decode_action(action)
-        pos = self.to_position()
-        if pos.result is not None:
-            return f"{text}: the game is over"
-        if pos.block_asked is not None:
-            if action == BLOCK:
-                return f"block: {_holds_no(pos, pos.block_asked, 'Block')} (ST-15)"
-            return f"{text}: seat {pos.block_asked} is asked whether to block the completion: block or pass (ST-15)"
-        seat = pos.to_move
-        if action in (BLOCK, PASS):
-            return f"{text}: no completion is waiting for a Block (ST-15)"
-        if action == END:
-            return "end: the hand is not empty, so the turn ends with a discard (ST-14)"
-        if a.kind == ActionKind.DISCARD or not a.from_discard:
-            if a.card not in pos.hands[seat]:
-                return f"{text}: {_holds_no(pos, seat, a.card.name)}"
-        elif not pos.discards[seat] or pos.discards[seat][-1] != a.card:
-            return f"{text}: the top of seat {seat}'s discard pile is not {a.card.name} (ST-12)"
-        elif a.card not in PILE_CARDS and not self.rules.actions_from_discard:
-            return f"{text}: action cards are played from the hand only (stacks_actions_from_discard=false)"
-        if a.card == Card.BK:
-            return f"{text}: a Block is played only in answer to a completion (ST-15)"
-        return f"{text}: {_no_target(self.rules, a.card, a.arg)}"
 
-
-def _holds_no(pos: StacksPosition, seat: int, card: str) -> str:
-    """That ``seat`` has no such card or, with cards of its hand unknown here, that it
-    shows none: it may hold one, but only a card the position shows is played."""
-    return f"seat {seat} {'shows' if pos.unknown[seat] else 'holds'} no {card}"
-
-
-def _no_target(rules: StacksRules, card: int, arg: int) -> str:
-    if card in PILE_CARDS:
-        v = value(card)
-        if v and arg:
-            return "a number card names no target (its value gives the pile)"
-        if v == 1 or (v == 0 and arg == 0):
-            return f"{rules.max_piles_per_colour} piles of that colour are in play already (ST-7)"
-        return f"no pile of that colour has value {arg if v == 0 else v - 1} (ST-8)"
-    if card in (Card.SK, Card.RV):
-        return "this card names no target"
-    if card == Card.SC:
-        return f"seat {arg} is not an opponent with a discard pile to steal from (ST-18)"
-    return (
-        f"seat {arg // 2} is not an opponent holding such a chip, or the steal would win"
-        " and stacks_steal_chip_can_win is false (ST-19)"
-    )
 
 
 #: the StacksPosition fields the engine loads
