@@ -212,3 +212,17 @@ def test_a_stacks_state_writes_back_as_text(form):
     for viewer in (None, state.current_player):
         text = state.to_text(form, viewer)
         assert seqsolve.parse_state(text).to_text(form) == text
+
+
+@pytest.mark.parametrize("variant", ["classic", "stacks"])
+def test_to_text_with_a_form_that_is_no_string_is_an_argument_error(variant):
+    classic = seqsolve.State.new(seqsolve.parse_rules("classic", players=2), seed=1)
+    state = classic if variant == "classic" else seqsolve.parse_state(STN)
+    with pytest.raises(ArgumentError, match="to_text: form must be"):
+        state.to_text([])
+
+
+def test_stacks_seats_skipped_with_an_action_out_of_range_is_an_argument_error():
+    state = seqsolve.parse_state(STN)
+    with pytest.raises(ArgumentError, match="ends_turn: action"):
+        state.seats_skipped(2**31)

@@ -288,6 +288,7 @@ class State:
         from .notation import position_to_dict, to_readable, to_sqn
 
         writers = {"sqn": to_sqn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
+        form = arguments.text(form, "to_text", "form", "'sqn', 'readable' or 'json'")
         if form not in writers:
             raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
         return writers[form](self.to_position(None if viewer is None else self._seat(viewer, "to_text", "viewer")))

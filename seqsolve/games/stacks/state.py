@@ -131,6 +131,7 @@ class StacksState:
         from .view import position_to_dict
 
         writers = {"stn": to_stn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
+        form = arguments.text(form, "to_text", "form", "'stn', 'readable' or 'json'")
         writer = writers.get("stn" if form == "sqn" else form)
         if writer is None:
             raise ArgumentError(f"to_text: form must be one of {', '.join(writers)}, not {form!r}")
@@ -234,7 +235,7 @@ class StacksState:
     def ends_turn(action: int) -> bool:
         """A discard (ST-14) or ``end`` ends the turn; a play goes on, and so does a
         Block window's answer: the completer carries on with its turn (ST-15)."""
-        if type(action) is not int:
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             action = arguments.integer(action, "ends_turn", "action", 0, NUM_ACTIONS - 1)
         return action >= DISCARD_BASE and action not in (BLOCK, PASS)
 
