@@ -18,7 +18,7 @@ class BuildCore(build_ext):
     def run(self):
         try:
             super().run()
-        except Exception as exc:  # compiler missing or failing: say what to do, once
+        except Exception as exc:  # noqa: BLE001 - compiler missing or failing: say what to do, once
             sys.stderr.write(
                 "\nseqsolve: building the compiled core failed "
                 f"({exc}); install a C compiler and the Python headers "
@@ -49,7 +49,16 @@ def _extension(name: str) -> Extension:
 extensions = [
     _extension(name)
     for name in (
-        "_core", "_eval", "_choose", "_worlds", "_rollout", "_search", "_loop", "_stacks", "_stacks_bots", "_proof",
+        "_core",
+        "_eval",
+        "_choose",
+        "_worlds",
+        "_rollout",
+        "_search",
+        "_loop",
+        "_stacks",
+        "_stacks_bots",
+        "_proof",
     )
 ]
 

@@ -111,7 +111,14 @@ def reliability(p, y, bins: int = 10) -> list[dict]:
     for b in range(bins):
         chosen = index == b
         if chosen.any():
-            rows.append({"bin": b, "n": int(chosen.sum()), "estimate": float(p[chosen].mean()), "outcome": float(y[chosen].mean())})
+            rows.append(
+                {
+                    "bin": b,
+                    "n": int(chosen.sum()),
+                    "estimate": float(p[chosen].mean()),
+                    "outcome": float(y[chosen].mean()),
+                }
+            )
     return rows
 
 
@@ -123,7 +130,9 @@ def bootstrap(rows: list[dict], statistic, draws: int = 1000, seed: int = 0) -> 
     values = []
     for _ in range(draws):
         picked = [r for g in rng.choice(games, len(games)) for r in by_game[g]]
-        values.append(statistic(np.array([r["win"] for r in picked]), np.array([r["outcome"] for r in picked])))
+        values.append(
+            statistic(np.array([r["win"] for r in picked]), np.array([r["outcome"] for r in picked]))
+        )
     return float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))
 
 
@@ -224,7 +233,9 @@ def positions(preset: str, games: int, per_game: int, seed: int, jobs: int, cach
     todo = [(r, ply) for r, ply in wanted if (r["game"], ply) not in done]
     if todo:
         with done_path.open("a") as out:
-            for row in Parallel(n_jobs=jobs, return_as="generator")(delayed(analyse_position)(r, ply, seed) for r, ply in todo):
+            for row in Parallel(n_jobs=jobs, return_as="generator")(
+                delayed(analyse_position)(r, ply, seed) for r, ply in todo
+            ):
                 done[(row["game"], row["ply"])] = row
                 out.write(json.dumps(row) + "\n")
                 out.flush()
@@ -234,7 +245,11 @@ def positions(preset: str, games: int, per_game: int, seed: int, jobs: int, cach
 def pooled(preset: str, games: int, per_game: int, seeds: list[int], jobs: int, cache: Path) -> list[dict]:
     """The positions of several seeds together, each game named by its seed and number
     (the bootstrap resamples games)."""
-    return [{**r, "game": f"{s}:{r['game']}"} for s in seeds for r in positions(preset, games, per_game, s, jobs, cache)]
+    return [
+        {**r, "game": f"{s}:{r['game']}"}
+        for s in seeds
+        for r in positions(preset, games, per_game, s, jobs, cache)
+    ]
 
 
 # ---- report ----------------------------------------------------------------------------
@@ -251,7 +266,13 @@ def diagram(path: str, title: str, curves: list[tuple[str, list[dict]]]) -> None
     for label, bins in curves:
         ax.plot([b["estimate"] for b in bins], [b["outcome"] for b in bins], marker="o", label=label)
         for b in bins:
-            ax.annotate(str(b["n"]), (b["estimate"], b["outcome"]), fontsize=7, xytext=(3, -8), textcoords="offset points")
+            ax.annotate(
+                str(b["n"]),
+                (b["estimate"], b["outcome"]),
+                fontsize=7,
+                xytext=(3, -8),
+                textcoords="offset points",
+            )
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.set_xlabel("estimated win chance of the turn played (bin mean)")
@@ -301,8 +322,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", choices=sorted(PRESETS), required=True)
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--per-game", type=int, default=3)
-    parser.add_argument("--seed", type=int, nargs="+", default=[1], help="the match seeds whose positions are scored (pooled)")
-    parser.add_argument("--fit-seed", type=int, nargs="+", default=None, help="fit a Platt map on these seeds' positions, score it on --seed's")
+    parser.add_argument(
+        "--seed", type=int, nargs="+", default=[1], help="the match seeds whose positions are scored (pooled)"
+    )
+    parser.add_argument(
+        "--fit-seed",
+        type=int,
+        nargs="+",
+        default=None,
+        help="fit a Platt map on these seeds' positions, score it on --seed's",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cache", default=".calibration")
     parser.add_argument("--png", default=None)
@@ -319,18 +348,29 @@ def main(argv: list[str] | None = None) -> int:
     curves = [("default analysis", report["raw"]["reliability"])]
     if args.fit_seed is not None:
         if set(args.seed) & set(args.fit_seed):
-            parser.error("--fit-seed must not share a seed with --seed: the map is scored on positions it was not fitted on")
+            parser.error(
+                "--fit-seed must not share a seed with --seed: the map is scored on positions it was not fitted on"
+            )
         fit_rows = pooled(args.preset, args.games, args.per_game, args.fit_seed, args.jobs, cache)
         a, b = platt_fit(fit_rows)
         fitted = ", ".join(map(str, args.fit_seed))
-        report["fit"] = {"fit_seed": args.fit_seed, "positions": len(fit_rows), "a": a, "b": b,
-                         "held_out": figures(printed(rows, (a, b)), args.draws)}
+        report["fit"] = {
+            "fit_seed": args.fit_seed,
+            "positions": len(fit_rows),
+            "a": a,
+            "b": b,
+            "held_out": figures(printed(rows, (a, b)), args.draws),
+        }
         print(f"Platt map fitted on seeds {fitted} ({len(fit_rows)} positions): ({a:.3f}, {b:.3f})")
         print(line("  through it, held out", report["fit"]["held_out"]))
         curves.append((f"Platt map fitted on seeds {fitted}", report["fit"]["held_out"]["reliability"]))
     if args.png:
         f = report["raw"]
-        diagram(args.png, f"{args.preset}: {f['positions']} positions of {f['games']} games, seeds {seeds}", curves)
+        diagram(
+            args.png,
+            f"{args.preset}: {f['positions']} positions of {f['games']} games, seeds {seeds}",
+            curves,
+        )
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
     return 0

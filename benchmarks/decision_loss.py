@@ -108,12 +108,18 @@ def main() -> None:
     )
     rows = [r for game in per_game for r in game]
     groups = summarize(rows)
-    print(f"{len(rows)} decisions of {args.bot} against {args.opponent}, mean loss {np.mean([r['loss'] for r in rows]):.4f}")
+    print(
+        f"{len(rows)} decisions of {args.bot} against {args.opponent}, mean loss {np.mean([r['loss'] for r in rows]):.4f}"
+    )
     print(f"{'chosen':>9} {'best':>9} {'decisions':>9} {'loss sum':>9} {'mean':>7}")
     for g in groups:
-        print(f"{g['chosen']:>9} {g['best']:>9} {g['decisions']:>9} {g['loss_sum']:>9.2f} {g['loss_mean']:>7.4f}")
+        print(
+            f"{g['chosen']:>9} {g['best']:>9} {g['decisions']:>9} {g['loss_sum']:>9.2f} {g['loss_mean']:>7.4f}"
+        )
     for r in sorted(rows, key=lambda r: -r["loss"])[:5]:
-        print(f"  largest: game {r['game']} turn {r['turn']}: played {r['chosen']}, better {r['best']}, loss {r['loss']:.3f}")
+        print(
+            f"  largest: game {r['game']} turn {r['turn']}: played {r['chosen']}, better {r['best']}, loss {r['loss']:.3f}"
+        )
     if args.json_out:
         with open(args.json_out, "w") as fh:
             json.dump({"args": vars(args), "summary": groups, "decisions": rows}, fh, indent=1)

@@ -63,15 +63,19 @@ def main() -> None:
         choices = [_choose.greedy_action(s.core, np.random.PCG64(7)) for s in states]
         digest = hashlib.sha256(np.asarray(choices, dtype=np.int64).tobytes()).hexdigest()[:12]
         row = {
-            "preset": preset, "positions": len(states),
+            "preset": preset,
+            "positions": len(states),
             "greedy_us": per_decision(_choose.greedy_action, states),
             "heuristic_us": per_decision(_choose.heuristic_action, states, passes=2),
             "choices": digest,
         }
         rows.append(row)
         if not args.json:
-            print(f"{preset:<24} {row['positions']:>4} positions  greedy {row['greedy_us']:7.2f} µs  "
-                  f"heuristic {row['heuristic_us']:8.2f} µs  choices {digest}", flush=True)
+            print(
+                f"{preset:<24} {row['positions']:>4} positions  greedy {row['greedy_us']:7.2f} µs  "
+                f"heuristic {row['heuristic_us']:8.2f} µs  choices {digest}",
+                flush=True,
+            )
     if args.json:
         print(json.dumps(rows, indent=2))
 

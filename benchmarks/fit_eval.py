@@ -80,7 +80,7 @@ def plain(x: np.ndarray) -> np.ndarray:
     fill, the hand-cell counts dropped."""
     dead = FEATURES.index("dead_open0")
     folded = x[:, :dead].copy()
-    folded[:, :5] += x[:, dead:dead + 5]
+    folded[:, :5] += x[:, dead : dead + 5]
     return folded
 
 
@@ -93,12 +93,19 @@ def plain_weights(w: np.ndarray) -> dict:
     named = dict(zip(FEATURES, (float(v) for v in w)))
     opened = tuple(named[f"open{k}"] for k in range(5))
     return {
-        "w_open": opened, "w_dead_open": opened, "w_threat": named["threat"],
-        "w_win_threat": named["win_threat"], "w_double_threat": named["double"],
-        "w_win_double": named["win_double"], "w_sequence": named["sequence"],
-        "w_jack_in_hand": named["wild"], "w_remove_in_hand": named["remove"],
-        "w_dead_card": -named["dead"], "w_ready": named["ready"],
-        "w_win_ready": named["win_ready"], "w_tempo": named["tempo"],
+        "w_open": opened,
+        "w_dead_open": opened,
+        "w_threat": named["threat"],
+        "w_win_threat": named["win_threat"],
+        "w_double_threat": named["double"],
+        "w_win_double": named["win_double"],
+        "w_sequence": named["sequence"],
+        "w_jack_in_hand": named["wild"],
+        "w_remove_in_hand": named["remove"],
+        "w_dead_card": -named["dead"],
+        "w_ready": named["ready"],
+        "w_win_ready": named["win_ready"],
+        "w_tempo": named["tempo"],
     }
 
 
@@ -109,8 +116,12 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=3, help="sample one position every N plies")
     ap.add_argument("--jobs", type=int, default=-1)
     ap.add_argument("--l2", type=float, default=1e-4)
-    ap.add_argument("--view", choices=("observation", "world"), default="observation",
-                    help="features of the sampling seat's observation, or of the whole position")
+    ap.add_argument(
+        "--view",
+        choices=("observation", "world"),
+        default="observation",
+        help="features of the sampling seat's observation, or of the whole position",
+    )
     ap.add_argument("--plain", action="store_true", help="fit only the fast path's features")
     ap.add_argument("--data", help="cache the rows in this .npz")
     ap.add_argument("--out", help="write the fitted weights (eval points, eval_scale 100) as JSON")

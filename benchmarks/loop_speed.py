@@ -61,18 +61,32 @@ def main() -> None:
     started = time.process_time()
     _, plies, _ = _core.random_games(rules, np.random.PCG64(0), n)
     seconds = time.process_time() - started
-    rows.append({"workload": "bench random games", "games": n, "seconds": seconds, "games_per_s": n / seconds,
-                 "us_per_action": 1e6 * seconds / plies})
+    rows.append(
+        {
+            "workload": "bench random games",
+            "games": n,
+            "seconds": seconds,
+            "games_per_s": n / seconds,
+            "us_per_action": 1e6 * seconds / plies,
+        }
+    )
     for bot, (fast, slow) in WORKLOAD.items():
         config = MatchConfig(bots=(bot, bot), seed=1)
-        for compiled, games in ((False, max(2, int(slow * args.scale))), (True, max(2, int(fast * args.scale)))):
+        for compiled, games in (
+            (False, max(2, int(slow * args.scale))),
+            (True, max(2, int(fast * args.scale))),
+        ):
             seconds, records = timed(config, games, compiled)
             plies = sum(r["plies"] for r in records)
-            rows.append({
-                "workload": f"match {bot} {bot} ({'compiled loop' if compiled else 'Python runner'})",
-                "games": games, "seconds": seconds, "games_per_s": games / seconds,
-                "us_per_action": 1e6 * seconds / plies,
-            })
+            rows.append(
+                {
+                    "workload": f"match {bot} {bot} ({'compiled loop' if compiled else 'Python runner'})",
+                    "games": games,
+                    "seconds": seconds,
+                    "games_per_s": games / seconds,
+                    "us_per_action": 1e6 * seconds / plies,
+                }
+            )
         first = min(len(records), 200)
         _, python = timed(config, first, False)
         assert stable(records[:first]) == stable(python), f"{bot}: the runners played different games"
@@ -82,7 +96,9 @@ def main() -> None:
         return
     print(f"{'workload':<44}{'games':>9}{'CPU s':>8}{'games/s':>10}{'µs/action':>11}")
     for r in rows:
-        print(f"{r['workload']:<44}{r['games']:>9,}{r['seconds']:>8.2f}{r['games_per_s']:>10,.0f}{r['us_per_action']:>11.2f}")
+        print(
+            f"{r['workload']:<44}{r['games']:>9,}{r['seconds']:>8.2f}{r['games_per_s']:>10,.0f}{r['us_per_action']:>11.2f}"
+        )
     print(f"load average (1 min) at the end: {load:.2f}" if load is not None else "")
 
 

@@ -18,8 +18,8 @@ import numpy as np
 
 from seqsolve import _search
 from seqsolve.bots import make_bot
-from seqsolve.bots.search import MOVE_WORK
 from seqsolve.games.base import RulesError
+from seqsolve.games.sequence.bots.search import MOVE_WORK
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
@@ -58,15 +58,18 @@ def main() -> None:
     ms, works, digest = [], [], 0
     for core, seat, turn in found:
         start = time.thread_time()
-        result = _search.Searcher().search(core, seat, np.random.PCG64(turn), iterations=args.iterations,
-                                           work=args.work)
+        result = _search.Searcher().search(
+            core, seat, np.random.PCG64(turn), iterations=args.iterations, work=args.work
+        )
         ms.append((time.thread_time() - start) * 1e3)
         works.append(result["work"])
         digest = (digest * 31 + result["best"] + result["iterations"]) % 1_000_003
     ms_a, work_a = np.array(ms), np.array(works) / 1e6
-    print(f"{args.preset} {args.players}p, {len(ms)} positions: CPU ms mean {ms_a.mean():.1f}, "
-          f"p95 {np.percentile(ms_a, 95):.1f}, worst {ms_a.max():.1f}; work units mean {work_a.mean():.2f} M, "
-          f"most {work_a.max():.2f} M; digest {digest}")
+    print(
+        f"{args.preset} {args.players}p, {len(ms)} positions: CPU ms mean {ms_a.mean():.1f}, "
+        f"p95 {np.percentile(ms_a, 95):.1f}, worst {ms_a.max():.1f}; work units mean {work_a.mean():.2f} M, "
+        f"most {work_a.max():.2f} M; digest {digest}"
+    )
 
 
 if __name__ == "__main__":

@@ -34,16 +34,17 @@ import sys
 
 import numpy as np
 from joblib import Parallel, delayed
+from strength_matrix import SEATINGS, seatings  # the matrix's seating classes, beside this script
 
 from seqsolve import _choose
 from seqsolve.bots import make_bot
 from seqsolve.games.sequence.rules import Variant, parse_rules
 from seqsolve.games.sequence.state import State
-from strength_matrix import SEATINGS, seatings  # the matrix's seating classes, beside this script
 
 
-def game_decisions(spec: str, preset: str, players: int, teams: int | None, game: int, seed: int,
-                   min_visits: int) -> list[dict]:
+def game_decisions(
+    spec: str, preset: str, players: int, teams: int | None, game: int, seed: int, min_visits: int
+) -> list[dict]:
     """The first side's decisions in one greedy-played game: agree, spread, top share."""
     rules = parse_rules(preset, players=players, teams=teams)
     bot = make_bot(spec)
@@ -60,11 +61,13 @@ def game_decisions(spec: str, preset: str, players: int, teams: int | None, game
             chosen = bot.choose(view, np.random.default_rng(turn_seed))
             stats = bot.searcher().root_stats(1)
             values = [d["value"] for d in stats if d["visits"] >= min_visits]
-            found.append({
-                "agree": chosen == heuristic,
-                "spread": max(values) - min(values) if len(values) > 1 else None,
-                "top_share": stats[0]["share"] if stats else 1.0,
-            })
+            found.append(
+                {
+                    "agree": chosen == heuristic,
+                    "spread": max(values) - min(values) if len(values) > 1 else None,
+                    "top_share": stats[0]["share"] if stats else 1.0,
+                }
+            )
         state.apply(_choose.greedy_action(view.core, greedy_rng.bit_generator))
     return found
 
@@ -88,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default="2,3,6", help="comma-separated: 2, 3, 4 (2 teams), 6 (3 teams)")
     parser.add_argument("--games", type=int, default=4, help="games a cell (default 4)")
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--min-visits", type=int, default=50, help="root moves with fewer visits are left out of the spread")
+    parser.add_argument(
+        "--min-visits", type=int, default=50, help="root moves with fewer visits are left out of the spread"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args(argv)
@@ -101,24 +106,29 @@ def main(argv: list[str] | None = None) -> int:
             Variant.parse(preset)
         cells = [(preset, n, teams) for preset in presets for n, teams in seatings(preset) if n in players]
         make_bot(args.bot).searcher()
-    except Exception as exc:  # a bad option, preset or bot: one line, no traceback
+    except Exception as exc:  # noqa: BLE001 - a bad option, preset or bot: one line, no traceback
         print(f"root_spread.py: {exc}", file=sys.stderr)
         return 2
     runs = Parallel(n_jobs=args.jobs)(
         delayed(game_decisions)(args.bot, preset, n, teams, game, args.seed, args.min_visits)
-        for preset, n, teams in cells for game in range(args.games)
+        for preset, n, teams in cells
+        for game in range(args.games)
     )
     rows = []
     for index, (preset, n, _) in enumerate(cells):
-        decisions = [d for run in runs[index * args.games:(index + 1) * args.games] for d in run]
+        decisions = [d for run in runs[index * args.games : (index + 1) * args.games] for d in run]
         rows.append({"preset": preset, "players": n, "bot": args.bot, **summarize(decisions, args.games)})
-    print("| preset | players | decisions a game | agrees with heuristic | value spread (median) | top share (median) |")
+    print(
+        "| preset | players | decisions a game | agrees with heuristic | value spread (median) | top share (median) |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     for r in rows:
         spread = "—" if r["spread_median"] is None else f"{r['spread_median']:.4f}"
         agree = "—" if r["agree"] is None else f"{r['agree']:.0%}"
         share = "—" if r["top_share_median"] is None else f"{r['top_share_median']:.2f}"
-        print(f"| {r['preset']} | {r['players']} | {r['decisions_per_game']:.1f} | {agree} | {spread} | {share} |")
+        print(
+            f"| {r['preset']} | {r['players']} | {r['decisions_per_game']:.1f} | {agree} | {spread} | {share} |"
+        )
     if args.json:  # whole or not at all: written beside, then renamed
         with open(args.json + ".part", "w") as out:
             json.dump({"seed": args.seed, "min_visits": args.min_visits, "rows": rows}, out, indent=1)

@@ -88,8 +88,10 @@ def main() -> None:
             bot.choose(state.observation(state.current_player), np.random.default_rng(k))
             times.append(time.perf_counter() - start)
         per_move = statistics.median(times)
-        print(f"rollout {name}: {per_move * 1e3:,.0f} ms per move, "
-              f"at most {1600 * 8 / per_move:,.0f} playouts/s (median of {len(states)})")
+        print(
+            f"rollout {name}: {per_move * 1e3:,.0f} ms per move, "
+            f"at most {1600 * 8 / per_move:,.0f} playouts/s (median of {len(states)})"
+        )
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ import numpy as np
 from seqsolve import _stacks_bots
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import stacks_tables
-from seqsolve.play.stats import paired_score_interval, rate_interval
+from seqsolve.stats import paired_score_interval, rate_interval
 
 
 def search_params(text: str) -> dict:
@@ -85,7 +85,7 @@ def match(first: str, other: str, players: int, deals: int, seed: int, args) -> 
         if args.progress and (d + 1) % args.progress == 0:
             print(f"  {first} vs {other} {players}p: {d + 1}/{deals} deals", file=sys.stderr, flush=True)
     score, low, high = paired_score_interval(deal_scores)
-    rate, wlow, whigh = rate_interval(wins, games)
+    _, wlow, whigh = rate_interval(wins, games)
     row = {
         "bot": first,
         "vs": other,
@@ -144,9 +144,15 @@ def main(argv=None) -> None:
         "each set of that many seats plays once a deal",
     )
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--time", type=float, default=0.1, help="mcts: CPU seconds per decision (default 0.1)")
-    parser.add_argument("--iters", type=int, default=0, help="mcts: iterations per decision at most (0: none)")
-    parser.add_argument("--work", type=int, default=0, help="mcts: playout actions per decision at most (0: none)")
+    parser.add_argument(
+        "--time", type=float, default=0.1, help="mcts: CPU seconds per decision (default 0.1)"
+    )
+    parser.add_argument(
+        "--iters", type=int, default=0, help="mcts: iterations per decision at most (0: none)"
+    )
+    parser.add_argument(
+        "--work", type=int, default=0, help="mcts: playout actions per decision at most (0: none)"
+    )
     parser.add_argument(
         "--params",
         type=search_params,

@@ -71,9 +71,17 @@ def match_row(bots: tuple[str, str], players: int, games: int, teams: int | None
     seconds = time.perf_counter() - started
     s = summarize_match(records, bots, seconds)
     row = {
-        "a": bots[0], "b": bots[1], "players": players, "sides": config.sides, "games": s["games"],
-        "score": s["score"], "score_ci": s["score_ci"], "elo": s["elo"], "elo_ci": s["elo_ci"],
-        "draws": s["draws"], "seconds": seconds,
+        "a": bots[0],
+        "b": bots[1],
+        "players": players,
+        "sides": config.sides,
+        "games": s["games"],
+        "score": s["score"],
+        "score_ci": s["score_ci"],
+        "elo": s["elo"],
+        "elo_ci": s["elo_ci"],
+        "draws": s["draws"],
+        "seconds": seconds,
     }
     print(json.dumps(row), flush=True)
     return row
@@ -102,11 +110,16 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="a quarter of the games")
     ap.add_argument("--json", help="write every figure to this file")
     ap.add_argument("--skip-ladder", action="store_true")
-    ap.add_argument("--ceiling", action="store_true", help="also the information ladder (slow: about an hour)")
+    ap.add_argument(
+        "--ceiling", action="store_true", help="also the information ladder (slow: about an hour)"
+    )
     args = ap.parse_args()
     result = {
-        "machine": {"cpu_count": os.cpu_count(), "python": platform.python_version(),
-                    "platform": platform.platform()},
+        "machine": {
+            "cpu_count": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+        },
         "throughput": throughput(2000 if args.quick else 10000),
     }
     if not args.skip_ladder:

@@ -43,7 +43,7 @@ from seqsolve.games.sequence.rules import Variant
 from seqsolve.play.config import MatchConfig, check_config
 from seqsolve.play.match import play_game
 from seqsolve.play.report import _deal_scores, summarize_match
-from seqsolve.play.stats import mean_interval, paired_score_interval
+from seqsolve.stats import mean_interval, paired_score_interval
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "RESULTS.md")
@@ -122,14 +122,15 @@ class Cell:
 
 
 def play_cell(cell: Cell, games: int, seed: int, jobs: int) -> dict:
-    config = MatchConfig(bots=(cell.bot, cell.opponent), variant=cell.preset,
-                         players=cell.players, teams=cell.teams, seed=seed)
+    config = MatchConfig(
+        bots=(cell.bot, cell.opponent), variant=cell.preset, players=cell.players, teams=cell.teams, seed=seed
+    )
     rules = check_config(config)
     per = config.games_per_deal
     games = max(per, -(-games // per) * per)
     n_jobs = max(1, min(jobs if jobs > 0 else (os.cpu_count() or 1), games // per))
     deals = list(range(games // per))
-    parts = [deals[i::n_jobs * 4] for i in range(min(len(deals), n_jobs * 4))]
+    parts = [deals[i :: n_jobs * 4] for i in range(min(len(deals), n_jobs * 4))]
     started = time.perf_counter()
     done = Parallel(n_jobs=n_jobs)(
         delayed(_play)(config, [d * per + k for d in part for k in range(per)]) for part in parts
@@ -139,10 +140,20 @@ def play_cell(cell: Cell, games: int, seed: int, jobs: int) -> dict:
     summary = summarize_match(records, config.bots, seconds)
     moves = sum(t["moves"] for _, t in done)
     row = {
-        "key": cell.key, "bot": cell.bot, "opponent": cell.opponent, "preset": cell.preset,
-        "players": cell.players, "teams": cell.teams, "sides": rules.teams, "fair": 1 / rules.teams,
-        "games": summary["games"], "score": summary["score"], "score_ci": summary["score_ci"],
-        "draws": summary["draws"], "seed": seed, "deal_scores": _deal_scores(records),
+        "key": cell.key,
+        "bot": cell.bot,
+        "opponent": cell.opponent,
+        "preset": cell.preset,
+        "players": cell.players,
+        "teams": cell.teams,
+        "sides": rules.teams,
+        "fair": 1 / rules.teams,
+        "games": summary["games"],
+        "score": summary["score"],
+        "score_ci": summary["score_ci"],
+        "draws": summary["draws"],
+        "seed": seed,
+        "deal_scores": _deal_scores(records),
         "cpu_per_move": sum(t["cpu"] for _, t in done) / max(1, moves),
         "wall_per_move": sum(t["wall"] for _, t in done) / max(1, moves),
         "worst_cpu_per_move": max(t["worst"] for _, t in done),
@@ -200,14 +211,33 @@ def write_results(rows: list[dict], command: str) -> None:
         head, rest = text.split(START, 1)
         text = head + body + rest.split(END, 1)[1]
     else:
-        text = text.rstrip("\n") + "\n\n## Strength matrix (every bot, every preset, every seating)\n\n" + body + "\n"
+        text = (
+            text.rstrip("\n")
+            + "\n\n## Strength matrix (every bot, every preset, every seating)\n\n"
+            + body
+            + "\n"
+        )
     with open(RESULTS, "w", encoding="utf-8") as fh:
         fh.write(text)
 
 
 #: what every cell of the cache holds and --resume (its table), --pool or --compare read
-CELL_FIELDS = ("key", "bot", "opponent", "preset", "players", "teams", "seed", "games", "deal_scores",
-               "score", "score_ci", "fair", "cpu_per_move", "worst_cpu_per_move")
+CELL_FIELDS = (
+    "key",
+    "bot",
+    "opponent",
+    "preset",
+    "players",
+    "teams",
+    "seed",
+    "games",
+    "deal_scores",
+    "score",
+    "score_ci",
+    "fair",
+    "cpu_per_move",
+    "worst_cpu_per_move",
+)
 
 
 class CacheError(Exception):
@@ -255,8 +285,10 @@ def pooled(path: str) -> list[str]:
         score, low, high = paired_score_interval(deals)
         games = sum(row["games"] for row in runs.values())
         worst = max(row["worst_cpu_per_move"] for row in runs.values())
-        lines.append(f"{key}: {score:.1%} [{low:.1%}, {high:.1%}], {games} games, seeds "
-                     f"{', '.join(map(str, sorted(runs)))}, worst {_ms(worst)} ms/move")
+        lines.append(
+            f"{key}: {score:.1%} [{low:.1%}, {high:.1%}], {games} games, seeds "
+            f"{', '.join(map(str, sorted(runs)))}, worst {_ms(worst)} ms/move"
+        )
     return lines
 
 
@@ -319,8 +351,11 @@ def split_specs(text: str) -> list[str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bots", help="comma-separated bot specs; a spec's own options may follow it "
-                    "(mcts:eps=1,k=8,heuristic is two bots) (default: " + ", ".join(BOTS) + ")")
+    ap.add_argument(
+        "--bots",
+        help="comma-separated bot specs; a spec's own options may follow it "
+        "(mcts:eps=1,k=8,heuristic is two bots) (default: " + ", ".join(BOTS) + ")",
+    )
     ap.add_argument("--opponents", default=",".join(OPPONENTS))
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--players", default="2,3,4,6", help="the seating classes to play, by player count")
@@ -331,11 +366,17 @@ def main() -> None:
     ap.add_argument("--cache", default=os.path.join(HERE, "strength_matrix.jsonl"))
     ap.add_argument("--resume", action="store_true", help="reuse the cells already in the cache")
     ap.add_argument("--write", action="store_true", help="put the table into RESULTS.md")
-    ap.add_argument("--pool", action="store_true",
-                    help="print each cell of the cache played on several seeds, pooled, and stop")
-    ap.add_argument("--compare", metavar="A,B",
-                    help="print bot A's score minus bot B's on the deals both played, cell by cell, "
-                    "from the cache, and stop")
+    ap.add_argument(
+        "--pool",
+        action="store_true",
+        help="print each cell of the cache played on several seeds, pooled, and stop",
+    )
+    ap.add_argument(
+        "--compare",
+        metavar="A,B",
+        help="print bot A's score minus bot B's on the deals both played, cell by cell, "
+        "from the cache, and stop",
+    )
     args = ap.parse_args()
     try:
         run(ap, args)
@@ -373,7 +414,11 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         games = args.games or BOTS.get(cell.bot, 120)
         if args.quick:
             games = max(12, games // 4)
-        if cell.key in cached and cached[cell.key]["seed"] == args.seed and cached[cell.key]["games"] >= games:
+        if (
+            cell.key in cached
+            and cached[cell.key]["seed"] == args.seed
+            and cached[cell.key]["games"] >= games
+        ):
             rows.append(cached[cell.key])
             continue
         row = play_cell(cell, games, args.seed, args.jobs)
@@ -381,9 +426,13 @@ def run(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         with open(args.cache, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(row) + "\n")
         low, high = row["score_ci"]
-        print(f"[{i}/{len(cells)}] {cell.key}: {row['score']:.1%} [{low:.1%}, {high:.1%}] "
-              f"({verdict(row)}, {row['games']} games, {_ms(row['cpu_per_move'])} ms/move, "
-              f"{row['seconds']:.0f} s)", file=sys.stderr, flush=True)
+        print(
+            f"[{i}/{len(cells)}] {cell.key}: {row['score']:.1%} [{low:.1%}, {high:.1%}] "
+            f"({verdict(row)}, {row['games']} games, {_ms(row['cpu_per_move'])} ms/move, "
+            f"{row['seconds']:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
     print(table(rows))
     if args.write:
         write_results(rows, "python benchmarks/strength_matrix.py " + " ".join(sys.argv[1:]))

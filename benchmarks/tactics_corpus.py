@@ -74,7 +74,7 @@ def _view(state, mode: str):
 def _turns(view) -> list[tuple[int, ...]]:
     """Every whole turn the mover can name now: a play, or an exchange then a play of a
     card it will hold (with every card known, the replacement too)."""
-    from seqsolve.analysis.exact import outcome_of
+    from seqsolve.games.exact import outcome_of
 
     turns = []
     for a in view.legal_actions():
@@ -96,7 +96,7 @@ def _text(view, turn) -> str:
 def _naive_threats(view, turn) -> int:
     """Cells where the mover could win next turn with a card it holds after ``turn``
     (nobody else moving): what a search that does not defend counts."""
-    from seqsolve.analysis.exact import outcome_of
+    from seqsolve.games.exact import outcome_of
     from seqsolve.games.sequence.threats import immediate_wins
 
     after = outcome_of(view, turn)

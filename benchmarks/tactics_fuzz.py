@@ -30,14 +30,14 @@ import sys
 import tempfile
 
 import numpy as np
+from strength_matrix import split_specs  # the matrix's reading of --bots, beside this script
 
-from seqsolve.analysis.exact import winning_actions
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.base import RulesError
+from seqsolve.games.exact import winning_actions
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 from seqsolve.games.sequence.threats import immediate_wins
-from strength_matrix import split_specs  # the matrix's reading of --bots, beside this script
 
 CHECKS = ("win", "block")
 
@@ -45,8 +45,13 @@ CHECKS = ("win", "block")
 def threats(view: State, side: int) -> list[dict]:
     """The cells where another side wins with its next chip, with a card ``view``'s
     seat cannot rule out."""
-    return [t for other in range(len(view.sides)) if other != side
-            for t in immediate_wins(view, other) if t["possible"]]
+    return [
+        t
+        for other in range(len(view.sides))
+        if other != side
+        for t in immediate_wins(view, other)
+        if t["possible"]
+    ]
 
 
 def full_blocks(view: State, side: int) -> set[int]:
@@ -61,8 +66,15 @@ def full_blocks(view: State, side: int) -> set[int]:
     return out
 
 
-def fuzz(variant: str, players: int, teams: int | None, games: int, seed: int, specs: list[str],
-         checks: tuple[str, ...]) -> dict:
+def fuzz(
+    variant: str,
+    players: int,
+    teams: int | None,
+    games: int,
+    seed: int,
+    specs: list[str],
+    checks: tuple[str, ...],
+) -> dict:
     rules = parse_rules(variant, players=players, teams=teams)
     bots = {spec: make_bot(spec) for spec in specs}
     walkers = [make_bot("greedy"), make_bot("heuristic")]
@@ -87,33 +99,58 @@ def fuzz(variant: str, players: int, teams: int | None, games: int, seed: int, s
                     bot.start(rules, state.sides, seat)
                     action = bot.choose(view, np.random.default_rng([seed, game, state.turn]))
                     if state.ends_turn(action) and action not in good:
-                        misses.append({"check": check, "bot": spec, "game": game, "turn": state.turn,
-                                       "played": state.action_to_string(action),
-                                       "good": sorted(state.action_to_string(a) for a in good)})
-                        print(f"miss: {check} {spec} game {game} turn {state.turn}: played "
-                              f"{misses[-1]['played']}, not one of {' '.join(misses[-1]['good'][:8])}",
-                              file=sys.stderr, flush=True)
+                        misses.append(
+                            {
+                                "check": check,
+                                "bot": spec,
+                                "game": game,
+                                "turn": state.turn,
+                                "played": state.action_to_string(action),
+                                "good": sorted(state.action_to_string(a) for a in good),
+                            }
+                        )
+                        print(
+                            f"miss: {check} {spec} game {game} turn {state.turn}: played "
+                            f"{misses[-1]['played']}, not one of {' '.join(misses[-1]['good'][:8])}",
+                            file=sys.stderr,
+                            flush=True,
+                        )
             if rng.random() < 0.8:
                 action = walkers[game % 2].choose(view, rng)
             else:
                 action = state.random_action()
             state.apply(action)
-    counts = {spec: {check: sum(1 for m in misses if m["bot"] == spec and m["check"] == check) for check in checks}
-              for spec in specs}
-    return {"variant": variant, "players": players, "teams": teams, "games": games, "seed": seed,
-            "positions": positions, "misses_by_bot": counts, "misses": misses}
+    counts = {
+        spec: {check: sum(1 for m in misses if m["bot"] == spec and m["check"] == check) for check in checks}
+        for spec in specs
+    }
+    return {
+        "variant": variant,
+        "players": players,
+        "teams": teams,
+        "games": games,
+        "seed": seed,
+        "positions": positions,
+        "misses_by_bot": counts,
+        "misses": misses,
+    }
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     epilog="Exit code 1 when a bot missed; 2 on bad input.")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog="Exit code 1 when a bot missed; 2 on bad input."
+    )
     parser.add_argument("--variant", default="classic", help="a preset, options in brackets allowed")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--teams", type=int, default=None)
     parser.add_argument("--games", type=int, default=40, help="games walked")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--bots", default="greedy,heuristic,mcts", help="comma-separated bot specs; a "
-                        "spec's own options may follow it (mcts:iters=300,k=8,greedy is two bots)")
+    parser.add_argument(
+        "--bots",
+        default="greedy,heuristic,mcts",
+        help="comma-separated bot specs; a "
+        "spec's own options may follow it (mcts:iters=300,k=8,greedy is two bots)",
+    )
     parser.add_argument("--check", default="win,block", help="win, block or both")
     parser.add_argument("--json", dest="json_path", help="write the result here (whole or not at all)")
     args = parser.parse_args(argv)

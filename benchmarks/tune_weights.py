@@ -25,9 +25,23 @@ from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 
 RULES = parse_rules("classic", players=2)
-TUNED = ("w_open", "w_dead_open", "w_hand", "w_threat", "w_win_threat", "w_double_threat", "w_win_double",
-         "w_sequence", "w_jack_in_hand", "w_remove_in_hand", "w_dead_card", "w_ready", "w_win_ready",
-         "w_tempo", "w_tactics")
+TUNED = (
+    "w_open",
+    "w_dead_open",
+    "w_hand",
+    "w_threat",
+    "w_win_threat",
+    "w_double_threat",
+    "w_win_double",
+    "w_sequence",
+    "w_jack_in_hand",
+    "w_remove_in_hand",
+    "w_dead_card",
+    "w_ready",
+    "w_win_ready",
+    "w_tempo",
+    "w_tactics",
+)
 
 
 def play_pair(deal: int, seed: int, weights: dict) -> float:
@@ -49,8 +63,11 @@ def play_pair(deal: int, seed: int, weights: dict) -> float:
 
 
 def score(weights: dict, pairs: int, seed: int, jobs: int) -> float:
-    return float(np.mean(Parallel(n_jobs=jobs, batch_size=8)(
-        delayed(play_pair)(d, seed, weights) for d in range(pairs))))
+    return float(
+        np.mean(
+            Parallel(n_jobs=jobs, batch_size=8)(delayed(play_pair)(d, seed, weights) for d in range(pairs))
+        )
+    )
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A tiny external bot for seqsolve: it plays a random legal move.
 
-It shows the whole line protocol (see seqsolve/bots/external.py) and needs
+It shows the whole line protocol (see seqsolve/games/external.py) and needs
 nothing but the Python standard library:  seqsolve match random "ext:python examples/random_bot.py"
 """
 

@@ -13,5 +13,9 @@ def pcg64_state(entropy: list[int]) -> dict[str, int]: ...
 class Lineup:
     def __init__(self, rules: CoreRules, bots: list[tuple[str, Mapping[str, Any] | None, int]]) -> None: ...
     def play(
-        self, entropy: list[int], games: list[tuple[int, int, list[int]]], moves: bool = False, detail: bool = False
+        self,
+        entropy: list[int],
+        games: list[tuple[int, int, list[int]]],
+        moves: bool = False,
+        detail: bool = False,
     ) -> list[tuple[int, int, int, int, float, list[int] | None, tuple | None]]: ...

@@ -3,6 +3,11 @@
 from ._core import CoreGame
 
 def prove_win(
-    game: CoreGame, attacker: int, captain: int, plies: int, budget: int = ..., seconds: float = ...,
+    game: CoreGame,
+    attacker: int,
+    captain: int,
+    plies: int,
+    budget: int = ...,
+    seconds: float = ...,
     excluded: int = ...,
 ) -> tuple[bool, list[int], int, bool]: ...

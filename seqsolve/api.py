@@ -132,7 +132,7 @@ def best_move(state, bot: str | Bot = "search", seconds: float | None = None, se
     True
     >>> seqsolve.best_move(state, "mcts:iters=lots")
     Traceback (most recent call last):
-    seqsolve.bots.base.BotError: bot mcts: parameter iters takes a int, not 'lots'
+    seqsolve.games.bot.BotError: bot mcts: parameter iters takes a int, not 'lots'
     """
     game = _game_of(state, "best_move")
     seed = arguments.seed(seed, "best_move")
@@ -142,16 +142,20 @@ def best_move(state, bot: str | Bot = "search", seconds: float | None = None, se
     if "?" in state.hand(seat):
         raise ArgumentError(f"best_move: seat {seat}'s cards are not all known: a bot needs its own hand")
     kept = isinstance(bot, Bot)
-    if kept and seconds is not None:
-        raise BotError(f"seconds is for a bot spec: {bot!r} keeps the budget it was made with")
-    if not kept:
+    if isinstance(bot, Bot):
+        if seconds is not None:
+            raise BotError(f"seconds is for a bot spec: {bot!r} keeps the budget it was made with")
+        player = bot
+    else:
         if bot == "search" and game.name != "sequence":
             bot = game.default_bot
-        bot = arguments.text(bot, "best_move", "bot", "a bot spec such as 'heuristic', or a Bot")
-    player = bot if kept else _bot_with_budget(bot, seconds, game)
+        spec = arguments.text(bot, "best_move", "bot", "a bot spec such as 'heuristic', or a Bot")
+        player = _bot_with_budget(spec, seconds, game)
     try:
         if player.open_information and state.has_hidden_cards():
-            raise ArgumentError(f"best_move: bot {player.spec} sees every card (open), but some are unknown here")
+            raise ArgumentError(
+                f"best_move: bot {player.spec} sees every card (open), but some are unknown here"
+            )
         if not kept:
             player.start(state.rules, state.seats, seat)
         view = state if player.open_information else state.observation(seat)  # as the match runner does
@@ -171,7 +175,9 @@ def _game_of(state, where: str):
     rules = getattr(state, "rules", None)
     variant = getattr(rules, "variant", None)
     if not isinstance(state, GameState) or variant is None:
-        raise ArgumentError(f"{where}: state must be a game's state (seqsolve.parse_state, State.new), not {state!r}")
+        raise ArgumentError(
+            f"{where}: state must be a game's state (seqsolve.parse_state, State.new), not {state!r}"
+        )
     return game_for(str(variant))
 
 

@@ -28,7 +28,9 @@ class PublicEnum(enum.Enum):
 
     @classmethod
     def _missing_(cls, value):
-        raise ArgumentError(f"{cls.__name__}: {value!r} is not one of {', '.join(repr(m.value) for m in cls)}")
+        raise ArgumentError(
+            f"{cls.__name__}: {value!r} is not one of {', '.join(repr(m.value) for m in cls)}"
+        )
 
 
 def integer(value: Any, where: str, name: str, low: int, high: int) -> int:
@@ -86,7 +88,9 @@ def seed(value: Any, where: str, name: str = "seed") -> Any:
     int from 0, a SeedSequence, a BitGenerator or a Generator (not a bool or a float)."""
     import numpy as np
 
-    if value is None or isinstance(value, (np.random.SeedSequence, np.random.BitGenerator, np.random.Generator)):
+    if value is None or isinstance(
+        value, (np.random.SeedSequence, np.random.BitGenerator, np.random.Generator)
+    ):
         return value
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and value >= 0:
         return value

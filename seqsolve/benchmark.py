@@ -31,7 +31,14 @@ from . import __version__
 from .games.sequence.notation import to_sqn
 from .games.sequence.rules import parse_rules
 
-__all__ = ["DEFAULT_GAMES", "DEFAULT_SCAN_REPEATS", "machine_info", "midgame_state", "per_second", "run_benchmark"]
+__all__ = [
+    "DEFAULT_GAMES",
+    "DEFAULT_SCAN_REPEATS",
+    "machine_info",
+    "midgame_state",
+    "per_second",
+    "run_benchmark",
+]
 
 DEFAULT_GAMES = 100_000
 DEFAULT_SCAN_REPEATS = 200_000
@@ -243,9 +250,7 @@ def format_table(result: dict) -> str:
     ]
     for name, count, secs, rate in rows:
         lines.append(f"{name:<26}{count:>14,}{secs:>10.3f}{rate:>16,.0f}")
-    lines.append(
-        f"plies per game {result['plies_per_game']:.1f}, draws {result['draws']}"
-    )
+    lines.append(f"plies per game {result['plies_per_game']:.1f}, draws {result['draws']}")
     for b in result["bot_games"]:
         lines.append(f"{b['bot']}: {b['us_per_action']:.2f} µs per decision, all in")
     lines.append(f"machine: {m['cpu']}, {m['cpu_count']} CPUs, {m['platform']}, Python {m['python']}")

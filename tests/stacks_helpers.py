@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from seqsolve.bots.base import Bot
-from seqsolve.bots.external import ExternalBot
+from seqsolve.games.bot import Bot
+from seqsolve.games.external import ExternalBot
 from seqsolve.games.stacks.game import StacksGame
 
 

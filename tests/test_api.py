@@ -131,7 +131,10 @@ def test_no_move_when_the_game_is_over_or_the_movers_cards_are_hidden():
     with pytest.raises(seqsolve.IllegalMoveError, match=r"^the game is over \(result draw\)$"):
         seqsolve.best_move(over, "random")
     hidden = seqsolve.parse_state(OPEN.replace("AS,2H,7H,AD,QD,8C,9C/", "?7/"))
-    with pytest.raises(seqsolve.ArgumentError, match="^best_move: seat 0's cards are not all known: a bot needs its own hand$"):
+    with pytest.raises(
+        seqsolve.ArgumentError,
+        match="^best_move: seat 0's cards are not all known: a bot needs its own hand$",
+    ):
         seqsolve.best_move(hidden, "random")
 
 
@@ -157,6 +160,7 @@ def test_an_open_bot_sees_the_whole_state_and_needs_every_card():
     full = seqsolve.State.new(seqsolve.parse_rules("classic", players=2), seed=4)
     assert seqsolve.best_move(full, "mcts:iters=100,open=1", seed=1) in full.legal_moves()
     with pytest.raises(
-        seqsolve.ArgumentError, match=r"^best_move: bot mcts:iters=100,open=True sees every card \(open\), but some are unknown"
+        seqsolve.ArgumentError,
+        match=r"^best_move: bot mcts:iters=100,open=True sees every card \(open\), but some are unknown",
     ):
         seqsolve.best_move(seqsolve.parse_state(OPEN), "mcts:iters=100,open=1")

@@ -46,7 +46,9 @@ def test_apply_refuses_a_card_not_held_naming_the_rule():
     state = new_game()
     held = set(state.hand(0))
     other = next(
-        a for a in range(1 << 16) if state._decoded(a) is not None and state.action_to_move(a).card not in held
+        a
+        for a in range(1 << 16)
+        if state._decoded(a) is not None and state.action_to_move(a).card not in held
     )
     with pytest.raises(IllegalMoveError, match=r"seat 0 does not hold"):
         state.apply(other)
@@ -81,10 +83,16 @@ def test_apply_legal_is_the_unchecked_path_the_runners_take():
         (lambda s: s.to_position(viewer="0"), "to_position: viewer must be"),
         (lambda s: s.to_text(form="png"), "to_text: form must be one of sqn, readable, json"),
         (lambda s: s.to_text(form=[]), r"to_text: form must be one of sqn, readable, json, not \[\]"),
-        (lambda s: seqsolve.parse_state(STN).to_text(form={}), "to_text: form must be one of stn, readable, json"),
+        (
+            lambda s: seqsolve.parse_state(STN).to_text(form={}),
+            "to_text: form must be one of stn, readable, json",
+        ),
         (lambda s: s.apply_legal(float("nan")), "apply_legal: action must be one of legal_actions"),
         (lambda s: seqsolve.parse_state(STN).apply_legal(float("nan")), "apply_legal: action must be one of"),
-        (lambda s: seqsolve.parse_state(STN).seats_skipped(2**70), "seats_skipped: action must be an integer"),
+        (
+            lambda s: seqsolve.parse_state(STN).seats_skipped(2**70),
+            "seats_skipped: action must be an integer",
+        ),
         (lambda s: seqsolve.MoveKind("jump"), "MoveKind: 'jump' is not one of 'place', 'remove'"),
         (lambda s: seqsolve.Termination([]), r"Termination: \[\] is not one of 1, 2"),
         (lambda s: s.pop(), "pop: no pushed move"),
@@ -141,7 +149,9 @@ def test_a_winner_must_have_won_and_the_reverse_is_refused_too():
     with pytest.raises(PositionError, match=r"^result: the result says blue won, but blue has 0 sequences"):
         seqsolve.make_state(EMPTY, [7, 7], to_move=None, result="b")
     locked = ["*........*", "BBBBB.....", *EMPTY[2:]]
-    with pytest.raises(PositionError, match=r"blue has 1 sequences, enough to win .* but the result says green won"):
+    with pytest.raises(
+        PositionError, match=r"blue has 1 sequences, enough to win .* but the result says green won"
+    ):
         seqsolve.make_state(locked, [7, 7], variant="classic[sequences_to_win=1]", to_move=None, result="g")
     won = seqsolve.make_state(locked, [7, 7], variant="classic[sequences_to_win=1]", to_move=None, result="b")
     assert won.outcome().winner == "b"
@@ -170,9 +180,20 @@ def test_every_error_class_derives_from_the_root_and_keeps_its_builtin_base():
     from seqsolve.play.table import TableError
 
     value_errors = [
-        AnalysisError, BalanceError, NotSupported, LockedChipsError, PositionArgumentError, MatchError,
-        RecordError, TableError, seqsolve.BotError, seqsolve.RulesError, seqsolve.PositionError,
-        seqsolve.MoveSyntaxError, seqsolve.IllegalMoveError, seqsolve.ArgumentError,
+        AnalysisError,
+        BalanceError,
+        NotSupported,
+        LockedChipsError,
+        PositionArgumentError,
+        MatchError,
+        RecordError,
+        TableError,
+        seqsolve.BotError,
+        seqsolve.RulesError,
+        seqsolve.PositionError,
+        seqsolve.MoveSyntaxError,
+        seqsolve.IllegalMoveError,
+        seqsolve.ArgumentError,
     ]
     for cls in value_errors:
         assert issubclass(cls, SeqsolveError) and issubclass(cls, ValueError), cls
@@ -233,7 +254,9 @@ def test_a_stacks_action_number_out_of_range_is_refused_not_played(action):
     """seats_skipped played the number on a copy of the engine unchecked, and a number
     past the engine's tables ended the process; apply_legal took it too."""
     state = seqsolve.parse_state(STACKS_OPENING).resample(0, 1)
-    with pytest.raises(ArgumentError, match=f"seats_skipped: action must be an integer from 0 to 427, not {action}"):
+    with pytest.raises(
+        ArgumentError, match=f"seats_skipped: action must be an integer from 0 to 427, not {action}"
+    ):
         state.seats_skipped(action)
     with pytest.raises(ArgumentError, match="apply_legal"):
         state.apply_legal(action)
@@ -253,7 +276,9 @@ def test_to_text_names_a_form_that_is_no_string(which):
 def test_seats_skipped_asks_about_a_legal_decision():
     state = seqsolve.parse_state(STN).resample(0, 1)
     with pytest.raises(IllegalMoveError):
-        state.seats_skipped(next(a for a in range(428) if a not in state.legal_actions() and state.ends_turn(a)))
+        state.seats_skipped(
+            next(a for a in range(428) if a not in state.legal_actions() and state.ends_turn(a))
+        )
 
 
 def test_an_enum_of_the_api_still_reads_its_own_values():
@@ -288,7 +313,11 @@ def test_a_move_built_by_a_program_is_checked_for_its_shape(args, message):
         ((3,), ArgumentError, "Variant: preset must be a preset name"),
         (("classic", "AH"), ArgumentError, "Variant: overrides must be a tuple of"),
         (("classic", (("x", 1),)), seqsolve.RulesError, "unknown option 'x'"),
-        (("classic", (("sequences_to_win", "3"),)), seqsolve.RulesError, "option sequences_to_win cannot be '3'"),
+        (
+            ("classic", (("sequences_to_win", "3"),)),
+            seqsolve.RulesError,
+            "option sequences_to_win cannot be '3'",
+        ),
     ],
 )
 def test_a_variant_built_by_a_program_names_what_exists(args, error, message):

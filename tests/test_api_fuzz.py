@@ -58,7 +58,8 @@ def _public(name: str):
 def _arity(function) -> tuple[int, int]:
     """How many positional arguments ``function`` requires, and takes at most."""
     params = [
-        p for p in inspect.signature(function).parameters.values()
+        p
+        for p in inspect.signature(function).parameters.values()
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
     ]
     return sum(p.default is p.empty for p in params), len(params)
@@ -97,10 +98,30 @@ def test_state_methods_raise_only_documented_errors(which, data):
 
 
 @settings(max_examples=60, deadline=None)
-@given(kwargs=st.dictionaries(
-    st.sampled_from(["variant", "seats", "to_move", "exchange_used", "result", "discards", "sequences",
-                     "draw", "turn", "stall", "draft", "seed"]), JUNK, max_size=3),
-       board=JUNK, hands=JUNK)
+@given(
+    kwargs=st.dictionaries(
+        st.sampled_from(
+            [
+                "variant",
+                "seats",
+                "to_move",
+                "exchange_used",
+                "result",
+                "discards",
+                "sequences",
+                "draw",
+                "turn",
+                "stall",
+                "draft",
+                "seed",
+            ]
+        ),
+        JUNK,
+        max_size=3,
+    ),
+    board=JUNK,
+    hands=JUNK,
+)
 def test_make_state_raises_only_documented_errors(kwargs, board, hands):
     try:
         seqsolve.make_state(board, hands, **kwargs)

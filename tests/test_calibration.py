@@ -39,7 +39,10 @@ def test_the_logistic_fit_recovers_a_known_slope_and_intercept(calibration, slop
 
 def test_calibrated_estimates_score_better_than_the_base_rate(calibration):
     rng = np.random.default_rng(6)
-    rows = [{"game": i // 3, "win": p, "outcome": float(rng.random() < p)} for i, p in enumerate(rng.uniform(0.05, 0.95, 600))]
+    rows = [
+        {"game": i // 3, "win": p, "outcome": float(rng.random() < p)}
+        for i, p in enumerate(rng.uniform(0.05, 0.95, 600))
+    ]
     f = calibration.figures(rows, draws=50)
     assert f["brier"] < f["brier_base"]
     assert f["brier_gain_ci"][0] > 0
@@ -49,7 +52,10 @@ def test_calibrated_estimates_score_better_than_the_base_rate(calibration):
 
 
 def test_the_bootstrap_resamples_whole_games_and_repeats_from_its_seed(calibration):
-    rows = [{"game": g, "win": w, "outcome": o} for g, w, o in [(0, 0.9, 1), (0, 0.8, 1), (1, 0.2, 0), (2, 0.6, 0)]]
+    rows = [
+        {"game": g, "win": w, "outcome": o}
+        for g, w, o in [(0, 0.9, 1), (0, 0.8, 1), (1, 0.2, 0), (2, 0.6, 0)]
+    ]
     once = calibration.bootstrap(rows, calibration.brier, draws=200, seed=3)
     assert once == calibration.bootstrap(rows, calibration.brier, draws=200, seed=3)
     assert 0 <= once[0] <= once[1] <= 1

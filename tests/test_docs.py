@@ -18,7 +18,7 @@ from seqsolve.games.sequence.board import get_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", ROOT / "RULES-NOTES.md", *sorted((ROOT / "docs").glob("*.md"))]
-FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 RULE_ID = re.compile(r"(?<![\w-])((?:C|D|N|P|ST)-\d+[a-z]?)(?!\w)")
 
@@ -30,7 +30,7 @@ def _prose(path: Path) -> str:
 
 def _anchors(path: Path) -> set[str]:
     """The heading anchors GitHub makes: lower case, punctuation dropped, blanks to '-'."""
-    headings = re.findall(r"^#+\s+(.*)$", _prose(path), re.M)
+    headings = re.findall(r"^#+\s+(.*)$", _prose(path), re.MULTILINE)
     return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
 
 
@@ -44,9 +44,7 @@ def test_every_relative_link_points_to_an_existing_file_and_heading(document):
     for target in _links(document):
         name, _, anchor = target.partition("#")
         path = (document.parent / name).resolve() if name else document
-        if not path.exists():
-            broken.append(target)
-        elif anchor and path.suffix == ".md" and anchor not in _anchors(path):
+        if not path.exists() or anchor and path.suffix == ".md" and anchor not in _anchors(path):
             broken.append(target)
     assert broken == [], f"{document.name}: broken links {broken}"
 
@@ -60,7 +58,7 @@ def test_the_documents_link_the_moved_sections():
 
 def test_readme_python_example_runs():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"^```python\n(.*?)^```", text, re.M | re.S)
+    block = re.search(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
     assert block, "README has no ```python example"
     test = doctest.DocTestParser().get_doctest(block.group(1), {}, "README example", "README.md", 0)
     report: list[str] = []
@@ -74,7 +72,9 @@ def test_readme_test_command_is_what_ci_runs():
     """.ci/run says it runs exactly the README's test command."""
     command = "pip install -e '.[test]' && python -m pytest"
     assert f"```\n{command}\n```" in (ROOT / "README.md").read_text(encoding="utf-8")
-    ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line and not line.startswith("#")]
+    ci = [
+        line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line and not line.startswith("#")
+    ]
     assert ci[-1] == command
 
 
@@ -91,17 +91,26 @@ def test_rules_page_defines_every_rule_id_the_tests_cite():
 def test_rules_page_board_is_the_engines_layout():
     """C-5: the board drawn in docs/rules.md is the one the engine plays on."""
     rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-    grid = re.search(r"^```\n\s+a  b  c .*?\n(.*?)^```", rules, re.M | re.S)
+    grid = re.search(r"^```\n\s+a  b  c .*?\n(.*?)^```", rules, re.MULTILINE | re.DOTALL)
     assert grid, "docs/rules.md has no board grid"
     rows = [line.split()[1:] for line in grid.group(1).splitlines()]
     assert tuple(label for row in rows for label in row) == get_layout("jax").labels
 
 
 # not _core: it has no examples
-@pytest.mark.parametrize("name", [
-    "seqsolve._eval", "seqsolve._choose", "seqsolve._worlds", "seqsolve._rollout", "seqsolve._search",
-    "seqsolve._stacks", "seqsolve._loop", "seqsolve._stacks_bots",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "seqsolve._eval",
+        "seqsolve._choose",
+        "seqsolve._worlds",
+        "seqsolve._rollout",
+        "seqsolve._search",
+        "seqsolve._stacks",
+        "seqsolve._loop",
+        "seqsolve._stacks_bots",
+    ],
+)
 def test_the_compiled_modules_docstring_examples_run(name):
     """pytest does not collect doctests from compiled modules: run them here."""
     import doctest

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from script_helpers import load_script
 
 import seqsolve
-from script_helpers import load_script
 
 EMBED = Path(__file__).resolve().parent.parent / "examples" / "embed.py"
 

@@ -35,8 +35,27 @@ def test_the_figures_do_not_depend_on_jobs(tmp_path):
     figures = []
     for jobs in (1, 2):
         out = tmp_path / f"spread{jobs}.json"
-        assert root_spread.main(["--bot", "mcts:iters=150", "--presets", "numbers", "--players", "2",
-                                 "--games", "2", "--seed", "3", "--jobs", str(jobs), "--json", str(out)]) == 0
+        assert (
+            root_spread.main(
+                [
+                    "--bot",
+                    "mcts:iters=150",
+                    "--presets",
+                    "numbers",
+                    "--players",
+                    "2",
+                    "--games",
+                    "2",
+                    "--seed",
+                    "3",
+                    "--jobs",
+                    str(jobs),
+                    "--json",
+                    str(out),
+                ]
+            )
+            == 0
+        )
         figures.append(json.loads(out.read_text())["rows"])
     assert figures[0] == figures[1]
     row = figures[0][0]
@@ -47,13 +66,30 @@ def test_a_preset_gets_only_the_seatings_its_rules_accept(tmp_path):
     """draft is played by 2 or 4 (2 sides): asked for 2, 3 and 6 players it gets
     the 2-player cell alone."""
     out = tmp_path / "draft.json"
-    assert load().main(["--bot", "mcts:iters=100", "--presets", "draft", "--players", "2,3,6",
-                        "--games", "1", "--json", str(out)]) == 0
+    assert (
+        load().main(
+            [
+                "--bot",
+                "mcts:iters=100",
+                "--presets",
+                "draft",
+                "--players",
+                "2,3,6",
+                "--games",
+                "1",
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert [(r["preset"], r["players"]) for r in json.loads(out.read_text())["rows"]] == [("draft", 2)]
 
 
 def test_a_bad_option_is_one_line():
     for args in (["--players", "5"], ["--presets", "nosuch"], ["--bot", "mcts:nosuch=1"]):
-        done = subprocess.run([sys.executable, str(SCRIPT), *args, "--games", "1"], capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, str(SCRIPT), *args, "--games", "1"], capture_output=True, text=True
+        )
         assert done.returncode == 2, args
         assert done.stderr.startswith("root_spread.py: ") and done.stderr.count("\n") == 1, done.stderr

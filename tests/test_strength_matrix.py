@@ -28,20 +28,32 @@ def test_options_stay_with_their_bot():
 
 
 def _row(bot, seed, deals, opponent="heuristic", players=2):
-    return {"key": f"{bot} vs {opponent} | classic | {players}p", "bot": bot, "opponent": opponent,
-            "preset": "classic", "players": players, "teams": None, "seed": seed, "games": 2 * len(deals),
-            "deal_scores": deals, "score": sum(deals) / len(deals), "score_ci": [0.0, 1.0], "fair": 0.5,
-            "cpu_per_move": 0.01, "worst_cpu_per_move": 0.02}
+    return {
+        "key": f"{bot} vs {opponent} | classic | {players}p",
+        "bot": bot,
+        "opponent": opponent,
+        "preset": "classic",
+        "players": players,
+        "teams": None,
+        "seed": seed,
+        "games": 2 * len(deals),
+        "deal_scores": deals,
+        "score": sum(deals) / len(deals),
+        "score_ci": [0.0, 1.0],
+        "fair": 0.5,
+        "cpu_per_move": 0.01,
+        "worst_cpu_per_move": 0.02,
+    }
 
 
 def test_compare_pairs_the_deals_both_bots_played(tmp_path):
     cache = tmp_path / "cache.jsonl"
     rows = [
         _row("mcts", 1, [1.0, 0.5, 0.5, 0.0]),
-        _row("mcts:x=1", 1, [1.0, 1.0]),          # a shorter run: the first two deals of seed 1
+        _row("mcts:x=1", 1, [1.0, 1.0]),  # a shorter run: the first two deals of seed 1
         _row("mcts", 2, [0.0, 0.5]),
         _row("mcts:x=1", 2, [0.5, 0.5]),
-        _row("mcts:x=1", 3, [1.0]),               # no partner on seed 3: left out
+        _row("mcts:x=1", 3, [1.0]),  # no partner on seed 3: left out
         _row("mcts", 1, [0.5], opponent="greedy"),  # another cell, without its partner
     ]
     cache.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
@@ -52,12 +64,15 @@ def test_compare_pairs_the_deals_both_bots_played(tmp_path):
     assert "75.0% against 50.0%" in lines[0]
 
 
-@pytest.mark.parametrize("text, where", [
-    ('{"key": "a"', ":1:"),                                    # cut short
-    (json.dumps(_row("mcts", 1, [0.5])) + "\nnot json\n", ":2:1:"),
-    ('{"key": "a", "bot": "mcts"}', ":1: not a cell of the cache: no opponent, preset"),
-    ("[1, 2]", ":1: not a cell of the cache: no key"),
-])
+@pytest.mark.parametrize(
+    "text, where",
+    [
+        ('{"key": "a"', ":1:"),  # cut short
+        (json.dumps(_row("mcts", 1, [0.5])) + "\nnot json\n", ":2:1:"),
+        ('{"key": "a", "bot": "mcts"}', ":1: not a cell of the cache: no opponent, preset"),
+        ("[1, 2]", ":1: not a cell of the cache: no key"),
+    ],
+)
 def test_a_bad_cache_is_one_line_naming_the_line(tmp_path, text, where):
     cache = tmp_path / "cache.jsonl"
     cache.write_text(text)
@@ -70,11 +85,19 @@ def test_the_script_exits_with_one_line_on_a_bad_cache(tmp_path):
     cache = tmp_path / "cache.jsonl"
     cache.write_text("not json\n")
     for flags in (["--pool"], ["--compare", "mcts,heuristic"], ["--resume", "--bots", "greedy"]):
-        run = subprocess.run([sys.executable, str(SCRIPT), "--cache", str(cache), *flags],
-                             capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [sys.executable, str(SCRIPT), "--cache", str(cache), *flags],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run.returncode == 1, flags
         assert run.stderr.strip().count("\n") == 0 and f"{cache}:1:1: not a cell" in run.stderr
     missing = tmp_path / "none.jsonl"
-    run = subprocess.run([sys.executable, str(SCRIPT), "--cache", str(missing), "--pool"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), "--cache", str(missing), "--pool"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 1 and f"{missing}: cannot read the cache" in run.stderr

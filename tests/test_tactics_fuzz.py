@@ -35,8 +35,15 @@ def test_the_json_is_written_and_the_exit_code_says_a_bot_missed(tmp_path):
 
 
 def test_bad_options_are_one_line():
-    for args in (["--variant", "nope"], ["--bots", "mcts:zz=1"], ["--check", "lose"], ["--players", "7"],
-                 ["--games", "0"]):
-        run = subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=120)
+    for args in (
+        ["--variant", "nope"],
+        ["--bots", "mcts:zz=1"],
+        ["--check", "lose"],
+        ["--players", "7"],
+        ["--games", "0"],
+    ):
+        run = subprocess.run(
+            [sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=120
+        )
         assert run.returncode == 2, (args, run.stderr)
         assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr

@@ -81,7 +81,7 @@ cdef enum:
     EXH_DRAFT_END = 2
 
 # Restrictions of one side's move generation (CoreRules.restricted): a bot handicap used
-# to measure how much a rule matters (seqsolve.bots.restricted), never a rule of the game.
+# to measure how much a rule matters (seqsolve.games.sequence.bots.restricted), never a rule of the game.
 cdef enum:
     RESTRICT_TWO_EYED = 1        # no two-eyed (wild) jack placements
     RESTRICT_ONE_EYED = 2        # no one-eyed jack removals

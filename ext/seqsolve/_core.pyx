@@ -782,7 +782,7 @@ cdef class CoreRules:
 
         ``flags`` is a sum of RESTRICT_TWO_EYED (1), RESTRICT_ONE_EYED (2),
         RESTRICT_EXCHANGE (4) and RESTRICT_CORNER (8).  A bot handicap for analysis
-        (seqsolve.bots.restricted): a game played with these tables is not a legal game.
+        (seqsolve.games.sequence.bots.restricted): a game played with these tables is not a legal game.
         """
         if not 0 <= side < self.t.sides or not 0 <= flags < 16:
             raise ValueError("bad side or restriction flags")

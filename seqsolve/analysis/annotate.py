@@ -64,8 +64,13 @@ def annotate_record(
     game = Replay(record, where)
     state = game.state
     settings = search_settings(
-        bot, iterations, seconds, DEFAULT_ANNOTATE_ITERATIONS, game_for(str(state.rules.variant)),
-        rules=state.rules, default_worlds=DEFAULT_ANNOTATE_WORLDS,
+        bot,
+        iterations,
+        seconds,
+        DEFAULT_ANNOTATE_ITERATIONS,
+        game_for(str(state.rules.variant)),
+        rules=state.rules,
+        default_worlds=DEFAULT_ANNOTATE_WORLDS,
     )
     open_information = open_information or settings.open_information
     players = state.rules.players

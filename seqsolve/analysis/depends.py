@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .exact import outcome_of
+from ..games.exact import outcome_of
 from .proof import DEFAULT_PROOF_NODES, Proof, prove_win_unless
 from .results import clamp_estimate
 
@@ -125,11 +125,24 @@ def _conditions(features: list[dict]) -> list[tuple[str, list[int], list[str]]]:
         sides, seats, _ = joined.setdefault(key, ([], [], f["holding"]))
         sides.append(f["side"])
         seats.extend(f["seats"])
-    return [(f"{' or '.join(sides)} holds {words}", seats, list(key)) for key, (sides, seats, words) in joined.items()]
+    return [
+        (f"{' or '.join(sides)} holds {words}", seats, list(key))
+        for key, (sides, seats, words) in joined.items()
+    ]
 
 
-def hidden_dependence(game, view, exact, stats, settings, seed_sequence, *, worlds: int = DEPENDS_WORLDS,
-                      top: int = DEPENDS_TOP, max_turns: int = 0) -> None:
+def hidden_dependence(
+    game,
+    view,
+    exact,
+    stats,
+    settings,
+    seed_sequence,
+    *,
+    worlds: int = DEPENDS_WORLDS,
+    top: int = DEPENDS_TOP,
+    max_turns: int = 0,
+) -> None:
     """Fill ``depends`` and ``winning_draws`` of the first ``top`` of ``stats`` (ranked
     turns of the mover in ``view``, an observation), dealing ``worlds`` worlds from
     ``seed_sequence``; conditional proofs up to ``max_turns`` turns (0: none)."""
@@ -174,7 +187,15 @@ def hidden_dependence(game, view, exact, stats, settings, seed_sequence, *, worl
             if proof is not None and chance:  # no chance, or none: the condition says nothing
                 found.append(Dependence(name, chance, split[1] if split else None, 1.0, proof=proof))
             elif split is not None and abs(split[1] - split[2]) >= MIN_GAP:
-                found.append(Dependence(name, split[0] / len(hands), split[1], split[2], len(hands), split[0]))
-        found.sort(key=lambda d: (d.proof is None, d.proof.turns if d.proof else 0,
-                                  -abs((d.win_with or 0.0) - d.win_without), d.feature))
+                found.append(
+                    Dependence(name, split[0] / len(hands), split[1], split[2], len(hands), split[0])
+                )
+        found.sort(
+            key=lambda d: (
+                d.proof is None,
+                d.proof.turns if d.proof else 0,
+                -abs((d.win_with or 0.0) - d.win_without),
+                d.feature,
+            )
+        )
         s.depends = found[:DEPENDS_SHOWN]

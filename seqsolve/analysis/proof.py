@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .exact import outcome_of
+from ..games.exact import outcome_of
 
 #: Turns of the proving side searched at most (a win in 3: this turn and two more).
 DEFAULT_PROOF_TURNS = 3

@@ -76,6 +76,7 @@ decision of the chosen seats from the mover's observation, marking mistakes and
 blunders by the drop of the estimated win probability from the best turn to
 the one played.
 """
+
 from __future__ import annotations
 
 import math
@@ -83,14 +84,15 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import Self
 
 import numpy as np
 
 from ..games import game_for
 from ..games.base import whole_turns
-from ..play.stats import rate_interval
+from ..games.exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
+from ..stats import rate_interval
 from .depends import DEPENDS_TOP, hidden_dependence
-from .exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
 from .proof import DEFAULT_PROOF_TURNS, PROOF_SECONDS_CAP, prove_turns
 from .results import (
     ESTIMATE_CEILING,
@@ -130,7 +132,7 @@ class SearchThreads:
         self.threads: list[threading.Thread] = []
         self.stopping = False
 
-    def __enter__(self) -> SearchThreads:
+    def __enter__(self) -> Self:
         return self
 
     def map(self, fn: Callable, items: Iterable) -> Iterable:
@@ -150,7 +152,7 @@ class SearchThreads:
                     return
                 try:
                     results[i] = (True, fn(items[i]))
-                except BaseException as exc:  # handed to the main thread
+                except BaseException as exc:  # noqa: BLE001 - handed to the main thread
                     results[i] = (False, exc)
                 finished[i].set()
 
@@ -212,7 +214,13 @@ def _searcher(view, settings: SearchSettings, evidence):
 
 
 def _search_tree(
-    view, viewer: int, settings: SearchSettings, seed, iterations: int, open_information: bool, pv_length: int,
+    view,
+    viewer: int,
+    settings: SearchSettings,
+    seed,
+    iterations: int,
+    open_information: bool,
+    pv_length: int,
     evidence=None,
 ):
     searcher = _searcher(view, settings, evidence)
@@ -233,10 +241,15 @@ def _side_by_side(search: Callable, view, viewer, settings, seed, stream, jobs: 
     stream ``(*stream, i)`` of ``seed``, with its share of ``settings.iterations``."""
     from ..play.seeds import stream_seed
 
-    budgets = [settings.iterations // jobs + (1 if i < settings.iterations % jobs else 0) for i in range(jobs)]
+    budgets = [
+        settings.iterations // jobs + (1 if i < settings.iterations % jobs else 0) for i in range(jobs)
+    ]
     if settings.iterations and settings.seconds == 0:
         budgets = [max(1, b) for b in budgets]
-    args = [(view.clone(), viewer, settings, stream_seed(seed, (*stream, i)), budgets[i], *rest) for i in range(jobs)]
+    args = [
+        (view.clone(), viewer, settings, stream_seed(seed, (*stream, i)), budgets[i], *rest)
+        for i in range(jobs)
+    ]
     if jobs == 1:
         return [search(*args[0])]
     with SearchThreads(jobs, _game(view)) as threads:
@@ -270,7 +283,9 @@ def _run_search(view, viewer, settings, seed, stream, jobs, open_information, pv
 _ROLLOUT_BATCH = 8
 
 
-def _play_out(view, viewer, settings, seed, worlds: int, legal: list[int], open_information: bool, evidence=None):
+def _play_out(
+    view, viewer, settings, seed, worlds: int, legal: list[int], open_information: bool, evidence=None
+):
     """One thread's share of a rollout analysis: the worlds played and each legal action's
     summed result; with ``settings.seconds``, batches until they are spent (``worlds``
     then the most, 0: no most)."""
@@ -284,8 +299,9 @@ def _play_out(view, viewer, settings, seed, worlds: int, legal: list[int], open_
             batch = _ROLLOUT_BATCH if not worlds else min(_ROLLOUT_BATCH, batch)
         if batch <= 0:
             break
-        means = searcher.rollout_values(view, viewer, rng, legal, batch, int(open_information),
-                                        settings.rollout["depth"])
+        means = searcher.rollout_values(
+            view, viewer, rng, legal, batch, int(open_information), settings.rollout["depth"]
+        )
         sums = [s + m * batch for s, m in zip(sums, means)]
         played += batch
         if not settings.seconds or time.perf_counter() - started >= settings.seconds:
@@ -298,10 +314,14 @@ def _run_rollouts(view, viewer, settings, seed, stream, jobs, open_information, 
     worlds shared among ``jobs`` threads, thread ``i`` on the stream ``(*stream, i)``.
     A turn's visits are the worlds it was played in, all the same."""
     legal = view.legal_actions()
-    results = _side_by_side(_play_out, view, viewer, settings, seed, stream, jobs, legal, open_information, evidence)
+    results = _side_by_side(
+        _play_out, view, viewer, settings, seed, stream, jobs, legal, open_information, evidence
+    )
     worlds = sum(r[0] for r in results)
     sums = [sum(r[1][i] for r in results) for i in range(len(legal))]
-    merged = {a: {"visits": worlds, "value_sum": sums[i], "pv": [a], "best": worlds} for i, a in enumerate(legal)}
+    merged = {
+        a: {"visits": worlds, "value_sum": sums[i], "pv": [a], "best": worlds} for i, a in enumerate(legal)
+    }
     value = max(sums) / worlds if worlds else None
     return merged, worlds, max(r[2] for r in results), value
 
@@ -389,7 +409,11 @@ def analyze(
     check_analyzable(state, open_information)
     mover = state.current_player
     view = state.clone() if open_information else _as_read(state.observation(mover))
-    evidence = (before, settings.infer) if before is not None and settings.infer > 0 and not open_information else None
+    evidence = (
+        (before, settings.infer)
+        if before is not None and settings.infer > 0 and not open_information
+        else None
+    )
     side = view.side_of(mover)
     legal = view.legal_actions()
     game = _game(view)
@@ -513,7 +537,14 @@ def analyze(
         from ..play.seeds import stream_seed
 
         hidden_dependence(
-            game, view, exact, stats, settings, stream_seed(seed, (*stream, "depends")), top=depends, max_turns=prove
+            game,
+            view,
+            exact,
+            stats,
+            settings,
+            stream_seed(seed, (*stream, "depends")),
+            top=depends,
+            max_turns=prove,
         )
     if stats and stats[0].proof is not None and stats[0].proof.result == "win":
         value = 1.0

@@ -112,7 +112,11 @@ def search_settings(
         # a game whose cards are all listed is searched open by asking for it: only
         # Sequence's mcts has an ``open`` option as well
         return SearchSettings(
-            dict(made.searcher().params), iterations, seconds, bot, bool(made.options.get("open", False)),
+            dict(made.searcher().params),
+            iterations,
+            seconds,
+            bot,
+            bool(made.options.get("open", False)),
             infer=float(made.options.get("infer", 0.0)),
         )
     finally:
@@ -124,8 +128,10 @@ def _rollout_settings(made, raw: dict, given: set, worlds, seconds, default_worl
     (``raw``: the spec's keys; ``given``: those the caller wrote)."""
     o = made.options
     if o["policy"] != "greedy" or o["halve"] or o["see"] != "none":
-        raise AnalysisError("a rollout analysis plays every legal turn out by greedy: policy, halve "
-                            "and see do not apply (--open sees every card)")
+        raise AnalysisError(
+            "a rollout analysis plays every legal turn out by greedy: policy, halve "
+            "and see do not apply (--open sees every card)"
+        )
     if worlds is None and seconds is None:
         if "worlds" in given or "time" in given:
             worlds, seconds = (0 if o["time"] and "worlds" not in given else o["worlds"]), o["time"]
@@ -139,8 +145,14 @@ def _rollout_settings(made, raw: dict, given: set, worlds, seconds, default_worl
     # the spec as the analysis plays it: every legal turn (no k), its own budget (no work)
     kept = [f"{key}={value}" for key, value in raw.items() if key not in ("k", "work", "worlds", "time")]
     played = "rollout" + (":" + ",".join(kept) if kept else "")
-    return SearchSettings(made.searcher_params(), worlds, seconds, played, rollout={"depth": o["depth"]},
-                          infer=float(o["infer"]))
+    return SearchSettings(
+        made.searcher_params(),
+        worlds,
+        seconds,
+        played,
+        rollout={"depth": o["depth"]},
+        infer=float(o["infer"]),
+    )
 
 
 def check_analyzable(state, open_information: bool = False) -> None:
@@ -151,7 +163,9 @@ def check_analyzable(state, open_information: bool = False) -> None:
             ``open_information`` is asked for while some cards are hidden.
     """
     if state.is_terminal():
-        raise AnalysisError(f"the game is over (result {state.outcome().result}): there is nothing to analyze")
+        raise AnalysisError(
+            f"the game is over (result {state.outcome().result}): there is nothing to analyze"
+        )
     seat = state.current_player
     hand = state.hand(seat)
     unknown = hand.count("?")

@@ -8,7 +8,7 @@ games with every bot fixed on its seat and a fresh deal per game
 chips and sequences).  Optionally it also plays two kinds of matches:
 
 * **restricted play** -- the bot against the same bot barred from a rule
-  (``restricted:no=two_eyed``; see :mod:`seqsolve.bots.restricted`): the
+  (``restricted:no=two_eyed``; see :mod:`seqsolve.games.sequence.bots.restricted`): the
   bot's score says how much the rule is worth to a player;
 * **skill versus luck** -- a strong bot against a weak one: the more the
   strong bot wins, the more the variant rewards skill.

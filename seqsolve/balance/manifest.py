@@ -39,16 +39,23 @@ def _manifest(config: BalanceConfig) -> dict:
 
 #: What a manifest must hold the same for a rerun to resume it (rather than mix two runs
 #: in one folder and replace the first one's report).
-RUN_KEYS = {"seed": "seed", "bots": "bots", "points": "variants", "restrict": "restrict", "weak": "weak",
-            "strong": "strong"}
+RUN_KEYS = {
+    "seed": "seed",
+    "bots": "bots",
+    "points": "variants",
+    "restrict": "restrict",
+    "weak": "weak",
+    "strong": "strong",
+}
 
 
 def _run_value(manifest: dict, key: str) -> str:
     value = manifest.get(key, [] if key == "restrict" else None)
     if key == "points" and isinstance(value, list):
         try:
-            return ", ".join(VariantPoint(*(e[k] for k in ("variant", "players", "teams", "replica"))).label
-                             for e in value)
+            return ", ".join(
+                VariantPoint(*(e[k] for k in ("variant", "players", "teams", "replica"))).label for e in value
+            )
         except (KeyError, TypeError):
             pass
     return json.dumps(value)
@@ -67,7 +74,9 @@ def read_manifest(out: str) -> dict | None:
     if not isinstance(data, dict) or data.get("seqsolve") != "balance":
         raise BalanceError(f"{path}: not a seqsolve balance manifest; choose another --out")
     if data.get("format") != MANIFEST_FORMAT:
-        raise BalanceError(f"{path}: manifest format {json.dumps(data.get('format'))} is not one this seqsolve reads")
+        raise BalanceError(
+            f"{path}: manifest format {json.dumps(data.get('format'))} is not one this seqsolve reads"
+        )
     if not isinstance(data.get("seed"), int) or isinstance(data.get("seed"), bool):
         raise BalanceError(f"{path}: the manifest has no integer 'seed'")
     return data
@@ -99,9 +108,16 @@ def open_output(config: BalanceConfig, out: str) -> Iterator[None]:
                             f"{_run_value(mine, key)}; use the same options to resume, or choose another --out"
                         )
             elif os.listdir(out):
-                raise BalanceError(f"--out {out}: the folder is not empty and holds no balance run; choose another")
-            check_files([(os.path.join(out, point.slug, job.filename), job.config.to_json())
-                         for point in config.points for job in jobs_of(config, point)])
+                raise BalanceError(
+                    f"--out {out}: the folder is not empty and holds no balance run; choose another"
+                )
+            check_files(
+                [
+                    (os.path.join(out, point.slug, job.filename), job.config.to_json())
+                    for point in config.points
+                    for job in jobs_of(config, point)
+                ]
+            )
             for point in config.points:
                 os.makedirs(os.path.join(out, point.slug), exist_ok=True)
             write_text(os.path.join(out, MANIFEST), json.dumps(mine, indent=2))
@@ -124,5 +140,3 @@ def _remove_new_folder(out: str, slugs: list[str]) -> None:
             os.rmdir(os.path.join(folder, slug))
     with contextlib.suppress(OSError):
         os.rmdir(folder)
-
-

@@ -9,7 +9,7 @@ import math
 import os
 from collections.abc import Sequence
 
-from ..bots.restricted import RESTRICTIONS
+from ..bots import restrictions
 from .metrics import TERMINATIONS
 from .run import BalanceConfig
 
@@ -129,7 +129,7 @@ def stacks_rows(summaries: list[dict]) -> list[list[str]]:
 
 def match_rows(summaries: list[dict]) -> tuple[list[str], list[list[str]]]:
     """Restricted-play and skill scores per variant (empty when none were played)."""
-    names = sorted({r for s in summaries for r in s.get("restricted", {})}, key=list(RESTRICTIONS).index)
+    names = sorted({r for s in summaries for r in s.get("restricted", {})}, key=list(restrictions()).index)
     skill = any("skill" in s for s in summaries)
     if not names and not skill:
         return [], []
@@ -198,44 +198,47 @@ GAME_MEANS = (
     "recycles_mean",
 )
 
-CSV_FIELDS = (
-    "variant",
-    "players",
-    "teams",
-    "replica",
-    "games",
-    *(f"side{i}_{k}" for i in range(6) for k in ("win", "low", "high")),
-    "first_seat_advantage",
-    "first_seat_advantage_low",
-    "first_seat_advantage_high",
-    "chi2",
-    "p_value",
-    "draw_rate",
-    "draw_rate_low",
-    "draw_rate_high",
-    *(f"end_{k}" for k in TERMINATIONS),
-    "turns_mean",
-    "turns_std",
-    "turns_p10",
-    "turns_median",
-    "turns_p90",
-    *GAME_MEANS,
-    "ludii_advantage_p1",
-    "ludii_balance",
-    "ludii_completion",
-    "ludii_drawishness",
-    "ludii_duration",
-    *(f"no_{r}_{k}" for r in RESTRICTIONS for k in ("score", "low", "high")),
-    "skill_score",
-    "skill_low",
-    "skill_high",
-)
+
+def csv_fields() -> tuple[str, ...]:
+    """The columns of :func:`to_csv`, in order."""
+    return (
+        "variant",
+        "players",
+        "teams",
+        "replica",
+        "games",
+        *(f"side{i}_{k}" for i in range(6) for k in ("win", "low", "high")),
+        "first_seat_advantage",
+        "first_seat_advantage_low",
+        "first_seat_advantage_high",
+        "chi2",
+        "p_value",
+        "draw_rate",
+        "draw_rate_low",
+        "draw_rate_high",
+        *(f"end_{k}" for k in TERMINATIONS),
+        "turns_mean",
+        "turns_std",
+        "turns_p10",
+        "turns_median",
+        "turns_p90",
+        *GAME_MEANS,
+        "ludii_advantage_p1",
+        "ludii_balance",
+        "ludii_completion",
+        "ludii_drawishness",
+        "ludii_duration",
+        *(f"no_{r}_{k}" for r in restrictions() for k in ("score", "low", "high")),
+        "skill_score",
+        "skill_low",
+        "skill_high",
+    )
 
 
 def to_csv(summaries: list[dict]) -> str:
-    """One row per variant with every number of the summaries (CSV_FIELDS)."""
+    """One row per variant with every number of the summaries (:func:`csv_fields`)."""
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer = csv.DictWriter(buf, fieldnames=csv_fields(), lineterminator="\n")
     writer.writeheader()
     for s in summaries:
         row: dict = {k: s.get(k) for k in ("variant", "players", "teams", "replica", "games")}

@@ -1,13 +1,13 @@
 """A balance run: its config, the jobs of each variant point (self-play, restricted
 play, skill versus luck) and running them through the match runner."""
+
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..bots import make_bot
-from ..bots.restricted import RESTRICTIONS
+from ..bots import make_bot, restrictions
 from ..games import game_for
 from ..play.config import MatchConfig, MatchError, check_config
 from ..play.match import run_games
@@ -20,7 +20,7 @@ class BalanceConfig:
     """Everything that decides the games of a balance run.
 
     ``bots``: one spec for every seat, one per side, or one per seat.  ``restrict``:
-    the restrictions to measure (names of :data:`RESTRICTIONS`), each as the first bot
+    the restrictions to measure (names of :func:`seqsolve.bots.restrictions`), each as the first bot
     against itself restricted.  ``weak``: a weaker bot for the skill-versus-luck match
     (the first bot, or ``strong``, against it).
     """
@@ -96,7 +96,9 @@ def jobs_of(config: BalanceConfig, point: VariantPoint) -> list[Job]:
             Job(
                 "restrict",
                 r,
-                MatchConfig(bots=bots, seed=config.seed, stream=point_stream(point, f"restrict:{r}"), **common),
+                MatchConfig(
+                    bots=bots, seed=config.seed, stream=point_stream(point, f"restrict:{r}"), **common
+                ),
             )
         )
     if config.weak:
@@ -115,15 +117,16 @@ def check_balance(config: BalanceConfig) -> None:
     """Validate bots, restrictions and every point's matches before anything is written."""
     if not config.points:
         raise BalanceError("the grid is empty")
+    known = restrictions()
     for r in config.restrict:
-        if r not in RESTRICTIONS:
-            raise BalanceError(f"--restrict: unknown restriction {r!r} (known: {', '.join(RESTRICTIONS)})")
+        if r not in known:
+            raise BalanceError(f"--restrict: unknown restriction {r!r} (known: {', '.join(known)})")
     if config.restrict:  # its bars are Sequence's actions: a game without them has no restricted bot
         for point in config.points:
             point_game = game_for(point.variant)
             if "restricted" not in point_game.bot_classes():
                 raise BalanceError(
-                    f"--restrict bars Sequence's actions ({', '.join(RESTRICTIONS)}), which {point.label} does not"
+                    f"--restrict bars Sequence's actions ({', '.join(known)}), which {point.label} does not"
                     f" have: measure {point_game.name} without --restrict"
                 )
     game = game_for(config.points[0].variant)  # every point's own game checks its jobs below

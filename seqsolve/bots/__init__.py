@@ -3,9 +3,10 @@
 ``make_bot(spec, game)`` builds a bot of a game from its spec; an unknown bot or
 parameter is a :class:`BotError` that lists what exists.  Each game has its own bots
 (:meth:`~seqsolve.games.base.Game.bot_classes`), under the same names where they do
-the same job (``random``, ``greedy``, ``mcts``); the modules of this folder are
-Sequence's.  ``ext:COMMAND`` runs an external program speaking the line protocol of
-``seqsolve.bots.external``.
+the same job (``random``, ``greedy``, ``mcts``); a game's bots live in its folder
+(``seqsolve.games.sequence.bots``, ``seqsolve.games.stacks.bots``) and the bot contract
+below every game (``seqsolve.games.bot``).  ``ext:COMMAND`` runs an external program
+speaking the line protocol of ``seqsolve.games.external``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import ArgumentError
-from .base import Bot, BotError, BotFailure, Param, ProgramRefused
+from ..games.bot import Bot, BotError, BotFailure, Param, ProgramRefused
 
 if TYPE_CHECKING:
     from ..games.base import Game
@@ -27,6 +28,7 @@ __all__ = [
     "bot_classes",
     "make_bot",
     "parse_spec",
+    "restrictions",
     "starts_a_program",
 ]
 
@@ -34,6 +36,15 @@ __all__ = [
 def bot_classes(game: Game | None = None) -> dict[str, type[Bot]]:
     """Every bot of ``game`` by name; without a game, the first game built's (Sequence's)."""
     return _game(game).bot_classes()
+
+
+def restrictions() -> tuple[str, ...]:
+    """What a Sequence ``restricted`` bot can bar (``two_eyed``, ``one_eyed``, ``exchange``,
+    ``corners``), in order: the restrictions a balance run measures, named for the runners
+    without their importing Sequence's folder."""
+    from ..games.sequence.bots.restricted import RESTRICTIONS
+
+    return tuple(RESTRICTIONS)
 
 
 def _game(game) -> Game:
@@ -102,10 +113,10 @@ def make_bot(spec: str, game=None, *, programs: bool = True) -> Bot:
     'greedy'
     >>> make_bot("mcts:iters=-1")
     Traceback (most recent call last):
-    seqsolve.bots.base.BotError: bot mcts: parameter iters must be at least 0 and at most 1000000000 (not -1)
+    seqsolve.games.bot.BotError: bot mcts: parameter iters must be at least 0 and at most 1000000000 (not -1)
     >>> make_bot("restricted:no=two_eyed,bot=ext:touch x", programs=False)
     Traceback (most recent call last):
-    seqsolve.bots.base.ProgramRefused: bot ext:touch x starts a program, which a spec read from a file may not
+    seqsolve.games.bot.ProgramRefused: bot ext:touch x starts a program, which a spec read from a file may not
     """
     if not isinstance(spec, str):
         raise ArgumentError(f"make_bot: spec must be a bot spec such as 'heuristic', not {spec!r}")

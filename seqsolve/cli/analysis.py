@@ -87,7 +87,15 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     width = max([len(m.move) for m in moves] + [4])
     lines.append(f"  #  {'turn':<{width}}   share    win   search noise  continuation")
     for k, m in enumerate(moves, 1):
-        tag = " (wins now)" if m.exact == "win" else f" ({m.proof.words()})" if m.proof else " (blocks)" if m.block else ""
+        tag = (
+            " (wins now)"
+            if m.exact == "win"
+            else f" ({m.proof.words()})"
+            if m.proof
+            else " (blocks)"
+            if m.block
+            else ""
+        )
         line = m.pv if m.proof is None or m.exact == "win" else m.proof.line
         lines.append(
             f"{k:>3}  {m.move:<{width}}  {100 * m.share:5.1f}%  {_pct(m.win)}  {_interval(m.win_ci):<12}  "
@@ -145,7 +153,9 @@ def _proof_lines(a: Analysis, side: str) -> list[str]:
         slowest = max(m.proof.turns for m in losses)
         lines.append(f"proof      {side} loses by force within {_count(slowest, 'turn')} whatever it plays")
     elif losses:
-        lines.append(f"proof      {_count(len(losses), 'turn')} lose by force: {', '.join(m.move for m in losses)}")
+        lines.append(
+            f"proof      {_count(len(losses), 'turn')} lose by force: {', '.join(m.move for m in losses)}"
+        )
     return lines
 
 
@@ -154,7 +164,9 @@ def search_options(iters: str, seconds: str, jobs: str):
     ``seconds`` and ``jobs`` say what each means for the command."""
     options = [
         click.option("--iters", type=click.IntRange(1, 10**9), default=None, help=iters),
-        click.option("--time", "seconds", type=SECONDS, default=None, help=f"{seconds.rstrip('.')} (0 < s <= 86400)."),
+        click.option(
+            "--time", "seconds", type=SECONDS, default=None, help=f"{seconds.rstrip('.')} (0 < s <= 86400)."
+        ),
         seed_option("the search (hidden cards, playouts)"),
         jobs_option(f"{jobs.rstrip('.')}; -1 = one per core.", default=1),
     ]
@@ -213,10 +225,25 @@ Examples:
     help="Best turns shown with what the hidden cards decide and the draws that win next turn (0: none).",
 )
 @json_option("one JSON object")
-@picture_options(f"the position with the best --top turns (default {PICTURE_TOP}) marked by their win chances")
+@picture_options(
+    f"the position with the best --top turns (default {PICTURE_TOP}) marked by their win chances"
+)
 @progress_option("A line when the search starts")
 def analyze(
-    file, top, iters, seconds, bot, seed, jobs, open_information, prove, depends, as_json, picture, out, progress
+    file,
+    top,
+    iters,
+    seconds,
+    bot,
+    seed,
+    jobs,
+    open_information,
+    prove,
+    depends,
+    as_json,
+    picture,
+    out,
+    progress,
 ):
     """Rank every legal turn of the side to move in the position FILE.
 
@@ -316,9 +343,13 @@ Examples:
     "--all", "show_all", is_flag=True, help="List every analysed decision, not only the marked ones."
 )
 @json_option("one JSON object (every decision)")
-@click.option("--pictures", type=FOLDER_PATH, default=None,
-              help="Draw each mistake and blunder into this folder (made if its parent exists): "
-                   "the position as the seat saw it, the turn played and the better one marked.")
+@click.option(
+    "--pictures",
+    type=FOLDER_PATH,
+    default=None,
+    help="Draw each mistake and blunder into this folder (made if its parent exists): "
+    "the position as the seat saw it, the turn played and the better one marked.",
+)
 @progress_option()
 def annotate(
     records,
@@ -382,7 +413,9 @@ def annotate(
     bar.close()
     failed = None
     if pictures is not None:
-        result["pictures"], failed = write_pictures(pictures, [_costly_picture(d, view) for d, view in costly])
+        result["pictures"], failed = write_pictures(
+            pictures, [_costly_picture(d, view) for d, view in costly]
+        )
     if as_json:
         click.echo(json.dumps(result, indent=2))
     else:

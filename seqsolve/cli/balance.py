@@ -60,7 +60,12 @@ def _command_line(ctx: click.Context) -> str:
         if not isinstance(param, click.Option) or param.name in ("progress",):
             continue
         value = ctx.params.get(param.name)
-        if value is None or value == param.default or value == () or (value is False and not param.secondary_opts):
+        if (
+            value is None
+            or value == param.default
+            or value == ()
+            or (value is False and not param.secondary_opts)
+        ):
             continue
         flag = param.opts[0]
         if param.is_flag:
@@ -77,18 +82,17 @@ def _command_line(ctx: click.Context) -> str:
 
 def _restrictions(text: str | None) -> tuple[str, ...]:
     from ..balance.grid import BalanceError
-    from ..bots.restricted import RESTRICTIONS
+    from ..bots import restrictions
 
     if not text:
         return ()
+    known = restrictions()
     if text.strip() == "all":
-        return tuple(RESTRICTIONS)
+        return known
     names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
     for n in names:
-        if n not in RESTRICTIONS:
-            raise BalanceError(
-                f"--restrict: unknown restriction {n!r} (known: {', '.join(RESTRICTIONS)}, or all)"
-            )
+        if n not in known:
+            raise BalanceError(f"--restrict: unknown restriction {n!r} (known: {', '.join(known)}, or all)")
     return names
 
 
@@ -127,8 +131,12 @@ Rerunning the same command with the same --out resumes an interrupted run
     default=None,
 )
 @games_option("Self-play games per variant (and per match unless --match-games).", default=1000)
-@click.option("--self-play/--no-self-play", default=True, show_default=True,
-              help="Play the self-play games (--no-self-play: only the --restrict and --weak matches).")
+@click.option(
+    "--self-play/--no-self-play",
+    default=True,
+    show_default=True,
+    help="Play the self-play games (--no-self-play: only the --restrict and --weak matches).",
+)
 @click.option(
     "--restrict",
     default=None,
@@ -333,7 +341,9 @@ def _check_combinations(variants, all_presets, self_play, restrict, weak, strong
     """Options that mean nothing together are refused (a usage error), not ignored."""
     matches = bool(restrict) or weak is not None
     if variants and all_presets:
-        raise click.UsageError("--variant and --all-presets exclude each other (--all-presets measures every preset)")
+        raise click.UsageError(
+            "--variant and --all-presets exclude each other (--all-presets measures every preset)"
+        )
     if strong is not None and weak is None:
         raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
     if match_games is not None and not matches:

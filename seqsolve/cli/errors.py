@@ -61,5 +61,9 @@ def interrupted(bar, out: str | None, kind: str, progress: str = "") -> NoReturn
     """Ctrl-C during a run: what is written stays; the group prints one line on how
     to resume and exits with SIGINT's code (see :class:`Interrupted`)."""
     bar.close()
-    where = f"; rerun the same command to resume from {out}" if out else f" (use --out {kind} to keep and resume games)"
+    where = (
+        f"; rerun the same command to resume from {out}"
+        if out
+        else f" (use --out {kind} to keep and resume games)"
+    )
     raise Interrupted(f"interrupted{progress}{where}")

@@ -37,7 +37,7 @@ def _sprt_tracker(spec: str | None, sides: int):
     """A callback that feeds complete deals, in order, to the SPRT; None without --sprt."""
     if spec is None:
         return None, None
-    from ..play.stats import SPRT
+    from ..stats import SPRT
 
     if sides != 2:
         raise click.UsageError("--sprt needs a two-sided game (2 players or 2 teams)")
@@ -66,22 +66,46 @@ def _sprt_tracker(spec: str | None, sides: int):
     return test, (state, feed)
 
 
-@click.command(epilog="""\b
+@click.command(
+    epilog="""\b
 Examples:
   seqsolve match greedy random --games 1000
   seqsolve match mcts:iters=2000 heuristic --games 200 --out mcts.jsonl
   seqsolve match heuristic greedy --players 4 --json
   seqsolve match heuristic greedy --sprt elo0=0,elo1=20,alpha=0.05,beta=0.05 --games 20000
-""")
+"""
+)
 @click.argument("bots", nargs=-1, required=True)
 @games_option("Games to play (rounded up to whole deals).", default=100)
 @game_options(where="the --out file")
-@click.option("--out", type=FILE_PATH, default=None, help="Record every game as a JSON line; rerunning resumes.")
+@click.option(
+    "--out", type=FILE_PATH, default=None, help="Record every game as a JSON line; rerunning resumes."
+)
 @json_option()
-@click.option("--sprt", default=None, metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05", help="Stop as soon as the sequential test decides.")
+@click.option(
+    "--sprt",
+    default=None,
+    metavar="elo0=0,elo1=20,alpha=0.05,beta=0.05",
+    help="Stop as soon as the sequential test decides.",
+)
 @backend_options()
 @progress_option()
-def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, backend, scheduler, move_timeout, progress):
+def match(
+    bots,
+    games,
+    jobs,
+    seed,
+    variant,
+    players,
+    teams,
+    out,
+    as_json,
+    sprt,
+    backend,
+    scheduler,
+    move_timeout,
+    progress,
+):
     """Play BOTS against each other and report who is stronger, with error bars.
 
     Give two bot specs (the first is the one whose score is reported), or one per
@@ -94,8 +118,14 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
     from ..play.report import format_match, summarize_match
 
     check_backend(backend, scheduler)
-    config = MatchConfig(bots=tuple(bots), variant=variant, players=players, teams=teams, seed=seed or 0,
-                         move_timeout=move_timeout)
+    config = MatchConfig(
+        bots=tuple(bots),
+        variant=variant,
+        players=players,
+        teams=teams,
+        seed=seed or 0,
+        move_timeout=move_timeout,
+    )
     rules = check_config(config)
     check_programs(config)  # before the record file exists
     recorded = _recorded_seed(out, config) if seed is None else None
@@ -137,16 +167,25 @@ def match(bots, games, jobs, seed, variant, players, teams, out, as_json, sprt, 
         if state["decided_at"] is not None:
             records = [r for r in records if r["game"] < state["decided_at"]]
         lower, upper = test.bounds
-        sprt_info = {"spec": sprt, "llr": state["llr"], "lower": lower, "upper": upper,
-                     "decision": state["decision"] or "undecided"}
+        sprt_info = {
+            "spec": sprt,
+            "llr": state["llr"],
+            "lower": lower,
+            "upper": upper,
+            "decision": state["decision"] or "undecided",
+        }
     summary = summarize_match(records, config.bots, seconds)
-    summary.update(seed=seed, variant=str(rules.variant), players=rules.players, teams=rules.teams, sprt=sprt_info)
+    summary.update(
+        seed=seed, variant=str(rules.variant), players=rules.players, teams=rules.teams, sprt=sprt_info
+    )
     if out:
         summary["out"] = out
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
-        click.echo(f"match {' vs '.join(bots)} — {rules.variant}, {rules.players} players, {rules.teams} sides, seed {seed}")
+        click.echo(
+            f"match {' vs '.join(bots)} — {rules.variant}, {rules.players} players, {rules.teams} sides, seed {seed}"
+        )
         click.echo(format_match(summary, config.game.new_initial_state(rules, seed=0).sides))
 
 
@@ -158,20 +197,25 @@ def _recorded_seed(out: str | None, config) -> int | None:
     return recorded_seed(out, config.to_json()) if out else None
 
 
-@click.command(epilog="""\b
+@click.command(
+    epilog="""\b
 Examples:
   seqsolve tournament random greedy heuristic --games 200
   seqsolve tournament greedy heuristic mcts:iters=1000 --games 100 --out results/ --json
-""")
+"""
+)
 @click.argument("bots", nargs=-1, required=True)
 @games_option("Games per pairing.", default=100)
 @game_options(where="the --out folder")
-@click.option("--out", type=FOLDER_PATH, default=None, help="Folder for one record file per pairing (resumable).")
+@click.option(
+    "--out", type=FOLDER_PATH, default=None, help="Folder for one record file per pairing (resumable)."
+)
 @json_option("one JSON object: ratings, scores, results")
 @backend_options()
 @progress_option()
-def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, backend, scheduler,
-               progress):
+def tournament(
+    bots, games, jobs, seed, variant, players, teams, move_timeout, out, as_json, backend, scheduler, progress
+):
     """Round robin between BOTS (paired deals), a Bradley–Terry rating table with
     95% intervals, and the pairwise score matrix."""
     from ..bots import make_bot
@@ -243,15 +287,22 @@ def tournament(bots, games, jobs, seed, variant, players, teams, move_timeout, o
         click.echo(f"{a:<{width}}{cells}")
 
 
-@click.command(epilog="""\b
+@click.command(
+    epilog="""\b
 Examples:
   seqsolve replay games.jsonl --game 3
   seqsolve replay games.jsonl --game 3 --ply 40 --to readable > pos.txt
-""")
+"""
+)
 @click.argument("records", type=FILE_PATH)
 @GAME_OPTION
-@click.option("--ply", "-p", type=int, default=None,
-              help="Write the position after this many actions (an exchange and the play after it are two).")
+@click.option(
+    "--ply",
+    "-p",
+    type=int,
+    default=None,
+    help="Write the position after this many actions (an exchange and the play after it are two).",
+)
 @click.option("--to", "fmt", type=click.Choice(["sqn", "readable", "json"]), default="sqn", show_default=True)
 def replay(records, game, ply, fmt):
     """Print a recorded game turn by turn, or the position after a given number of actions."""
@@ -269,8 +320,10 @@ def replay(records, game, ply, fmt):
         return
     seats = state.seats
     side_name = game_for(r["variant"]).side_name
-    click.echo(f"game {game}: {r['variant']}, seats " + ", ".join(
-        f"{seat} ({side_name(c)}, {bot})" for seat, (c, bot) in enumerate(zip(seats, r["seats"]))))
+    click.echo(
+        f"game {game}: {r['variant']}, seats "
+        + ", ".join(f"{seat} ({side_name(c)}, {bot})" for seat, (c, bot) in enumerate(zip(seats, r["seats"])))
+    )
     for number, (seat, moves) in enumerate(whole, 1):
         click.echo(f"{number:>4}. seat {seat} ({side_name(seats[seat])}): {' '.join(moves)}")
     click.echo(f"result: {result_text(r, seats)} after {len(whole)} turn{'' if len(whole) == 1 else 's'}")
@@ -287,10 +340,26 @@ def bots_command(variant, as_json):
 
     classes = bot_classes(game_for(variant))
     if as_json:
-        click.echo(json.dumps({name: {"summary": cls.summary, "params": {
-            k: {"type": p.kind.__name__, "default": p.default, "help": p.help, "range": p.range}
-            for k, p in cls.params.items()}}
-            for name, cls in classes.items()}, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    name: {
+                        "summary": cls.summary,
+                        "params": {
+                            k: {
+                                "type": p.kind.__name__,
+                                "default": p.default,
+                                "help": p.help,
+                                "range": p.range,
+                            }
+                            for k, p in cls.params.items()
+                        },
+                    }
+                    for name, cls in classes.items()
+                },
+                indent=2,
+            )
+        )
         return
     for name, cls in classes.items():
         click.echo(f"{name:<10} {cls.summary}")

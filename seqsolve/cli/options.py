@@ -71,7 +71,9 @@ class Jobs(click.ParamType):
             self.fail(f"{value!r} is not a whole number", param, ctx)
         if number == ALL_CORES or 1 <= number <= MAX_JOBS:
             return number
-        self.fail(f"{number} is not a number of workers (use 1 to {MAX_JOBS}, or -1 for every core)", param, ctx)
+        self.fail(
+            f"{number} is not a number of workers (use 1 to {MAX_JOBS}, or -1 for every core)", param, ctx
+        )
 
 
 SEED = click.IntRange(0, SEED_LIMIT - 1)
@@ -87,11 +89,20 @@ def seed_option(what: str, fixed: bool = False, resumes: str | None = None):
     can be repeated; a resumed run takes the seed of ``resumes`` (its records).
     ``fixed`` is for commands that measure a fixed workload (bench, perft): 0."""
     if fixed:
-        return click.option("--seed", type=SEED, default=0, show_default=True,
-                            help=f"Seed of {what}; a fixed workload, the same every run.")
+        return click.option(
+            "--seed",
+            type=SEED,
+            default=0,
+            show_default=True,
+            help=f"Seed of {what}; a fixed workload, the same every run.",
+        )
     resumed = f"the seed of {resumes} when it holds this run, else " if resumes else ""
-    return click.option("--seed", type=SEED, default=None,
-                        help=f"Root seed of {what} (default: {resumed}a fresh one, given in the output).")
+    return click.option(
+        "--seed",
+        type=SEED,
+        default=None,
+        help=f"Root seed of {what} (default: {resumed}a fresh one, given in the output).",
+    )
 
 
 def fresh_seed() -> int:
@@ -116,7 +127,6 @@ PROCESS_JOBS_HELP = (
     "Worker processes; -1 = all cores. Never more than there are chunks of games,"
     " nor (local backends) more than this machine's cores."
 )
-
 
 
 class NonEmptyPath(click.Path):
@@ -149,15 +159,22 @@ def variant_option(help: str, default: str | None = None, multiple: bool = False
     """``--variant``: a preset with overrides (RULES.md §2, P-1), checked when read."""
     extra = {"show_default": True} if default is not None else {}
     return click.option(
-        "--variant", name, default=default, multiple=multiple, callback=_check_variants,
-        metavar="PRESET[opt=v,...]", help=help, **extra,
+        "--variant",
+        name,
+        default=default,
+        multiple=multiple,
+        callback=_check_variants,
+        metavar="PRESET[opt=v,...]",
+        help=help,
+        **extra,
     )
 
 
 #: ``--game``: a game of a record file (replay, annotate); one that is not there is bad
 #: input (exit 1, see :func:`recorded_game`), like any other, not a malformed command line
-GAME_OPTION = click.option("--game", "-g", type=click.IntRange(0), required=True,
-                           help="Game number, as in the records (0, 1, ...).")
+GAME_OPTION = click.option(
+    "--game", "-g", type=click.IntRange(0), required=True, help="Game number, as in the records (0, 1, ...)."
+)
 
 
 def recorded_game(records: str, game: int) -> tuple[dict, str]:
@@ -176,9 +193,13 @@ def recorded_game(records: str, game: int) -> tuple[dict, str]:
 
 
 #: the time an external program may think per move (match, tournament, balance)
-MOVE_TIMEOUT = click.option("--move-timeout", type=SECONDS, default=10.0, show_default=True,
-                            help="Seconds an external bot (ext:...) may think per move (0 < s <= 86400); "
-                                 "past it, it loses the game.")
+MOVE_TIMEOUT = click.option(
+    "--move-timeout",
+    type=SECONDS,
+    default=10.0,
+    show_default=True,
+    help="Seconds an external bot (ext:...) may think per move (0 < s <= 86400); past it, it loses the game.",
+)
 
 
 def json_option(what: str = "one JSON object instead of the table"):
@@ -189,8 +210,11 @@ def json_option(what: str = "one JSON object instead of the table"):
 
 def progress_option(what: str = "Progress line"):
     """``--progress/--no-progress``: stderr only, by default when stderr is a terminal."""
-    return click.option("--progress/--no-progress", default=None,
-                        help=f"{what} on stderr (default: when stderr is a terminal).")
+    return click.option(
+        "--progress/--no-progress",
+        default=None,
+        help=f"{what} on stderr (default: when stderr is a terminal).",
+    )
 
 
 def seating_options(
@@ -201,10 +225,12 @@ def seating_options(
     """``--players`` and ``--teams``: the players and the sides they form are one seating,
     so every command that takes one takes both (``players`` and ``teams`` are their help)."""
     shown = {"show_default": True} if default is not None else {}
-    return option_group([
-        click.option("--players", type=int, default=default, help=players, **shown),
-        click.option("--teams", type=int, default=None, help=teams),
-    ])
+    return option_group(
+        [
+            click.option("--players", type=int, default=default, help=players, **shown),
+            click.option("--teams", type=int, default=None, help=teams),
+        ]
+    )
 
 
 def game_options(where: str):
@@ -222,20 +248,28 @@ def game_options(where: str):
 
 def backend_options():
     """--backend and --scheduler (match, tournament and balance); see :func:`check_backend`."""
-    return option_group([
-        click.option("--backend", type=click.Choice(["loky", "threading", "dask"]), default=None,
-                     help="joblib backend (default loky: processes on this machine)."),
-        click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                     help="Dask scheduler address for --backend dask."),
-    ])
+    return option_group(
+        [
+            click.option(
+                "--backend",
+                type=click.Choice(["loky", "threading", "dask"]),
+                default=None,
+                help="joblib backend (default loky: processes on this machine).",
+            ),
+            click.option(
+                "--scheduler",
+                default=None,
+                metavar="tcp://HOST:PORT",
+                help="Dask scheduler address for --backend dask.",
+            ),
+        ]
+    )
 
 
 def check_backend(backend: str | None, scheduler: str | None) -> None:
     """A scheduler address means nothing without the Dask backend: refused, not ignored."""
     if scheduler is not None and backend != "dask":
         raise click.UsageError("--scheduler goes with --backend dask")
-
-
 
 
 def option_group(options: list):

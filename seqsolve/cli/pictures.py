@@ -32,11 +32,23 @@ MAX_ARROWS_BYTES = 1 << 22
 
 def picture_options(what: str):
     """``--to svg|png`` and ``--out FILE`` (``what``: what the picture shows)."""
-    return option_group([
-        click.option("--to", "picture", type=click.Choice(PICTURE_FORMS), default=None,
-                     help=f"Draw {what} as a picture instead of text (png needs --out)."),
-        click.option("--out", type=FILE_PATH, default=None, help="Write the picture to this file (svg: default stdout)."),
-    ])
+    return option_group(
+        [
+            click.option(
+                "--to",
+                "picture",
+                type=click.Choice(PICTURE_FORMS),
+                default=None,
+                help=f"Draw {what} as a picture instead of text (png needs --out).",
+            ),
+            click.option(
+                "--out",
+                type=FILE_PATH,
+                default=None,
+                help="Write the picture to this file (svg: default stdout).",
+            ),
+        ]
+    )
 
 
 def check_picture(picture: str | None, out: str | None, as_json: bool) -> None:
@@ -52,8 +64,10 @@ def check_picture(picture: str | None, out: str | None, as_json: bool) -> None:
     if out is not None:
         suffix = os.path.splitext(out)[1].lower().lstrip(".")
         if suffix in PICTURE_FORMS and suffix != picture:
-            raise click.UsageError(f"--out {out} names a .{suffix} file but --to {picture} draws {picture.upper()}:"
-                                   f" give --to {suffix}, or --out a .{picture} file")
+            raise click.UsageError(
+                f"--out {out} names a .{suffix} file but --to {picture} draws {picture.upper()}:"
+                f" give --to {suffix}, or --out a .{picture} file"
+            )
         check_output_file(out, "--out")
 
 
@@ -87,7 +101,9 @@ def read_arrows(path: str, state: GameState) -> list[dict]:
     except OSError as exc:
         raise CliError(f"{where}: cannot read ({exc.strerror or exc})") from None
     if len(raw) > MAX_ARROWS_BYTES:
-        raise CliError(f"{where}: larger than {MAX_ARROWS_BYTES >> 20} MB, not the output of 'seqsolve analyze --json'")
+        raise CliError(
+            f"{where}: larger than {MAX_ARROWS_BYTES >> 20} MB, not the output of 'seqsolve analyze --json'"
+        )
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -136,19 +152,28 @@ def _check_analysis(where: str, data) -> None:
         raise CliError(f"{where}: not the output of 'seqsolve analyze --json' (no list of moves)")
     for key in ("turn", "to_move"):
         if type(data.get(key)) is not int:
-            raise CliError(f"{where}: not the output of 'seqsolve analyze --json' ({key!r} is not a whole number)")
+            raise CliError(
+                f"{where}: not the output of 'seqsolve analyze --json' ({key!r} is not a whole number)"
+            )
     for k, move in enumerate(data["moves"], 1):
         win = move.get("win", "missing") if isinstance(move, dict) else "missing"
-        if not isinstance(move, dict) or not isinstance(move.get("move"), str) or not (
-            win is None or (type(win) in (int, float) and math.isfinite(win) and 0 <= win <= 1)
+        if (
+            not isinstance(move, dict)
+            or not isinstance(move.get("move"), str)
+            or not (win is None or (type(win) in (int, float) and math.isfinite(win) and 0 <= win <= 1))
         ):
             raise CliError(f"{where}: move {k} is not a turn with a win chance between 0 and 1")
     if not isinstance(data.get("position"), str):
         raise CliError(f"{where}: not the output of 'seqsolve analyze --json' (no 'position' text)")
 
 
-def draw_picture(state: GameState, picture: str, out: str | None, viewer: int | None = None,
-                 marks: list[dict] | None = None) -> None:
+def draw_picture(
+    state: GameState,
+    picture: str,
+    out: str | None,
+    viewer: int | None = None,
+    marks: list[dict] | None = None,
+) -> None:
     """Draw ``state`` with ``marks`` as ``picture`` (svg or png) into ``out``, or SVG to stdout."""
     game = game_for(str(state.rules.variant))
     if picture == "svg":
@@ -179,7 +204,9 @@ def check_pictures(folder: str, record: dict) -> None:
     game_for(record["variant"]).picture(start_state(record))
 
 
-def write_pictures(folder: str, drawn: list[tuple[str, GameState, list[dict]]]) -> tuple[list[str], str | None]:
+def write_pictures(
+    folder: str, drawn: list[tuple[str, GameState, list[dict]]]
+) -> tuple[list[str], str | None]:
     """Each ``(name, state, marks)`` as ``folder/name.svg`` (the folder made now, once
     the analysis is done): the paths written, and one line on those that could not be
     (None when every one was), so that one picture failing loses nothing else."""

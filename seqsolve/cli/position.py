@@ -166,7 +166,9 @@ Examples:
 @click.option("--new", "new", is_flag=True, help="Deal a new game instead of reading FILE.")
 @variant_option("With --new: preset and overrides, e.g. 'classic[sequences_to_win=3]'.")
 @seating_options(
-    "With --new: number of players [default: 2].", "With --new: number of sides when it is not implied.", default=None
+    "With --new: number of players [default: 2].",
+    "With --new: number of sides when it is not implied.",
+    default=None,
 )
 @seed_option("the deal, the random play and hidden cards")
 @click.option("--play-random", is_flag=True, help="Play uniformly random moves to the end of the game.")
@@ -176,10 +178,28 @@ Examples:
     "--color/--no-color", default=None, help="Force ANSI colours on or off (default: on a terminal)."
 )
 @picture_options("the position (board, chips, sequences, coordinates)")
-@click.option("--arrows", type=FILE_PATH, default=None,
-              help="With --to: mark the turns of this 'seqsolve analyze --json' output with their win chances.")
-def show(file, example, new, variant, players, teams, seed, play_random, viewer, as_json, color,
-         picture, out, arrows) -> None:
+@click.option(
+    "--arrows",
+    type=FILE_PATH,
+    default=None,
+    help="With --to: mark the turns of this 'seqsolve analyze --json' output with their win chances.",
+)
+def show(
+    file,
+    example,
+    new,
+    variant,
+    players,
+    teams,
+    seed,
+    play_random,
+    viewer,
+    as_json,
+    color,
+    picture,
+    out,
+    arrows,
+) -> None:
     """Draw a position: board, sequences, hands, discards, draw pile, whose turn.
 
     The position comes from FILE, from --example N, or from --new (a seeded deal).
@@ -327,7 +347,9 @@ An exchange is an action of its own; an action that ends the game is one leaf.
 
 @click.command(epilog=PERFT_EPILOG)
 @click.argument("file")
-@click.option("--depth", type=click.IntRange(0, MAX_DEPTH), required=True, help=f"Actions deep (at most {MAX_DEPTH}).")
+@click.option(
+    "--depth", type=click.IntRange(0, MAX_DEPTH), required=True, help=f"Actions deep (at most {MAX_DEPTH})."
+)
 @click.option("--divide", is_flag=True, help="List the count below each legal first action.")
 @json_option("the counts as JSON")
 @seed_option("any reshuffle inside the tree", fixed=True)
@@ -384,7 +406,10 @@ benchmarks/bench.py compares these figures with the plain-Python reference.
 )
 @seed_option("the deals and the scan position", fixed=True)
 @click.option(
-    "--scans", type=click.IntRange(1, 2 * MAX_GAMES), default=None, help="Repeats of the scan loop [default: 2 x games]."
+    "--scans",
+    type=click.IntRange(1, 2 * MAX_GAMES),
+    default=None,
+    help="Repeats of the scan loop [default: 2 x games].",
 )
 @json_option("the figures as JSON")
 def bench(games, seed, scans, as_json) -> None:

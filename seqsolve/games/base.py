@@ -286,8 +286,9 @@ class Game(Protocol):
         """
         raise NotSupported(f"the game {self.name} draws no pictures")
 
-    def picture_png(self, state: GameState, new_figure, viewer: int | None = None,
-                    marks: list[dict] | None = None) -> bytes:
+    def picture_png(
+        self, state: GameState, new_figure, viewer: int | None = None, marks: list[dict] | None = None
+    ) -> bytes:
         """The same picture as :meth:`picture`, as PNG bytes drawn on ``new_figure(width, height)``."""
         raise NotSupported(f"the game {self.name} draws no pictures")
 
@@ -322,7 +323,13 @@ class Game(Protocol):
         each action's result and the hands dealt: the analysis' ``depends``)."""
 
     def prove_win(
-        self, state: GameState, side: int, captain: int, plies: int, nodes: int, seconds: float,
+        self,
+        state: GameState,
+        side: int,
+        captain: int,
+        plies: int,
+        nodes: int,
+        seconds: float,
         excluded: tuple[str, ...] = (),
     ) -> tuple[bool, list[int], int, bool]:
         """Whether ``side`` wins by force within ``plies`` turns of ``state`` whatever the

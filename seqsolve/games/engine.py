@@ -38,7 +38,13 @@ def bit_generator(seed) -> np.random.BitGenerator:
 
 
 def deal_unseen(
-    unseen: Counter, seen: list[int], kept: dict[int, list[int]], sizes: list[int], rest: int, player: int, rng
+    unseen: Counter,
+    seen: list[int],
+    kept: dict[int, list[int]],
+    sizes: list[int],
+    rest: int,
+    player: int,
+    rng,
 ) -> tuple[list[list[int]], list[int]]:
     """The cards ``player`` has not seen, dealt anew for a resampled world: each hand
     filled to its size (a seat keeps its ``kept`` cards first: ``player``'s own, and

@@ -93,7 +93,9 @@ def check_field_count(words: list[Tok], names: tuple[str, ...], line_form: str) 
             f"the {names[len(words)]} field is missing ({' '.join(names)})",
         )
     if len(words) > len(names):
-        raise BadToken(words[len(names)], f"unexpected field {words[len(names)].text!r} after the {names[-1]} field")
+        raise BadToken(
+            words[len(names)], f"unexpected field {words[len(names)].text!r} after the {names[-1]} field"
+        )
 
 
 def number_value(digits: str) -> int:

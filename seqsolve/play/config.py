@@ -113,7 +113,9 @@ def check_config(config: MatchConfig):
     elif len(config.bots) not in (2, rules.teams):
         raise MatchError(f"give two bots or one per side ({rules.teams}), not {len(config.bots)}")
     if not (math.isfinite(config.move_timeout) and config.move_timeout > 0):
-        raise MatchError(f"the time limit per move must be a number of seconds above 0, not {config.move_timeout}")
+        raise MatchError(
+            f"the time limit per move must be a number of seconds above 0, not {config.move_timeout}"
+        )
     for spec in config.bots:
         bot = make_bot(spec, config.game)  # raises BotError with the list of what exists
         try:

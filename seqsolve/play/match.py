@@ -34,8 +34,8 @@ from typing import Protocol
 import numpy as np
 
 from ..bots import BotFailure, make_bot
-from ..bots.base import Bot
 from ..games.base import GameState, turns_played
+from ..games.bot import Bot
 from .config import MatchConfig, MatchError, check_config, game_identity, game_score
 from .records import RecordFile, game_ending
 from .seeds import stream_words
@@ -58,8 +58,13 @@ MakeTally = Callable[..., Tally]
 
 # ---------------------------------------------------------------- one game
 
+
 def play_game(
-    config: MatchConfig, game: int, bots: list[Bot] | None = None, detail: MakeTally | None = None, moves: bool = True
+    config: MatchConfig,
+    game: int,
+    bots: list[Bot] | None = None,
+    detail: MakeTally | None = None,
+    moves: bool = True,
 ) -> dict:
     """Play game number ``game`` of a match and return its record.
 
@@ -145,7 +150,9 @@ def _forfeit_winner(seat_bot: list[int], seat: int, teams: int) -> int:
     return others[0] if others else (side + 1) % teams
 
 
-def _ending(state, seat_bot: list[int], forfeit: dict | None, last_action: int | None) -> tuple[str, int | None, str, int]:
+def _ending(
+    state, seat_bot: list[int], forfeit: dict | None, last_action: int | None
+) -> tuple[str, int | None, str, int]:
     """How a game ended, as its record says it: result, winning side, termination, turns."""
     turns = turns_played(state, last_action)
     if forfeit is None:
@@ -174,7 +181,9 @@ def _record(config, game, ending, moves, plies, forfeit, seconds, identity: dict
     }
 
 
-def _play_chunk(config: MatchConfig, games: list[int], detail: MakeTally | None = None, moves: bool = True) -> list[dict]:
+def _play_chunk(
+    config: MatchConfig, games: list[int], detail: MakeTally | None = None, moves: bool = True
+) -> list[dict]:
     """One joblib task: a few games sharing bot instances (and their warm memory), in
     the game's compiled loop when it can play every bot of the match."""
     bots = _make_bots(config)
@@ -205,7 +214,9 @@ def _play_compiled(config: MatchConfig, games: list[int], loop, detail: bool, mo
     endings = loop.play(stream_words(config.seed, config.stream), plan, moves, detail)
     for g, (result, winner, termination, turns, plies, seconds, played, counted) in zip(games, endings):
         identity = {**identities[g % per], "game": g, "deal": g // per}
-        record = _record(config, g, (result, winner, termination, turns), played, plies, None, seconds, identity)
+        record = _record(
+            config, g, (result, winner, termination, turns), played, plies, None, seconds, identity
+        )
         if counted is not None:
             record["detail"] = counted
         records.append(record)
@@ -213,6 +224,7 @@ def _play_compiled(config: MatchConfig, games: list[int], loop, detail: bool, mo
 
 
 # ---------------------------------------------------------------- running
+
 
 def chunks(games: Iterable[int], size: int) -> Iterator[list[int]]:
     """``games`` in lists of ``size``, each made only when it is asked for: a match

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .stats import z_value
+from ..stats import z_value
 
 _NAT = math.log(10.0) / 400.0  # natural-log units per Elo point
 

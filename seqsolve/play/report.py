@@ -79,9 +79,7 @@ def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float |
     for r in records:
         terminations[r["termination"]] += 1
     summary["terminations"] = dict(sorted(terminations.items()))
-    summary["forfeits"] = [
-        {"game": r["game"], **r["forfeit"]} for r in records if r.get("forfeit")
-    ]
+    summary["forfeits"] = [{"game": r["game"], **r["forfeit"]} for r in records if r.get("forfeit")]
     summary["seconds"] = seconds
     summary["games_per_s"] = games / seconds if seconds else None
     return summary
@@ -148,12 +146,15 @@ def format_match(summary: dict, colours: str = "bgr") -> str:
     """The summary as a few lines of text for the terminal."""
     a, b = summary["labels"][0], summary["labels"][-1]
     lines = [
-        f"{summary['games']} games ({summary['deals']} deals, each played with the seats "
-        "rotated so both bots get the same cards: paired games cancel the luck of the deal)",
-        f"  {a}: {summary['wins'].get(a, 0)} wins   {b}: {summary['wins'].get(b, 0)} wins   "
-        f"draws: {summary['draws']}",
-        f"  score of {a}: {_pct(summary['score'])}  95% CI [{_pct(summary['score_ci'][0])}, "
-        f"{_pct(summary['score_ci'][1])}]",
+        (
+            f"{summary['games']} games ({summary['deals']} deals, each played with the seats "
+            "rotated so both bots get the same cards: paired games cancel the luck of the deal)"
+        ),
+        f"  {a}: {summary['wins'].get(a, 0)} wins   {b}: {summary['wins'].get(b, 0)} wins   draws: {summary['draws']}",
+        (
+            f"  score of {a}: {_pct(summary['score'])}  95% CI [{_pct(summary['score_ci'][0])}, "
+            f"{_pct(summary['score_ci'][1])}]"
+        ),
     ]
     if summary["elo"] is not None or summary["elo_ci"] is not None:
         low, high = summary["elo_ci"] or (None, None)
@@ -178,7 +179,9 @@ def format_match(summary: dict, colours: str = "bgr") -> str:
     lines.append(f"  endings: {ends}")
     if summary["forfeits"]:
         f = summary["forfeits"][0]
-        lines.append(f"  forfeits: {len(summary['forfeits'])} (first: game {f['game']}, {f['bot']}: {f['reason']})")
+        lines.append(
+            f"  forfeits: {len(summary['forfeits'])} (first: game {f['game']}, {f['bot']}: {f['reason']})"
+        )
     if summary.get("games_per_s"):
         lines.append(f"  {summary['games_per_s']:.1f} games/s")
     if summary.get("sprt"):

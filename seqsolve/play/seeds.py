@@ -92,4 +92,3 @@ def balance_stream(variant: str, players: int, teams: int, replica: int, job: st
     """The stream of one job of one variant point of a balance run: the point itself,
     never its place in the grid."""
     return ("balance", variant, players, teams, replica, job)
-

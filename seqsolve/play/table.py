@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..bots import Bot, BotFailure, ProgramRefused, make_bot
-from ..bots.external import clip
 from ..errors import SeqsolveError
 from ..games import game_for, rules_for
 from ..games.base import GameState, turns_played
+from ..games.external import clip
 from .config import game_score
 from .records import RECORD_FORMAT, UNFINISHED, RecordError, start_state, write_text
 from .seeds import bot_seed

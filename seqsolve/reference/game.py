@@ -7,7 +7,6 @@ Reshuffles use a ``random.Random`` (the core uses numpy), so parity holds only
 up to the order of a reshuffled draw pile.
 """
 
-
 from __future__ import annotations
 
 import copy

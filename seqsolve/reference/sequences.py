@@ -5,7 +5,6 @@ it declares (C-26).  The package has its own reading of these rules
 parity tests compare two.
 """
 
-
 from __future__ import annotations
 
 import itertools

@@ -29,16 +29,15 @@ import random
 from ..games.stacks.actions import (
     BLOCK,
     END,
-    NUM_ACTIONS,
     PASS,
     ActionKind,
-    action_to_text,
     decode_action,
     encode_discard,
     encode_play,
 )
 from ..games.stacks.cards import HAND_SIZE, PILE_CARDS, Card, colour, value
 from ..games.stacks.position import StacksPosition
+from ..games.stacks.refusals import refusal
 from ..games.stacks.rules import StacksRules
 
 #: what a completed pile holds (ST-9)
@@ -197,7 +196,7 @@ class ReferenceStacks:
     def apply(self, action: int) -> None:
         """Play one decision; a ValueError saying why if it is not legal here."""
         if action not in self.legal_actions():
-            raise ValueError(self._refusal(action))
+            raise ValueError(refusal(self.to_position(), self.rules, action))
         a = decode_action(action)
         if a.kind == ActionKind.BLOCK:
             self._block()
@@ -456,48 +455,3 @@ class ReferenceStacks:
             self.draw = cards
 
     # -- refusals -----------------------------------------------------------------
-
-    def _refusal(self, action: int) -> str:
-        """Why ``action`` is not legal here, in one sentence."""
-        if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
-            return f"no Stacks action has number {action!r}"
-        text = action_to_text(action)
-        a = decode_action(action)
-        if self.result is not None:
-            return f"{text}: the game is over"
-        if self.block_asked is not None:
-            if a.kind == ActionKind.BLOCK:
-                return f"block: seat {self.block_asked} holds no Block (ST-15)"
-            return f"{text}: seat {self.block_asked} is asked whether to block the completion: block or pass (ST-15)"
-        seat = self.to_move
-        if a.kind in (ActionKind.BLOCK, ActionKind.PASS):
-            return f"{text}: no completion is waiting for a Block (ST-15)"
-        if a.kind == ActionKind.END:
-            return "end: the hand is not empty, so the turn ends with a discard (ST-14)"
-        if a.kind == ActionKind.DISCARD or not a.from_discard:
-            if a.card not in self.hands[seat]:
-                return f"{text}: seat {seat} holds no {a.card.name}"
-        elif self._discard_top(seat) != a.card:
-            return f"{text}: the top of seat {seat}'s discard pile is not {a.card.name} (ST-12)"
-        elif a.card not in PILE_CARDS and not self.rules.actions_from_discard:
-            return f"{text}: action cards are played from the hand only (stacks_actions_from_discard=false)"
-        if a.card == Card.BK:
-            return f"{text}: a Block is played only in answer to a completion (ST-15)"
-        return f"{text}: {self._why_no_target(a.card, a.arg)}"
-
-    def _why_no_target(self, card: int, arg: int) -> str:
-        if card in PILE_CARDS:
-            if value(card) != 0 and arg:
-                return "a number card names no target (its value gives the pile)"
-            if value(card) == 1 or (value(card) == 0 and arg == 0):
-                return f"{self.rules.max_piles_per_colour} piles of that colour are in play already (ST-7)"
-            need = arg if value(card) == 0 else value(card) - 1
-            return f"no pile of that colour has value {need} (ST-8)"
-        if card in (Card.SK, Card.RV):
-            return "this card names no target"
-        if card == Card.SC:
-            return f"seat {arg} is not an opponent with a discard pile to steal from (ST-18)"
-        return (
-            f"seat {arg // 2} is not an opponent holding such a chip, or the steal would win"
-            " and stacks_steal_chip_can_win is false (ST-19)"
-        )

@@ -161,7 +161,9 @@ def test_overlap_options_limit_the_windows():
 
 def test_determinism_with_a_seed_and_jobs():
     def run(seed: int, jobs: int = 1) -> dict:
-        return analyze(load_position("example:2", seed), bot="mcts", iterations=4000, seed=seed, jobs=jobs).to_dict()
+        return analyze(
+            load_position("example:2", seed), bot="mcts", iterations=4000, seed=seed, jobs=jobs
+        ).to_dict()
 
     one = run(3)
     assert _stable(one) == _stable(run(3))

@@ -96,8 +96,14 @@ def test_the_draws_that_win_next_turn_are_listed_with_their_exact_chance():
         after.apply(a)
     draws = tactics.winning_draws(after, turn, 0)
     # 104 cards, 7 in blue's hand and one discarded: 96 unseen; AH 1 left, JD 2, JC 2
-    assert draws == {"cells": ["g5"], "cards": ["AH", "JD", "JC"], "held": [], "copies": 5, "of": 96,
-                     "chance": 5 / 96}
+    assert draws == {
+        "cells": ["g5"],
+        "cards": ["AH", "JD", "JC"],
+        "held": [],
+        "copies": 5,
+        "of": 96,
+        "chance": 5 / 96,
+    }
     data = analyze(view, seed=1).to_dict(3)
     for move in data["moves"]:
         assert move["winning_draws"]["cells"] == ["g5"] and move["winning_draws"]["chance"] == 5 / 96
@@ -115,7 +121,12 @@ def test_json_has_depends_and_winning_draws_for_the_best_turns_only():
 
 
 def test_with_every_card_known_nothing_depends_on_hidden_cards():
-    state = make(rules_for(), chips={"b": "c5 d5 e5"}, hands=["4H QS AH 2S 3D 8C KD", "5C 6S 7D 9S TS QD KS"], draw="rest")
+    state = make(
+        rules_for(),
+        chips={"b": "c5 d5 e5"},
+        hands=["4H QS AH 2S 3D 8C KD", "5C 6S 7D 9S TS QD KS"],
+        draw="rest",
+    )
     data = analyze(state, seed=1, open_information=True, iterations=50).to_dict(3)
     assert not any(m.get("depends") or m.get("winning_draws") for m in data["moves"])
 
@@ -160,4 +171,6 @@ def test_the_chance_of_a_holding_is_exact_and_none_when_the_holding_is_known():
     assert SEQUENCE.tactics(state, True).holding_chance([1], ONE_EYED) is None  # seen in its hand
     view = state.observation(0)
     assert SEQUENCE.tactics(view, False).holding_chance([1], ONE_EYED) == pytest.approx(JACK_CHANCE)
-    assert SEQUENCE.tactics(view, False).holding_chance([1], ["4H"]) == pytest.approx(1 - comb(96, 7) / comb(97, 7))
+    assert SEQUENCE.tactics(view, False).holding_chance([1], ["4H"]) == pytest.approx(
+        1 - comb(96, 7) / comb(97, 7)
+    )

@@ -92,7 +92,10 @@ class _Searcher:
 
     def root_stats(self, pv_length: int) -> list[dict]:
         weight = {0: 1, 1: 3, 2: 2}
-        return [{"action": a, "visits": weight[a], "value": 0.5, "pv": [a, 0] if a == 2 else [a]} for a in self.legal]
+        return [
+            {"action": a, "visits": weight[a], "value": 0.5, "pv": [a, 0] if a == 2 else [a]}
+            for a in self.legal
+        ]
 
     @staticmethod
     def evaluate(state, side: int) -> float:

@@ -66,7 +66,10 @@ def test_a_rollout_analysis_is_the_same_for_a_seed_and_shares_its_worlds_among_t
 def test_the_draft_keeps_the_tree_and_an_explicit_spec_is_searched_as_given():
     two = State.new(TWO, seed=1)
     assert analyze(two, iterations=30, seed=1).search == "rollout:depth=12"
-    assert analyze(State.new(parse_rules("draft", players=2), seed=1), iterations=300).search == "mcts:recall=true"
+    assert (
+        analyze(State.new(parse_rules("draft", players=2), seed=1), iterations=300).search
+        == "mcts:recall=true"
+    )
     tree = analyze(two, bot="mcts", iterations=300, seed=1)
     assert (tree.search, tree.unit, tree.iterations) == ("mcts", "iterations", 300)
     weights = Path(__file__).parents[1] / "data" / "weights" / "block2.json"

@@ -44,4 +44,6 @@ def test_the_seat_asked_in_a_block_window_weighs_block_against_pass():
 def test_the_same_seed_gives_the_same_analysis():
     state = read_state(WINNING.replace("R5", "R1"))  # no win in sight: the estimates are close
     first, again = (analyze(state, bot="mcts:iters=300,time=0", seed=5, jobs=2) for _ in range(2))
-    assert [(m.move, m.visits, m.win) for m in first.moves] == [(m.move, m.visits, m.win) for m in again.moves]
+    assert [(m.move, m.visits, m.win) for m in first.moves] == [
+        (m.move, m.visits, m.win) for m in again.moves
+    ]

@@ -11,11 +11,11 @@ import pytest
 from click.testing import CliRunner
 
 from seqsolve.balance.grid import expand_grid, point_stream
-from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.bots import BotError, make_bot
 from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
 from seqsolve.games.sequence.rules import RulesError, parse_rules
 from seqsolve.games.sequence.state import State
+from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game, run_games
 from seqsolve.play.records import read_records
@@ -155,9 +155,7 @@ def test_same_variant_twice_differs_by_no_more_than_its_interval():
 
 
 def test_a_bot_per_side_stays_on_its_side():
-    data = run_json(
-        "greedy", "random", "--games", "60", "--seed", "2", "--jobs", "1", "--no-progress"
-    )
+    data = run_json("greedy", "random", "--games", "60", "--seed", "2", "--jobs", "1", "--no-progress")
     v = data["variants"][0]
     assert v["bots"] == ["greedy", "random"] and v["side_win"][0] > 0.8
 
@@ -320,7 +318,9 @@ def test_match_headers_and_seating_unchanged_without_fixed_seats():
 
 
 def test_game_detail_counts_what_the_moves_did():
-    record = play_game(MatchConfig(bots=("random",), seed=2, fixed_seats=True, players=3), 0, detail=GameDetail)
+    record = play_game(
+        MatchConfig(bots=("random",), seed=2, fixed_seats=True, players=3), 0, detail=GameDetail
+    )
     d, moves = record["detail"], record["moves"]
     assert d["exchanges"] == sum(m.startswith("~") for m in moves)
     assert d["one_eyed"] == sum("x" in m for m in moves)
@@ -397,8 +397,17 @@ def test_self_play_forfeit_is_a_result_like_any_other(tmp_path, monkeypatch):
         "import sys\nprint('ready', flush=True)\nfor line in sys.stdin:\n    if line.startswith('go'):\n"
         "        sys.exit(1)\n"
     )
-    code, stdout, stderr = run_cli(f"ext:{sys.executable} quits.py", "--games", "2", "--jobs", "1",
-                                   "--no-plots", "--no-progress", "--seed", "1")
+    code, stdout, stderr = run_cli(
+        f"ext:{sys.executable} quits.py",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--no-plots",
+        "--no-progress",
+        "--seed",
+        "1",
+    )
     assert code == 0, stderr
     assert "forfeit 2" in stdout
 
@@ -407,20 +416,45 @@ def test_a_program_that_cannot_start_stops_the_run_before_any_folder(tmp_path, m
     """A program that never finishes its handshake is found out once, within --move-timeout,
     before --out is made (not once per game, each after its own wait)."""
     monkeypatch.chdir(tmp_path)
-    spec = f"ext:{sys.executable} -c \"import time; time.sleep(60)\""
-    code, stdout, stderr = run_cli(spec, "--games", "4", "--move-timeout", "0.05", "--out", "runs",
-                                   "--no-plots", "--no-progress", "--seed", "1")
+    spec = f'ext:{sys.executable} -c "import time; time.sleep(60)"'
+    code, stdout, stderr = run_cli(
+        spec,
+        "--games",
+        "4",
+        "--move-timeout",
+        "0.05",
+        "--out",
+        "runs",
+        "--no-plots",
+        "--no-progress",
+        "--seed",
+        "1",
+    )
     assert code == 1 and stdout == ""
-    assert stderr.strip() == (f"seqsolve: bot {spec} cannot start: no handshake: "
-                              "no answer within the time limit of 0.05 s")
+    assert stderr.strip() == (
+        f"seqsolve: bot {spec} cannot start: no handshake: no answer within the time limit of 0.05 s"
+    )
     assert not (tmp_path / "runs").exists()
 
 
 def test_no_self_play_plays_only_the_matches_with_games_games():
     """--games is 1..10^9 as everywhere; --no-self-play (not --games 0) skips self-play,
     and the matches are still reported (they were dropped when a variant had no self-play)."""
-    data = run_json("random", "--no-self-play", "--weak", "random", "--restrict", "corners",
-                    "--games", "4", "--seed", "3", "--jobs", "1", "--no-progress")
+    data = run_json(
+        "random",
+        "--no-self-play",
+        "--weak",
+        "random",
+        "--restrict",
+        "corners",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--jobs",
+        "1",
+        "--no-progress",
+    )
     variant = data["variants"][0]
     assert variant["games"] == 0 and "side_win" not in variant
     assert variant["skill"]["games"] == variant["restricted"]["corners"]["games"] == 4

@@ -9,7 +9,7 @@ import pytest
 
 from seqsolve import _choose
 from seqsolve.bots import BotError, make_bot
-from seqsolve.bots.default_search import SPECS, TIMED_SPECS, game_kind
+from seqsolve.games.sequence.bots.default_search import SPECS, TIMED_SPECS, game_kind
 from seqsolve.games.sequence.game import SEQUENCE
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
@@ -18,9 +18,15 @@ from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game
 
 #: seatings of each kind of game: (preset, players, teams, the kind's key in SPECS)
-SEATINGS = [("classic", 2, None, "blind-2p"), ("draft", 2, None, "draft"), ("numbers", 4, 2, "blind"),
-            ("classic", 3, None, "blind"), ("seed000", 6, 3, "blind"), ("draft", 4, 2, "draft"),
-            ("numbers", 2, None, "blind-2p")]
+SEATINGS = [
+    ("classic", 2, None, "blind-2p"),
+    ("draft", 2, None, "draft"),
+    ("numbers", 4, 2, "blind"),
+    ("classic", 3, None, "blind"),
+    ("seed000", 6, 3, "blind"),
+    ("draft", 4, 2, "draft"),
+    ("numbers", 2, None, "blind-2p"),
+]
 #: the seatings the compiled loop plays ``search`` in: without evidence to keep
 LOOP_SEATINGS = [seating for seating in SEATINGS if seating[3] != "blind-2p"]
 
@@ -125,7 +131,10 @@ def test_a_time_budget_is_each_searchs_own():
     assert bot.spec_for(blind) == "rollout:depth=12,worlds=1000000,time=0.25,infer=0.5"
     assert bot.spec_for(blind, evidence=False) == "rollout:depth=12,worlds=1000000,time=0.25"
     assert bot.spec_for(draft) == "mcts:iters=0,time=0.25,recall=true"
-    assert make_bot(bot.spec_for(draft)).options["time"] == 0.25 and make_bot(bot.spec_for(draft)).options["recall"]
+    assert (
+        make_bot(bot.spec_for(draft)).options["time"] == 0.25
+        and make_bot(bot.spec_for(draft)).options["recall"]
+    )
     assert bot.loop_chooser(blind) is None and bot.loop_chooser(draft) is None
     assert not match._plays_cheap_games(MatchConfig(bots=("search", "greedy")), None)
 

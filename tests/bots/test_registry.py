@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from seqsolve.bots import Bot, BotError, bot_classes, make_bot
-from seqsolve.bots.simple import RandomBot
+from seqsolve.games.sequence.bots.simple import RandomBot
 from seqsolve.games.sequence.game import SEQUENCE
 
 

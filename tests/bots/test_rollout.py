@@ -97,8 +97,9 @@ def test_rollout_depth_scores_the_evaluation_after_that_many_greedy_actions():
     actions = state.legal_actions()[:3]
     searcher = _search.Searcher()
     for depth in (1, 4, 9):
-        values = searcher.rollout_values(state.core, state.current_player, np.random.PCG64(3), actions, 2, 1,
-                                         depth=depth)
+        values = searcher.rollout_values(
+            state.core, state.current_player, np.random.PCG64(3), actions, 2, 1, depth=depth
+        )
         for action, value in zip(actions, values):
             after = state.clone()
             after.apply(action)
@@ -120,8 +121,9 @@ def test_a_rollout_work_budget_cuts_the_worlds_the_same_way_every_time():
     searcher = _search.Searcher()
 
     def choice(worlds, work):
-        action = searcher.rollout_choice(view.core, state.current_player, np.random.PCG64(8), 4, worlds, depth=8,
-                                         work=work)
+        action = searcher.rollout_choice(
+            view.core, state.current_player, np.random.PCG64(8), 4, worlds, depth=8, work=work
+        )
         return action, searcher.work
 
     _, all_worlds = choice(200, 0)
@@ -276,7 +278,7 @@ def test_a_new_game_forgets_the_last_games_evidence():
 
 
 def test_evidence_needs_exactly_one_opponent_play():
-    before, now, full = _unblocked_threat()
+    before, now, _ = _unblocked_threat()
     searcher = _search.Searcher()
     assert not searcher.set_evidence(before.core, now.core, 0.0)  # temperature 0: off
     assert not searcher.set_evidence(now.core, now.core, 0.1)  # nothing happened
@@ -291,7 +293,10 @@ def test_rollout_bot_spec_and_choice():
     assert not bot.open_information and make_bot("rollout:see=hands").open_information
     state = position(**MUST_BLOCK)
     for seed in range(3):
-        assert move(state, make_bot("rollout").choose(state.observation(0), np.random.default_rng(seed))) == "AC@f8"
+        assert (
+            move(state, make_bot("rollout").choose(state.observation(0), np.random.default_rng(seed)))
+            == "AC@f8"
+        )
     with pytest.raises(BotError, match="see is one of none, all, hands"):
         make_bot("rollout:see=some")
     with pytest.raises(BotError, match="policy is one of greedy, heuristic"):

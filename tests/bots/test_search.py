@@ -395,9 +395,7 @@ def _heuristic_moves(state: State, seeds=range(6)) -> set[str]:
 def test_heuristic_draft_pick_fills_its_four():
     """D-1: of five draft cards the heuristic takes 9C, the card of the fifth cell (a5) of its
     four b5-e5 (f5 is green's), whatever it plays and whatever the tie-breaks."""
-    state = position(
-        {5: ".bbbbg...."}, "2S,3S,4S,5S,6S,KD/?6", variant="draft", draft="9C,QD,2C,4H,KH"
-    )
+    state = position({5: ".bbbbg...."}, "2S,3S,4S,5S,6S,KD/?6", variant="draft", draft="9C,QD,2C,4H,KH")
     assert {m.split("+")[1] for m in _heuristic_moves(state)} == {"9C"}
 
 
@@ -482,11 +480,13 @@ def test_search_hold_weight_reaches_the_searcher_and_has_a_range():
     """Draft variant: the search adds what every known hand card is worth to hold
     (mcts:hold, default 1; benchmarks/RESULTS.md measures it)."""
     from seqsolve.bots import make_bot
-    from seqsolve.bots.base import BotError
+    from seqsolve.games.bot import BotError
 
     assert _search.default_params()["hold"] == 1.0
     assert make_bot("mcts:hold=0").searcher().params["hold"] == 0.0
-    assert "hold" not in make_bot("mcts").searcher().params or make_bot("mcts").searcher().params["hold"] == 1.0
+    assert (
+        "hold" not in make_bot("mcts").searcher().params or make_bot("mcts").searcher().params["hold"] == 1.0
+    )
     with pytest.raises(BotError, match="hold"):
         make_bot("mcts:hold=-1")
 
@@ -535,7 +535,7 @@ def test_mcts_top_finds_wins_and_blocks_and_is_deterministic():
 
 def test_mcts_top_parameter_has_a_range():
     from seqsolve.bots import make_bot
-    from seqsolve.bots.base import BotError
+    from seqsolve.games.bot import BotError
 
     assert make_bot("mcts:top=5").searcher().params["root_top"] == 5
     assert make_bot("mcts").searcher().params["root_top"] == -1
@@ -579,7 +579,9 @@ def test_mcts_puct_shares_root_visits_by_the_heuristics_rank():
         ("classic", 2, None, False),
     ],
 )
-def test_mcts_puct_by_default_only_where_three_teams_need_several_sequences(preset, players, teams, long_game):
+def test_mcts_puct_by_default_only_where_three_teams_need_several_sequences(
+    preset, players, teams, long_game
+):
     """root_puct -1 (the default): PUCT with constant 1 where 3 teams each need 2
     or more sequences, UCB1 elsewhere; the default search is the one with that
     setting given, and not the other."""
@@ -610,7 +612,7 @@ def test_mcts_cpu_cap_ends_the_search_whatever_the_iterations():
     first 64, so a cap already spent stops the search at exactly 64; without a cap
     the iteration budget decides.  mcts:cap passes it on."""
     from seqsolve.bots import make_bot
-    from seqsolve.bots.base import BotError
+    from seqsolve.games.bot import BotError
 
     state = State.new(parse_rules("draft", players=2), seed=3)
     core = state.observation(0).core
@@ -660,7 +662,10 @@ def test_mcts_work_budget_gives_the_same_search_under_load():
         return {key: result[key] for key in keys}
 
     calm = budgeted()
-    assert _search.Searcher().search(core, 0, np.random.PCG64(5), iterations=calm["iterations"])["work"] == calm["work"]
+    assert (
+        _search.Searcher().search(core, 0, np.random.PCG64(5), iterations=calm["iterations"])["work"]
+        == calm["work"]
+    )
     stop = threading.Event()
     _, other = _draft_view(seed=4)
 
@@ -681,8 +686,16 @@ def test_mcts_work_budget_gives_the_same_search_under_load():
 # Hand-built classic positions, two players: two two-eyed jacks on a crowded board
 # (the widest root there is), the must-block and quiet positions, and the opening.
 CROWDED = {
-    "rows": {2: ".bgbg.gb..", 3: "..gbb.b...", 4: ".g.bgg....", 5: "..b.gb.g..", 6: ".gb..b.g..",
-             7: "...g..b...", 8: ".b..g.b...", 9: "..g.b....."},
+    "rows": {
+        2: ".bgbg.gb..",
+        3: "..gbb.b...",
+        4: ".g.bgg....",
+        5: "..b.gb.g..",
+        6: ".gb..b.g..",
+        7: "...g..b...",
+        8: ".b..g.b...",
+        9: "..g.b.....",
+    },
     "hands": "JD,JC,2S,3S,4S,5S,KD/?7",
 }
 
@@ -693,7 +706,7 @@ def test_mcts_default_work_budget_cuts_no_classic_two_player_search(name):
     default plays there the very games it played before the budget (the crowded
     board spends about two thirds of it)."""
     from seqsolve.bots import make_bot
-    from seqsolve.bots.search import MOVE_WORK
+    from seqsolve.games.sequence.bots.search import MOVE_WORK
 
     if name == "opening":
         state = State.new(parse_rules("classic", players=2), seed=8)
@@ -714,7 +727,9 @@ def test_mcts_work_parameter_reaches_the_search_and_time_turns_it_off():
 
     costly = State.new(parse_rules("draft", players=4), seed=0)
     for turn in range(16):
-        costly.apply(_choose.heuristic_action(costly.observation(costly.current_player).core, np.random.PCG64(turn)))
+        costly.apply(
+            _choose.heuristic_action(costly.observation(costly.current_player).core, np.random.PCG64(turn))
+        )
     default = make_bot("mcts")
     default.choose(costly.observation(costly.current_player), np.random.default_rng(1))
     assert default.last["work_cut"] and default.last["iterations"] < 6000
@@ -734,8 +749,8 @@ def test_mcts_without_iterations_the_work_budget_alone_ends_the_search():
     """iters=0 leaves the move to the work budget (the same stop on any machine);
     with work=0 too and no time there is no budget, a one-line bot error."""
     from seqsolve.bots import make_bot
-    from seqsolve.bots.base import BotError
-    from seqsolve.bots.search import MOVE_WORK
+    from seqsolve.games.bot import BotError
+    from seqsolve.games.sequence.bots.search import MOVE_WORK
 
     state = State.new(parse_rules("classic", players=2), seed=8)
     bot = make_bot("mcts:iters=0")
@@ -755,7 +770,11 @@ def test_mcts_others_move_by_the_policy_with_three_sides():
 
     assert _search.default_params()["other_policy"] == -1
     for players, teams, same in ((3, None, 1), (6, 3, 1), (4, 2, 0), (2, None, 0)):
-        rules = parse_rules("classic", players=players, teams=teams) if teams else parse_rules("classic", players=players)
+        rules = (
+            parse_rules("classic", players=players, teams=teams)
+            if teams
+            else parse_rules("classic", players=players)
+        )
         state = State.new(rules, seed=2)
         _, auto = _search_from(state, 0, iterations=1500)
         _, alike = _search_from(state, 0, iterations=1500, other_policy=same)

@@ -40,18 +40,26 @@ def test_no_bot_is_clearly_below_greedy_on_any_preset(bot, variant):
     assert high >= 0.5, f"{bot} vs greedy on {variant}: {summary['score']:.1%} [{low:.1%}, {high:.1%}]"
 
 
-@pytest.mark.parametrize("variant, players, teams", [("classic", 3, None), ("draft", 4, 2), ("numbers", 6, 3)])
+@pytest.mark.parametrize(
+    "variant, players, teams", [("classic", 3, None), ("draft", 4, 2), ("numbers", 6, 3)]
+)
 def test_heuristic_is_not_clearly_below_greedy_with_more_seats(variant, players, teams):
     summary = _match("heuristic", variant, 20, players, teams)
     low, high = summary["score_ci"]
     fair = 1 / (3 if teams == 3 or players == 3 else 2)
-    assert high >= fair, f"heuristic vs greedy on {variant} {players}p: {summary['score']:.1%} [{low:.1%}, {high:.1%}]"
+    assert high >= fair, (
+        f"heuristic vs greedy on {variant} {players}p: {summary['score']:.1%} [{low:.1%}, {high:.1%}]"
+    )
 
 
-@pytest.mark.parametrize("variant, players, teams", [("classic", 3, None), ("seed000", 6, 3), ("numbers", 3, None)])
+@pytest.mark.parametrize(
+    "variant, players, teams", [("classic", 3, None), ("seed000", 6, 3), ("numbers", 3, None)]
+)
 def test_the_default_searchs_rollouts_are_not_clearly_below_greedy_with_three_sides(variant, players, teams):
     """``search`` plays truncated rollouts wherever the draw is blind (a small budget
     here: the same playouts and evaluation, fewer worlds)."""
     summary = _match("rollout:depth=12,worlds=12", variant, 8, players, teams)
     low, high = summary["score_ci"]
-    assert high >= 1 / 3, f"truncated rollouts vs greedy on {variant} {players}p: {summary['score']:.1%} [{low:.1%}, {high:.1%}]"
+    assert high >= 1 / 3, (
+        f"truncated rollouts vs greedy on {variant} {players}p: {summary['score']:.1%} [{low:.1%}, {high:.1%}]"
+    )

@@ -47,7 +47,14 @@ def blocks_f8(state, action):
 # crosses it, so 9C on a5 fills a5-e5 but makes no sequence (it would cross e4-e8 a
 # second time); AC on a9 completes a9-e9, blue's third sequence, and wins.
 REUSE_LIMIT = {
-    "rows": {4: "....B.....", 5: ".bbbB.....", 6: "....BBBBB.", 7: "....B.....", 8: "....B.....", 9: ".bbbb....."},
+    "rows": {
+        4: "....B.....",
+        5: ".bbbB.....",
+        6: "....BBBBB.",
+        7: "....B.....",
+        8: "....B.....",
+        9: ".bbbb.....",
+    },
     "hands": "9C,AC,2S,4S,5S,6S/?6",
     "sequences": "b:e4-e8,b:e6-i6",
     "variant": "seed000",
@@ -60,18 +67,45 @@ TACTICS = {
     "a one-eyed jack breaks the four": (dict(MUST_BLOCK, hands="JS,2S,3S,4S,5S,6S,KD/?7"), blocks_f8),
     "winning comes before blocking": (WIN_OR_BLOCK, wins),
     "a line the reuse limit bars is no win (C-25)": (REUSE_LIMIT, wins),
-    "the partner's four is completed": (dict(WIN_IN_ONE, seats="bgbg", hands="9C,2S,3S,4S,5S,KD/?6/?6/?6"), wins),
+    "the partner's four is completed": (
+        dict(WIN_IN_ONE, seats="bgbg", hands="9C,2S,3S,4S,5S,KD/?6/?6/?6"),
+        wins,
+    ),
 }
 
 
 # one sequence wins with 3 sides: the same threats without the sequences already made
 THREE_SIDES = {
-    "3 players: win": ({**WIN_IN_ONE, "rows": {5: ".bbbb....."}, "sequences": "-", "seats": "bgr",
-                        "hands": "9C,2S,3S,4S,5S,6S/?6/?6"}, wins),
-    "3 players: block": ({**MUST_BLOCK, "rows": {8: "bgggg....."}, "sequences": "-", "seats": "bgr",
-                          "hands": "AC,2S,3S,4S,5S,6S/?6/?6"}, blocks_f8),
-    "3 teams of 2: block": ({**MUST_BLOCK, "rows": {8: "bgggg....."}, "sequences": "-", "seats": "bgrbgr",
-                             "hands": "AC,2S,3S,4S,5S/?5/?5/?5/?5/?5"}, blocks_f8),
+    "3 players: win": (
+        {
+            **WIN_IN_ONE,
+            "rows": {5: ".bbbb....."},
+            "sequences": "-",
+            "seats": "bgr",
+            "hands": "9C,2S,3S,4S,5S,6S/?6/?6",
+        },
+        wins,
+    ),
+    "3 players: block": (
+        {
+            **MUST_BLOCK,
+            "rows": {8: "bgggg....."},
+            "sequences": "-",
+            "seats": "bgr",
+            "hands": "AC,2S,3S,4S,5S,6S/?6/?6",
+        },
+        blocks_f8,
+    ),
+    "3 teams of 2: block": (
+        {
+            **MUST_BLOCK,
+            "rows": {8: "bgggg....."},
+            "sequences": "-",
+            "seats": "bgrbgr",
+            "hands": "AC,2S,3S,4S,5S/?5/?5/?5/?5/?5",
+        },
+        blocks_f8,
+    ),
 }
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from seqsolve import _choose, _eval
 from seqsolve.bots import BotError, make_bot
-from seqsolve.bots.search import load_weights
+from seqsolve.games.sequence.bots.search import load_weights
 from seqsolve.games.sequence.rules import parse_rules
 from seqsolve.games.sequence.state import State
 

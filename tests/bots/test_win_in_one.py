@@ -12,19 +12,21 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from seqsolve.analysis.exact import winning_actions
-from seqsolve.bots import make_bot
-from seqsolve.games.sequence.rules import PRESETS, parse_rules
-from seqsolve.games.sequence.state import State
 from state_helpers import preset_configs
 
-VARIANTS = [*PRESETS,
-            "classic[overlap_max_shared=0,sequences_to_win=3]",
-            "classic[overlap_max_shared=4,sequences_to_win=3,corner_counts_as_shared=false]",
-            "classic[sequences_to_win=4,overlap_reuse_limit=2,overlap_max_shared=2]",
-            "classic[sequences_to_win=3,overlap_reuse_limit=1,corner_counts_as_shared=false]",
-            "classic[heart_rule=on]"]
+from seqsolve.bots import make_bot
+from seqsolve.games.exact import winning_actions
+from seqsolve.games.sequence.rules import PRESETS, parse_rules
+from seqsolve.games.sequence.state import State
+
+VARIANTS = [
+    *PRESETS,
+    "classic[overlap_max_shared=0,sequences_to_win=3]",
+    "classic[overlap_max_shared=4,sequences_to_win=3,corner_counts_as_shared=false]",
+    "classic[sequences_to_win=4,overlap_reuse_limit=2,overlap_max_shared=2]",
+    "classic[sequences_to_win=3,overlap_reuse_limit=1,corner_counts_as_shared=false]",
+    "classic[heart_rule=on]",
+]
 SEATINGS = ((2, None), (3, None), (4, 2), (6, 3))
 BOTS = ("greedy", "heuristic", "mcts:iters=300", "rollout:worlds=8")
 
@@ -46,8 +48,13 @@ def test_every_bot_takes_a_win_in_one(variant, players, teams):
                 for spec, bot in bots.items():
                     bot.start(rules, state.sides, seat)
                     action = bot.choose(state.observation(seat), np.random.default_rng([game, state.turn]))
-                    assert action in wins, (spec, game, state.turn, state.action_to_string(action),
-                                            sorted(state.action_to_string(a) for a in wins))
+                    assert action in wins, (
+                        spec,
+                        game,
+                        state.turn,
+                        state.action_to_string(action),
+                        sorted(state.action_to_string(a) for a in wins),
+                    )
             if rng.random() < 0.8:
                 action = walkers[game % 2].choose(state.observation(seat), rng)
             else:

@@ -363,7 +363,10 @@ def test_bench_json_tiny():
     assert {"platform", "cpu_count", "python"} <= set(data["machine"])
     assert "playing 20 random games" in result.stderr
     assert [b["bot"] for b in data["bot_games"]] == ["greedy", "heuristic"]
-    assert [b["games"] for b in data["bot_games"]] == [2, 1]  # one greedy game per 10 random games, heuristic per 25
+    assert [b["games"] for b in data["bot_games"]] == [
+        2,
+        1,
+    ]  # one greedy game per 10 random games, heuristic per 25
     assert all(b["plies"] > 0 and b["us_per_action"] > 0 for b in data["bot_games"])
 
 
@@ -473,7 +476,9 @@ def test_an_exchange_limit_is_refused_past_its_range_and_plays_as_unlimited_at_i
     games = []
     for limit in ("40", "unlimited"):
         text = f"classic[dead_card_exchanges_per_turn={limit}] {board} bg 0 ?7/?7 -/- - 90 0 0"
-        games.append(json.loads(ok("show", "-", "--play-random", "--seed", "4", "--json", input=text))["played"])
+        games.append(
+            json.loads(ok("show", "-", "--play-random", "--seed", "4", "--json", input=text))["played"]
+        )
     assert games[0] == games[1] and any(t.startswith("~") for t in games[0])
 
 
@@ -499,7 +504,9 @@ def test_files_that_are_not_positions_are_one_line(make, expected, tmp_path):
 
 def test_stdin_that_is_not_a_position_is_one_line():
     """Standard input has the 1 MB limit and the UTF-8 check of a file."""
-    assert fails("show", "-", input=b"\xff\xfe") == "seqsolve: <stdin>: not UTF-8 text (byte 0xff at offset 0)"
+    assert (
+        fails("show", "-", input=b"\xff\xfe") == "seqsolve: <stdin>: not UTF-8 text (byte 0xff at offset 0)"
+    )
     line = fails("show", "-", input=b"1" * (2 << 20))
     assert line == "seqsolve: <stdin>: larger than 1 MB: not a position file"
 

@@ -122,7 +122,8 @@ def test_long_command_stops_on_sigint(start, args, marker):
 
 
 @pytest.mark.parametrize(
-    "bot", ["mcts:iters=999999999", "mcts:iters=999999999,work=0", "rollout:worlds=9999999", "mcts:time=86400"]
+    "bot",
+    ["mcts:iters=999999999", "mcts:iters=999999999,work=0", "rollout:worlds=9999999", "mcts:time=86400"],
 )
 def test_match_stops_inside_a_search_and_says_how_to_resume(start, tmp_path, bot):
     """The search of a move runs on the main thread, in the compiled loop or (time=)
@@ -137,7 +138,9 @@ def test_match_stops_inside_a_search_and_says_how_to_resume(start, tmp_path, bot
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_annotate_stops_on_sigint(start, record, jobs):
     proc = start(["annotate", record, "--game", "0", "--iters", "999999999", "--jobs", jobs, "--progress"])
-    _, err = _interrupt(proc, _stderr_until(proc, "annotating game 0: [------------------------------] 0/78 decisions"))
+    _, err = _interrupt(
+        proc, _stderr_until(proc, "annotating game 0: [------------------------------] 0/78 decisions")
+    )
     assert err.rstrip().endswith("seqsolve: interrupted after 0 of 78 decisions")
 
 
@@ -209,5 +212,7 @@ def test_a_ctrl_c_caught_inside_exec_code_keeps_the_exit_code(tmp_path):
         "    pass\n"
         "run(['--version'])\n"
     )
-    done = subprocess.run([sys.executable, "-m", "ctrl_c_in_exec"], cwd=tmp_path, capture_output=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "ctrl_c_in_exec"], cwd=tmp_path, capture_output=True, timeout=120
+    )
     assert done.returncode == 0, (done.returncode, done.stderr[-500:])

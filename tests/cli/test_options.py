@@ -127,7 +127,10 @@ def test_sequences_to_win_up_to_what_fits_is_accepted():
         (["balance", "--scheduler", "tcp://h:1"], "--scheduler goes with --backend dask"),
         (["match", "random", "random", "--scheduler", "tcp://h:1"], "--scheduler goes with --backend dask"),
         (["match", "random", "random", "--backend", "loky", "--scheduler", "x"], "--backend dask"),
-        (["tournament", "random", "greedy", "--scheduler", "tcp://h:1"], "--scheduler goes with --backend dask"),
+        (
+            ["tournament", "random", "greedy", "--scheduler", "tcp://h:1"],
+            "--scheduler goes with --backend dask",
+        ),
     ],
 )
 def test_options_that_mean_nothing_together_are_usage_errors(args, words):
@@ -166,7 +169,9 @@ def test_workers_never_exceed_chunks_nor_cores():
 
 def test_jobs_1000_with_4_games_finishes_as_jobs_1():
     """Only as many workers as chunks start; the games are those of --jobs 1."""
-    many = json.loads(ok("match", "random", "random", "--games", "4", "--seed", "5", "--jobs", "1000", "--json"))
+    many = json.loads(
+        ok("match", "random", "random", "--games", "4", "--seed", "5", "--jobs", "1000", "--json")
+    )
     one = json.loads(ok("match", "random", "random", "--games", "4", "--seed", "5", "--jobs", "1", "--json"))
     assert many["games"] == 4
     for timing in ("seconds", "games_per_s"):
@@ -318,7 +323,13 @@ FUZZ = {
         },
     ),
     "annotate": (
-        lambda d: [os.path.join(os.path.dirname(d), "games.jsonl"), "--game", "0", "--iters", "20"],  # d is in records_folder
+        lambda d: [
+            os.path.join(os.path.dirname(d), "games.jsonl"),
+            "--game",
+            "0",
+            "--iters",
+            "20",
+        ],  # d is in records_folder
         {
             "--game": ["0", "1", "-1", "99999999999999999999", "x"],
             "--seat": ["0", "1", "5", "-1", "x"],
@@ -396,8 +407,19 @@ def _argv(command: str, folder: str, draw) -> list[str]:
 @pytest.fixture(scope="module")
 def records_folder():
     with tempfile.TemporaryDirectory() as folder:
-        ok("match", "random", "random", "--games", "2", "--seed", "1", "--jobs", "1",
-           "--out", os.path.join(folder, "games.jsonl"))
+        ok(
+            "match",
+            "random",
+            "random",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--out",
+            os.path.join(folder, "games.jsonl"),
+        )
         yield folder
 
 
@@ -406,7 +428,11 @@ def records_folder():
     max_examples=25,
     derandomize=True,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
 )
 @given(data=st.data())
 def test_fuzz_every_command(records_folder, command, data):
@@ -454,7 +480,9 @@ def test_analyze_without_seed_draws_one_and_gives_it_so_the_run_repeats():
 # ---------------------------------------------------------------- bots: one way to name them
 
 
-@pytest.mark.parametrize("args", [["balance"], ["analyze", "example:2"], ["match", "random"], ["tournament", "random"]])
+@pytest.mark.parametrize(
+    "args", [["balance"], ["analyze", "example:2"], ["match", "random"], ["tournament", "random"]]
+)
 def test_bots_are_arguments_everywhere_never_a_bot_option(args):
     assert "No such option '--bot'" in fails(*args, "--bot", "greedy", code=2)
     usage = ok(args[0], "--help").splitlines()[0]

@@ -65,8 +65,16 @@ def _save(path: str, tmp_path: Path) -> tuple[bool, str | None]:
     """``save PATH`` at ``play``'s prompt: its answer, with the game's own files kept apart."""
     game = tmp_path.parent / f"{tmp_path.name}-game"
     game.mkdir()
-    result = run("play", "--seed", "1", "--out", str(game / "g.jsonl"), "--no-review", "--no-color",
-                 input=f"save {path}\nquit\n")
+    result = run(
+        "play",
+        "--seed",
+        "1",
+        "--out",
+        str(game / "g.jsonl"),
+        "--no-review",
+        "--no-color",
+        input=f"save {path}\nquit\n",
+    )
     assert result.exit_code == 0, result.stderr
     answer = next(line for line in result.stdout.splitlines() if "saved" in line)
     if "not saved: " in answer:
@@ -76,15 +84,29 @@ def _save(path: str, tmp_path: Path) -> tuple[bool, str | None]:
 
 #: name -> (suffix, how a path is written: "replace", "record" or "new record", run(path, tmp_path))
 FILE_OUTPUTS = {
-    "show --out": (".svg", "replace", lambda p, t: _command(("show", "example:3", "--to", "svg", "--out", p))),
-    "analyze --out": (".svg", "replace", lambda p, t: _command(
-        ("analyze", "example:3", "--iters", "20", "--seed", "1", "--to", "svg", "--out", p))),
+    "show --out": (
+        ".svg",
+        "replace",
+        lambda p, t: _command(("show", "example:3", "--to", "svg", "--out", p)),
+    ),
+    "analyze --out": (
+        ".svg",
+        "replace",
+        lambda p, t: _command(
+            ("analyze", "example:3", "--iters", "20", "--seed", "1", "--to", "svg", "--out", p)
+        ),
+    ),
     "balance --report": (".md", "replace", lambda p, t: _command((*BALANCE, "--report", p))),
     "balance --csv": (".csv", "replace", lambda p, t: _command((*BALANCE, "--csv", p))),
     "play save": (".sqn", "replace", _save),
     "match --out": (".jsonl", "record", lambda p, t: _command((*MATCH, "--out", p))),
-    "play --out": (".jsonl", "new record", lambda p, t: _command(
-        ("play", "--seed", "1", "--out", p, "--no-review", "--no-color"), input="quit\n")),
+    "play --out": (
+        ".jsonl",
+        "new record",
+        lambda p, t: _command(
+            ("play", "--seed", "1", "--out", p, "--no-review", "--no-color"), input="quit\n"
+        ),
+    ),
 }
 
 
@@ -95,8 +117,11 @@ def _link(path: Path, target: str) -> None:
 #: name -> make the path kind at ``path`` (its folder is the test's)
 FILE_KINDS = {
     "new": lambda p: None,
-    "link-to-file": lambda p: (p.with_name("real" + p.suffix).write_text("old\n"),
-                               p.with_name("real" + p.suffix).chmod(0o640), _link(p, "real" + p.suffix)),
+    "link-to-file": lambda p: (
+        p.with_name("real" + p.suffix).write_text("old\n"),
+        p.with_name("real" + p.suffix).chmod(0o640),
+        _link(p, "real" + p.suffix),
+    ),
     "link-to-nothing-yet": lambda p: _link(p, "made" + p.suffix),
     "link-to-dev-null": lambda p: _link(p, os.devnull),
     "link-to-dev-full": lambda p: _link(p, "/dev/" + "full"),
@@ -114,7 +139,11 @@ def _expected(how: str, kind: str, path: str) -> str | None:
     if kind == "link-to-dev-full":
         return f"{path}: {NO_SPACE}"
     if kind == "fifo-nobody-reads":
-        return f"{path}: a pipe, not a file: records are read back to resume" if how == "record" else f"{path}: {NO_READER}"
+        return (
+            f"{path}: a pipe, not a file: records are read back to resume"
+            if how == "record"
+            else f"{path}: {NO_READER}"
+        )
     if how == "record" and kind == "link-to-file":  # not a record: refused, untouched
         return f"{path}:1: not a seqsolve match record file"
     return None
@@ -160,11 +189,13 @@ def test_a_file_output_destroys_nothing_whatever_the_path(tmp_path, output, kind
 
 #: name -> run(path) of a command writing into a folder
 FOLDER_OUTPUTS = {
-    "tournament --out": lambda p, r: _command(("tournament", "random", "greedy", "--games", "2", "--seed", "1",
-                                               "--no-progress", "--out", p)),
+    "tournament --out": lambda p, r: _command(
+        ("tournament", "random", "greedy", "--games", "2", "--seed", "1", "--no-progress", "--out", p)
+    ),
     "balance --out": lambda p, r: _command((*BALANCE, "--out", p)),
-    "annotate --pictures": lambda p, r: _command(("annotate", r, "--game", "0", "--iters", "5", "--seed", "1",
-                                                  "--pictures", p)),
+    "annotate --pictures": lambda p, r: _command(
+        ("annotate", r, "--game", "0", "--iters", "5", "--seed", "1", "--pictures", p)
+    ),
 }
 
 FOLDER_KINDS = {
@@ -186,8 +217,11 @@ def test_a_folder_output_destroys_nothing_whatever_the_path(tmp_path, record, ou
     written, message = FOLDER_OUTPUTS[output](str(path), record)
     option = output.split()[1]
     if kind in ("link-to-dev-null", "fifo", "a-file"):
-        refusal = (f"Invalid value for '{option}': Directory '{path}' is a file. (see 'main {output.split()[0]} --help')"
-                   if kind == "a-file" else f"{option} {path}: not a folder")  # a file: Click's own check
+        refusal = (
+            f"Invalid value for '{option}': Directory '{path}' is a file. (see 'main {output.split()[0]} --help')"
+            if kind == "a-file"
+            else f"{option} {path}: not a folder"
+        )  # a file: Click's own check
         assert (written, message) == (False, refusal)
         assert _listing(tmp_path) == before
         return
@@ -202,15 +236,22 @@ def test_a_folder_output_destroys_nothing_whatever_the_path(tmp_path, record, ou
 def test_a_folder_in_a_missing_folder_is_refused_and_nothing_is_made(tmp_path, record, output):
     path = tmp_path / "gone" / "out"
     written, message = FOLDER_OUTPUTS[output](str(path), record)
-    assert (written, message) == (False, f"{output.split()[1]} {path}: folder {tmp_path / 'gone'} does not exist")
+    assert (written, message) == (
+        False,
+        f"{output.split()[1]} {path}: folder {tmp_path / 'gone'} does not exist",
+    )
     assert os.listdir(tmp_path) == []
 
 
 def test_every_path_option_of_every_command_is_in_the_matrix():
     """A new output option must join FILE_OUTPUTS or FOLDER_OUTPUTS (inputs are named here)."""
     inputs = {"show --arrows"}
-    found = {f"{name} {param.opts[0]}" for name, command in main.commands.items() for param in command.params
-             if isinstance(param, click.Option) and isinstance(param.type, NonEmptyPath)}
+    found = {
+        f"{name} {param.opts[0]}"
+        for name, command in main.commands.items()
+        for param in command.params
+        if isinstance(param, click.Option) and isinstance(param.type, NonEmptyPath)
+    }
     assert found - inputs == {*FILE_OUTPUTS, *FOLDER_OUTPUTS} - {"play save"}
 
 
@@ -224,11 +265,15 @@ def test_annotate_pictures_of_a_stacks_game_is_refused_before_the_folder_is_made
     assert os.listdir(tmp_path) == []
 
 
-@pytest.mark.parametrize("command", [
-    ("tournament", "random", "greedy", "--games", "2", "--no-progress"),
-    (*BALANCE,),
-    (*MATCH,),
-], ids=["tournament", "balance", "match"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("tournament", "random", "greedy", "--games", "2", "--no-progress"),
+        (*BALANCE,),
+        (*MATCH,),
+    ],
+    ids=["tournament", "balance", "match"],
+)
 def test_an_unreachable_scheduler_leaves_no_output_behind(tmp_path, monkeypatch, command):
     def unreachable(scheduler):
         raise click.UsageError(f"cannot reach the Dask scheduler {scheduler}: refused")
@@ -236,7 +281,9 @@ def test_an_unreachable_scheduler_leaves_no_output_behind(tmp_path, monkeypatch,
     for module in ("seqsolve.cli.match", "seqsolve.cli.balance"):
         monkeypatch.setattr(f"{module}.dask_backend", unreachable)
     out = tmp_path / ("games.jsonl" if command[0] == "match" else "out")
-    message = fails(*command, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--out", str(out), code=2)
+    message = fails(
+        *command, "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--out", str(out), code=2
+    )
     assert "cannot reach the Dask scheduler" in message
     assert os.listdir(tmp_path) == []
 
@@ -246,7 +293,9 @@ def test_an_unreachable_scheduler_leaves_no_output_behind(tmp_path, monkeypatch,
 
 def test_a_picture_that_cannot_be_written_loses_no_analysis(tmp_path, record):
     args = ("annotate", record, "--game", "0", "--iters", "5", "--seed", "1", "--json")
-    names = [os.path.basename(p) for p in json.loads(ok(*args, "--pictures", str(tmp_path / "first")))["pictures"]]
+    names = [
+        os.path.basename(p) for p in json.loads(ok(*args, "--pictures", str(tmp_path / "first")))["pictures"]
+    ]
     assert len(names) >= 2
     pictures = tmp_path / "second"
     (pictures / names[0]).mkdir(parents=True)  # where the first picture would go
@@ -270,7 +319,11 @@ def test_a_plot_that_cannot_be_written_loses_no_report(tmp_path):
     ]
     text = report.read_text()
     assert "seat_advantage.png" in text and "lengths.png" not in text
-    assert sorted(os.listdir(tmp_path / "report")) == ["heatmap-classic_2p.png", "lengths.png", "seat_advantage.png"]
+    assert sorted(os.listdir(tmp_path / "report")) == [
+        "heatmap-classic_2p.png",
+        "lengths.png",
+        "seat_advantage.png",
+    ]
 
 
 # ---------------------------------------------------------------- paths the command makes, suffixes

@@ -27,7 +27,11 @@ def _analysis(moves: list[dict], turn=70, to_move=2, position: str | None = VIEW
 
 
 def _marks(svg: str) -> list[tuple[str, str]]:
-    return [(e.get("data-move"), e.get("data-label")) for e in ET.fromstring(svg).iter() if e.get("class") == "mark"]
+    return [
+        (e.get("data-move"), e.get("data-label"))
+        for e in ET.fromstring(svg).iter()
+        if e.get("class") == "mark"
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -143,8 +147,25 @@ def test_annotate_draws_each_marked_decision(tmp_path):
     ok("match", "random", "greedy", "--games", "2", "--seed", "1", "--jobs", "1", "--out", str(records))
     folder = tmp_path / "pictures"
     result = json.loads(
-        ok("annotate", str(records), "--game", "0", "--seat", "0", "--iters", "200", "--seed", "2",
-           "--mistake", "0", "--blunder", "0.3", "--pictures", str(folder), "--json")
+        ok(
+            "annotate",
+            str(records),
+            "--game",
+            "0",
+            "--seat",
+            "0",
+            "--iters",
+            "200",
+            "--seed",
+            "2",
+            "--mistake",
+            "0",
+            "--blunder",
+            "0.3",
+            "--pictures",
+            str(folder),
+            "--json",
+        )
     )
     marked = [d for d in result["decisions"] if d["mark"]]
     assert marked and len(result["pictures"]) == len(marked)

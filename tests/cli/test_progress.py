@@ -25,22 +25,54 @@ def _ok(*args: str):
 
 
 def test_match_shows_games_rate_and_running_score_and_keeps_stdout_clean():
-    result = _ok("match", "random", "greedy", "--games", "4", "--seed", "1", "--jobs", "1", "--progress", "--json")
+    result = _ok(
+        "match", "random", "greedy", "--games", "4", "--seed", "1", "--jobs", "1", "--progress", "--json"
+    )
     json.loads(result.stdout)  # nothing but the object
     last = _lines(result.stderr)[-1]
     assert last.startswith(f"random vs greedy: {FULL} 4/4 games  ") and " games/s  score of random: " in last
 
 
 def test_tournament_and_balance_show_one_line_per_stage():
-    result = _ok("tournament", "random", "greedy", "heuristic", "--games", "2", "--seed", "1", "--jobs", "1",
-                 "--progress")
+    result = _ok(
+        "tournament",
+        "random",
+        "greedy",
+        "heuristic",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--progress",
+    )
     assert [line.split(":")[0] for line in _lines(result.stderr)] == [
-        "random vs greedy", "random vs heuristic", "greedy vs heuristic"]
+        "random vs greedy",
+        "random vs heuristic",
+        "greedy vs heuristic",
+    ]
     assert all(f"{FULL} 2/2 games" in line for line in _lines(result.stderr))
-    result = _ok("balance", "random", "--games", "3", "--weak", "random", "--match-games", "2",
-                 "--seed", "1", "--jobs", "1", "--no-plots", "--progress")
+    result = _ok(
+        "balance",
+        "random",
+        "--games",
+        "3",
+        "--weak",
+        "random",
+        "--match-games",
+        "2",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--no-plots",
+        "--progress",
+    )
     assert [line.split(": [")[0] for line in _lines(result.stderr)] == [
-        "[1/2] classic 2p self-play", "[2/2] classic 2p strong vs weak"]
+        "[1/2] classic 2p self-play",
+        "[2/2] classic 2p strong vs weak",
+    ]
 
 
 def test_annotate_counts_decisions_on_the_same_display(tmp_path):

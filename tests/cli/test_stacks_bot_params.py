@@ -15,22 +15,65 @@ SPECS = ["greedy:block=matters", "mcts:bias=2,iters=10,time=0", "mcts:halve=2,it
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_match_takes_the_stacks_bot_parameters(spec):
-    data = json.loads(ok("match", spec, "random", "--variant", "stacks", "--games", "2", "--seed", "1",
-                         "--jobs", "1", "--json"))
+    data = json.loads(
+        ok(
+            "match",
+            spec,
+            "random",
+            "--variant",
+            "stacks",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--json",
+        )
+    )
     assert data["games"] == 2 and data["bots"][0] == spec
 
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_tournament_takes_the_stacks_bot_parameters(spec):
-    data = json.loads(ok("tournament", spec, "random", "--variant", "stacks", "--games", "2", "--seed", "1",
-                         "--jobs", "1", "--json"))
+    data = json.loads(
+        ok(
+            "tournament",
+            spec,
+            "random",
+            "--variant",
+            "stacks",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--json",
+        )
+    )
     assert {r["bot"] for r in data["ratings"]} == {spec, "random"}
 
 
 @pytest.mark.parametrize("spec", SPECS[:2])
 def test_balance_takes_the_stacks_bot_parameters(spec, tmp_path):
-    data = json.loads(ok("balance", spec, "--variant", "stacks", "--games", "2", "--seed", "1", "--jobs", "1",
-                         "--out", str(tmp_path / "run"), "--json"))
+    data = json.loads(
+        ok(
+            "balance",
+            spec,
+            "--variant",
+            "stacks",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--out",
+            str(tmp_path / "run"),
+            "--json",
+        )
+    )
     assert data["bots"] == [spec] and data["variants"][0]["games"] == 2
 
 

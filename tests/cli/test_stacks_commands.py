@@ -31,7 +31,9 @@ def example(tmp_path) -> str:
 
 def dealt(tmp_path, seed: int = 3, players: int = 2) -> str:
     """A freshly dealt Stacks game with every card listed (``show --new --json``'s STN)."""
-    data = json.loads(ok("show", "--new", "--variant", "stacks", "--players", str(players), "--seed", str(seed), "--json"))
+    data = json.loads(
+        ok("show", "--new", "--variant", "stacks", "--players", str(players), "--seed", str(seed), "--json")
+    )
     path = tmp_path / f"dealt{seed}.stn"
     path.write_text(data["stn"] + "\n")
     return str(path)
@@ -48,17 +50,25 @@ def test_show_draws_a_stacks_position_with_its_legal_decisions(example):
     assert {"B4", "BW>0", "BW>3", "R2", "SK", "~BK"} <= set(legal.split()[2:])
     assert text.rstrip().endswith("stn        " + EXAMPLE)
     data = json.loads(ok("show", example, "--json"))
-    assert data["stn"] == EXAMPLE and data["piles"] == [["B1", "B2", "B3"], ["R1"]] and data["hands"][1] == ["?"] * 5
+    assert (
+        data["stn"] == EXAMPLE
+        and data["piles"] == [["B1", "B2", "B3"], ["R1"]]
+        and data["hands"][1] == ["?"] * 5
+    )
     assert "B4" in data["legal_moves"] and data["players"] == 2
 
 
 def test_show_new_deals_and_plays_a_stacks_game_to_its_end():
     """ST-5 deals five cards each; random play ends in a win or a draw (ST-21, ST-22)."""
-    data = json.loads(ok("show", "--new", "--variant", "stacks", "--players", "4", "--seed", "5", "--play-random", "--json"))
+    data = json.loads(
+        ok("show", "--new", "--variant", "stacks", "--players", "4", "--seed", "5", "--play-random", "--json")
+    )
     assert data["players"] == 4 and data["result"] is not None and data["termination"] in STACKS.terminations
     state = read_state(data["stn"])
     assert state.is_terminal() and state.outcome().result == data["result"]
-    again = json.loads(ok("show", "--new", "--variant", "stacks", "--players", "4", "--seed", "5", "--play-random", "--json"))
+    again = json.loads(
+        ok("show", "--new", "--variant", "stacks", "--players", "4", "--seed", "5", "--play-random", "--json")
+    )
     assert again["played"] == data["played"]  # the seed fixes the game
     view = ok("show", "--new", "--variant", "stacks", "--players", "3", "--seed", "5", "--viewer", "1")
     assert "seat 0     hand ?5" in view and "seat 2     hand ?5" in view and "seat 1     hand ?" not in view
@@ -100,7 +110,9 @@ def test_perft_counts_the_stacks_action_tree(tmp_path):
     data = json.loads(ok("perft", path, "--depth", "3", "--divide", "--json"))
     assert data["nodes"] == total == sum(data["divide"].values()) > len(data["divide"]) > 1
     state = read_state(Path(path).read_text())
-    assert state.perft(3) == total and set(data["divide"]) == {state.action_to_string(a) for a in state.legal_actions()}
+    assert state.perft(3) == total and set(data["divide"]) == {
+        state.action_to_string(a) for a in state.legal_actions()
+    }
 
 
 def test_bench_times_stacks_random_games_next_to_classic():
@@ -130,7 +142,21 @@ def test_analyze_ranks_every_decision_of_the_seat_to_move(example, tmp_path):
 
 def test_annotate_marks_the_decisions_of_a_stacks_match_record(tmp_path):
     records = tmp_path / "games.jsonl"
-    ok("match", "greedy", "random", "--variant", "stacks", "--games", "2", "--seed", "1", "--jobs", "1", "--out", str(records))
+    ok(
+        "match",
+        "greedy",
+        "random",
+        "--variant",
+        "stacks",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--out",
+        str(records),
+    )
     data = json.loads(ok("annotate", str(records), "--game", "0", "--iters", "60", "--seed", "1", "--json"))
     moves = json.loads(records.read_text().splitlines()[1])["moves"]
     assert data["variant"] == "stacks" and data["decisions"]
@@ -151,25 +177,59 @@ def test_match_and_replay_play_stacks_end_to_end(tmp_path, monkeypatch, players)
     answers in the turn that opened it), the position after any action written back."""
     with_random_bot(monkeypatch)
     records = tmp_path / "games.jsonl"
-    args = ("match", "random", "random", "--variant", "stacks", "--players", str(players), "--games", str(players),
-            "--seed", "4", "--jobs", "1", "--out", str(records))
+    args = (
+        "match",
+        "random",
+        "random",
+        "--variant",
+        "stacks",
+        "--players",
+        str(players),
+        "--games",
+        str(players),
+        "--seed",
+        "4",
+        "--jobs",
+        "1",
+        "--out",
+        str(records),
+    )
     summary = json.loads(ok(*args, "--json"))
     assert summary["games"] == players and summary["teams"] == players and summary["variant"] == "stacks"
     lines = [json.loads(line) for line in records.read_text().splitlines()[1:]]
-    assert all(r["result"] in ("draw", *"012345"[:players]) and r["termination"] in STACKS.terminations for r in lines)
+    assert all(
+        r["result"] in ("draw", *"012345"[:players]) and r["termination"] in STACKS.terminations
+        for r in lines
+    )
     text = ok("replay", str(records), "--game", "1")
     assert text.startswith("game 1: stacks, seats 0 (seat 0, random)") and "result: " in text
     game = lines[1]
     position = ok("replay", str(records), "--game", "1", "--ply", str(game["plies"]))
     assert read_state(position).is_terminal()
-    assert ok(*args).startswith(f"match random vs random — stacks, {players} players, {players} sides")  # resumed
+    assert ok(*args).startswith(
+        f"match random vs random — stacks, {players} players, {players} sides"
+    )  # resumed
 
 
 def test_tournament_between_a_bot_and_an_external_program(tmp_path, monkeypatch):
     with_random_bot(monkeypatch)
     spec = f"ext:{sys.executable} {RANDOM_BOT}"
-    report = json.loads(ok("tournament", "random", spec, "--variant", "stacks", "--games", "4", "--seed", "2",
-                           "--jobs", "1", "--json"))
+    report = json.loads(
+        ok(
+            "tournament",
+            "random",
+            spec,
+            "--variant",
+            "stacks",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--jobs",
+            "1",
+            "--json",
+        )
+    )
     assert {r["bot"] for r in report["ratings"]} == {"random", spec}
 
 
@@ -177,12 +237,32 @@ def test_balance_measures_stacks_over_seatings_and_options(tmp_path, monkeypatch
     """§4.9's refill option against player counts, with Stacks' own metrics and the report."""
     with_random_bot(monkeypatch)
     out = tmp_path / "run"
-    data = json.loads(ok("balance", "random", "--variant", "stacks", "--vary", "players=2,4",
-                         "--vary", "stacks_refill=turn_start,empty_hand_only", "--games", "6", "--seed", "1",
-                         "--jobs", "1", "--out", str(out), "--json"))
+    data = json.loads(
+        ok(
+            "balance",
+            "random",
+            "--variant",
+            "stacks",
+            "--vary",
+            "players=2,4",
+            "--vary",
+            "stacks_refill=turn_start,empty_hand_only",
+            "--games",
+            "6",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--out",
+            str(out),
+            "--json",
+        )
+    )
     points = data["variants"]
     assert [(p["variant"], p["players"]) for p in points] == [
-        (f"stacks[stacks_refill={refill}]", players) for players in (2, 4) for refill in ("turn_start", "empty_hand_only")
+        (f"stacks[stacks_refill={refill}]", players)
+        for players in (2, 4)
+        for refill in ("turn_start", "empty_hand_only")
     ]
     for p in points:
         assert p["games"] == 6 and len(p["seat_win"]) == p["players"] and p["teams"] == p["players"]
@@ -194,12 +274,15 @@ def test_balance_measures_stacks_over_seatings_and_options(tmp_path, monkeypatch
     assert "side5_win" in (out / "balance.csv").read_text().splitlines()[0]
 
 
-
 def test_balance_plays_stacks_with_its_own_default_bot(tmp_path):
     """No bot named: each game's own default plays (greedy for Stacks, heuristic for Sequence)."""
-    data = json.loads(ok("balance", "--variant", "stacks", "--games", "4", "--seed", "1", "--jobs", "1", "--json"))
+    data = json.loads(
+        ok("balance", "--variant", "stacks", "--games", "4", "--seed", "1", "--jobs", "1", "--json")
+    )
     assert data["bots"] == ["greedy"] and data["variants"][0]["games"] == 4
-    data = json.loads(ok("balance", "--variant", "classic", "--games", "2", "--seed", "1", "--jobs", "1", "--json"))
+    data = json.loads(
+        ok("balance", "--variant", "classic", "--games", "2", "--seed", "1", "--jobs", "1", "--json")
+    )
     assert data["bots"] == ["heuristic"]
 
 
@@ -234,13 +317,28 @@ def test_an_external_program_plays_stacks_over_the_line_protocol(tmp_path, monke
     log = tmp_path / "log.txt"
     spec = f"ext:{sys.executable} {script} {log}"
     records = tmp_path / "games.jsonl"
-    ok("match", spec, "random", "--variant", "stacks", "--players", "3", "--games", "3", "--seed", "8", "--jobs", "1",
-       "--out", str(records))
+    ok(
+        "match",
+        spec,
+        "random",
+        "--variant",
+        "stacks",
+        "--players",
+        "3",
+        "--games",
+        "3",
+        "--seed",
+        "8",
+        "--jobs",
+        "1",
+        "--out",
+        str(records),
+    )
     games = [json.loads(line) for line in records.read_text().splitlines()[1:]]
     assert all(g["forfeit"] is None for g in games)
     sent = log.read_text().splitlines()
     assert sent[0] == "seqsolve 1" and sent[1].startswith("game stacks 012 ")
-    positions = [line[len("position "):] for line in sent if line.startswith("position ")]
+    positions = [line[len("position ") :] for line in sent if line.startswith("position ")]
     assert positions and all(line.startswith("stacks ") for line in positions)
     for text in positions[:20]:
         state = read_state(text)

@@ -17,13 +17,17 @@ def _file(tmp_path, text: str, name: str = "p.stn") -> str:
 
 def test_a_win_chips_below_the_default_minimum_names_the_option_given():
     line = fails("match", "greedy", "greedy", "--variant", "stacks[stacks_win_chips=1]", "--games", "2")
-    assert line == ("seqsolve: option stacks_win_chips=1 is fewer than twice stacks_win_min_each (2 by default):"
-                    " give stacks_win_min_each too, at most 0 (ST-21)")
+    assert line == (
+        "seqsolve: option stacks_win_chips=1 is fewer than twice stacks_win_min_each (2 by default):"
+        " give stacks_win_min_each too, at most 0 (ST-21)"
+    )
 
 
 def test_a_pile_of_six_cards_is_too_long(tmp_path):
     six = EXAMPLE.replace("B1+B2+B3,", "B1+B2+B3+B4+B5+B1,").replace(" 5 91 ", " 5 88 ")
-    assert fails("show", _file(tmp_path, six)).endswith(":1:52: a pile of 6 cards: a pile is complete at 5 (ST-9)")
+    assert fails("show", _file(tmp_path, six)).endswith(
+        ":1:52: a pile of 6 cards: a pile is complete at 5 (ST-9)"
+    )
 
 
 def test_a_preset_in_capitals_is_read_as_stacks(tmp_path):
@@ -82,7 +86,9 @@ def test_a_budget_given_twice_to_analyze_is_refused(tmp_path):
     assert fails("analyze", path, "mcts:iters=100", "--iters", "200") == (
         "seqsolve: mcts:iters=100: iters=100 and --iters 200 both set the search's budget: give one of them"
     )
-    assert "mcts:iters=100: 100 iterations" in ok("analyze", path, "mcts:iters=100", "--iters", "100", "--seed", "1")
+    assert "mcts:iters=100: 100 iterations" in ok(
+        "analyze", path, "mcts:iters=100", "--iters", "100", "--seed", "1"
+    )
 
 
 def test_recall_is_refused_by_analyze_outside_the_draft_variant():

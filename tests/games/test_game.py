@@ -116,7 +116,9 @@ SEATINGS = [
 @pytest.mark.parametrize("preset, players, teams", SEATINGS, ids=[f"{p}-{n}p{t}t" for p, n, t in SEATINGS])
 def test_every_preset_conforms_to_the_game_interface(preset, players, teams):
     game = game_for(preset)
-    seen = check_conformance(game, game.rules(preset, players, teams), seed=players * 7 + len(preset), every=3)
+    seen = check_conformance(
+        game, game.rules(preset, players, teams), seed=players * 7 + len(preset), every=3
+    )
     assert seen["checked"] > 0
     # the observation really hid cards, and resampling really dealt them anew
     assert seen["hidden_in_observation"] == seen["checked"]
@@ -165,9 +167,12 @@ def test_a_stacks_variant_is_extended_as_a_balance_grid_extends_it():
     )
     assert STACKS.parse_option("stacks_steal_chip_can_win", "true") is True
     assert STACKS.parse_option("players", "5") == 5
-    for name, text, why in [("stacks_refill", "x", "turn_start or empty_hand_only"),
-                            ("stacks_chip_supply", "100", "between 0 and 99"),
-                            ("stacks_win_chips", "two", "whole number"), ("hand_size", "5", "unknown Stacks option")]:
+    for name, text, why in [
+        ("stacks_refill", "x", "turn_start or empty_hand_only"),
+        ("stacks_chip_supply", "100", "between 0 and 99"),
+        ("stacks_win_chips", "two", "whole number"),
+        ("hand_size", "5", "unknown Stacks option"),
+    ]:
         with pytest.raises(RulesError, match=why):
             STACKS.parse_option(name, text)
 
@@ -208,8 +213,11 @@ def test_a_stacks_file_is_read_as_stacks_in_either_form():
     assert position_game(stn) is STACKS and position_game("# c\n" + readable) is STACKS
     assert STACKS.write_position(read_state(readable, "x.txt")) == stn
     state = read_state(stn)
-    assert state.hidden_cards() == ["hand 1 holds 5 unknown", "the draw pile's 91 cards are not listed",
-                                    "the 5 set-aside cards are not listed"]
+    assert state.hidden_cards() == [
+        "hand 1 holds 5 unknown",
+        "the draw pile's 91 cards are not listed",
+        "the 5 set-aside cards are not listed",
+    ]
     assert state.hand(0) == ["B4", "BW", "R2", "SK", "BK"] and state.hand(1) == ["?"] * 5
     with pytest.raises(PositionError) as bad:
         read_state(stn.replace("B1+B2+B3", "B1+B3"), "bad.stn")
@@ -298,4 +306,7 @@ def test_play_turn_plays_a_whole_stacks_turn_or_nothing():
         state.play_turn("B4 9H@i3")
     state.play_turn("B4 ~SK")
     assert state.current_player == 1 and state.turn == 7
-    assert STACKS.write_position(state) == "stacks 1> BW,R2,BK/?5 R5,SK/B2 - B1+B2+B3+B4,R1 0b1r/0b0r 0/0 5 91 7 0"
+    assert (
+        STACKS.write_position(state)
+        == "stacks 1> BW,R2,BK/?5 R5,SK/B2 - B1+B2+B3+B4,R1 0b1r/0b0r 0/0 5 91 7 0"
+    )

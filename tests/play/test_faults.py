@@ -49,8 +49,12 @@ def test_a_worker_lost_again_and_again_stops_in_one_line_and_resumes(tmp_path, m
         dying_chunks(patch, tmp_path / "killed", game=0, always=True)
         line = fails(*args, "--out", str(out))
         assert fails(*args).startswith("seqsolve: a worker process was killed (SIGKILL")
-    assert line.startswith("seqsolve: a worker process was killed (SIGKILL, as the out-of-memory killer does)")
-    assert line.endswith(f"are kept in {out}: rerun the same command to resume (fewer --jobs use less memory)")
+    assert line.startswith(
+        "seqsolve: a worker process was killed (SIGKILL, as the out-of-memory killer does)"
+    )
+    assert line.endswith(
+        f"are kept in {out}: rerun the same command to resume (fewer --jobs use less memory)"
+    )
     assert 0 not in {r["game"] for r in read_records(str(out))[1]}
     assert run(*args, "--out", str(out)).exit_code == 0
     assert _stable(out) == _stable(whole)
@@ -92,7 +96,9 @@ resource_tracker.unregister("/seqsolve-never-made", "semaphore")
 
 def test_the_resource_trackers_say_nothing_of_a_lost_worker():
     """Each printed a KeyError traceback on stderr, a cascade of them after a kill."""
-    done = subprocess.run([sys.executable, "-c", NOISE], check=False, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", NOISE], check=False, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0
     assert done.stderr == ""
 

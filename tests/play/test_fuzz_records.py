@@ -31,8 +31,14 @@ from seqsolve.play.table import HUMAN, Table
 
 def fuzz(examples: int):
     """Derandomized, no example database, no deadline (the machine is shared)."""
-    return settings(max_examples=examples, derandomize=True, database=None, deadline=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+
 
 #: an external bot that answers a card it does not hold on its third move: a forfeit mid-game
 FORFEITER = """import sys
@@ -65,8 +71,23 @@ class Source:
 
     def match_args(self, path: str, games: int) -> tuple[str, ...]:
         c = self.config
-        return ("match", *c.bots, "--variant", c.variant, "--players", str(c.players), "--seed", str(c.seed),
-                "--games", str(games), "--jobs", "1", "--no-progress", "--out", path)
+        return (
+            "match",
+            *c.bots,
+            "--variant",
+            c.variant,
+            "--players",
+            str(c.players),
+            "--seed",
+            str(c.seed),
+            "--games",
+            str(games),
+            "--jobs",
+            "1",
+            "--no-progress",
+            "--out",
+            path,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +112,9 @@ def sources(tmp_path_factory) -> dict[str, Source]:
         path = folder / f"{name}.jsonl"
         _played(moves).write(str(path))
         out[name] = Source(name, MatchConfig(bots=(HUMAN, "random"), seed=7), 1, path.read_bytes())
-    assert any(r["termination"] == "forfeit" and r["moves"] for r in read_records(str(folder / "forfeit.jsonl"))[1])
+    assert any(
+        r["termination"] == "forfeit" and r["moves"] for r in read_records(str(folder / "forfeit.jsonl"))[1]
+    )
     return out
 
 
@@ -128,8 +151,23 @@ JUNK = st.one_of(
     st.just([[[[]]]]),
     st.just({"seat": [1], "bot": None, "reason": {"x": 1}}),
 )
-MOVES = st.sampled_from(["pass", "AH@f2", "~5S", "~5S 9H@i3", "JSxe5", "JD@a1", "zz@q99", "", "N17@e4",
-                         "TD@h0+3H", "AH@f2 AH@f2", "KC@k11", "2S@a1"])
+MOVES = st.sampled_from(
+    [
+        "pass",
+        "AH@f2",
+        "~5S",
+        "~5S 9H@i3",
+        "JSxe5",
+        "JD@a1",
+        "zz@q99",
+        "",
+        "N17@e4",
+        "TD@h0+3H",
+        "AH@f2 AH@f2",
+        "KC@k11",
+        "2S@a1",
+    ]
+)
 
 
 def _edit_record(draw, record):
@@ -137,7 +175,9 @@ def _edit_record(draw, record):
     target = record
     if "config" in record and isinstance(record["config"], dict) and draw(st.booleans()):
         target = record["config"]
-    kind = draw(st.sampled_from(["delete", "replace", "add", "moves_cut", "moves_grow", "moves_swap", "move_junk"]))
+    kind = draw(
+        st.sampled_from(["delete", "replace", "add", "moves_cut", "moves_grow", "moves_swap", "move_junk"])
+    )
     keys = sorted(target)
     if not keys:
         return
@@ -169,9 +209,31 @@ def _int(v) -> bool:
 
 
 def _mutate_lines(draw, lines: list[bytes], other: list[bytes]) -> list[bytes]:
-    kind = draw(st.sampled_from(["drop", "duplicate", "swap", "edit", "edit", "edit", "cut", "junk_line",
-                                 "non_utf8", "header_only", "other_header", "empty", "digit", "deep",
-                                 "swap_games", "other_winner", "other_winner", "header_game", "header_game"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "drop",
+                "duplicate",
+                "swap",
+                "edit",
+                "edit",
+                "edit",
+                "cut",
+                "junk_line",
+                "non_utf8",
+                "header_only",
+                "other_header",
+                "empty",
+                "digit",
+                "deep",
+                "swap_games",
+                "other_winner",
+                "other_winner",
+                "header_game",
+                "header_game",
+            ]
+        )
+    )
     n = len(lines)
     at = draw(st.integers(0, max(n - 1, 0)))
     if kind == "empty":
@@ -195,14 +257,18 @@ def _mutate_lines(draw, lines: list[bytes], other: list[bytes]) -> list[bytes]:
     if kind == "header_game":  # the header names another game, the seed kept
         header = _json(lines[0])
         if isinstance(header, dict) and isinstance(header.get("config"), dict):
-            header["config"]["variant"] = draw(st.sampled_from(["classic", "draft", "numbers", "seed000", "stacks"]))
+            header["config"]["variant"] = draw(
+                st.sampled_from(["classic", "draft", "numbers", "seed000", "stacks"])
+            )
             header["config"]["players"] = draw(st.sampled_from([2, 3, 4]))
             lines[0] = json.dumps(header).encode()
         return lines
     record = _json(lines[at])
     if kind == "other_winner" and isinstance(record, dict) and _int(record.get("winner_side")):
         # another side named the winner, result and score in step: only the moves can tell
-        side = (record["winner_side"] + 1) % (record["teams"] if _int(record.get("teams")) and record["teams"] > 0 else 2)
+        side = (record["winner_side"] + 1) % (
+            record["teams"] if _int(record.get("teams")) and record["teams"] > 0 else 2
+        )
         record["winner_side"] = side
         record["result"] = draw(st.sampled_from(["bg"[side % 2], str(side), "draw"]))
         if _int(record.get("score")) or isinstance(record.get("score"), float):
@@ -223,7 +289,11 @@ def _mutate_lines(draw, lines: list[bytes], other: list[bytes]) -> list[bytes]:
         lines[at] = json.dumps(draw(JUNK)).encode()
     elif kind == "non_utf8":
         k = draw(st.integers(0, len(lines[at])))
-        lines[at] = lines[at][:k] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00"])) + lines[at][k:]
+        lines[at] = (
+            lines[at][:k]
+            + draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x00"]))
+            + lines[at][k:]
+        )
     elif kind == "deep":  # past the JSON parser's recursion limit: was a RecursionError traceback
         lines[at] = b"[" * 100_000 + b"]" * draw(st.sampled_from([0, 100_000]))
     elif kind == "digit":
@@ -243,7 +313,9 @@ def _mutate_lines(draw, lines: list[bytes], other: list[bytes]) -> list[bytes]:
 def _apply(sources: dict[str, Source], name: str, draw) -> bytes:
     """The bytes of source ``name`` after one to three mutations."""
     source = sources[name]
-    other = sources[draw(st.sampled_from([n for n in ("classic", "draft", "stacks") if n != name]))].data.split(b"\n")
+    other = sources[
+        draw(st.sampled_from([n for n in ("classic", "draft", "stacks") if n != name]))
+    ].data.split(b"\n")
     lines = source.data.rstrip(b"\n").split(b"\n")
     for _ in range(draw(st.integers(1, 3))):
         lines = _mutate_lines(draw, lines, other)
@@ -269,8 +341,9 @@ def _refused_or_ok(result, path: Path, before: bytes) -> bool:
     return False
 
 
-SOURCES = st.sampled_from(["classic", "draft", "numbers-3", "seed000-4", "forfeit", "stacks", "play-unfinished",
-                           "play-finished"])
+SOURCES = st.sampled_from(
+    ["classic", "draft", "numbers-3", "seed000-4", "forfeit", "stacks", "play-unfinished", "play-finished"]
+)
 
 
 @fuzz(300)
@@ -280,7 +353,9 @@ def test_fuzz_replay_is_a_game_or_one_line(sources, work, name, data, game, ply)
     work.write_bytes(blob)
     if _refused_or_ok(run("replay", str(work), "--game", str(game)), work, blob):
         _agrees(work, game)
-    _refused_or_ok(run("replay", str(work), "--game", str(game), "--ply", str(ply), "--to", "json"), work, blob)
+    _refused_or_ok(
+        run("replay", str(work), "--game", str(game), "--ply", str(ply), "--to", "json"), work, blob
+    )
 
 
 def _agrees(path: Path, game: int) -> None:
@@ -290,12 +365,18 @@ def _agrees(path: Path, game: int) -> None:
     record = next(r for r in records if r["game"] == game)
     config = header["config"]
     rules = rules_for(config["variant"], config["players"], config["teams"])
-    assert (record["variant"], record["players"], record["teams"]) == (str(rules.variant), rules.players, rules.teams)
+    assert (record["variant"], record["players"], record["teams"]) == (
+        str(rules.variant),
+        rules.players,
+        rules.teams,
+    )
     replayed = Replay(record, "game")
     for _ in replayed:
         pass
     if replayed.state.is_terminal():
-        assert {key: record[key] for key in ("result", "winner_side", "termination")} == game_ending(replayed.state)
+        assert {key: record[key] for key in ("result", "winner_side", "termination")} == game_ending(
+            replayed.state
+        )
     else:
         assert record["termination"] in ("forfeit", "unfinished")
 
@@ -311,8 +392,11 @@ def test_fuzz_annotate_is_a_report_or_one_line(sources, work, name, data, game):
 
 
 @fuzz(150)
-@given(name=st.sampled_from(["classic", "draft", "numbers-3", "seed000-4", "stacks"]), data=st.data(),
-       more=st.integers(0, 3))
+@given(
+    name=st.sampled_from(["classic", "draft", "numbers-3", "seed000-4", "stacks"]),
+    data=st.data(),
+    more=st.integers(0, 3),
+)
 def test_fuzz_resumed_match_plays_on_or_refuses_untouched(sources, work, name, data, more):
     """A resumed match refuses the file (untouched), or leaves one holding only this
     match's games (no game of another variant, deal or seating, or with a score its
@@ -352,11 +436,20 @@ def _json(line: bytes):
 
 # ---------------------------------------------------------------- what the fuzzer found
 
+
 @pytest.mark.parametrize(
     "field, value, message",
     [
-        ("variant", "draft", "a game of draft, 2 players, 2 sides among the games of classic, 2 players, 2 sides"),
-        ("seats", ["greedy", "greedy"], "'seats' is [\"greedy\", \"greedy\"], but game 1 of this match has [\"random\", \"random\"]"),
+        (
+            "variant",
+            "draft",
+            "a game of draft, 2 players, 2 sides among the games of classic, 2 players, 2 sides",
+        ),
+        (
+            "seats",
+            ["greedy", "greedy"],
+            '\'seats\' is ["greedy", "greedy"], but game 1 of this match has ["random", "random"]',
+        ),
         ("side_bot", [0, 1], "'side_bot' is [0, 1], but game 1 of this match has [1, 0]"),
         ("deal", 7, "'deal' is 7, but game 1 of this match has 0"),
         ("score", "flip", "'score' is {flipped}, but its result gives {score:g}"),
@@ -391,7 +484,17 @@ def _damage_last(folder: Path, pattern: str) -> dict[Path, bytes]:
 def test_a_tournament_refuses_a_damaged_pairing_file_before_any_game(tmp_path):
     """The last pairing's file used to be found damaged after the earlier pairings had
     played and appended their games, below a 'seed N (from ...)' line: two lines."""
-    args = ("tournament", "random", "greedy", "heuristic", "--jobs", "1", "--no-progress", "--out", str(tmp_path))
+    args = (
+        "tournament",
+        "random",
+        "greedy",
+        "heuristic",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--out",
+        str(tmp_path),
+    )
     run(*args, "--games", "2", "--seed", "1")
     files = _damage_last(tmp_path, "*.jsonl")
     damaged = max(files)
@@ -401,8 +504,19 @@ def test_a_tournament_refuses_a_damaged_pairing_file_before_any_game(tmp_path):
 
 
 def test_balance_refuses_a_damaged_record_file_before_any_game(tmp_path):
-    args = ("balance", "--variant", "classic", "--variant", "draft", "--jobs", "1", "--no-plots",
-            "--no-progress", "--out", str(tmp_path))
+    args = (
+        "balance",
+        "--variant",
+        "classic",
+        "--variant",
+        "draft",
+        "--jobs",
+        "1",
+        "--no-plots",
+        "--no-progress",
+        "--out",
+        str(tmp_path),
+    )
     assert run(*args, "--games", "2", "--seed", "1").exit_code == 0
     files = _damage_last(tmp_path, "*/*.jsonl")
     damaged = max(files)

@@ -63,11 +63,17 @@ def _compiled(config: MatchConfig, games, detail=None) -> list[dict]:
 
 # ---------------------------------------------------------------- numpy's streams
 
+
 @pytest.mark.parametrize(
     "seed, key",
-    [(0, (0,)), (1, (5, 1, 0)), (2**63 - 1, (10**9, 3, 11)), (2**32, (2**32 + 7,)),
-     (12345, ("balance", "classic[sequences_to_win=3]", 6, 3, 0, "restrict:two_eyed", 17, 2, 5)),
-     (7, ("tournament", 4, 0, 1, 1))],
+    [
+        (0, (0,)),
+        (1, (5, 1, 0)),
+        (2**63 - 1, (10**9, 3, 11)),
+        (2**32, (2**32 + 7,)),
+        (12345, ("balance", "classic[sequences_to_win=3]", 6, 3, 0, "restrict:two_eyed", 17, 2, 5)),
+        (7, ("tournament", 4, 0, 1, 1)),
+    ],
 )
 def test_stream_words_seed_numpys_own_pcg64(seed, key):
     """The loop seeds PCG64 in C from the words numpy's SeedSequence hashes: the states
@@ -85,10 +91,13 @@ def test_the_match_streams_are_the_runners():
     stream = ("balance", "draft", 4, 2, 1, "self")
     words = stream_words(99, stream)
     assert _loop.pcg64_state(words + [3]) == np.random.PCG64(deal_seed(99, 3, stream)).state["state"]
-    assert _loop.pcg64_state(words + [3, 2, 1]) == np.random.PCG64(bot_seed(99, 3, 1, 1, stream)).state["state"]
+    assert (
+        _loop.pcg64_state(words + [3, 2, 1]) == np.random.PCG64(bot_seed(99, 3, 1, 1, stream)).state["state"]
+    )
 
 
 # ---------------------------------------------------------------- parity with the Python runner
+
 
 @pytest.mark.parametrize("preset, players, teams", PRESET_SEATINGS)
 def test_every_preset_and_seating_plays_the_python_runners_games(preset, players, teams):
@@ -97,7 +106,12 @@ def test_every_preset_and_seating_plays_the_python_runners_games(preset, players
     paired = MatchConfig(bots=("greedy", "random"), variant=preset, players=players, teams=teams, seed=31)
     assert _stable(_compiled(paired, range(teams))) == _stable(_python_runner(paired, range(teams)))
     selfplay = MatchConfig(
-        bots=("heuristic",), variant=preset, players=players, teams=teams, seed=32, fixed_seats=True,
+        bots=("heuristic",),
+        variant=preset,
+        players=players,
+        teams=teams,
+        seed=32,
+        fixed_seats=True,
         stream=("balance", preset, players, teams, 0, "self"),
     )
     ours = _compiled(selfplay, range(2), SEQUENCE.tally)
@@ -109,11 +123,18 @@ def test_every_preset_and_seating_plays_the_python_runners_games(preset, players
 def test_one_bot_per_side_and_per_seat(preset):
     """Three sides with a bot each, and self-play with a bot per seat (balance's seatings)."""
     sides = 3 if _seated(preset, 3, 3) else 2
-    per_side = MatchConfig(bots=("heuristic", "greedy", "random")[:sides], variant=preset, players=sides, seed=5)
-    assert _stable(_compiled(per_side, range(2 * sides))) == _stable(_python_runner(per_side, range(2 * sides)))
-    per_seat = MatchConfig(bots=("random", "greedy", "heuristic", "greedy"), variant=preset, players=4,
-                           fixed_seats=True, seed=6)
-    assert _stable(_compiled(per_seat, range(3), GameDetail)) == _stable(_python_runner(per_seat, range(3), GameDetail))
+    per_side = MatchConfig(
+        bots=("heuristic", "greedy", "random")[:sides], variant=preset, players=sides, seed=5
+    )
+    assert _stable(_compiled(per_side, range(2 * sides))) == _stable(
+        _python_runner(per_side, range(2 * sides))
+    )
+    per_seat = MatchConfig(
+        bots=("random", "greedy", "heuristic", "greedy"), variant=preset, players=4, fixed_seats=True, seed=6
+    )
+    assert _stable(_compiled(per_seat, range(3), GameDetail)) == _stable(
+        _python_runner(per_seat, range(3), GameDetail)
+    )
 
 
 def test_a_single_legal_action_draws_nothing_from_the_random_bots_stream():
@@ -126,7 +147,9 @@ def test_a_single_legal_action_draws_nothing_from_the_random_bots_stream():
 
 
 @pytest.mark.parametrize("inner", ["random", "greedy", f"heuristic:weights={BLOCK2}"])
-@pytest.mark.parametrize("barred", ["two_eyed", "one_eyed", "exchange", "corners", "two_eyed+one_eyed+exchange+corners"])
+@pytest.mark.parametrize(
+    "barred", ["two_eyed", "one_eyed", "exchange", "corners", "two_eyed+one_eyed+exchange+corners"]
+)
 def test_restricted_bots_play_as_in_python(inner, barred):
     """A restricted bot (balance's restricted play) chooses in C exactly as RestrictedBot
     does: the inner bot on the barred tables, a random allowed action after a pass
@@ -138,7 +161,9 @@ def test_restricted_bots_play_as_in_python(inner, barred):
 
 
 #: every preset at 2, 3 (three sides) and 4 players (two teams) where it allows them
-SEARCH_SEATINGS = [(preset, p, t) for preset in PRESETS for p, t in ((2, 2), (3, 3), (4, 2)) if _seated(preset, p, t)]
+SEARCH_SEATINGS = [
+    (preset, p, t) for preset in PRESETS for p, t in ((2, 2), (3, 3), (4, 2)) if _seated(preset, p, t)
+]
 
 
 @pytest.mark.parametrize("preset, players, teams", SEARCH_SEATINGS)
@@ -195,6 +220,7 @@ def test_weights_in_the_spec_play_as_in_python():
 
 # ---------------------------------------------------------------- the runner's choice
 
+
 def test_match_picks_the_compiled_loop_and_writes_the_same_record_file(tmp_path, monkeypatch):
     """run_games uses the loop when every bot has a compiled chooser; with the loop
     switched off it writes the same record file, line for line but the timing."""
@@ -226,9 +252,16 @@ def test_records_without_a_file_leave_out_the_moves():
 
 @pytest.mark.parametrize(
     "spec",
-    ["mcts:time=0.01", "mcts:iters=10,cap=1", "mcts:iters=10,infer=1", "mcts:iters=10,open=1",
-     "rollout:worlds=2,time=1", "rollout:worlds=2,infer=1", "rollout:worlds=2,see=hands",
-     "restricted:no=corners,bot=mcts:iters=10;time=1"],
+    [
+        "mcts:time=0.01",
+        "mcts:iters=10,cap=1",
+        "mcts:iters=10,infer=1",
+        "mcts:iters=10,open=1",
+        "rollout:worlds=2,time=1",
+        "rollout:worlds=2,infer=1",
+        "rollout:worlds=2,see=hands",
+        "restricted:no=corners,bot=mcts:iters=10;time=1",
+    ],
 )
 def test_searching_bots_stay_on_the_python_runner(spec):
     """A search on the clock (time, cap), with evidence (infer) or seeing every card has
@@ -242,8 +275,12 @@ def test_searching_bots_keep_the_python_runners_chunks():
     (progress, an SPRT's stop, what Ctrl-C loses), only searchless ones grow to 512."""
     assert match._plays_cheap_games(MatchConfig(bots=("greedy", "restricted:no=corners,bot=random")), None)
     # ``search`` with two seats reads the last play, in Python: its loop is with three
-    for spec, players in (("mcts:iters=10", 2), ("rollout:worlds=2", 2),
-                          ("restricted:no=corners,bot=mcts:iters=10", 2), ("search", 3)):
+    for spec, players in (
+        ("mcts:iters=10", 2),
+        ("rollout:worlds=2", 2),
+        ("restricted:no=corners,bot=mcts:iters=10", 2),
+        ("search", 3),
+    ):
         rules = MatchConfig(bots=(spec,), players=players).rules()
         assert SEQUENCE.loop(rules, [make_bot(spec).loop_chooser(rules)]) is not None
         assert not match._plays_cheap_games(MatchConfig(bots=(spec, "greedy")), None)
@@ -261,8 +298,18 @@ def test_another_tally_stays_on_the_python_runner():
 def test_sprt_stops_at_the_same_deal_in_bigger_chunks(monkeypatch):
     """The compiled loop plays bigger chunks; an SPRT still stops at the same deal with
     the same numbers as the Python runner's 64-game chunks, and at any --jobs."""
-    args = ["match", "greedy", "random", "--games", "4000", "--seed", "4", "--json",
-            "--sprt", "elo0=0,elo1=50,alpha=0.05,beta=0.05"]
+    args = [
+        "match",
+        "greedy",
+        "random",
+        "--games",
+        "4000",
+        "--seed",
+        "4",
+        "--json",
+        "--sprt",
+        "elo0=0,elo1=50,alpha=0.05,beta=0.05",
+    ]
     keys = ("games", "wins", "draws", "score", "score_ci", "sprt", "turns")
 
     def summary(*extra):

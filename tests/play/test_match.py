@@ -17,11 +17,11 @@ import pytest
 from cli_helpers import fails
 from click.testing import CliRunner
 
-from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.bots import BotError, make_bot
 from seqsolve.cli import main
 from seqsolve.games.sequence.notation import parse_position
 from seqsolve.games.sequence.state import State
+from seqsolve.games.sequence.tally import GameDetail
 from seqsolve.play.config import MatchConfig
 from seqsolve.play.match import play_game, run_games
 from seqsolve.play.records import read_records
@@ -41,6 +41,7 @@ def run_cli(*args: str) -> tuple[int, str, str]:
 
 
 # ---------------------------------------------------------------- seeding and pairing
+
 
 def test_same_seed_same_games_whatever_jobs():
     config = MatchConfig(bots=("random", "random"), seed=11)
@@ -76,6 +77,7 @@ def test_team_game_seats_follow_sides():
 
 
 # ---------------------------------------------------------------- records and resuming
+
 
 def test_rerun_after_interruption_resumes_without_loss_or_duplicates(tmp_path):
     out = tmp_path / "games.jsonl"
@@ -119,8 +121,24 @@ def _interrupt_once_written(args: list[str], records: Path) -> tuple[subprocess.
 def test_killed_cli_run_resumes_to_identical_numbers(tmp_path):
     """A real interruption: SIGINT a running match, rerun the same command."""
     out = tmp_path / "games.jsonl"
-    args = [sys.executable, "-m", "seqsolve", "match", "random", "random", "--games", "400",
-            "--seed", "8", "--jobs", "1", "--out", str(out), "--json", "--no-progress"]
+    args = [
+        sys.executable,
+        "-m",
+        "seqsolve",
+        "match",
+        "random",
+        "random",
+        "--games",
+        "400",
+        "--seed",
+        "8",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+        "--json",
+        "--no-progress",
+    ]
     proc, err = _interrupt_once_written(args, out)
     done_before = out.read_text().count("\n") - 1
     assert 0 < done_before
@@ -128,7 +146,9 @@ def test_killed_cli_run_resumes_to_identical_numbers(tmp_path):
         assert "rerun the same command" in err
     again = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
-    fresh = subprocess.run(args[:-4] + ["--json", "--no-progress"], capture_output=True, text=True, timeout=600)
+    fresh = subprocess.run(
+        args[:-4] + ["--json", "--no-progress"], capture_output=True, text=True, timeout=600
+    )
     a, b = json.loads(again.stdout), json.loads(fresh.stdout)
     for key in ("games", "wins", "draws", "score", "score_ci", "elo", "turns", "by_side"):
         assert a[key] == b[key], key
@@ -165,8 +185,18 @@ def test_match_without_seed_resumes_from_its_own_records(tmp_path):
 
 def test_tournament_without_seed_resumes_from_its_own_records(tmp_path):
     folder = tmp_path / "t"
-    args = ("tournament", "random", "greedy", "heuristic", "--games", "4", "--out", str(folder), "--json",
-            "--no-progress")
+    args = (
+        "tournament",
+        "random",
+        "greedy",
+        "heuristic",
+        "--games",
+        "4",
+        "--out",
+        str(folder),
+        "--json",
+        "--no-progress",
+    )
     code, first, _ = run_cli(*args)
     assert code == 0
     for path in sorted(folder.glob("*.jsonl"))[:2]:
@@ -189,15 +219,35 @@ def test_tournament_that_cannot_be_seated_makes_no_folder(tmp_path):
 def test_interrupted_tournament_says_how_to_resume(tmp_path):
     """SIGINT during a pairing: records kept, one line naming the folder, SIGINT's exit code."""
     folder = tmp_path / "t"
-    args = [sys.executable, "-m", "seqsolve", "tournament", "random", "greedy", "--games", "4000", "--seed", "3",
-            "--jobs", "1", "--out", str(folder), "--json", "--no-progress"]
+    args = [
+        sys.executable,
+        "-m",
+        "seqsolve",
+        "tournament",
+        "random",
+        "greedy",
+        "--games",
+        "4000",
+        "--seed",
+        "3",
+        "--jobs",
+        "1",
+        "--out",
+        str(folder),
+        "--json",
+        "--no-progress",
+    ]
     records = folder / "random-vs-greedy.jsonl"
     proc, err = _interrupt_once_written(args, records)
     kept = records.read_text().count("\n") - 1
     if proc.returncode != 0:  # it may finish before the signal lands on a fast machine
         assert proc.returncode == 130
-        assert err.strip().splitlines()[-1].startswith(
-            f"seqsolve: interrupted in random vs greedy; rerun the same command to resume from {folder}"
+        assert (
+            err.strip()
+            .splitlines()[-1]
+            .startswith(
+                f"seqsolve: interrupted in random vs greedy; rerun the same command to resume from {folder}"
+            )
         )
         assert 30 <= kept < 4000
     again = subprocess.run(args, capture_output=True, text=True, timeout=600)
@@ -208,7 +258,7 @@ def test_interrupted_tournament_says_how_to_resume(tmp_path):
 def test_foreign_out_file_is_refused_and_left_alone(tmp_path):
     out = tmp_path / "notes.jsonl"
     out.write_text("hello\n")
-    code, stdout, stderr = run_cli("match", "random", "random", "--games", "2", "--out", str(out), "--seed", "1")
+    code, _, stderr = run_cli("match", "random", "random", "--games", "2", "--out", str(out), "--seed", "1")
     assert code != 0 and "not a seqsolve match record file" in stderr
     assert out.read_text() == "hello\n"
     other = tmp_path / "other.jsonl"
@@ -218,6 +268,7 @@ def test_foreign_out_file_is_refused_and_left_alone(tmp_path):
 
 
 # ---------------------------------------------------------------- bad input
+
 
 @pytest.mark.parametrize(
     "args, message",
@@ -237,7 +288,7 @@ def test_foreign_out_file_is_refused_and_left_alone(tmp_path):
 )
 def test_bad_match_input_is_one_clear_line(tmp_path, args, message):
     out = tmp_path / "x.jsonl"
-    code, stdout, stderr = run_cli("match", "--games", "2", "--out", str(out), *args)
+    code, _, stderr = run_cli("match", "--games", "2", "--out", str(out), *args)
     assert code != 0
     assert message in stderr
     assert stderr.count("\n") == 1 and "Traceback" not in stderr
@@ -254,8 +305,11 @@ def test_bot_specs_parse_and_list_parameters():
 
 # ---------------------------------------------------------------- summaries
 
+
 def test_match_json_summary_keys_and_sanity():
-    code, stdout, _ = run_cli("match", "greedy", "random", "--games", "40", "--seed", "3", "--json", "--jobs", "1")
+    code, stdout, _ = run_cli(
+        "match", "greedy", "random", "--games", "40", "--seed", "3", "--json", "--jobs", "1"
+    )
     assert code == 0
     summary = json.loads(stdout)
     for key in ("games", "wins", "draws", "score", "score_ci", "elo", "elo_ci", "games_per_s"):
@@ -268,8 +322,20 @@ def test_match_json_summary_keys_and_sanity():
 
 
 def test_sprt_stops_early_and_reports_decision():
-    code, stdout, _ = run_cli("match", "greedy", "random", "--games", "2000", "--seed", "4", "--json",
-                              "--sprt", "elo0=0,elo1=50,alpha=0.05,beta=0.05", "--jobs", "1")
+    code, stdout, _ = run_cli(
+        "match",
+        "greedy",
+        "random",
+        "--games",
+        "2000",
+        "--seed",
+        "4",
+        "--json",
+        "--sprt",
+        "elo0=0,elo1=50,alpha=0.05,beta=0.05",
+        "--jobs",
+        "1",
+    )
     assert code == 0
     summary = json.loads(stdout)
     assert summary["sprt"]["decision"] == "H1"
@@ -277,11 +343,23 @@ def test_sprt_stops_early_and_reports_decision():
 
 
 def test_tournament_table_and_replay(tmp_path):
-    code, stdout, _ = run_cli("tournament", "random", "greedy", "--games", "20", "--seed", "2",
-                              "--json", "--jobs", "1", "--out", str(tmp_path))
+    code, stdout, _ = run_cli(
+        "tournament",
+        "random",
+        "greedy",
+        "--games",
+        "20",
+        "--seed",
+        "2",
+        "--json",
+        "--jobs",
+        "1",
+        "--out",
+        str(tmp_path),
+    )
     assert code == 0
     report = json.loads(stdout)
-    assert [r["bot"] for r in report["ratings"]][0] == "greedy"
+    assert report["ratings"][0]["bot"] == "greedy"
     assert report["scores"]["greedy"]["random"] > 0.5
     path = next(tmp_path.glob("*.jsonl"))
     code, stdout, _ = run_cli("replay", str(path), "--game", "3")
@@ -292,6 +370,7 @@ def test_tournament_table_and_replay(tmp_path):
 
 
 # ---------------------------------------------------------------- external bots
+
 
 def test_external_bot_plays_a_match():
     config = MatchConfig(bots=(EXAMPLE_BOT, "random"), seed=6)
@@ -346,10 +425,12 @@ def _without_seconds(path: Path) -> str:
     "script",
     [
         "print('ready', flush=True)\nsys.exit(0)\n",  # after it, before reading its first game
-        "print('ready', flush=True)\nn = 0\n"  # in the middle of a game, on its third move
-        "for line in sys.stdin:\n    words = line.split()\n    if words[0] == 'legal':\n        legal = words[1:]\n"
-        "    if words[0] == 'go':\n        n += 1\n        if n == 3:\n            sys.exit(4)\n"
-        "        print('move', legal[0], flush=True)\n",
+        (  # in the middle of a game, on its third move
+            "print('ready', flush=True)\nn = 0\n"
+            "for line in sys.stdin:\n    words = line.split()\n    if words[0] == 'legal':\n        legal = words[1:]\n"
+            "    if words[0] == 'go':\n        n += 1\n        if n == 3:\n            sys.exit(4)\n"
+            "        print('move', legal[0], flush=True)\n"
+        ),
     ],
     ids=["before-first-game", "mid-game"],
 )
@@ -360,8 +441,20 @@ def test_external_bot_forfeits_at_the_same_point_every_run(tmp_path, script):
     runs = []
     for k in range(5):
         out = tmp_path / f"run{k}.jsonl"
-        code, _, stderr = run_cli("match", spec, "random", "--games", "4", "--seed", "1", "--jobs", "1",
-                                  "--out", str(out), "--no-progress")
+        code, _, stderr = run_cli(
+            "match",
+            spec,
+            "random",
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--jobs",
+            "1",
+            "--out",
+            str(out),
+            "--no-progress",
+        )
         assert code == 0, stderr
         runs.append(_without_seconds(out))
     assert runs == [runs[0]] * 5
@@ -373,13 +466,40 @@ def test_external_bot_forfeits_at_the_same_point_every_run(tmp_path, script):
 def test_move_timeout_reaches_the_program(tmp_path):
     """--move-timeout is the limit the program is told (go <ms>) in match and tournament."""
     spec = _bot(tmp_path, ANSWERS_GO + "        print('move', 'ms=' + line.split()[1], flush=True)\n")
-    code, stdout, stderr = run_cli("match", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1",
-                                   "--move-timeout", "25", "--json", "--no-progress")
+    code, stdout, stderr = run_cli(
+        "match",
+        spec,
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--move-timeout",
+        "25",
+        "--json",
+        "--no-progress",
+    )
     assert code == 0, stderr
     assert "illegal answer 'ms=25000'" in json.loads(stdout)["forfeits"][0]["reason"]
     folder = tmp_path / "t"
-    code, _, stderr = run_cli("tournament", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1",
-                              "--move-timeout", "7.5", "--out", str(folder), "--no-progress")
+    code, _, stderr = run_cli(
+        "tournament",
+        spec,
+        "random",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--jobs",
+        "1",
+        "--move-timeout",
+        "7.5",
+        "--out",
+        str(folder),
+        "--no-progress",
+    )
     assert code == 0, stderr
     _, records = read_records(str(next(folder.glob("*.jsonl"))))
     assert all("illegal answer 'ms=7500'" in r["forfeit"]["reason"] for r in records)
@@ -390,13 +510,17 @@ def test_move_timeout_reaches_the_program(tmp_path):
 def test_move_timeout_must_be_seconds_above_zero(command, value):
     bots = [] if command == "balance" else ["random", "greedy"]
     line = fails(command, *bots, "--move-timeout", value, code=2)
-    assert "--move-timeout" in line and ("is not in the range 0 < x <= 86400" in line or "is not a finite number" in line)
+    assert "--move-timeout" in line and (
+        "is not in the range 0 < x <= 86400" in line or "is not a finite number" in line
+    )
 
 
 def test_forfeit_reason_is_short_and_quotes_the_programs_stderr(tmp_path):
     """A huge answer is quoted by its start; a crash shows the end of the program's stderr."""
     spec = _bot(tmp_path, ANSWERS_GO + "        print('move ' + 'x' * 100000, flush=True)\n")
-    code, stdout, _ = run_cli("match", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1", "--no-progress")
+    code, stdout, _ = run_cli(
+        "match", spec, "random", "--games", "2", "--seed", "1", "--jobs", "1", "--no-progress"
+    )
     assert code == 0
     line = next(x for x in stdout.splitlines() if "forfeits:" in x)
     assert "x" * 80 + "…" in line and len(line) < 400
@@ -427,7 +551,10 @@ def test_external_bot_outside_the_repository_says_why_it_failed(tmp_path, monkey
         ("ext:'python", "bot ext: cannot read the command"),
         ("ext:", "bot ext: give the program to run"),
         ("ext:   ", "bot ext: give the program to run"),
-        ("ext:python bot.py,timeout=1", "',timeout=1' in 'python bot.py,timeout=1' reads like a bot parameter"),
+        (
+            "ext:python bot.py,timeout=1",
+            "',timeout=1' in 'python bot.py,timeout=1' reads like a bot parameter",
+        ),
     ],
 )
 def test_external_bot_that_cannot_run_is_one_line_before_any_game(tmp_path, spec, message):
@@ -439,6 +566,7 @@ def test_external_bot_that_cannot_run_is_one_line_before_any_game(tmp_path, spec
 
 
 # ---------------------------------------------------------------- Dask
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -467,13 +595,24 @@ def test_dask_backend_gives_identical_results():
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    procs = [subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)]
+    procs = [
+        subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+    ]
     try:
         _wait_for_port(port, procs[0])
-        procs.append(subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1",
-                                       "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                      env=env))
+        procs.append(
+            subprocess.Popen(
+                [dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=env,
+            )
+        )
         args = ["match", "random", "greedy", "--games", "24", "--seed", "13", "--json"]
         code, dask_out, err = run_cli(*args, "--backend", "dask", "--scheduler", address)
         assert code == 0, err

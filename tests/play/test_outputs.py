@@ -19,6 +19,7 @@ import socket
 import stat
 import threading
 from pathlib import Path
+from typing import Self
 
 import pytest
 
@@ -60,7 +61,7 @@ class FifoReader:
     def __init__(self, fifo):
         self.fifo, self.data, self.chunks = str(fifo), b"", []
 
-    def __enter__(self) -> FifoReader:
+    def __enter__(self) -> Self:
         self.held = os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -158,8 +159,11 @@ def test_a_socket_a_folder_and_a_link_loop_are_refused_by_the_path_given(tmp_pat
         server.bind("sock")
         (tmp_path / "folder").mkdir()
         os.symlink("loop", "loop")
-        for name, words in (("sock", "a socket, not a file"), ("folder", "is a folder, not a file"),
-                            ("loop", "cannot write (Too many levels of symbolic links)")):
+        for name, words in (
+            ("sock", "a socket, not a file"),
+            ("folder", "is a folder, not a file"),
+            ("loop", "cannot write (Too many levels of symbolic links)"),
+        ):
             with pytest.raises(RecordError) as error:
                 write_text(name, "x")
             assert str(error.value) == f"{name}: {words}"
@@ -179,8 +183,9 @@ def test_a_users_tmp_file_and_a_tmp_folder_are_not_touched(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["board.svg", "board.svg.tmp", "report.md", "report.md.tmp"]
 
 
-@pytest.mark.parametrize("failure", [OSError(28, "No space left on device"), KeyboardInterrupt()],
-                         ids=["disk-full", "ctrl-c"])
+@pytest.mark.parametrize(
+    "failure", [OSError(28, "No space left on device"), KeyboardInterrupt()], ids=["disk-full", "ctrl-c"]
+)
 def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path, monkeypatch, failure):
     target = tmp_path / "report.md"
     target.write_text("old\n")

@@ -10,8 +10,8 @@ import pytest
 
 from seqsolve.play.match import run_games
 from seqsolve.play.ratings import Rating, bradley_terry
-from seqsolve.play.stats import elo_from_score, score_from_elo
 from seqsolve.play.tournament import Tournament
+from seqsolve.stats import elo_from_score, score_from_elo
 
 
 def test_bradley_terry_two_players_matches_closed_form() -> None:
@@ -96,4 +96,6 @@ def test_tournament_pairings_seeds_and_report():
         ("random", "greedy"), key=lambda b: -bradley_terry(league.results)[b].elo
     )
     assert list(report["scores"]) == ["random", "greedy", "heuristic"]
-    assert report["results"] == [{"a": "random", "b": "greedy", "wins_a": wins_a, "draws": draws, "wins_b": wins_b}]
+    assert report["results"] == [
+        {"a": "random", "b": "greedy", "wins_a": wins_a, "draws": draws, "wins_b": wins_b}
+    ]

@@ -54,9 +54,15 @@ BAD_LINES = {
     "no moves": (lambda r: _changed(r, moves=None), "the game record has no 'moves'"),
     "seed abc": (lambda r: _changed(r, seed="abc"), "'seed' must be a seed (0, 1, ...), not \"abc\""),
     "seed -1": (lambda r: _changed(r, seed=-1), "'seed' must be a seed (0, 1, ...), not -1"),
-    "side_bot 5": (lambda r: _changed(r, side_bot=[0, 5]), "'side_bot' must number the header's 2 bots from 0"),
+    "side_bot 5": (
+        lambda r: _changed(r, side_bot=[0, 5]),
+        "'side_bot' must number the header's 2 bots from 0",
+    ),
     "game '0'": (lambda r: _changed(r, game="0"), "'game' must be a game number (0, 1, ...), not \"0\""),
-    "winner 7": (lambda r: _changed(r, winner_side=7), "'winner_side' must be a side from 0 to 1 or null, not 7"),
+    "winner 7": (
+        lambda r: _changed(r, winner_side=7),
+        "'winner_side' must be a side from 0 to 1 or null, not 7",
+    ),
     "cut short": (lambda r: '{"game": 1, "deal": 0, "varia', "not a JSON line"),
 }
 COMMANDS = {
@@ -128,8 +134,12 @@ def test_a_fifo_without_a_writer_never_hangs(tmp_path):
     lookup of a resumed match); writing records into one would hang once it is full."""
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    assert fails("replay", str(fifo), "--game", "0") == f"seqsolve: {fifo}:1: not a seqsolve match record file"
-    assert fails("annotate", str(fifo), "--game", "0") == f"seqsolve: {fifo}:1: not a seqsolve match record file"
+    assert (
+        fails("replay", str(fifo), "--game", "0") == f"seqsolve: {fifo}:1: not a seqsolve match record file"
+    )
+    assert (
+        fails("annotate", str(fifo), "--game", "0") == f"seqsolve: {fifo}:1: not a seqsolve match record file"
+    )
     assert fails("match", *ARGS, "--games", "2", "--out", str(fifo)) == (
         f"seqsolve: {fifo}: a pipe, not a file: records are read back to resume"
     )
@@ -147,7 +157,9 @@ def test_an_unreadable_record_file_names_the_file(tmp_path):
 def _start_and_wait(args: list[str]) -> subprocess.Popen:
     """Start a run; return once it has written its first progress (so it holds its lock)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "seqsolve", *args, "--progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        [sys.executable, "-m", "seqsolve", *args, "--progress"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     first = proc.stderr.read(1)  # blocks until the run reports progress
     assert first and proc.poll() is None, (first, proc.stderr.read())
@@ -266,7 +278,9 @@ def forfeited(tmp_path_factory) -> Path:
     program = folder / "dies.py"
     program.write_text("import sys\nsys.exit(2)\n")
     path = folder / "games.jsonl"
-    run_games(MatchConfig(bots=(f"ext:{sys.executable} {program}", "random"), seed=1), 2, jobs=1, out=str(path))
+    run_games(
+        MatchConfig(bots=(f"ext:{sys.executable} {program}", "random"), seed=1), 2, jobs=1, out=str(path)
+    )
     return path
 
 
@@ -300,7 +314,6 @@ def test_moves_that_cannot_be_replayed_name_file_and_line(recorded, tmp_path, co
     assert fails(*COMMANDS[command](path)) == f"seqsolve: {path}:2: the moves stop before the game is over"
 
 
-
 @pytest.fixture(scope="module")
 def stacks_recorded(tmp_path_factory) -> Path:
     """Two random games of Sequence Stacks."""
@@ -328,11 +341,16 @@ def test_the_moves_decide_who_won_and_a_record_saying_otherwise_is_refused(
     path = _with_line(source, tmp_path, 2, json.dumps(_other_winner(record)))
     names = {"classic": ("blue", "green"), "stacks": ("seat 0", "seat 1")}[variant]
     said, played = names[1 - record["winner_side"]], names[record["winner_side"]]
-    assert fails(*COMMANDS[command](path)) == f"seqsolve: {path}:2: the record says {said} won, but its moves end {played} won"
+    assert (
+        fails(*COMMANDS[command](path))
+        == f"seqsolve: {path}:2: the record says {said} won, but its moves end {played} won"
+    )
     forfeit = {"seat": 0, "bot": "random", "reason": "no answer"}
     path = _with_line(source, tmp_path, 2, json.dumps(dict(record, termination="forfeit", forfeit=forfeit)))
     line = fails(*COMMANDS[command](path))
-    assert line.startswith(f"seqsolve: {path}:2: the record says {played} won: seat 0 (random) forfeited (no answer)")
+    assert line.startswith(
+        f"seqsolve: {path}:2: the record says {played} won: seat 0 (random) forfeited (no answer)"
+    )
     assert line.endswith(f"but its moves end {played} won")
 
 
@@ -343,13 +361,18 @@ def test_a_header_naming_another_game_than_its_games_is_refused(recorded, stacks
     for header, game in [
         (stacks_recorded.read_text().split("\n")[0], "stacks, 2 players, 2 sides"),
         (recorded.read_text().split("\n")[0].replace('"classic"', '"draft"'), "draft, 2 players, 2 sides"),
-        (recorded.read_text().split("\n")[0].replace('"players": 2', '"players": 4'), "classic, 4 players, 2 sides"),
+        (
+            recorded.read_text().split("\n")[0].replace('"players": 2', '"players": 4'),
+            "classic, 4 players, 2 sides",
+        ),
     ]:
         path = tmp_path / "games.jsonl"
         path.write_text("\n".join([header, *games]))
         line = fails(*COMMANDS[command](path))
         assert line == f"seqsolve: {path}:2: a game of classic, 2 players, 2 sides among the games of {game}"
-    path.write_text("\n".join([recorded.read_text().split("\n")[0].replace('"players": 2', '"players": "2"'), *games]))
+    path.write_text(
+        "\n".join([recorded.read_text().split("\n")[0].replace('"players": 2', '"players": "2"'), *games])
+    )
     assert fails(*COMMANDS[command](path)) == (
         f"seqsolve: {path}:1: the header's config names no game (a variant, players and sides)"
     )

@@ -83,7 +83,17 @@ def test_a_tournament_file_made_with_the_old_seeds_is_refused(tmp_path):
 
 def test_balance_games_of_a_variant_do_not_depend_on_the_grid_or_jobs(tmp_path):
     ok(*BALANCE, "--jobs", "1", "--out", str(tmp_path / "alone"))
-    ok(*BALANCE, "--jobs", "2", "--variant", "seed000", "--variant", "classic", "--out", str(tmp_path / "grid"))
+    ok(
+        *BALANCE,
+        "--jobs",
+        "2",
+        "--variant",
+        "seed000",
+        "--variant",
+        "classic",
+        "--out",
+        str(tmp_path / "grid"),
+    )
     alone = next((tmp_path / "alone").rglob("self.jsonl"))
     in_grid = [p for p in (tmp_path / "grid").rglob("self.jsonl") if "classic" in str(p.parent.name)]
     assert len(in_grid) == 1

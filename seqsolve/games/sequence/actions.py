@@ -29,7 +29,7 @@ class ActionKind(enum.IntEnum):
         return cls[move.kind.name]
 
 
-def encode_action(kind: ActionKind, card: int = 0, cell: int = NO_CELL, pick: int = -1) -> int:
+def encode_action(kind: int, card: int = 0, cell: int = NO_CELL, pick: int = -1) -> int:
     """The core's action number: ``kind << 16 | (pick + 1) << 20 | card << 8 | cell``.
 
     ``card`` and ``pick`` are deck indexes (``pick`` -1: no draft card).  The one

@@ -10,7 +10,7 @@ compares windows canonically.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from .cards import RANKS, SUITS
 
@@ -70,7 +70,7 @@ class Layout:
         return _cells_by_label(self).get(code, ())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cells_by_label(layout: Layout) -> dict[str, tuple[int, ...]]:
     found: dict[str, list[int]] = {}
     for cell, label in enumerate(layout.labels):
@@ -108,7 +108,7 @@ def _numbers_label(code: str) -> str:
     return f"N{12 * SUITS.index(code[1]) + ranks.index(code[0]) + 1:02d}"
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_layout(name: str = "jax") -> Layout:
     """A layout by ``board`` option value: ``jax``, ``numbers-standin-1`` or a file path.
 
@@ -131,7 +131,7 @@ def get_layout(name: str = "jax") -> Layout:
     return _parse_grid(name, text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def windows() -> tuple[tuple[int, ...], ...]:
     """All 192 five-cell windows, canonically ordered, each listed from its first end.
 
@@ -148,7 +148,7 @@ def windows() -> tuple[tuple[int, ...], ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=None)
+@cache
 def windows_through() -> tuple[tuple[int, ...], ...]:
     """For each cell, the numbers of the windows that contain it (at most 20)."""
     through: list[list[int]] = [[] for _ in range(CELLS)]
@@ -158,7 +158,7 @@ def windows_through() -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(t) for t in through)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _window_by_ends() -> dict[tuple[int, int], int]:
     return {(cells[0], cells[-1]): w for w, cells in enumerate(windows())}
 

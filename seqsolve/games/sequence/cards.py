@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
@@ -72,7 +72,7 @@ def _numbers_codes() -> tuple[str, ...]:
     return tuple(f"N{n:02d}" for n in range(1, 49)) + ("PL", "MI")
 
 
-@lru_cache(maxsize=None)
+@cache
 def make_deck(name: str = "standard-104", jack_identity: str = "eyes") -> Deck:
     """Build a deck by option values (RULES.md §2.1 ``deck`` and ``jack_identity``).
 

@@ -91,16 +91,20 @@ class SequenceGame:
 
         return {"sequences": [f"{colour}:{window_name(w)}" for colour, w in state.sequences()]}
 
-    def render(self, state, viewer: int | None, legal: list[str] | None, color: bool, notes: list[str],
-               last=()) -> str:
+    def render(
+        self, state, viewer: int | None, legal: list[str] | None, color: bool, notes: list[str], last=()
+    ) -> str:
         """The board in colour (P-2 letters without it), hands, piles and whose turn; the
         cells of the plays ``last`` marked (an exchange or a pass touches no cell)."""
         from .moves import Move
         from .render import render_position
 
         cells = [move.cell for move in map(Move.from_str, last) if move.cell is not None]
-        taken = [f"{seat}:{state.seats[seat]} {' '.join(cards)}" for seat in range(state.rules.players)
-                 if seat != viewer and (cards := state.public_hand(seat))]
+        taken = [
+            f"{seat}:{state.seats[seat]} {' '.join(cards)}"
+            for seat in range(state.rules.players)
+            if seat != viewer and (cards := state.public_hand(seat))
+        ]
         if taken:  # what a watcher remembers of the draft (D-5); the position file has no field for it
             notes = [*notes, f"seen taken {'  '.join(taken)}  (from the draft, not played since)"]
         return render_position(state.to_position(viewer), legal, color=color, notes=notes, marks=cells)
@@ -111,7 +115,9 @@ class SequenceGame:
 
         return position_svg(state.to_position(viewer), marks)
 
-    def picture_png(self, state, new_figure, viewer: int | None = None, marks: list[dict] | None = None) -> bytes:
+    def picture_png(
+        self, state, new_figure, viewer: int | None = None, marks: list[dict] | None = None
+    ) -> bytes:
         """The picture of :meth:`picture`, drawn by matplotlib as PNG bytes."""
         from .svg import position_png
 
@@ -157,7 +163,7 @@ class SequenceGame:
     @staticmethod
     def bot_classes() -> dict:
         """The bots of :mod:`seqsolve.bots` (random, greedy, heuristic, mcts, rollout, search, restricted, ext)."""
-        from ...bots.catalog import sequence_bots
+        from .bots import sequence_bots
 
         return sequence_bots()
 
@@ -166,8 +172,9 @@ class SequenceGame:
         return Searcher(params)
 
     @staticmethod
-    def prove_win(state, side: int, captain: int, plies: int, nodes: int, seconds: float,
-                  excluded: tuple[str, ...] = ()):
+    def prove_win(
+        state, side: int, captain: int, plies: int, nodes: int, seconds: float, excluded: tuple[str, ...] = ()
+    ):
         """The compiled proof search of ``seqsolve._proof`` (its docstring says why a
         proof holds whatever the hidden cards are; ``excluded`` cards, by name, are
         taken out of what the others may hold unseen)."""
@@ -214,20 +221,31 @@ class Searcher:
     def root_stats(self, pv_length: int) -> list[dict]:
         return self._search.root_stats(pv_length)
 
-    def rollout_values(self, state, viewer: int, bit_generator, actions: list[int], worlds: int,
-                       open_information: int = 0, depth: int = 0) -> list[float]:
+    def rollout_values(
+        self,
+        state,
+        viewer: int,
+        bit_generator,
+        actions: list[int],
+        worlds: int,
+        open_information: int = 0,
+        depth: int = 0,
+    ) -> list[float]:
         """The mean result for ``viewer``'s side of each of ``actions``, each played out by
         greedy in the same ``worlds`` deals (cut after ``depth`` actions, 0: to the end)."""
-        return self._search.rollout_values(state.core, viewer, bit_generator, actions, worlds,
-                                           open_information=open_information, depth=depth)
+        return self._search.rollout_values(
+            state.core, viewer, bit_generator, actions, worlds, open_information=open_information, depth=depth
+        )
 
-    def rollout_outcomes(self, state, viewer: int, bit_generator, actions: list[int], worlds: int,
-                         depth: int = 0) -> tuple[list[list[float]], list[list[list[str]]]]:
+    def rollout_outcomes(
+        self, state, viewer: int, bit_generator, actions: list[int], worlds: int, depth: int = 0
+    ) -> tuple[list[list[float]], list[list[list[str]]]]:
         """Per dealt world, the result for ``viewer``'s side of each of ``actions`` (played out
         by greedy, cut after ``depth`` actions) and every seat's hand in it, by card name:
         the analysis splits the worlds by what the opponents hold."""
-        results, hands = self._search.rollout_outcomes(state.core, viewer, bit_generator, actions, worlds,
-                                                       depth=depth)
+        results, hands = self._search.rollout_outcomes(
+            state.core, viewer, bit_generator, actions, worlds, depth=depth
+        )
         codes = state.rules.deck_cards.codes
         return results, [[[codes[c] for c in hand] for hand in world] for world in hands]
 

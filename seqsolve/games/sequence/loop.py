@@ -32,7 +32,9 @@ class CompiledGames:
         self._namer = State.new(rules, seed=0)
         self._names: dict[int, str] = {}
 
-    def play(self, entropy: list[int], games: list[tuple[int, int, list[int]]], moves: bool, detail: bool) -> list[Ending]:
+    def play(
+        self, entropy: list[int], games: list[tuple[int, int, list[int]]], moves: bool, detail: bool
+    ) -> list[Ending]:
         """Play ``games`` (``Lineup.play``'s arguments) and return how each ended."""
         return [self._ending(*end) for end in self.lineup.play(entropy, games, moves, detail)]
 

@@ -8,7 +8,7 @@ the rule that refuses it named.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .actions import ActionKind, IllegalMoveError, encode_action
 from .board import CORNERS, cell_name, window_name
@@ -16,10 +16,29 @@ from .cards import CardKind
 from .moves import Move, MoveKind
 
 if TYPE_CHECKING:
-    from .state import State
+    from ... import _core
+    from .rules import Rules
 
 
-def check_move(state: State, move: Move) -> int:
+class Checked(Protocol):
+    """What the checks read of a state (a :class:`~seqsolve.games.sequence.state.State`):
+    named here so that this module, which ``state.py`` imports, imports nothing back."""
+
+    rules: Rules
+
+    @property
+    def core(self) -> _core.CoreGame: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def side_of(self, seat: int) -> int: ...
+
+    def locked_cells(self) -> list[int]: ...
+
+    def counter_past_limit(self, action: int) -> str | None: ...
+
+
+def check_move(state: Checked, move: Move) -> int:
     """Why a move is illegal, named; or its core action."""
     if state.is_terminal():
         raise IllegalMoveError(f"{move}: the game is over")
@@ -89,7 +108,8 @@ def check_move(state: State, move: Move) -> int:
         raise IllegalMoveError(f"{move}: not legal here")
     return action
 
-def _check_pick(state: State, move: Move) -> int:
+
+def _check_pick(state: Checked, move: Move) -> int:
     """Index of the draft card a move takes (D-1), -1 outside the draft variant."""
     draft = state.core.draft()
     if state.rules.draw_mode != "draft" or not draft:
@@ -99,19 +119,24 @@ def _check_pick(state: State, move: Move) -> int:
     codes = state.rules.deck_cards.codes
     if move.pick is None:
         offer = ", ".join(sorted({codes[c] for c in draft}, key=state.rules.deck_cards.index))
-        raise IllegalMoveError(f"{move}: name the draft card to take, e.g. {move}+{codes[draft[0]]} ({offer})")
+        raise IllegalMoveError(
+            f"{move}: name the draft card to take, e.g. {move}+{codes[draft[0]]} ({offer})"
+        )
     if move.pick not in codes or state.rules.deck_cards.index(move.pick) not in draft:
         raise IllegalMoveError(f"{move}: {move.pick} is not in the draft")
     return state.rules.deck_cards.index(move.pick)
 
-def _owner(state: State, cell: int) -> int | None:
+
+def _owner(state: Checked, cell: int) -> int | None:
     for side in range(state.rules.teams):
         if state.core.chips(side) >> cell & 1:
             return side
     return None
 
-def _is_empty(state: State, cell: int) -> bool:
+
+def _is_empty(state: Checked, cell: int) -> bool:
     return cell not in CORNERS and _owner(state, cell) is None
+
 
 def _window_names(option: tuple[int, ...]) -> list[str]:
     return [window_name(w) for w in option]

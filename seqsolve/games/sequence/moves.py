@@ -29,8 +29,12 @@ class MoveKind(PublicEnum):
 
 
 _CELL = r"[a-jA-J](?:10|[1-9])"
-_PLAY = re.compile(rf"^(?P<card>[0-9A-Za-z]+?)(?P<op>@|x)(?P<cell>{_CELL})(?:=(?P<declare>[^+]+))?(?:\+(?P<pick>[0-9A-Za-z]+))?$")
-_EXCHANGE = re.compile(r"^~(?P<card>[0-9A-Za-z]+?)(?:>(?P<drawn>[0-9A-Za-z?]+))?(?:\+(?P<pick>[0-9A-Za-z]+))?$")
+_PLAY = re.compile(
+    rf"^(?P<card>[0-9A-Za-z]+?)(?P<op>@|x)(?P<cell>{_CELL})(?:=(?P<declare>[^+]+))?(?:\+(?P<pick>[0-9A-Za-z]+))?$"
+)
+_EXCHANGE = re.compile(
+    r"^~(?P<card>[0-9A-Za-z]+?)(?:>(?P<drawn>[0-9A-Za-z?]+))?(?:\+(?P<pick>[0-9A-Za-z]+))?$"
+)
 
 
 @dataclass(frozen=True)
@@ -67,14 +71,20 @@ class Move:
                 raise ArgumentError(f"Move: {name} must be a card code such as '5H', not {value!r}")
         on_board = self.kind in (MoveKind.PLACE, MoveKind.REMOVE)
         if (self.card is None) == (self.kind in (MoveKind.PLACE, MoveKind.REMOVE, MoveKind.EXCHANGE)):
-            raise ArgumentError(f"Move: kind {self.kind.value!r} {'needs' if self.card is None else 'takes no'} card")
+            raise ArgumentError(
+                f"Move: kind {self.kind.value!r} {'needs' if self.card is None else 'takes no'} card"
+            )
         if (self.cell is None) == on_board:
-            raise ArgumentError(f"Move: kind {self.kind.value!r} {'needs' if self.cell is None else 'takes no'} cell")
+            raise ArgumentError(
+                f"Move: kind {self.kind.value!r} {'needs' if self.cell is None else 'takes no'} cell"
+            )
         if self.cell is not None:
             object.__setattr__(self, "cell", arguments.integer(self.cell, "Move", "cell", 0, CELLS - 1))
         if self.declare is not None:
             if not on_board or isinstance(self.declare, str) or not isinstance(self.declare, Iterable):
-                raise ArgumentError(f"Move: declare must be window numbers of a placement, not {self.declare!r}")
+                raise ArgumentError(
+                    f"Move: declare must be window numbers of a placement, not {self.declare!r}"
+                )
             last = len(windows()) - 1
             object.__setattr__(
                 self, "declare", tuple(arguments.integer(w, "Move", "declare", 0, last) for w in self.declare)
@@ -83,7 +93,9 @@ class Move:
     @classmethod
     def from_str(cls, text: str) -> Move:
         if not isinstance(text, str):
-            raise ArgumentError(f"Move.from_str: text must be a move in notation such as '5H@e5', not {text!r}")
+            raise ArgumentError(
+                f"Move.from_str: text must be a move in notation such as '5H@e5', not {text!r}"
+            )
         t = text.strip()
         if t.lower() == "pass":
             return cls(MoveKind.PASS)

@@ -37,8 +37,16 @@ def build_position(f: Fields) -> Position:
     draft = _read_draft(f, rules)
     takes, taken_unknown = _read_takes(f, rules, hands)
     last_turns = _read_last_turns(f, rules, board, discards, to_move, exchange_used)
-    draw_cards = None if f.draw_cards is None else [_card(t, deck, "the listed draw pile") for t in f.draw_cards]
-    listed = hand_cards + taken_unknown + [t for pile in discards for t in pile] + (draw_cards or []) + (draft or [])
+    draw_cards = (
+        None if f.draw_cards is None else [_card(t, deck, "the listed draw pile") for t in f.draw_cards]
+    )
+    listed = (
+        hand_cards
+        + taken_unknown
+        + [t for pile in discards for t in pile]
+        + (draw_cards or [])
+        + (draft or [])
+    )
     _check_copies(listed, deck)
     draw_count = _read_draw_count(f, hands, discards, draft, draw_cards, deck)
     return Position(
@@ -99,7 +107,9 @@ def _read_rules(f: Fields, seats: str) -> Rules:
     given = dict(variant.overrides)
     for name, want in (("players", players), ("teams", teams)):
         if name in given and given[name] != want:
-            raise BadToken(f.variant, f"the variant sets {name}={given[name]} but the seats give {want} (P-1, P-3)")
+            raise BadToken(
+                f.variant, f"the variant sets {name}={given[name]} but the seats give {want} (P-1, P-3)"
+            )
     try:
         return resolve_variant(variant, players, teams)
     except RulesError as exc:
@@ -134,11 +144,15 @@ def _read_board(f: Fields) -> tuple[str, ...]:
     """P-2 and P-11.1: one of ``* . b g r B G R`` per cell, ``*`` exactly on the corners."""
     assert len(f.board) == CELLS
     cells = tuple(t.text for t in f.board)
-    if all(cells[c] == CORNER for c in CORNERS) and sum(map(_PLAYABLE.__contains__, cells)) == CELLS - len(CORNERS):
+    if all(cells[c] == CORNER for c in CORNERS) and sum(map(_PLAYABLE.__contains__, cells)) == CELLS - len(
+        CORNERS
+    ):
         return cells  # the usual case, checked at once; the loop below finds what is wrong
     for cell, tok in enumerate(f.board):
         if len(tok.text) != 1 or tok.text not in BOARD_TOKENS:
-            raise BadToken(tok, f"bad board token {tok.text!r} at {cell_name(cell)}: expected one of * . b g r B G R")
+            raise BadToken(
+                tok, f"bad board token {tok.text!r} at {cell_name(cell)}: expected one of * . b g r B G R"
+            )
         if cell in CORNERS and tok.text != CORNER:
             raise BadToken(tok, f"corner {cell_name(cell)} must be * (P-11.1)")
         if cell not in CORNERS and tok.text == CORNER:
@@ -163,7 +177,9 @@ def _read_turn_state(f: Fields, seats: str, rules: Rules) -> tuple[int | None, b
     if seat >= len(seats):
         raise BadToken(f.to_move, f"to-move {seat} is not a seat: seats are 0..{len(seats) - 1} (P-11.8)")
     if f.exchange is not None and rules.dead_card_exchanges_per_turn == 0:
-        raise BadToken(f.exchange, "an exchange is marked as used, but dead_card_exchanges_per_turn=0 (P-11.8)")
+        raise BadToken(
+            f.exchange, "an exchange is marked as used, but dead_card_exchanges_per_turn=0 (P-11.8)"
+        )
     return seat, f.exchange is not None, None
 
 
@@ -211,7 +227,9 @@ def _read_hands(f: Fields, rules: Rules) -> tuple[tuple[Hand, ...], list[Tok]]:
         size = len(known) + unknown
         limit = rules.hand_size + (rules.bonus_cards if seat == 0 else 0)  # bonus_cards: RULES-NOTES
         if size > limit:
-            raise BadToken(entry.at, f"hand {seat} holds {size} cards; this variant's hand size is {limit} (P-11.7)")
+            raise BadToken(
+                entry.at, f"hand {seat} holds {size} cards; this variant's hand size is {limit} (P-11.7)"
+            )
         known_tokens += known
         hands.append(Hand(tuple(rules.deck_cards.in_order(t.text for t in known)), unknown))
     return tuple(hands), known_tokens
@@ -237,7 +255,9 @@ def _read_cards(entry: TokList, deck: Deck, what: str, allow_unknown: bool) -> t
             raise BadToken(tok, f"- means an empty {what} and stands alone")
         if tok.text.startswith("?"):
             if not allow_unknown:
-                raise BadToken(tok, f"the {what} is public: unknown cards (?) are not allowed here (P-6, D-5)")
+                raise BadToken(
+                    tok, f"the {what} is public: unknown cards (?) are not allowed here (P-6, D-5)"
+                )
             unknown += _unknown_count(tok)
         else:
             known.append(_card(tok, deck, f"a {what}"))
@@ -265,7 +285,9 @@ def _card(tok: Tok, deck: Deck, where: str) -> Tok:
         if tok.text.startswith("?"):
             raise BadToken(tok, f"unknown cards (?) are not allowed in {where}") from None
         sample = ", ".join(deck.codes[:3])
-        raise BadToken(tok, f"{tok.text!r} is not a card of deck {deck.name} ({sample}, ..., {deck.codes[-1]})") from None
+        raise BadToken(
+            tok, f"{tok.text!r} is not a card of deck {deck.name} ({sample}, ..., {deck.codes[-1]})"
+        ) from None
     return tok._replace(text=code)
 
 
@@ -274,7 +296,9 @@ def _codes(deck: Deck) -> frozenset[str]:
     return frozenset(deck.codes)
 
 
-def _read_sequences(f: Fields, seats: str, board: tuple[str, ...], rules: Rules) -> tuple[tuple[str, int], ...]:
+def _read_sequences(
+    f: Fields, seats: str, board: tuple[str, ...], rules: Rules
+) -> tuple[tuple[str, int], ...]:
     """P-7 and P-11.3: straight five-cell windows of a seated colour, counting for it (C-24),
     and allowed by the overlap options (C-25) in the listed order."""
     done: dict[str, list[int]] = {}
@@ -289,7 +313,9 @@ def _read_sequences(f: Fields, seats: str, board: tuple[str, ...], rules: Rules)
         except ValueError as exc:
             raise BadToken(tok, f"{exc} (P-11.3)") from None
         if colour not in seats:
-            raise BadToken(tok, f"sequence {window_name(window)} of {colour}, but nobody plays {colour} (P-11.3)")
+            raise BadToken(
+                tok, f"sequence {window_name(window)} of {colour}, but nobody plays {colour} (P-11.3)"
+            )
         for cell in windows()[window]:
             if board[cell] != CORNER and board[cell].lower() != colour:
                 raise BadToken(
@@ -316,7 +342,9 @@ def _check_locks(f: Fields, sequences: tuple[tuple[str, int], ...]) -> None:
     for cell, tok in enumerate(f.board):
         locked = tok.text.isupper()
         if locked and cell not in in_sequence:
-            raise BadToken(tok, f"locked chip {tok.text} at {cell_name(cell)} is in no listed sequence (P-11.4)")
+            raise BadToken(
+                tok, f"locked chip {tok.text} at {cell_name(cell)} is in no listed sequence (P-11.4)"
+            )
         if not locked and cell in in_sequence:
             colour = in_sequence[cell]
             raise BadToken(
@@ -327,7 +355,11 @@ def _check_locks(f: Fields, sequences: tuple[tuple[str, int], ...]) -> None:
 
 
 def _check_wins(
-    f: Fields, sequences: tuple[tuple[str, int], ...], result: str | None, rules: Rules, board: tuple[str, ...]
+    f: Fields,
+    sequences: tuple[tuple[str, int], ...],
+    result: str | None,
+    rules: Rules,
+    board: tuple[str, ...],
 ) -> None:
     """P-11.5: only the side the result names may have ``sequences_to_win`` sequences,
     and the side it names must have won: by its sequences (the heart of D-3 counting
@@ -349,7 +381,9 @@ def _check_wins(
             )
     if result not in (None, "draw") and count[result] < rules.sequences_to_win:
         heart = rules.heart_rule == "on" and all(board[c].lower() == result for c in HEART_CELLS)
-        ahead = rules.deck_exhaustion == "draft_end" and all(count[result] > n for c, n in count.items() if c != result)
+        ahead = rules.deck_exhaustion == "draft_end" and all(
+            count[result] > n for c, n in count.items() if c != result
+        )
         if not (heart or ahead):
             raise BadToken(
                 f.result,
@@ -366,7 +400,8 @@ def _read_draft(f: Fields, rules: Rules) -> list[Tok] | None:
         return None
     if f.draft is None:
         raise BadToken(
-            f.head, "the draft variant records its draft: add a draft:CARDS field (SQN) or a 'draft:' line (D-5)"
+            f.head,
+            "the draft variant records its draft: add a draft:CARDS field (SQN) or a 'draft:' line (D-5)",
         )
     cards, _ = _read_cards(f.draft, rules.deck_cards, "draft", allow_unknown=False)
     if len(cards) > rules.draft_size:
@@ -400,7 +435,9 @@ def _read_draw_count(
     what = "hands, discards and draft" if draft is not None else "hands and discards"
     if f.draw is None:  # readable form without draw: (P-15)
         if held > deck.size:
-            raise BadToken(f.head, f"{what} hold {held} cards, more than the {deck.size} of the deck (P-11.7)")
+            raise BadToken(
+                f.head, f"{what} hold {held} cards, more than the {deck.size} of the deck (P-11.7)"
+            )
         return deck.size - held
     count = _read_counter(f.draw, "draw")
     if draw_cards is not None and len(draw_cards) != count:
@@ -414,9 +451,9 @@ def _read_draw_count(
     return count
 
 
-
-
-def _optional_entries(entries: dict[int, TokList], sqn_field: Tok | None, f: Fields, what: str) -> list[TokList | None]:
+def _optional_entries(
+    entries: dict[int, TokList], sqn_field: Tok | None, f: Fields, what: str
+) -> list[TokList | None]:
     """A per-seat field that may be left out: in SQN one entry per seat as for the hands;
     in the readable form a seat without a line has none (``None``)."""
     if sqn_field is not None:
@@ -453,7 +490,10 @@ def _read_takes(
             else:
                 beyond.append(tok)
         if len(beyond) > hand.unknown:
-            raise BadToken(beyond[hand.unknown], f"seat {seat} took {beyond[hand.unknown].text}, which its hand does not hold (P-19)")
+            raise BadToken(
+                beyond[hand.unknown],
+                f"seat {seat} took {beyond[hand.unknown].text}, which its hand does not hold (P-19)",
+            )
         named += beyond
         takes.append(tuple(deck.in_order(t.text for t in cards)))
     return (tuple(takes) if any(takes) else None), named
@@ -481,7 +521,11 @@ def _read_last_turns(
         # the seat to move after its exchange (P-16) has this turn's exchanges on top
         ongoing = seat == to_move and exchange_used
         _check_last_turn_pile(entry, moves, discards[seat], ongoing, rules, seat)
-        if to_move is not None and seat == (to_move - 1) % len(f.seats) and moves[-1].kind is not MoveKind.PASS:
+        if (
+            to_move is not None
+            and seat == (to_move - 1) % len(f.seats)
+            and moves[-1].kind is not MoveKind.PASS
+        ):
             _check_last_play_board(entry.items[-1], moves[-1], board, f.seats[seat].text)
         turns.append(tuple(str(m) for m in moves))
     return tuple(turns) if any(turns) else None
@@ -497,13 +541,18 @@ def _last_turn_moves(entry: TokList, rules: Rules, board: tuple[str, ...]) -> li
         try:
             move = Move.from_str(tok.text)
         except MoveSyntaxError:
-            raise BadToken(tok, f"bad action {tok.text!r} in a last turn: expected 5H@e5, JSxe5, ~5S or pass (P-12, P-20)") from None
+            raise BadToken(
+                tok,
+                f"bad action {tok.text!r} in a last turn: expected 5H@e5, JSxe5, ~5S or pass (P-12, P-20)",
+            ) from None
         last = i == len(entry.items) - 1
         if (move.kind is MoveKind.EXCHANGE) == last:
             what = "ends with its play" if last else "has one play, after its exchanges"
             raise BadToken(tok, f"a last turn {what}: {tok.text!r} (P-20)")
         if move.declare is not None or move.drawn is not None or move.pick is not None:
-            raise BadToken(tok, f"a last turn names the actions alone, without =, > or + (P-20): {tok.text!r}")
+            raise BadToken(
+                tok, f"a last turn names the actions alone, without =, > or + (P-20): {tok.text!r}"
+            )
         if move.card is not None:
             _card(tok._replace(text=move.card), deck, "a last turn")
             kind = deck.kind(move.card)
@@ -514,18 +563,30 @@ def _last_turn_moves(entry: TokList, rules: Rules, board: tuple[str, ...]) -> li
                 raise BadToken(tok, f"{move.card} removes a chip: {move.card}x{where} (C-15, P-20)")
             if move.cell is not None and move.cell in CORNERS:
                 raise BadToken(tok, f"{where} is a corner, never played on (C-23, P-20)")
-            if move.kind is MoveKind.PLACE and kind == CardKind.NORMAL and move.cell not in rules.layout.cells_of(move.card):
-                raise BadToken(tok, f"{move.card} is played on {', '.join(map(cell_name, rules.layout.cells_of(move.card)))}, not {where} (P-20)")
+            if (
+                move.kind is MoveKind.PLACE
+                and kind == CardKind.NORMAL
+                and move.cell not in rules.layout.cells_of(move.card)
+            ):
+                raise BadToken(
+                    tok,
+                    f"{move.card} is played on {', '.join(map(cell_name, rules.layout.cells_of(move.card)))}, not {where} (P-20)",
+                )
             if move.kind is MoveKind.EXCHANGE and kind != CardKind.NORMAL:
                 raise BadToken(tok, f"a jack is never dead, so never exchanged: {tok.text!r} (C-19a, P-20)")
         moves.append(move)
     limit = rules.dead_card_exchanges_per_turn
     if 0 <= limit < len(moves) - 1:
-        raise BadToken(entry.items[limit], f"{len(moves) - 1} exchanges in one turn; this variant allows {limit} (C-14, P-20)")
+        raise BadToken(
+            entry.items[limit],
+            f"{len(moves) - 1} exchanges in one turn; this variant allows {limit} (C-14, P-20)",
+        )
     return moves
 
 
-def _check_last_turn_pile(entry: TokList, moves: list[Move], pile: list[Tok], ongoing: bool, rules: Rules, seat: int) -> None:
+def _check_last_turn_pile(
+    entry: TokList, moves: list[Move], pile: list[Tok], ongoing: bool, rules: Rules, seat: int
+) -> None:
     """The cards of a last turn end the seat's discard pile (below this turn's exchanges
     when ``ongoing``), or, when a reshuffle took them since, its pile holds only the newest
     of them."""
@@ -537,12 +598,15 @@ def _check_last_turn_pile(entry: TokList, moves: list[Move], pile: list[Tok], on
     tops = range(1, min(len(texts), limit if limit >= 0 else len(texts)) + 1) if ongoing else (0,)
     for above in tops:
         below = texts[: len(texts) - above]
-        if below[-len(cards):] == cards or (len(below) < len(cards) and below == cards[len(cards) - len(below):]):
+        if below[-len(cards) :] == cards or (
+            len(below) < len(cards) and below == cards[len(cards) - len(below) :]
+        ):
             return
     raise BadToken(
         entry.at,
         f"seat {seat}'s last turn discarded {' '.join(cards)}, which must end its discard pile"
-        + (" below this turn's exchange" if ongoing else "") + " (P-6, P-20)",
+        + (" below this turn's exchange" if ongoing else "")
+        + " (P-6, P-20)",
     )
 
 
@@ -551,6 +615,11 @@ def _check_last_play_board(tok: Tok, move: Move, board: tuple[str, ...], colour:
     token = board[move.cell]
     where = cell_name(move.cell)
     if move.kind is MoveKind.PLACE and token.lower() != colour:
-        raise BadToken(tok, f"the turn just played put a {colour} chip on {where}, but the board has {token!r} there (P-20)")
+        raise BadToken(
+            tok,
+            f"the turn just played put a {colour} chip on {where}, but the board has {token!r} there (P-20)",
+        )
     if move.kind is MoveKind.REMOVE and token != ".":
-        raise BadToken(tok, f"the turn just played removed the chip on {where}, but the board has {token!r} there (P-20)")
+        raise BadToken(
+            tok, f"the turn just played removed the chip on {where}, but the board has {token!r} there (P-20)"
+        )

@@ -76,7 +76,9 @@ class _Arguments:
         """A hand (``N`` unknown cards allowed), a pile or the draft; empty is ``-`` (P-5)."""
         if isinstance(cards, int) and not isinstance(cards, bool):
             if not 0 <= cards <= _MOST_CARDS:
-                raise PositionArgumentError(name, f"expected a list of cards, or how many cards from 0, not {cards}")
+                raise PositionArgumentError(
+                    name, f"expected a list of cards, or how many cards from 0, not {cards}"
+                )
             items = [f"?{cards}"] if cards else ["-"]
         elif isinstance(cards, str):
             raise PositionArgumentError(name, f"expected a list of cards, not the text {cards!r}")
@@ -172,9 +174,13 @@ def make_state(
     if not isinstance(exchange_used, bool):
         raise PositionArgumentError("exchange_used", f"expected True or False, not {exchange_used!r}")
     for name, value in (("to_move", to_move), ("turn", turn), ("stall", stall)):
-        if not (value is None and name == "to_move") and (isinstance(value, bool) or not isinstance(value, int)):
+        if not (value is None and name == "to_move") and (
+            isinstance(value, bool) or not isinstance(value, int)
+        ):
             raise PositionArgumentError(name, f"expected an integer, not {value!r}")
-    if seats is not None and (not isinstance(seats, (str, Sequence)) or not all(isinstance(c, str) for c in seats)):
+    if seats is not None and (
+        not isinstance(seats, (str, Sequence)) or not all(isinstance(c, str) for c in seats)
+    ):
         raise PositionArgumentError("seats", f"expected one colour letter per seat ('bg'), not {seats!r}")
     if result is not None and not isinstance(result, str):
         raise PositionArgumentError("result", f"expected 'b', 'g', 'r' or 'draw', not {result!r}")
@@ -200,7 +206,9 @@ def make_state(
     if sequences is None:
         sequences = _from_locked(cells, variant_text, seats)
     elif isinstance(sequences, str) or not isinstance(sequences, Iterable):
-        raise PositionArgumentError("sequences", f"expected a list of sequences such as 'b:a6-a10', not {sequences!r}")
+        raise PositionArgumentError(
+            "sequences", f"expected a list of sequences such as 'b:a6-a10', not {sequences!r}"
+        )
     f.sequences = args.items(map(_sequence_text, sequences), "sequences")
     if isinstance(draw, int) and not isinstance(draw, bool):
         f.draw = args.tok(draw, "draw")
@@ -215,10 +223,15 @@ def make_state(
     f.draft = None if draft is None else args.cards(draft, "draft")
     if takes is not None:
         f.takes_at = args.tok("", "takes")
-        f.takes = {s: args.cards(t, f"takes[{s}]") for s, t in enumerate(_per_seat(takes, "takes", "lists of cards"))}
+        f.takes = {
+            s: args.cards(t, f"takes[{s}]") for s, t in enumerate(_per_seat(takes, "takes", "lists of cards"))
+        }
     if last_turns is not None:
         f.last_at = args.tok("", "last_turns")
-        f.last = {s: args.turn(t, f"last_turns[{s}]") for s, t in enumerate(_per_seat(last_turns, "last_turns", "turns"))}
+        f.last = {
+            s: args.turn(t, f"last_turns[{s}]")
+            for s, t in enumerate(_per_seat(last_turns, "last_turns", "turns"))
+        }
     seed = arguments.seed(seed, "make_state")
     try:
         position = build_position(f)
@@ -269,7 +282,9 @@ def _sequence_text(sequence: str | tuple[str, int | str]) -> str:
     colour, window = sequence
     if isinstance(window, int) and not isinstance(window, bool):
         if not 0 <= window < len(windows()):
-            raise PositionArgumentError("sequences", f"window {window} is not one of 0 to {len(windows()) - 1}")
+            raise PositionArgumentError(
+                "sequences", f"window {window} is not one of 0 to {len(windows()) - 1}"
+            )
         window = window_name(window)
     return f"{colour}:{window}"
 
@@ -296,7 +311,9 @@ def discard_piles(plays: Iterable[tuple[int, str]], players: int) -> list[list[s
             raise PositionArgumentError(f"plays[{i}]", f"expected a (seat, card) pair, not {play!r}")
         seat, card = play
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-            raise PositionArgumentError(f"plays[{i}]", f"seat {seat!r} is not one of the {players} seats (0 to {players - 1})")
+            raise PositionArgumentError(
+                f"plays[{i}]", f"seat {seat!r} is not one of the {players} seats (0 to {players - 1})"
+            )
         if not isinstance(card, str) or normalize_card(card) not in _EVERY_CARD:
             raise PositionArgumentError(f"plays[{i}]", f"expected a card code such as '5H', not {card!r}")
         piles[seat].append(card)
@@ -321,7 +338,9 @@ def sequences_from_locked(board: str | Iterable[str], rules: Rules) -> list[str]
             of sequences the overlap options allow, or several (naming the cells).
     """
     if not isinstance(rules, Rules):
-        raise ArgumentError(f"sequences_from_locked: rules must be a Sequence Rules (seqsolve.parse_rules), not {rules!r}")
+        raise ArgumentError(
+            f"sequences_from_locked: rules must be a Sequence Rules (seqsolve.parse_rules), not {rules!r}"
+        )
     cells = board_tokens(board)
     if len(cells) != CELLS:
         raise PositionArgumentError("board", f"{len(cells)} cells, expected 100 (10 rows of 10, row 1 first)")

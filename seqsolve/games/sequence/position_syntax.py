@@ -31,7 +31,18 @@ from .board import COLUMNS, SIZE
 from .position import COLOURS, EMPTY
 
 BOARD_TOKENS = "*.bgrBGR"
-SQN_FIELDS = ("variant", "board", "seats", "to-move", "hands", "discards", "sequences", "draw", "turn", "stall")
+SQN_FIELDS = (
+    "variant",
+    "board",
+    "seats",
+    "to-move",
+    "hands",
+    "discards",
+    "sequences",
+    "draw",
+    "turn",
+    "stall",
+)
 # Readable keys that hold one value each; "board", "hand N" and "discard N" are handled apart.
 READABLE_KEYS = (
     "variant",
@@ -156,7 +167,9 @@ def _sqn_row(row: Tok, number: int) -> list[Tok]:
             cells.append(Tok(row.text[i], at.line, at.col))
             i += 1
         else:
-            raise BadToken(at, f"bad board character {row.text[i]!r}: expected * . b g r B G R or a number (P-2)")
+            raise BadToken(
+                at, f"bad board character {row.text[i]!r}: expected * . b g r B G R or a number (P-2)"
+            )
         if len(cells) > SIZE:
             raise BadToken(at, f"board row {number} describes more than 10 cells (P-2)")
     if len(cells) < SIZE:
@@ -174,7 +187,9 @@ def _sqn_to_move(f: Fields, tok: Tok) -> None:
         return
     digits = DIGITS.match(text)
     if not digits or text[digits.end() :] not in ("", "x", "X"):
-        raise BadToken(tok, f"bad to-move {text!r}: expected a seat number, optionally with x, or a result like !b (P-4)")
+        raise BadToken(
+            tok, f"bad to-move {text!r}: expected a seat number, optionally with x, or a result like !b (P-4)"
+        )
     f.to_move = Tok(digits.group(), tok.line, tok.col)
     if digits.end() < len(text):
         f.exchange = token_after(tok, digits.end())
@@ -292,7 +307,9 @@ def _readable_sequences(value: Tok) -> list[Tok]:
             out.append(colour._replace(text=f"{colour.text}:{w.text}"))
             colour = None
         else:
-            raise BadToken(w, f"bad sequence list at {w.text!r}: expected colour then cells, e.g. b a6-a10 (P-7)")
+            raise BadToken(
+                w, f"bad sequence list at {w.text!r}: expected colour then cells, e.g. b a6-a10 (P-7)"
+            )
     if colour is not None:
         raise BadToken(colour, f"sequence colour {colour.text!r} without its cells, e.g. b a6-a10 (P-7)")
     return out

@@ -13,6 +13,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from ...errors import ArgumentError
 from ..base import RulesError
@@ -228,9 +229,13 @@ _VARIANT = re.compile(r"^([A-Za-z0-9_.-]+)(?:\[(.*)\])?$")
 
 def _check_preset(preset: str) -> None:
     if preset == "stacks":  # another game's preset: the registry (games.game_for) reads it
-        raise RulesError("preset 'stacks' is Sequence Stacks, a game of its own: seqsolve.parse_rules reads it")
+        raise RulesError(
+            "preset 'stacks' is Sequence Stacks, a game of its own: seqsolve.parse_rules reads it"
+        )
     if preset not in PRESETS:
-        raise RulesError(f"unknown preset {preset!r} (known: {', '.join(PRESETS)}; stacks for Sequence Stacks)")
+        raise RulesError(
+            f"unknown preset {preset!r} (known: {', '.join(PRESETS)}; stacks for Sequence Stacks)"
+        )
 
 
 @dataclass(frozen=True)
@@ -245,11 +250,17 @@ class Variant:
         :meth:`resolve` refuses it with a RulesError, never a KeyError; the values are
         checked when the rules are made."""
         if not isinstance(self.preset, str):
-            raise ArgumentError(f"Variant: preset must be a preset name such as 'classic', not {self.preset!r}")
+            raise ArgumentError(
+                f"Variant: preset must be a preset name such as 'classic', not {self.preset!r}"
+            )
         _check_preset(self.preset)
         pairs = self.overrides
-        if isinstance(pairs, (str, dict)) or not isinstance(pairs, tuple) or not all(
-            isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str) for pair in pairs
+        if (
+            isinstance(pairs, (str, dict))
+            or not isinstance(pairs, tuple)
+            or not all(
+                isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str) for pair in pairs
+            )
         ):
             raise ArgumentError(f"Variant: overrides must be a tuple of (option, value) pairs, not {pairs!r}")
         for name, value in pairs:  # a value is one its text would read as ('z' is no count)
@@ -264,7 +275,9 @@ class Variant:
         (('sequences_to_win', 3),)
         """
         if not isinstance(text, str):
-            raise ArgumentError(f"Variant.parse: text must be a variant string such as 'classic', not {text!r}")
+            raise ArgumentError(
+                f"Variant.parse: text must be a variant string such as 'classic', not {text!r}"
+            )
         m = _VARIANT.match(text.strip())
         if not m:
             raise RulesError(f"bad variant {text!r} (expected PRESET or PRESET[opt=value,...])")
@@ -343,21 +356,21 @@ class Rules:
     bonus_cards: int = 0
 
     @classmethod
-    def from_options(cls, preset: str, opts: dict[str, object]) -> Rules:
+    def from_options(cls, preset: str, opts: dict[str, Any]) -> Rules:
         players = opts.get("players")
         if players is None:
             raise RulesError("the number of players must be given (2, 3, 4, 6, 8, 9, 10 or 12)")
-        players = int(players)  # type: ignore[arg-type]
+        players = int(players)
         if players not in PLAYER_COUNTS:
             raise RulesError(f"{players} players cannot be seated: allowed 2, 3, 4, 6, 8, 9, 10, 12 (C-6)")
-        if players > int(opts["max_players"]):  # type: ignore[arg-type]
+        if players > int(opts["max_players"]):
             raise RulesError(f"{players} players is more than this variant allows ({opts['max_players']})")
         teams = opts.get("teams")
         if teams is None:
             teams = default_teams(players)
             if teams is None:
                 raise RulesError(f"with {players} players give the number of sides: teams=2 or teams=3")
-        teams = int(teams)  # type: ignore[arg-type]
+        teams = int(teams)
         if teams not in (2, 3) or players % teams:
             raise RulesError(f"{players} players cannot form {teams} equal sides (C-6)")
         if players <= 3 and teams != players:
@@ -371,14 +384,18 @@ class Rules:
         values["sequences_to_win"] = _resolve_sequences(opts["sequences_to_win"], players, teams)
         for name in RANGES:
             if name not in ("players", "teams") and values[name] != UNLIMITED:
-                check_range(name, int(values[name]))  # type: ignore[call-overload]
-        shared = int(values["overlap_max_shared"])  # type: ignore[call-overload]
+                check_range(name, int(values[name]))
+        shared = int(values["overlap_max_shared"])
         check_range(
-            "sequences_to_win", int(values["sequences_to_win"]), max_sequences(shared),  # type: ignore[call-overload]
+            "sequences_to_win",
+            int(values["sequences_to_win"]),
+            max_sequences(shared),
             f" with overlap_max_shared={shared} (no more fit on the board)",
         )
-        check_range("first_seat", int(values["first_seat"]), players - 1, f" (a seat of {players} players)")  # type: ignore[call-overload]
-        rules = cls(preset=preset, **{f.name: values[f.name] for f in dataclasses.fields(cls) if f.name != "preset"})
+        check_range("first_seat", int(values["first_seat"]), players - 1, f" (a seat of {players} players)")
+        rules = cls(
+            preset=preset, **{f.name: values[f.name] for f in dataclasses.fields(cls) if f.name != "preset"}
+        )
         rules._check_cards()
         return rules
 
@@ -398,8 +415,13 @@ class Rules:
                 f"need more than {deck.size} cards"
             )
         if self.hand_size + self.bonus_cards > 40:
-            raise RulesError(f"a hand of {self.hand_size} + {self.bonus_cards} bonus cards is more than 40 cards")
-        if self.draw_mode == "draft" and self.hand_size * self.players + self.bonus_cards + self.draft_size > deck.size:
+            raise RulesError(
+                f"a hand of {self.hand_size} + {self.bonus_cards} bonus cards is more than 40 cards"
+            )
+        if (
+            self.draw_mode == "draft"
+            and self.hand_size * self.players + self.bonus_cards + self.draft_size > deck.size
+        ):
             raise RulesError(
                 f"{self.players} hands of {self.hand_size} and a draft of {self.draft_size} need more than {deck.size} cards"
             )

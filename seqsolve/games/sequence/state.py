@@ -195,7 +195,9 @@ class State:
             )
         seed = arguments.seed(seed, "State.new")
         if seats is not None and not (
-            isinstance(seats, str) and len(seats) == rules.players and sorted(set(seats)) == sorted(default_seats(rules)[: rules.teams])
+            isinstance(seats, str)
+            and len(seats) == rules.players
+            and sorted(set(seats)) == sorted(default_seats(rules)[: rules.teams])
         ):
             raise ArgumentError(
                 f"State.new: seats must give each of the {rules.players} seats one of {rules.teams} colours, not {seats!r}"
@@ -227,7 +229,8 @@ class State:
             if pos.draw_cards is not None
             else [UNKNOWN_CODE] * pos.draw_count
         )
-        result, termination = CoreResult.ONGOING, 0
+        result: int = CoreResult.ONGOING
+        termination = 0
         if pos.result is not None:
             result = CoreResult.DRAW if pos.result == "draw" else sides.index(pos.result)
             termination = Termination.WIN.value if pos.result != "draw" else Termination.RECORDED.value
@@ -244,9 +247,7 @@ class State:
                 "exchanges_left": 0 if pos.exchange_used else _exchanges_per_turn(rules),
                 # a pile given by its count alone is not known, even when empty (P-8)
                 "draw_known": int(pos.draw_cards is not None),
-                "hands": [
-                    [deck.index(c) for c in h.known] + [UNKNOWN_CODE] * h.unknown for h in pos.hands
-                ],
+                "hands": [[deck.index(c) for c in h.known] + [UNKNOWN_CODE] * h.unknown for h in pos.hands],
                 "draw": draw,
                 "discards": discards,
                 "draft": [deck.index(c) for c in (pos.draft or ())],
@@ -282,7 +283,8 @@ class State:
             piles[seat].append(deck.codes[card])
         draw = core.draw_pile()
         listed = viewer is None and core.draw_known and UNKNOWN_CODE not in draw
-        over = self.is_terminal()
+        outcome = self.outcome()
+        over = outcome is not None
         return Position(
             rules=self.rules,
             seats=self.seats,
@@ -295,9 +297,13 @@ class State:
             draw_cards=tuple(deck.codes[c] for c in draw) if listed else None,
             turn=core.turn,
             stall=core.stall,
-            exchange_used=not over and core.exchanges_left == 0 and self.rules.dead_card_exchanges_per_turn != 0,
-            result=self.outcome().result if over else None,
-            draft=tuple(deck.codes[c] for c in sorted(core.draft())) if self.rules.draw_mode == "draft" else None,
+            exchange_used=not over
+            and core.exchanges_left == 0
+            and self.rules.dead_card_exchanges_per_turn != 0,
+            result=None if outcome is None else outcome.result,
+            draft=tuple(deck.codes[c] for c in sorted(core.draft()))
+            if self.rules.draw_mode == "draft"
+            else None,
             takes=None if over else self._takes(),  # a finished game has nothing left to decide
             last_turns=None if over else self._last_turns(piles),
         )
@@ -320,7 +326,11 @@ class State:
                 turns.append(())
                 continue
             kind, card, cell, _ = decode_action(action)
-            play = Move(MoveKind.PASS) if kind == _PASS else self.action_to_move(encode_action(ActionKind(kind), card, cell))
+            play = (
+                Move(MoveKind.PASS)
+                if kind == _PASS
+                else self.action_to_move(encode_action(ActionKind(kind), card, cell))
+            )
             pile = piles[seat]
             if seat == core.to_move and not self.is_terminal():  # this turn's exchanges lie on top
                 pile = pile[: len(pile) - (self._exchanges_per_turn() - core.exchanges_left)]
@@ -353,7 +363,11 @@ class State:
 
         from .notation import position_to_dict, to_readable, to_sqn
 
-        writers = {"sqn": to_sqn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
+        writers = {
+            "sqn": to_sqn,
+            "readable": to_readable,
+            "json": lambda p: json.dumps(position_to_dict(p), indent=2),
+        }
         writer = writers[arguments.choice(form, "to_text", "form", writers)]
         return writer(self.to_position(None if viewer is None else self._seat(viewer, "to_text", "viewer")))
 
@@ -458,7 +472,9 @@ class State:
         (empty exactly when :meth:`has_hidden_cards` is False)."""
         core = self._core
         hidden = [
-            f"hand {s} holds {n} unknown" for s in range(self.rules.players) if (n := core.hand(s).count(UNKNOWN_CODE))
+            f"hand {s} holds {n} unknown"
+            for s in range(self.rules.players)
+            if (n := core.hand(s).count(UNKNOWN_CODE))
         ]
         pile = core.draw_pile()
         unknown = pile.count(UNKNOWN_CODE)
@@ -562,7 +578,9 @@ class State:
             IllegalMoveError: the move is not legal here (the message says why).
             MoveSyntaxError: the text is not one action in P-12 notation.
         """
-        moves = parse_turn(arguments.text(text, "string_to_action", "text", "a move in notation such as '5H@e5'"))
+        moves = parse_turn(
+            arguments.text(text, "string_to_action", "text", "a move in notation such as '5H@e5'")
+        )
         if len(moves) > 1:
             raise MoveSyntaxError(f"{text!r} is a turn of {len(moves)} actions, not one action")
         return check_move(self, moves[0])
@@ -587,8 +605,8 @@ class State:
             if len(actions) > 1:
                 saved = self._core.clone()
                 try:
-                    for action in actions:
-                        self.apply(action)
+                    for one in actions:
+                        self.apply(one)
                 except IllegalMoveError:
                     self._core = saved
                     raise
@@ -609,7 +627,9 @@ class State:
         try:
             self._core.apply(action)
         except (TypeError, ValueError, OverflowError):  # free until raised: the check of a type only
-            raise ArgumentError(f"apply_legal: action must be one of legal_actions(), not {action!r}") from None
+            raise ArgumentError(
+                f"apply_legal: action must be one of legal_actions(), not {action!r}"
+            ) from None
 
     def _checked_action(self, action: int) -> int:
         """``action`` if it is one of the legal actions here, else IllegalMoveError saying
@@ -652,7 +672,9 @@ class State:
             MoveSyntaxError: the text is not a turn in P-12 notation.
             IllegalMoveError: an action is not legal where it comes (the message says why).
         """
-        moves = parse_turn(arguments.text(text, "play_turn", "text", "a turn in notation such as '~5S 9H@i3'"))
+        moves = parse_turn(
+            arguments.text(text, "play_turn", "text", "a turn in notation such as '~5S 9H@i3'")
+        )
         for move in moves:
             try:
                 self.apply(move)
@@ -722,7 +744,11 @@ class State:
         """
         player = self._seat(player, "resample", "player")
         core, deck = self._core, self.rules.deck_cards
-        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(arguments.seed(rng, "resample", "rng"))
+        rng = (
+            rng
+            if isinstance(rng, np.random.Generator)
+            else np.random.default_rng(arguments.seed(rng, "resample", "rng"))
+        )
         unseen = Counter(deck.index(c) for c in deck.cards())
         kept = {s: core.public_hand(s) for s in range(self.rules.players) if s != player}
         kept[player] = [c for c in core.hand(player) if c != UNKNOWN_CODE]
@@ -767,7 +793,10 @@ class State:
         kind = decode_action(action)[0]
         if kind == ActionKind.EXCHANGE:  # an exchange does not end the turn
             return None
-        for name, value, counts in (("turn", self._core.turn, True), ("stall", self._core.stall, kind == ActionKind.PASS)):
+        for name, value, counts in (
+            ("turn", self._core.turn, True),
+            ("stall", self._core.stall, kind == ActionKind.PASS),
+        ):
             if counts and value >= COUNTER_MAX:
                 return f"the {name} counter is at its largest value, {COUNTER_MAX}, and may not pass it (P-9)"
         return None

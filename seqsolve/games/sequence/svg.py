@@ -65,10 +65,27 @@ def _centre(cell: int) -> tuple[float, float]:
     return MARGIN + (col + 0.5) * CELL, MARGIN + (row + 0.5) * CELL
 
 
-def _text(x: float, y: float, text: str, size: float, fill: str = INK, anchor: str = "middle",
-          cls: str | None = None, data: dict | None = None, **extra) -> Shape:
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    size: float,
+    fill: str = INK,
+    anchor: str = "middle",
+    cls: str | None = None,
+    data: dict | None = None,
+    **extra,
+) -> Shape:
     """Text whose baseline starts, is centred or ends (``anchor``) at ``(x, y)``."""
-    attrs = {"x": x, "y": y, "font-size": size, "fill": fill, "text-anchor": anchor, "font-family": FONT, **extra}
+    attrs = {
+        "x": x,
+        "y": y,
+        "font-size": size,
+        "fill": fill,
+        "text-anchor": anchor,
+        "font-family": FONT,
+        **extra,
+    }
     return Shape("text", attrs, text, cls, data or {})
 
 
@@ -92,16 +109,40 @@ def _cell_shapes(cell: int, label: str) -> list[Shape]:
     name = cell_name(cell)
     if label == CORNER:  # a free corner counts for every side (C-24): a star, never a chip
         return [
-            Shape("rect", {"x": x + 2, "y": y + 2, "width": CELL - 4, "height": CELL - 4, "rx": 5,
-                           "fill": "#efe3bf", "stroke": "#9a8a5a", "stroke-width": 1}, cls="corner",
-                  data={"cell": name}),
+            Shape(
+                "rect",
+                {
+                    "x": x + 2,
+                    "y": y + 2,
+                    "width": CELL - 4,
+                    "height": CELL - 4,
+                    "rx": 5,
+                    "fill": "#efe3bf",
+                    "stroke": "#9a8a5a",
+                    "stroke-width": 1,
+                },
+                cls="corner",
+                data={"cell": name},
+            ),
             _text(cx, cy + 9, "\u2605", 26, "#9a8a5a"),
         ]
     index, symbol, ink = card_face(label)
     shapes = [
-        Shape("rect", {"x": x + 2, "y": y + 2, "width": CELL - 4, "height": CELL - 4, "rx": 5,
-                       "fill": "#fffdf6", "stroke": "#b8b2a0", "stroke-width": 1}, cls="card",
-              data={"cell": name, "card": label}),
+        Shape(
+            "rect",
+            {
+                "x": x + 2,
+                "y": y + 2,
+                "width": CELL - 4,
+                "height": CELL - 4,
+                "rx": 5,
+                "fill": "#fffdf6",
+                "stroke": "#b8b2a0",
+                "stroke-width": 1,
+            },
+            cls="card",
+            data={"cell": name, "card": label},
+        ),
         _text(x + 5, y + 15, index, 12, ink, "start"),
         _text(x + CELL - 5, y + CELL - 6, index, 12, ink, "end"),
     ]
@@ -115,23 +156,57 @@ def _chip_shapes(cell: int, token: str) -> list[Shape]:
     colour = token.lower()
     locked = token.isupper()
     shapes = [
-        Shape("circle", {"cx": cx, "cy": cy, "r": 0.33 * CELL, "fill": CHIP_COLOURS[colour],
-                         "stroke": INK, "stroke-width": 1.5}, cls="chip",
-              data={"cell": cell_name(cell), "colour": colour, "locked": "true" if locked else "false"}),
+        Shape(
+            "circle",
+            {
+                "cx": cx,
+                "cy": cy,
+                "r": 0.33 * CELL,
+                "fill": CHIP_COLOURS[colour],
+                "stroke": INK,
+                "stroke-width": 1.5,
+            },
+            cls="chip",
+            data={"cell": cell_name(cell), "colour": colour, "locked": "true" if locked else "false"},
+        ),
     ]
     if locked:  # a chip of a completed sequence (C-27): a white ring inside it
-        shapes.append(Shape("circle", {"cx": cx, "cy": cy, "r": 0.19 * CELL, "fill": "none",
-                                       "stroke": "#ffffff", "stroke-width": 3}, cls="lock",
-                            data={"cell": cell_name(cell)}))
+        shapes.append(
+            Shape(
+                "circle",
+                {
+                    "cx": cx,
+                    "cy": cy,
+                    "r": 0.19 * CELL,
+                    "fill": "none",
+                    "stroke": "#ffffff",
+                    "stroke-width": 3,
+                },
+                cls="lock",
+                data={"cell": cell_name(cell)},
+            )
+        )
     return shapes
 
 
 def _sequence_shape(colour: str, window: int) -> Shape:
     cells = windows()[window]
     (x1, y1), (x2, y2) = _centre(cells[0]), _centre(cells[-1])
-    return Shape("line", {"x1": x1, "y1": y1, "x2": x2, "y2": y2, "stroke": CHIP_COLOURS[colour],
-                          "stroke-width": 8, "stroke-linecap": "round", "opacity": 0.6}, cls="sequence",
-                 data={"colour": colour, "window": window_name(window)})
+    return Shape(
+        "line",
+        {
+            "x1": x1,
+            "y1": y1,
+            "x2": x2,
+            "y2": y2,
+            "stroke": CHIP_COLOURS[colour],
+            "stroke-width": 8,
+            "stroke-linecap": "round",
+            "opacity": 0.6,
+        },
+        cls="sequence",
+        data={"colour": colour, "window": window_name(window)},
+    )
 
 
 def _coordinates() -> list[Shape]:
@@ -141,8 +216,12 @@ def _coordinates() -> list[Shape]:
     for k in range(SIZE):
         x = MARGIN + (k + 0.5) * CELL
         y = MARGIN + (k + 0.5) * CELL + 5
-        shapes += [_text(x, MARGIN - 8, COLUMNS[k], 14), _text(x, far + 18, COLUMNS[k], 14),
-                   _text(MARGIN / 2, y, str(k + 1), 14), _text(far + MARGIN / 2, y, str(k + 1), 14)]
+        shapes += [
+            _text(x, MARGIN - 8, COLUMNS[k], 14),
+            _text(x, far + 18, COLUMNS[k], 14),
+            _text(MARGIN / 2, y, str(k + 1), 14),
+            _text(far + MARGIN / 2, y, str(k + 1), 14),
+        ]
     return shapes
 
 
@@ -171,16 +250,39 @@ def _mark_shapes(pos: Position, marks: Sequence[dict]) -> tuple[list[Shape], lis
         k = stacked.get(cell, 0)
         stacked[cell] = k + 1
         if k == 0:
-            ring = {"cx": cx, "cy": cy, "r": 0.45 * CELL, "fill": "none", "stroke": INK if removal else colour,
-                    "stroke-width": 3.5, "stroke-dasharray": "5 3" if removal else "none"}
+            ring = {
+                "cx": cx,
+                "cy": cy,
+                "r": 0.45 * CELL,
+                "fill": "none",
+                "stroke": INK if removal else colour,
+                "stroke-width": 3.5,
+                "stroke-dasharray": "5 3" if removal else "none",
+            }
         else:  # the same cell again (an exchange and the play after it): one ring shows both
             ring = {"cx": cx, "cy": cy, "r": 0.45 * CELL, "fill": "none", "stroke": "none", "stroke-width": 0}
         on_board.append(Shape("circle", ring, cls="mark", data={**data, "cell": cell_name(cell)}))
         width = 7 * len(label) + 8
         top = cy + 0.12 * CELL + 15 * k
-        on_board.append(Shape("rect", {"x": cx - width / 2, "y": top, "width": width, "height": 14, "rx": 3,
-                                       "fill": "#ffffff", "stroke": colour, "stroke-width": 1, "opacity": 0.92}))
-        on_board.append(_text(cx, top + 11, label, 11, INK, cls="mark-label", data=data, **{"font-weight": "bold"}))
+        on_board.append(
+            Shape(
+                "rect",
+                {
+                    "x": cx - width / 2,
+                    "y": top,
+                    "width": width,
+                    "height": 14,
+                    "rx": 3,
+                    "fill": "#ffffff",
+                    "stroke": colour,
+                    "stroke-width": 1,
+                    "opacity": 0.92,
+                },
+            )
+        )
+        on_board.append(
+            _text(cx, top + 11, label, 11, INK, cls="mark-label", data=data, **{"font-weight": "bold"})
+        )
     return on_board, off_board
 
 
@@ -195,8 +297,10 @@ def _caption(pos: Position) -> list[str]:
         seat = pos.to_move
         hand = pos.hands[seat]  # type: ignore[index]
         cards = " ".join(card_face(c)[0] for c in hand.known) + (f" ?{hand.unknown}" if hand.unknown else "")
-        lines.append(f"turn {pos.turn}: seat {seat} ({COLOUR_NAMES[pos.seats[seat]]}) to move,"  # type: ignore[index]
-                     f" holding {cards.strip() or 'nothing'}")
+        lines.append(
+            f"turn {pos.turn}: seat {seat} ({COLOUR_NAMES[pos.seats[seat]]}) to move,"  # type: ignore[index]
+            f" holding {cards.strip() or 'nothing'}"
+        )
     return lines
 
 
@@ -225,10 +329,35 @@ def position_shapes(pos: Position, marks: Iterable[dict] | None = None) -> tuple
         shapes.append(_text(MARGIN, y, line, 13, INK, "start"))
     for data in off_board:  # a pass or a bare exchange: its mark is a line of the caption
         y += LINE
-        shapes.append(Shape("rect", {"x": MARGIN, "y": y - 11, "width": 12, "height": 12, "fill": "none",
-                                     "stroke": INK, "stroke-width": 2}, cls="mark", data=data))
-        shapes.append(_text(MARGIN + 18, y, f"{data['move']}  {data['label']}".rstrip(), 13, INK, "start",
-                            cls="mark-label", data=data, **{"font-weight": "bold"}))
+        shapes.append(
+            Shape(
+                "rect",
+                {
+                    "x": MARGIN,
+                    "y": y - 11,
+                    "width": 12,
+                    "height": 12,
+                    "fill": "none",
+                    "stroke": INK,
+                    "stroke-width": 2,
+                },
+                cls="mark",
+                data=data,
+            )
+        )
+        shapes.append(
+            _text(
+                MARGIN + 18,
+                y,
+                f"{data['move']}  {data['label']}".rstrip(),
+                13,
+                INK,
+                "start",
+                cls="mark-label",
+                data=data,
+                **{"font-weight": "bold"},
+            )
+        )
     height = y + 10
     shapes[0] = Shape("rect", {**shapes[0].attrs, "height": height})
     return shapes, board_end, height
@@ -241,8 +370,15 @@ def _number(value) -> str:
 def position_svg(pos: Position, marks: Iterable[dict] | None = None) -> str:
     """The picture of ``pos`` (with ``marks``, see :func:`position_shapes`) as SVG text."""
     shapes, width, height = position_shapes(pos, marks)
-    root = ET.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", "width": str(width),
-                              "height": str(height), "viewBox": f"0 0 {width} {height}"})
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "width": str(width),
+            "height": str(height),
+            "viewBox": f"0 0 {width} {height}",
+        },
+    )
     title = ET.SubElement(root, "title")
     title.text = "; ".join(_caption(pos))
     for shape in shapes:
@@ -286,20 +422,43 @@ def _draw(ax, shape: Shape, order: int) -> None:
     fill = a.get("fill", "none")
     stroke = a.get("stroke", "none")
     width = float(a.get("stroke-width", 0)) * POINTS_PER_PIXEL
-    style = {"facecolor": fill, "edgecolor": stroke, "linewidth": width if stroke != "none" else 0, "alpha": alpha,
-             "zorder": order}
+    style = {
+        "facecolor": fill,
+        "edgecolor": stroke,
+        "linewidth": width if stroke != "none" else 0,
+        "alpha": alpha,
+        "zorder": order,
+    }
     if a.get("stroke-dasharray", "none") != "none":
-        style["linestyle"] = (0, tuple(float(v) * POINTS_PER_PIXEL / max(width, 1e-9)
-                                       for v in str(a["stroke-dasharray"]).split()))
+        style["linestyle"] = (
+            0,
+            tuple(float(v) * POINTS_PER_PIXEL / max(width, 1e-9) for v in str(a["stroke-dasharray"]).split()),
+        )
     if shape.kind == "rect":
         box = "round,pad=0,rounding_size=" + str(a.get("rx", 0)) if a.get("rx") else "square,pad=0"
         ax.add_patch(patches.FancyBboxPatch((a["x"], a["y"]), a["width"], a["height"], boxstyle=box, **style))
     elif shape.kind == "circle":
         ax.add_patch(patches.Circle((a["cx"], a["cy"]), a["r"], **style))
     elif shape.kind == "line":
-        ax.plot([a["x1"], a["x2"]], [a["y1"], a["y2"]], color=stroke, linewidth=width, alpha=alpha,
-                solid_capstyle="round", zorder=order)
+        ax.plot(
+            [a["x1"], a["x2"]],
+            [a["y1"], a["y2"]],
+            color=stroke,
+            linewidth=width,
+            alpha=alpha,
+            solid_capstyle="round",
+            zorder=order,
+        )
     elif shape.kind == "text":
-        ax.text(a["x"], a["y"], shape.text, fontsize=float(a["font-size"]) * POINTS_PER_PIXEL, color=fill,
-                alpha=alpha, ha=_ANCHORS[a.get("text-anchor", "start")], va="baseline",
-                fontweight=a.get("font-weight", "normal"), zorder=order)
+        ax.text(
+            a["x"],
+            a["y"],
+            shape.text,
+            fontsize=float(a["font-size"]) * POINTS_PER_PIXEL,
+            color=fill,
+            alpha=alpha,
+            ha=_ANCHORS[a.get("text-anchor", "start")],
+            va="baseline",
+            fontweight=a.get("font-weight", "normal"),
+            zorder=order,
+        )

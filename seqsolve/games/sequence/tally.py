@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...play.stats import rate_interval
+from ...stats import rate_interval
 from .actions import ActionKind, decode_action
 from .board import CORNERS, windows
 from .cards import CardKind
@@ -94,7 +94,10 @@ class GameDetail:
         out: dict = {f"{k}_mean": float(np.mean(values)) for k, values in per_game.items()}
         out["corner_win_rate"] = corner_wins / decisive if decisive else None
         out["corner_win_ci"] = list(rate_interval(corner_wins, decisive)[1:]) if decisive else None
-        out["heatmap"] = {"chips": (chips / n).round(4).tolist(), "sequences": (seq_cells / n).round(4).tolist()}
+        out["heatmap"] = {
+            "chips": (chips / n).round(4).tolist(),
+            "sequences": (seq_cells / n).round(4).tolist(),
+        }
         return out
 
 

@@ -97,7 +97,9 @@ class SideThreats:
         """The side's threats as lines of ``analyze``'s report (at most ``limit`` windows a kind)."""
         name = COLOUR_NAMES[self.colour]
         seqs = f" ({', '.join(self.sequences)})" if self.sequences else ""
-        lines = [f"  {name:<6} {self.count}/{self.needed} sequences{seqs}; seats {', '.join(map(str, self.seats))}"]
+        lines = [
+            f"  {name:<6} {self.count}/{self.needed} sequences{seqs}; seats {', '.join(map(str, self.seats))}"
+        ]
         for entries, label in ((self.one_away, "one away"), (self.two_away, "two away")):
             lines.append(f"         {label}: {_window_list(entries, limit)}")
         needed = [c for e in self.one_away for c in e["cells"]]
@@ -400,7 +402,8 @@ def holding_features(after, side: int) -> list[dict]:
     for cell in cells:
         by_card.setdefault(rules.layout.labels[cell], []).append(cell_name(cell))
     holdings = [
-        (jacks[kind], [c for c in deck.codes if deck.kind(c) == kind]) for kind in (CardKind.REMOVE, CardKind.WILD)
+        (jacks[kind], [c for c in deck.codes if deck.kind(c) == kind])
+        for kind in (CardKind.REMOVE, CardKind.WILD)
     ]
     holdings += [(f"{card} (for {' '.join(names)})", [card]) for card, names in by_card.items()]
     out = []

@@ -108,16 +108,22 @@ def text_to_action(text: str) -> int:
         return encode_discard(parse_card(t[1:]))
     m = _PLAY.fullmatch(t)
     if not m:
-        raise ValueError(f"cannot read Stacks action {text!r} (e.g. B3, ^B3, BW>0, SC@2, SX@1r, ~R5, block, pass, end)")
+        raise ValueError(
+            f"cannot read Stacks action {text!r} (e.g. B3, ^B3, BW>0, SC@2, SX@1r, ~R5, block, pass, end)"
+        )
     src, code, target, victim, chip = m.groups()
     card = parse_card(code)
     if card == Card.BK:
         raise ValueError(f"{text!r}: a Block is played only as 'block', in answer to a completion (ST-15)")
     wild = card in (Card.BW, Card.RW)
     if wild != (target is not None):
-        raise ValueError(f"{text!r}: a wild names its target pile's value, 0 for a new pile (BW>0 … BW>4); no other card does")
+        raise ValueError(
+            f"{text!r}: a wild names its target pile's value, 0 for a new pile (BW>0 … BW>4); no other card does"
+        )
     if (card in (Card.SC, Card.SX)) != (victim is not None) or (card == Card.SX) != (chip is not None):
-        raise ValueError(f"{text!r}: Steal-a-Card names a seat (SC@2), Steal-a-Chip a seat and a colour (SX@2r); no other card does")
+        raise ValueError(
+            f"{text!r}: Steal-a-Card names a seat (SC@2), Steal-a-Chip a seat and a colour (SX@2r); no other card does"
+        )
     if wild:
         arg = int(target)
         if arg > 4:

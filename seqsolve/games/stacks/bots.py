@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ... import _stacks_bots
-from ...bots.base import Bot, BotError, Param
+from ..bot import Bot, BotError, Param
 from .state import StacksState
 
 _SEARCH = _stacks_bots.default_params()

@@ -45,8 +45,16 @@ PILE_CARDS = frozenset(c for c in Card if c < Card.SK)
 ACTION_CARDS = frozenset(c for c in Card if c >= Card.SK)
 
 #: copies of each kind in the full 120-card deck (ST-2)
-FULL_DECK = {**{c: 9 for c in PILE_CARDS}, Card.BW: 7, Card.RW: 7,
-             Card.SK: 3, Card.RV: 3, Card.SC: 3, Card.SX: 4, Card.BK: 3}
+FULL_DECK = {
+    **{c: 9 for c in PILE_CARDS},
+    Card.BW: 7,
+    Card.RW: 7,
+    Card.SK: 3,
+    Card.RV: 3,
+    Card.SC: 3,
+    Card.SX: 4,
+    Card.BK: 3,
+}
 #: what comes out with two players (ST-3): 8 cards, leaving 112
 TWO_PLAYER_REMOVED = {Card.RV: 3, Card.BK: 1, Card.SX: 2, Card.SC: 1, Card.SK: 1}
 

@@ -78,7 +78,9 @@ class StacksGame:
         """Nothing beyond the position's fields (the piles are among them)."""
         return {}
 
-    def render(self, state, viewer: int | None, legal: list[str] | None, color: bool, notes: list[str], last=()) -> str:
+    def render(
+        self, state, viewer: int | None, legal: list[str] | None, color: bool, notes: list[str], last=()
+    ) -> str:
         """The piles, each seat's hand, discards, chips and skip tokens, the shared stacks.
 
         ``last`` is not marked: Stacks has no board on which a move lands, and the piles
@@ -143,7 +145,7 @@ class StacksGame:
     def bot_classes() -> dict:
         """The bots that play Stacks: its own (random, greedy, mcts: seqsolve/games/stacks/bots.py)
         and the external programs of the line protocol (``ext:``)."""
-        from ...bots.external import ExternalBot
+        from ..external import ExternalBot
         from .bots import bot_classes
 
         return {**bot_classes(), ExternalBot.name: ExternalBot}
@@ -169,8 +171,15 @@ class Searcher:
     def params(self) -> dict:
         return self._search.params
 
-    def search(self, state, viewer: int, bit_generator, iterations: int = 0, seconds: float = 0.0,
-               open_information: int = 0) -> dict:
+    def search(
+        self,
+        state,
+        viewer: int,
+        bit_generator,
+        iterations: int = 0,
+        seconds: float = 0.0,
+        open_information: int = 0,
+    ) -> dict:
         """Grow the tree from ``state`` for ``viewer``, the seat deciding now.
 
         The search deals anew only the cards ``state`` does not list: an observation

@@ -127,7 +127,9 @@ def parse_overrides(variant: str) -> dict[str, object]:
         if not eq or not value.strip():
             raise RulesError(f"variant option {item!r} is not name=value")
         if name == "players":
-            raise RulesError("the player count is a seating: give it with --players (or the position's hands)")
+            raise RulesError(
+                "the player count is a seating: give it with --players (or the position's hands)"
+            )
         if name not in OPTIONS:
             raise RulesError(f"unknown Stacks option {name!r} (known: {', '.join(OPTIONS)})")
         if OPTIONS[name] in fields:

@@ -31,16 +31,14 @@ from ..engine import Outcome, bit_generator, deal_unseen, not_built
 from .actions import (
     BLOCK,
     DISCARD_BASE,
-    END,
     NUM_ACTIONS,
     PASS,
-    ActionKind,
     action_to_text,
-    decode_action,
     text_to_action,
 )
-from .cards import PILE_CARDS, Card, card_code, value
+from .cards import card_code
 from .position import StacksPosition
+from .refusals import refusal
 from .rules import StacksRules
 
 try:
@@ -92,7 +90,9 @@ class StacksState:
     def new(cls, rules: StacksRules, seed=None) -> StacksState:
         """Shuffle and deal (ST-5); the same seed deals the same game and recycles alike."""
         if not isinstance(rules, StacksRules):
-            raise ArgumentError(f"new: rules must be Sequence Stacks rules (seqsolve.parse_rules('stacks')), not {rules!r}")
+            raise ArgumentError(
+                f"new: rules must be Sequence Stacks rules (seqsolve.parse_rules('stacks')), not {rules!r}"
+            )
         seed = arguments.seed(seed, "new")
         core = _stacks.StacksCore(stacks_tables(rules), bit_generator(seed))
         core.deal()
@@ -132,9 +132,17 @@ class StacksState:
         from .position_text import to_readable, to_stn
         from .view import position_to_dict
 
-        writers = {"stn": to_stn, "readable": to_readable, "json": lambda p: json.dumps(position_to_dict(p), indent=2)}
+        writers = {
+            "stn": to_stn,
+            "readable": to_readable,
+            "json": lambda p: json.dumps(position_to_dict(p), indent=2),
+        }
         writer = writers["stn" if form == "sqn" else arguments.choice(form, "to_text", "form", writers)]
-        seen = self if viewer is None else self.observation(arguments.seat(viewer, "to_text", self.rules.players, "viewer"))
+        seen = (
+            self
+            if viewer is None
+            else self.observation(arguments.seat(viewer, "to_text", self.rules.players, "viewer"))
+        )
         return writer(seen.to_position())
 
     # ------------------------------------------------------------ reading
@@ -197,7 +205,7 @@ class StacksState:
         elif isinstance(action, (int, np.integer)) and not isinstance(action, bool):
             action = int(action)
             if action not in self._core.legal_actions():
-                raise IllegalMoveError(self._refusal(action))
+                raise IllegalMoveError(refusal(self.to_position(), self.rules, action))
         else:
             raise ArgumentError(f"apply: action must be an action number or its text, not {action!r}")
         self._core.apply(action)
@@ -211,7 +219,9 @@ class StacksState:
                 raise OverflowError
             self._core.apply(action)
         except (TypeError, ValueError, OverflowError):  # free until raised: the check of a type only
-            raise ArgumentError(f"apply_legal: action must be one of legal_actions(), not {action!r}") from None
+            raise ArgumentError(
+                f"apply_legal: action must be one of legal_actions(), not {action!r}"
+            ) from None
 
     def random_action(self) -> int:
         """A legal action drawn uniformly with the game's own bit generator."""
@@ -230,14 +240,14 @@ class StacksState:
         except ValueError as exc:
             raise MoveSyntaxError(str(exc)) from None
         if action not in self._core.legal_actions():
-            raise IllegalMoveError(self._refusal(action))
+            raise IllegalMoveError(refusal(self.to_position(), self.rules, action))
         return action
 
     @staticmethod
     def ends_turn(action: int) -> bool:
         """A discard (ST-14) or ``end`` ends the turn; a play goes on, and so does a
         Block window's answer: the completer carries on with its turn (ST-15)."""
-        if type(action) is not int:
+        if type(action) is not int or not 0 <= action < NUM_ACTIONS:
             action = arguments.integer(action, "ends_turn", "action", 0, NUM_ACTIONS - 1)
         return action >= DISCARD_BASE and action not in (BLOCK, PASS)
 
@@ -331,7 +341,11 @@ class StacksState:
         it cannot see (other hands, its own unknown cards, the draw pile, set-aside
         cards given by their count) dealt anew from the cards it has not seen."""
         player = arguments.seat(player, "resample", self.rules.players, "player")
-        rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(arguments.seed(rng, "resample", "rng"))
+        rng = (
+            rng
+            if isinstance(rng, np.random.Generator)
+            else np.random.default_rng(arguments.seed(rng, "resample", "rng"))
+        )
         pos = self.to_position()
         unseen = Counter(dict(enumerate(self.rules.deck)))
         own = list(pos.hands[player])
@@ -341,65 +355,14 @@ class StacksState:
         seen += pos.aside_cards or []
         sizes = [len(h) + u for h, u in zip(pos.hands, pos.unknown)]
         hidden_aside = 0 if pos.aside_cards is not None else pos.aside_count
-        hands, cards = deal_unseen(unseen, seen, {player: own}, sizes, pos.draw_count + hidden_aside, player, rng)
+        hands, cards = deal_unseen(
+            unseen, seen, {player: own}, sizes, pos.draw_count + hidden_aside, player, rng
+        )
         draw, aside = cards[: pos.draw_count], cards[pos.draw_count :]
         # its own generator, drawn from rng: copying the real game's would foresee its recycling
         world = StacksState(self.rules, self._core.clone(bit_generator(rng)))
         world._core.set_hidden(hands, draw, sorted(aside) if pos.aside_cards is None else None)
         return world
-
-    # ------------------------------------------------------------ refusals
-    def _refusal(self, action: int) -> str:
-        """Why ``action`` is not legal here, in one sentence naming the rule."""
-        if not isinstance(action, int) or not 0 <= action < NUM_ACTIONS:
-            return f"no Stacks action has number {action!r}"
-        text, a = action_to_text(action), decode_action(action)
-        pos = self.to_position()
-        if pos.result is not None:
-            return f"{text}: the game is over"
-        if pos.block_asked is not None:
-            if action == BLOCK:
-                return f"block: {_holds_no(pos, pos.block_asked, 'Block')} (ST-15)"
-            return f"{text}: seat {pos.block_asked} is asked whether to block the completion: block or pass (ST-15)"
-        seat = pos.to_move
-        if action in (BLOCK, PASS):
-            return f"{text}: no completion is waiting for a Block (ST-15)"
-        if action == END:
-            return "end: the hand is not empty, so the turn ends with a discard (ST-14)"
-        if a.kind == ActionKind.DISCARD or not a.from_discard:
-            if a.card not in pos.hands[seat]:
-                return f"{text}: {_holds_no(pos, seat, a.card.name)}"
-        elif not pos.discards[seat] or pos.discards[seat][-1] != a.card:
-            return f"{text}: the top of seat {seat}'s discard pile is not {a.card.name} (ST-12)"
-        elif a.card not in PILE_CARDS and not self.rules.actions_from_discard:
-            return f"{text}: action cards are played from the hand only (stacks_actions_from_discard=false)"
-        if a.card == Card.BK:
-            return f"{text}: a Block is played only in answer to a completion (ST-15)"
-        return f"{text}: {_no_target(self.rules, a.card, a.arg)}"
-
-
-def _holds_no(pos: StacksPosition, seat: int, card: str) -> str:
-    """That ``seat`` has no such card or, with cards of its hand unknown here, that it
-    shows none: it may hold one, but only a card the position shows is played."""
-    return f"seat {seat} {'shows' if pos.unknown[seat] else 'holds'} no {card}"
-
-
-def _no_target(rules: StacksRules, card: int, arg: int) -> str:
-    if card in PILE_CARDS:
-        v = value(card)
-        if v and arg:
-            return "a number card names no target (its value gives the pile)"
-        if v == 1 or (v == 0 and arg == 0):
-            return f"{rules.max_piles_per_colour} piles of that colour are in play already (ST-7)"
-        return f"no pile of that colour has value {arg if v == 0 else v - 1} (ST-8)"
-    if card in (Card.SK, Card.RV):
-        return "this card names no target"
-    if card == Card.SC:
-        return f"seat {arg} is not an opponent with a discard pile to steal from (ST-18)"
-    return (
-        f"seat {arg // 2} is not an opponent holding such a chip, or the steal would win"
-        " and stacks_steal_chip_can_win is false (ST-19)"
-    )
 
 
 #: the StacksPosition fields the engine loads

@@ -5,7 +5,7 @@ every action of a self-play game, and its summary over a point's records."""
 
 from __future__ import annotations
 
-from ...play.stats import mean_interval, rate_interval
+from ...stats import mean_interval, rate_interval
 from .actions import BLOCK, ActionKind, decode_action
 from .cards import Card, colour
 from .rules import StacksRules
@@ -89,4 +89,3 @@ def _chip_would_win(rules: StacksRules, pos) -> bool:
     blue, red = pos.chips[pos.to_move]
     blue, red = (blue + 1, red) if which == 0 else (blue, red + 1)
     return blue + red >= rules.win_chips and min(blue, red) >= rules.win_min_each
-

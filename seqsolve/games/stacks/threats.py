@@ -6,7 +6,7 @@ may hold or cannot hold one.  The ``threats`` of ``analyze --json`` (docs/stacks
 
 It is a count, not a search: a completion still passes the Block window (ST-15),
 and a seat may draw the card it lacks at its next turn start (ST-11).  The ranking
-of decisions stays the search's (:class:`~seqsolve.analysis.exact.NoTactics`).
+of decisions stays the search's (:class:`~seqsolve.games.exact.NoTactics`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import asdict, dataclass
 
-from ...analysis.exact import NoTactics
+from ..exact import NoTactics
 from .cards import Card, card_code, colour
 from .position_text import FULL_PILE
 

@@ -74,7 +74,9 @@ def _cards(cards: Sequence[str]) -> str:
     return " ".join(cards) if cards else "-"
 
 
-def render_position(pos: StacksPosition, legal: Sequence[str] | None = None, notes: Sequence[str] = ()) -> str:
+def render_position(
+    pos: StacksPosition, legal: Sequence[str] | None = None, notes: Sequence[str] = ()
+) -> str:
     """The piles, then each seat's hand, discard pile, chips and skip tokens, then the
     shared stacks; ``legal`` lists the decisions of the seat asked now.  Ends with a newline."""
     rules = pos.rules
@@ -92,7 +94,9 @@ def render_position(pos: StacksPosition, legal: Sequence[str] | None = None, not
         made += ", has refilled the draw pile" if pos.refilled else ""
         lines.append(f"to move    seat {pos.to_move} (play goes {way}{made})")
         if pos.block_asked is not None:
-            lines.append(f"block?     seat {pos.block_asked} is asked whether to block the completed pile (ST-15)")
+            lines.append(
+                f"block?     seat {pos.block_asked} is asked whether to block the completed pile (ST-15)"
+            )
     lines.extend(notes)
     lines.append(f"turn       {pos.turn}  (quiet {pos.quiet})")
     piles = "  |  ".join(" ".join(_codes(p)) for p in pos.piles)

@@ -28,8 +28,11 @@ import stat
 from .schema import RecordError
 
 #: what each kind of existing path is called in a refusal
-_REFUSED = {stat.S_ISDIR: "is a folder, not a file", stat.S_ISBLK: "a block device, not a file",
-            stat.S_ISSOCK: "a socket, not a file"}
+_REFUSED = {
+    stat.S_ISDIR: "is a folder, not a file",
+    stat.S_ISBLK: "a block device, not a file",
+    stat.S_ISSOCK: "a socket, not a file",
+}
 #: a FIFO that nobody reads (``open`` with ``O_NONBLOCK`` says ENXIO)
 NO_READER = "a pipe that nobody reads: start its reader first, or give a file"
 #: a temporary file's name keeps this much of the target's name (names are at most 255 bytes)

@@ -47,7 +47,9 @@ def _read_bytes(path: str, fd: int | None = None) -> bytes:
                     return fh.read()
                 data = fh.read(MAX_STREAM_BYTES + 1)  # a pipe or a device: /dev/zero never ends
             if len(data) > MAX_STREAM_BYTES:
-                raise RecordError(f"{path}: not a file, and more than {MAX_STREAM_BYTES >> 20} MB: not a record file")
+                raise RecordError(
+                    f"{path}: not a file, and more than {MAX_STREAM_BYTES >> 20} MB: not a record file"
+                )
             return data
         os.lseek(fd, 0, os.SEEK_SET)
         chunks = []
@@ -137,7 +139,9 @@ def scan(path: str, fd: int | None = None) -> Scan:
         if problem:
             raise RecordError(f"{path}:{number}: {problem}")
         if record["seed"] != seed:
-            raise RecordError(f"{path}:{number}: a game of seed {record['seed']} among the games of seed {seed}")
+            raise RecordError(
+                f"{path}:{number}: a game of seed {record['seed']} among the games of seed {seed}"
+            )
         game = game or header_game(out.header, path)
         held = (record["variant"], record["players"], record["teams"])
         if held != game:

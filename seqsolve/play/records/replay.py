@@ -25,7 +25,9 @@ def start_state(record: dict, where: str = "game record"):
         return game.new_initial_state(rules, seed=seed)
     state = game.read_position(record["start"], f"{where} (start)", seed=seed)
     if str(state.rules.variant) != str(rules.variant) or state.rules.players != rules.players:
-        raise RecordError(f"{where}: the start position is not a game of {rules.variant}, {rules.players} players")
+        raise RecordError(
+            f"{where}: the start position is not a game of {rules.variant}, {rules.players} players"
+        )
     return state
 
 
@@ -71,7 +73,9 @@ class Replay:
             except ValueError as exc:
                 raise RecordError(f"{self.where}: move {ply} {text!r} cannot be replayed: {exc}") from None
             skipped = getattr(state, "seats_skipped", None)  # a game with skipped turns says which
-            yield Step(ply, text, state.current_player, state.turn, action, tuple(skipped(action)) if skipped else ())
+            yield Step(
+                ply, text, state.current_player, state.turn, action, tuple(skipped(action)) if skipped else ()
+            )
             state.apply(action)
         record = self.record
         if not state.is_terminal():

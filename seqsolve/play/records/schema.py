@@ -115,7 +115,11 @@ def check_game(record) -> str | None:
 
 def check_header(header, path: str) -> dict:
     """The header of ``path`` if it is one of a match record file of this format."""
-    if not isinstance(header, dict) or header.get("seqsolve") != "match" or not isinstance(header.get("config"), dict):
+    if (
+        not isinstance(header, dict)
+        or header.get("seqsolve") != "match"
+        or not isinstance(header.get("config"), dict)
+    ):
         raise RecordError(f"{path}:1: not a seqsolve match record file")
     if header.get("format") != RECORD_FORMAT:
         raise RecordError(

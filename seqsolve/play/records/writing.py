@@ -9,6 +9,7 @@ import fcntl
 import json
 import os
 import stat
+from typing import Self
 
 from .outputs import check_output_file
 from .reading import check_file, games_by_number
@@ -20,7 +21,9 @@ def _lock(fd: int, path: str, what: str) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise RecordError(f"{path}: in use by another seqsolve run; wait for it to end or choose another {what}") from None
+        raise RecordError(
+            f"{path}: in use by another seqsolve run; wait for it to end or choose another {what}"
+        ) from None
     except OSError as exc:
         os.close(fd)
         raise RecordError(f"{path}: cannot lock ({exc.strerror or exc})") from None
@@ -40,7 +43,7 @@ class RecordFile:
         self.done: dict[int, dict] = {}
         self.fd: int | None = None
 
-    def __enter__(self) -> RecordFile:
+    def __enter__(self) -> Self:
         self.open()
         return self
 
@@ -126,7 +129,7 @@ class FolderLock:
     def __init__(self, folder: str, option: str = "--out"):
         self.folder, self.option, self.fd = folder, option, None
 
-    def __enter__(self) -> FolderLock:
+    def __enter__(self) -> Self:
         try:
             fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY)
         except OSError as exc:

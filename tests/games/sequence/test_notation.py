@@ -42,7 +42,18 @@ FRESH = ["classic", EMPTY_BOARD, "bg", "0", "3S,JS,7H,JH,6D,TD,6C/?7", "-/-", "-
 
 def sqn(**changes: str) -> str:
     """Example 1's SQN with some fields replaced (names as in P-1..P-9)."""
-    names = ["variant", "board", "seats", "to_move", "hands", "discards", "sequences", "draw", "turn", "stall"]
+    names = [
+        "variant",
+        "board",
+        "seats",
+        "to_move",
+        "hands",
+        "discards",
+        "sequences",
+        "draw",
+        "turn",
+        "stall",
+    ]
     fields = [changes.get(name, value) for name, value in zip(names, FRESH, strict=True)]
     return " ".join(fields)
 
@@ -180,8 +191,12 @@ def test_readable_options_line_merges_with_the_variant():
 def test_finished_game_result_spellings():
     """P-4: !b / != in SQN are 'result: b' / 'result: draw' in the readable form."""
     won = parse_position(
-        sqn(variant="classic[sequences_to_win=1]", board="*8*/GGGGG5/10/10/10/10/10/10/10/*8*", to_move="!g",
-            sequences="g:a2-e2")
+        sqn(
+            variant="classic[sequences_to_win=1]",
+            board="*8*/GGGGG5/10/10/10/10/10/10/10/*8*",
+            to_move="!g",
+            sequences="g:a2-e2",
+        )
     )
     assert won.result == "g" and won.to_move is None
     assert "result: g\n" in to_readable(won) and "to-move" not in to_readable(won)
@@ -257,7 +272,9 @@ def test_draft_larger_than_draft_size_is_rejected():
     assert_refused_at(text, column_of(text, "draft:") + len("draft:"), "draft_size is 5")
 
 
-NUMBERS = "numbers *8*/10/10/10/10/B9/B9/B9/B9/*8* bg !b N01,N17,N48,PL,MI/?5 N05,N06/N07,N07 b:a6-a10 86 12 3"
+NUMBERS = (
+    "numbers *8*/10/10/10/10/B9/B9/B9/B9/*8* bg !b N01,N17,N48,PL,MI/?5 N05,N06/N07,N07 b:a6-a10 86 12 3"
+)
 
 
 def test_numbers_position_round_trip():
@@ -354,7 +371,12 @@ def test_position_error_format_and_pickling():
     assert str(err) == "game.sqn:1:9: corner a1 must be *"
     assert isinstance(err, ValueError)
     again = pickle.loads(pickle.dumps(err))
-    assert (again.source, again.line, again.column, again.message) == ("game.sqn", 1, 9, "corner a1 must be *")
+    assert (again.source, again.line, again.column, again.message) == (
+        "game.sqn",
+        1,
+        9,
+        "corner a1 must be *",
+    )
 
 
 def test_errors_name_the_file(tmp_path):
@@ -594,7 +616,9 @@ def test_p11_1_variant_errors_point_at_the_variant():
     """P-1: an unknown preset or a bad option value is reported at the variant field."""
     err = rejects(sqn(variant="clasic"))
     assert (err.line, err.column) == (1, 1) and "unknown preset 'clasic'" in err.message
-    err = rejects(READABLE_FRESH.replace("variant: classic\n", "variant: classic\noptions: stall_limit=lots\n"))
+    err = rejects(
+        READABLE_FRESH.replace("variant: classic\n", "variant: classic\noptions: stall_limit=lots\n")
+    )
     assert (err.line, err.column) == (3, 10) and "stall_limit" in err.message
 
 
@@ -620,7 +644,9 @@ def test_p11_2_colours_alternate():
 
 def test_p11_2_seat_count_allowed_for_the_variant():
     """P-11.2: seed000 allows at most 6 players; the draft variant has 2 sides."""
-    text = sqn(variant="seed000", seats="bgbgbgbg", hands="/".join(["?4"] * 8), discards="/".join("-" * 8), draw="72")
+    text = sqn(
+        variant="seed000", seats="bgbgbgbg", hands="/".join(["?4"] * 8), discards="/".join("-" * 8), draw="72"
+    )
     assert_refused_at(text, 1, "more than this variant allows (6)")
     text = DRAFT.replace(" bg ", " bgr ").replace("/?6 -/-", "/?6/?6 -/-/-").replace(" 87 ", " 81 ")
     assert_refused_at(text, 1, "2 sides")
@@ -711,7 +737,9 @@ def test_p11_5_enough_sequences_while_in_progress():
 
 def test_p11_5_only_the_winner_may_have_enough():
     """P-11.5: with result !g, blue may not have reached sequences_to_win."""
-    text = sqn(variant="classic[sequences_to_win=1]", board=WON_BOARD, sequences="b:a1-e1,g:a10-e10", to_move="!g")
+    text = sqn(
+        variant="classic[sequences_to_win=1]", board=WON_BOARD, sequences="b:a1-e1,g:a10-e10", to_move="!g"
+    )
     assert_refused_at(text, column_of(text, "b:a1-e1"), "green won")
     text = text.replace(" !g ", " != ")
     err = rejects(text)
@@ -798,9 +826,49 @@ def _state_of(variant: str):
 
 SEEDS = _seed_texts()
 ODD = [
-    "0", "9", "99999999999999999999", "-1", "?", "?0", "x", ":", "/", ",", "-", "!", "#", "=", "[", "]", "*",
-    ".", "B", "g", "J", "10", "é", "ß", "٣", "²", "\u2028", "\x0b", "\x1c", "\r", "\t", "\n", "\n\n", " ",
-    "\ufeff", "\x00", "\x1b[31m", "💥", "seqsolve-position 1", "board:", "hand 9:", "draw: 5 :", "x-key: 1",
+    "0",
+    "9",
+    "99999999999999999999",
+    "-1",
+    "?",
+    "?0",
+    "x",
+    ":",
+    "/",
+    ",",
+    "-",
+    "!",
+    "#",
+    "=",
+    "[",
+    "]",
+    "*",
+    ".",
+    "B",
+    "g",
+    "J",
+    "10",
+    "é",
+    "ß",
+    "٣",
+    "²",
+    "\u2028",
+    "\x0b",
+    "\x1c",
+    "\r",
+    "\t",
+    "\n",
+    "\n\n",
+    " ",
+    "\ufeff",
+    "\x00",
+    "\x1b[31m",
+    "💥",
+    "seqsolve-position 1",
+    "board:",
+    "hand 9:",
+    "draw: 5 :",
+    "x-key: 1",
 ]
 
 
@@ -827,7 +895,11 @@ def mutated_position(draw) -> str:
             text = " ".join(words)
         elif kind == "option":  # the first preset name gets an override (SQN and readable alike)
             name = draw(st.sampled_from(sorted(OPTIONS)))
-            value = draw(st.sampled_from(["0", "1", "3", "17", "40", "65536", "2147483648", "9" * 25, "unlimited", "true", "-1"]))
+            value = draw(
+                st.sampled_from(
+                    ["0", "1", "3", "17", "40", "65536", "2147483648", "9" * 25, "unlimited", "true", "-1"]
+                )
+            )
             text = re.sub(r"\b(classic|draft|numbers|seed000)\b", rf"\1[{name}={value}]", text, count=1)
         elif kind == "huge":
             numbers = list(re.finditer(r"[0-9]+", text))

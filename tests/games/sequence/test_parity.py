@@ -43,8 +43,6 @@ ROOT_SEED = 20_250_611
 #: Every seating of C-6 (players, teams); None = the default for that count.
 
 
-
-
 #: (preset, players, teams) for every preset and every seating it allows.
 CONFIGS = preset_configs()
 
@@ -122,7 +120,9 @@ def check_same(state: State, ref: RefGame, before: Position, move: str, where: s
         )
     index = state.rules.deck_cards.index
     for seat, taken in enumerate(ref.public):  # D-5: the takes everyone saw, not in a position file
-        assert state.public_hand(seat) == sorted(taken, key=index), f"seat {seat}'s takes {where} after {move}"
+        assert state.public_hand(seat) == sorted(taken, key=index), (
+            f"seat {seat}'s takes {where} after {move}"
+        )
     if state.is_terminal():
         assert _TERMINATION[state.outcome().termination] == ref.termination, (
             f"termination {where} after {move}"
@@ -310,7 +310,9 @@ def test_parity_through_reshuffles(index):
             rules, seed=ROOT_SEED + 31 * index + game, rng=rng, budget=100_000, through_reshuffles=True
         )
     assert total["finished"] == games
-    if rules.sequences_to_win == max_sequences(rules.overlap_max_shared):  # nobody wins: the pile runs out again and again
+    if rules.sequences_to_win == max_sequences(
+        rules.overlap_max_shared
+    ):  # nobody wins: the pile runs out again and again
         assert total["reshuffles"] >= 3
         assert total["end:win"] == 0
 

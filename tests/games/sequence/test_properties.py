@@ -33,8 +33,6 @@ from seqsolve.games.sequence.state import State, Termination
 UNKNOWN = 255
 
 
-
-
 CONFIGS = preset_configs()
 
 configs = st.sampled_from(CONFIGS)
@@ -383,7 +381,9 @@ def test_from_position_keeps_an_unlisted_empty_pile_unlisted():
 def test_observation_never_lists_the_draw_pile():
     """§1.14: nobody sees the draw pile, so an observation never lists it, even when it is
     empty and its (empty) order is known to the full state."""
-    rules = parse_rules("classic", players=2).replace(deck_exhaustion="draw_game", sequences_to_win=max_sequences(1))
+    rules = parse_rules("classic", players=2).replace(
+        deck_exhaustion="draw_game", sequences_to_win=max_sequences(1)
+    )
     state = State.new(rules, seed=3)
     rng = np.random.default_rng(3)
     while state.draw_pile_size() > 0:

@@ -338,8 +338,12 @@ def test_c14_exchange_allowance_renews_each_turn():
 @pytest.mark.parametrize(
     "chips, hand, listed, refused, why",
     [
-        pytest.param({"b": "e1"}, "5S", ["5S@d9"], "~5S", "C-20", id="C-14/C-20 a live card is not exchanged"),
-        pytest.param({"g": "e5"}, "5H", ["5H@i7"], "5H@e5", "not empty", id="C-15 a chip needs an empty cell"),
+        pytest.param(
+            {"b": "e1"}, "5S", ["5S@d9"], "~5S", "C-20", id="C-14/C-20 a live card is not exchanged"
+        ),
+        pytest.param(
+            {"g": "e5"}, "5H", ["5H@i7"], "5H@e5", "not empty", id="C-15 a chip needs an empty cell"
+        ),
         pytest.param({"b": "e5"}, "JS", ["pass"], "~JS", "C-19a", id="C-19a a JS with no target is not dead"),
     ],
 )

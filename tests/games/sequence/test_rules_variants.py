@@ -537,9 +537,29 @@ def test_d3_heart_needs_own_chips_only():
     "to_win, chips, sequence, hand, draft, draw, move, count, termination",
     [
         # D-3: the heart completed beside a real sequence reaches sequences_to_win=3
-        (3, {"B": "b1 c1 d1 e1", "b": "e5 f5 e6"}, "b a1-e1", "3H", "QD", "KS", "3H@f6+QD", 3, Termination.WIN),
+        (
+            3,
+            {"B": "b1 c1 d1 e1", "b": "e5 f5 e6"},
+            "b a1-e1",
+            "3H",
+            "QD",
+            "KS",
+            "3H@f6+QD",
+            3,
+            Termination.WIN,
+        ),
         # D-4/D-3: a heart already made outweighs green's one sequence when the draft runs out
-        (5, {"b": "e5 f5 e6 f6", "G": "b10 c10 d10 e10"}, "g a10-e10", "9C", "", [], "9C@a5", 2, Termination.DRAFT_END),
+        (
+            5,
+            {"b": "e5 f5 e6 f6", "G": "b10 c10 d10 e10"},
+            "g a10-e10",
+            "9C",
+            "",
+            [],
+            "9C@a5",
+            2,
+            Termination.DRAFT_END,
+        ),
     ],
     ids=["d3-higher-target", "d4-draft-end"],
 )

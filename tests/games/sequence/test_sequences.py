@@ -41,7 +41,9 @@ def test_c25_c26_agree_with_the_reference(max_shared, reuse, corners):
         cell = rng.choice([c for c in range(100) if c not in CORNERS])
         board[cell] = colour
         completed = [w for w in rng.sample(range(len(windows())), rng.randint(0, 3))]
-        expected = maximum_declarations(eligible_windows(board, colour, cell, completed, rules), completed, rules)[0]
+        expected = maximum_declarations(
+            eligible_windows(board, colour, cell, completed, rules), completed, rules
+        )[0]
         assert new_sequences(board, colour, cell, completed, rules) == expected
         found_some += bool(expected)
         for w in windows_through()[cell]:
@@ -54,10 +56,12 @@ def test_c26_declares_the_lexicographically_first_maximum_set():
     board = ["."] * 100
     for c in CORNERS:
         board[c] = "*"
-    for name in "a2 a3 a4 a5 a6 a7 a8 a9".split():
+    for name in ["a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"]:
         board[parse_cell(name)] = "b"
     # the five windows through a5 all count; only a1-a5 and a5-a9 share at most one cell
     declared = new_sequences(board, "b", parse_cell("a5"), [], rules)
     assert declared == (parse_window("a1-a5"), parse_window("a5-a9"))
     # sharing nothing: one window, the first
-    assert new_sequences(board, "b", parse_cell("a5"), [], _rules(0, UNLIMITED, False)) == (parse_window("a1-a5"),)
+    assert new_sequences(board, "b", parse_cell("a5"), [], _rules(0, UNLIMITED, False)) == (
+        parse_window("a1-a5"),
+    )

@@ -41,9 +41,7 @@ def test_one_chip_element_per_chip_by_colour_and_lock_c27(seed):
     pos = state.to_position()
     svg = SEQUENCE.picture(state)
     chips = {e.get("data-cell"): e for e in _elements(svg, "chip")}
-    board = {
-        f"{'abcdefghij'[c % 10]}{c // 10 + 1}": t for c, t in enumerate(pos.board) if t not in ".*"
-    }
+    board = {f"{'abcdefghij'[c % 10]}{c // 10 + 1}": t for c, t in enumerate(pos.board) if t not in ".*"}
     assert len(chips) == len(_elements(svg, "chip")) == len(board) > 0
     for cell, token in board.items():
         assert chips[cell].get("data-colour") == token.lower()
@@ -56,9 +54,11 @@ def test_one_chip_element_per_chip_by_colour_and_lock_c27(seed):
 def test_a_line_per_completed_sequence_c25():
     state = read_state(EXAMPLE3)
     lines = _elements(SEQUENCE.picture(state), "sequence")
-    assert [(e.get("data-colour"), e.get("data-window")) for e in lines] == [
-        (colour, window_name(w)) for colour, w in state.sequences()
-    ] == [("g", "b3-f3"), ("b", "e4-e8"), ("b", "e6-i6")]
+    assert (
+        [(e.get("data-colour"), e.get("data-window")) for e in lines]
+        == [(colour, window_name(w)) for colour, w in state.sequences()]
+        == [("g", "b3-f3"), ("b", "e4-e8"), ("b", "e6-i6")]
+    )
     e4_e8 = lines[1]  # drawn from the centre of e4 to the centre of e8: one column, five rows
     assert e4_e8.get("x1") == e4_e8.get("x2") and float(e4_e8.get("y2")) - float(e4_e8.get("y1")) == 4 * 60
 
@@ -94,7 +94,9 @@ def test_a_mark_per_given_turn_with_its_label():
 
 def test_an_exchange_and_its_play_share_the_cell_with_both_labels():
     state = read_state(EXAMPLE3)
-    svg = SEQUENCE.picture(state, marks=[{"move": "9H@i3", "label": "a"}, {"move": "~2C 9H@i3", "label": "b"}])
+    svg = SEQUENCE.picture(
+        state, marks=[{"move": "9H@i3", "label": "a"}, {"move": "~2C 9H@i3", "label": "b"}]
+    )
     assert [e.get("data-cell") for e in _elements(svg, "mark")] == ["i3", "i3"]
     label_ys = [float(e.get("y")) for e in _elements(svg, "mark-label")]
     assert label_ys[1] > label_ys[0]  # stacked, not drawn over each other

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from state_helpers import rules_for
 
 from seqsolve import _choose, _eval
 from seqsolve.games.base import RulesError
 from seqsolve.games.sequence.rules import PRESETS, UNLIMITED
-from seqsolve.reference.sequences import overlap_allows
 from seqsolve.games.sequence.state import State
-from state_helpers import rules_for
+from seqsolve.reference.sequences import overlap_allows
+
 
 def seatings():
     """Every preset with two sides, and with three where the preset allows them."""
@@ -125,7 +126,11 @@ def test_barred_windows_are_the_ones_c25_forbids(preset, changes):
 
 # the default weights, the one-ply score in the heuristic's key, and the split
 # evaluation (dead windows and hand-fillable cells), which reads no tally
-WEIGHTS = [None, {"w_tactics": 0.5}, {"w_hand": (0.0, 1.0, 2.0, 3.0, 4.0), "w_dead_open": (0.0, 0.5, 1.0, 3.0, 4.0)}]
+WEIGHTS = [
+    None,
+    {"w_tactics": 0.5},
+    {"w_hand": (0.0, 1.0, 2.0, 3.0, 4.0), "w_dead_open": (0.0, 0.5, 1.0, 3.0, 4.0)},
+]
 
 
 def same_scores(kept, plain):
@@ -133,7 +138,9 @@ def same_scores(kept, plain):
         assert _eval.score_actions(kept, weights) == _eval.score_actions(plain, weights)
         assert _eval.evaluate_scores(kept, weights) == _eval.evaluate_scores(plain, weights)
         for side in range(len(_eval.evaluate_scores(plain))):
-            assert _eval.evaluate_position(kept, side, weights) == _eval.evaluate_position(plain, side, weights)
+            assert _eval.evaluate_position(kept, side, weights) == _eval.evaluate_position(
+                plain, side, weights
+            )
         for chooser in (_choose.heuristic_action, _choose.greedy_action):
             assert chooser(kept, np.random.PCG64(5), weights) == chooser(plain, np.random.PCG64(5), weights)
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from core_helpers import card_census, state
 
-from seqsolve.analysis.exact import NoTactics
+from seqsolve.games.exact import NoTactics
 from seqsolve.games.stacks.game import STACKS
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import StacksState

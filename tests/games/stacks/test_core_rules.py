@@ -68,7 +68,10 @@ def test_st15_block_is_asked_only_in_a_window_and_pass_only_there():
 
 
 def test_st9_an_empty_supply_gives_no_chip():
-    st = completion(variant="stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]", chips=[(1, 0), (0, 0), (0, 0), (0, 0)])
+    st = completion(
+        variant="stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]",
+        chips=[(1, 0), (0, 0), (0, 0), (0, 0)],
+    )
     st.apply("B5")
     for _ in range(3):
         st.apply("pass")

@@ -86,7 +86,12 @@ def test_each_bot_plays_dealt_games_legally_from_its_observation(bot, players):
 
 def test_stacks_game_lists_its_bots():
     assert set(bot_classes()) == {"random", "greedy", "mcts"}
-    assert set(STACKS.bot_classes()) == {"random", "greedy", "mcts", "ext"}  # and the line protocol's programs
+    assert set(STACKS.bot_classes()) == {
+        "random",
+        "greedy",
+        "mcts",
+        "ext",
+    }  # and the line protocol's programs
     assert all(cls.summary for cls in bot_classes().values())
 
 
@@ -96,24 +101,40 @@ def test_stacks_game_lists_its_bots():
 #: greedy's documented preferences (docs/stacks.md), each a position where it decides
 #: and the one action it must choose: (what it shows, the position's fields, the action)
 GREEDY_CHOICES = [
-    ("ST-9 completes a pile rather than ending the turn", {"hands": ["R1 B5 SK", "-"], "piles": ["B1 B2 B3 B4"]}, "B5"),
+    (
+        "ST-9 completes a pile rather than ending the turn",
+        {"hands": ["R1 B5 SK", "-"], "piles": ["B1 B2 B3 B4"]},
+        "B5",
+    ),
     # with 3 blue and 1 red chips only a red chip wins (5 chips, 2 of each)
     (
         "ST-21 takes the completion that wins",
         {"hands": ["B5 R5", "-"], "piles": ["B1 B2 B3 B4", "R1 R2 R3 R4"], "chips": [(3, 1), (0, 0)]},
         "R5",
     ),
-    ("keeps a wild when a number does the same job", {"hands": ["BW B5", "-"], "piles": ["B1 B2 B3 B4"]}, "B5"),
+    (
+        "keeps a wild when a number does the same job",
+        {"hands": ["BW B5", "-"], "piles": ["B1 B2 B3 B4"]},
+        "B5",
+    ),
     (
         "keeps a wild when a number from the discards does the same job",
         {"hands": ["BW B5", "-"], "piles": ["B1 B2 B3 B4"], "discards": ["B4", "-"]},
         "B5",
     ),
-    ("plays a wild as the five when no number can", {"hands": ["BW R2", "-"], "piles": ["B1 B2 B3 B4"]}, "BW>4"),
+    (
+        "plays a wild as the five when no number can",
+        {"hands": ["BW R2", "-"], "piles": ["B1 B2 B3 B4"]},
+        "BW>4",
+    ),
     # R3, R4, R5 on a red pile at 2 reach the 5
     ("ST-8 builds a pile it can finish this turn", {"hands": ["R3 R4 R5 SC", "-"], "piles": ["R1 R2"]}, "R3"),
     ("leaves no pile at four for the next player", {"hands": ["B4 SC", "-"], "piles": ["B1 B2 B3"]}, "~SC"),
-    ("builds to four when its hand holds the five", {"hands": ["B4 B5 SC", "-"], "piles": ["B1 B2 B3"]}, "B4"),
+    (
+        "builds to four when its hand holds the five",
+        {"hands": ["B4 B5 SC", "-"], "piles": ["B1 B2 B3"]},
+        "B4",
+    ),
     ("spends no wild on a build it cannot finish", {"hands": ["RW SC", "-"], "piles": ["R1"]}, "~SC"),
     # the discard top is played like a hand card; the hand keeps its own
     (
@@ -148,7 +169,9 @@ GREEDY_CHOICES = [
 ]
 
 
-@pytest.mark.parametrize("fields, action", [c[1:] for c in GREEDY_CHOICES], ids=[c[0] for c in GREEDY_CHOICES])
+@pytest.mark.parametrize(
+    "fields, action", [c[1:] for c in GREEDY_CHOICES], ids=[c[0] for c in GREEDY_CHOICES]
+)
 def test_greedy_chooses_as_documented(fields, action):
     assert greedy(state(**fields)) == action
 
@@ -168,7 +191,11 @@ def test_greedy_blocks_a_completion_that_would_win_and_lets_a_far_one_stand():
 def test_greedy_does_not_block_a_completion_that_gives_no_chip():
     # ST-9: the blue supply is empty (stacks_chip_supply=1, the chip already taken)
     window = {"hands": ["-", "BK R2"], "piles": ["B1 B2 B3 B4 B5"], "block_asked": 1, "progress": True}
-    st = state(**window, variant="stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]", chips=[(1, 0), (0, 1)])
+    st = state(
+        **window,
+        variant="stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]",
+        chips=[(1, 0), (0, 1)],
+    )
     assert greedy(st, block_all=True) == "pass"
 
 
@@ -268,7 +295,7 @@ def test_seeds_reproduce_the_bots_choices():
 
 
 def test_mcts_bot_refuses_no_budget():
-    from seqsolve.bots.base import BotError
+    from seqsolve.games.bot import BotError
 
     with pytest.raises(BotError, match="iters, time or work"):
         StacksMCTSBot(iters=0, time=0, work=0)
@@ -355,7 +382,10 @@ def test_halt_ends_running_searches_until_released():
     finally:
         STACKS.halt_searches(False)
     assert 0 < found["iterations"] < budget
-    assert STACKS.searcher({}).search(st.observation(0), 0, np.random.PCG64(1), iterations=300)["iterations"] == 300
+    assert (
+        STACKS.searcher({}).search(st.observation(0), 0, np.random.PCG64(1), iterations=300)["iterations"]
+        == 300
+    )
 
 
 def test_evaluate_scores_a_won_game_and_shares_an_open_one():

@@ -26,8 +26,13 @@ from seqsolve.play.match import run_games
 
 
 def fuzz(examples: int):
-    return settings(max_examples=examples, derandomize=True, database=None, deadline=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
 
 
 def _positions() -> list[str]:
@@ -50,17 +55,47 @@ def _positions() -> list[str]:
 
 POSITIONS = _positions()
 READABLE = [STACKS.write_position(read_state(line), form="readable") for line in POSITIONS[:6]]
-CHARS = st.sampled_from(list("0123456789 /,+-:?!<>=bkprBRWSKVCX*#[]\n\t") + ["B5", "RW", "?99999", "\x00", "é"])
-TOKENS = st.sampled_from(["-", "0", "99", "?", "?5", "B1", "B1+B2", "BW+B2+B3+B4+B5", "RV", "SK,SK,SK", "0b0r",
-                          "9b9r", "!0", "!=", "0<", "1>prk0", "0>k9", "stacks[max_turns=1]", "stacks[x=1]",
-                          "stacks[stacks_chip_supply=0]", "1:B1", "0:", "12:B1,B2", "4294967296", "-1"])
+CHARS = st.sampled_from(
+    list("0123456789 /,+-:?!<>=bkprBRWSKVCX*#[]\n\t") + ["B5", "RW", "?99999", "\x00", "é"]
+)
+TOKENS = st.sampled_from(
+    [
+        "-",
+        "0",
+        "99",
+        "?",
+        "?5",
+        "B1",
+        "B1+B2",
+        "BW+B2+B3+B4+B5",
+        "RV",
+        "SK,SK,SK",
+        "0b0r",
+        "9b9r",
+        "!0",
+        "!=",
+        "0<",
+        "1>prk0",
+        "0>k9",
+        "stacks[max_turns=1]",
+        "stacks[x=1]",
+        "stacks[stacks_chip_supply=0]",
+        "1:B1",
+        "0:",
+        "12:B1,B2",
+        "4294967296",
+        "-1",
+    ]
+)
 
 
 @st.composite
 def mutated(draw, sources: list[str]) -> str:
     text = draw(st.sampled_from(sources))
     for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(["insert", "delete", "replace", "field", "field_swap", "field_drop", "line"]))
+        kind = draw(
+            st.sampled_from(["insert", "delete", "replace", "field", "field_swap", "field_drop", "line"])
+        )
         if kind in ("insert", "delete", "replace"):
             at = draw(st.integers(0, len(text)))
             cut = 0 if kind == "insert" else 1
@@ -155,7 +190,11 @@ def records(tmp_path_factory) -> Files:
     out = Files()
     for name, config, games in (
         ("stacks-2", MatchConfig(bots=("greedy", "random"), variant="stacks", seed=1), 2),
-        ("stacks-3", MatchConfig(bots=("greedy", "random", "greedy"), variant="stacks", players=3, seed=2), 3),
+        (
+            "stacks-3",
+            MatchConfig(bots=("greedy", "random", "greedy"), variant="stacks", players=3, seed=2),
+            3,
+        ),
     ):
         path = folder / f"{name}.jsonl"
         run_games(config, games, jobs=1, out=str(path))
@@ -163,11 +202,37 @@ def records(tmp_path_factory) -> Files:
     return out
 
 
-MOVES = st.sampled_from(["B1", "BW>0", "BW>9", "~B3", "^B4", "SC@0", "SC@7", "SX@1r", "SX@1z", "block", "pass",
-                         "end", "SK", "RV", "~BK", "B1 B2", "", "zz", "^SX@0b"])
-JUNK = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.text(max_size=8),
-                 st.sampled_from(["stacks", "stacks[max_turns=1]", "classic", "draw", "0", "win", "forfeit"]),
-                 st.lists(st.integers(-2, 7), max_size=3))
+MOVES = st.sampled_from(
+    [
+        "B1",
+        "BW>0",
+        "BW>9",
+        "~B3",
+        "^B4",
+        "SC@0",
+        "SC@7",
+        "SX@1r",
+        "SX@1z",
+        "block",
+        "pass",
+        "end",
+        "SK",
+        "RV",
+        "~BK",
+        "B1 B2",
+        "",
+        "zz",
+        "^SX@0b",
+    ]
+)
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.text(max_size=8),
+    st.sampled_from(["stacks", "stacks[max_turns=1]", "classic", "draw", "0", "win", "forfeit"]),
+    st.lists(st.integers(-2, 7), max_size=3),
+)
 
 
 @st.composite
@@ -211,4 +276,6 @@ def test_fuzz_stacks_records_replay_or_one_line(records, work, data, game):
 def test_fuzz_stacks_records_annotate_or_one_line(records, work, data, game):
     path = work / "games.jsonl"
     path.write_bytes(data.draw(mutated_record(records)))
-    _one_line_or_ok(run("annotate", str(path), "--game", str(game), "--iters", "5", "--jobs", "1", "--no-progress"))
+    _one_line_or_ok(
+        run("annotate", str(path), "--game", str(game), "--iters", "5", "--jobs", "1", "--no-progress")
+    )

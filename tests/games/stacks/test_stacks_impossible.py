@@ -53,8 +53,16 @@ def test_a_game_going_on_has_played_fewer_than_max_turns():
 @pytest.mark.parametrize(
     ("to_move", "chips", "message"),
     [
-        ("!0", "0b1r/0b0r", "1:61: seat 0 won, but holds 0b1r: a win is 5 chips, at least 2 of each colour (ST-21)"),
-        ("!0", "3b2r/2b3r", "1:66: seat 1 holds 2b3r and has won (ST-21), but seat 0 won: the first to win ends the game"),
+        (
+            "!0",
+            "0b1r/0b0r",
+            "1:61: seat 0 won, but holds 0b1r: a win is 5 chips, at least 2 of each colour (ST-21)",
+        ),
+        (
+            "!0",
+            "3b2r/2b3r",
+            "1:66: seat 1 holds 2b3r and has won (ST-21), but seat 0 won: the first to win ends the game",
+        ),
         ("!=", "3b2r/0b0r", "1:61: seat 0 holds 3b2r and has won (ST-21), but the game ended in a draw"),
     ],
 )
@@ -68,18 +76,48 @@ def test_a_finished_game_names_the_seat_that_won(to_move, chips, message):
 @pytest.mark.parametrize(
     ("variant", "message"),
     [
-        ("stacks[stacks_win_chips=41]", ("option stacks_win_chips=41 is more chips than the supply holds, 40 in all"
-         " (stacks_chip_supply 20 by default, of each colour): nobody could win (ST-4, ST-21)")),
-        ("stacks[stacks_chip_supply=1]", ("option stacks_chip_supply=1 puts 2 chips in play, fewer than the 5 that win"
-         " (stacks_win_chips' default): nobody could win unless stacks_win_chips is at most 2 (ST-4, ST-21)")),
-        ("stacks[stacks_chip_supply=0]", ("option stacks_chip_supply=0 puts 0 chips in play, fewer than the 5 that win"
-         " (stacks_win_chips' default): nobody could win (ST-4, ST-21)")),
-        ("stacks[stacks_chip_supply=3,stacks_win_chips=7]", ("option stacks_win_chips=7 is more chips than the supply"
-         " holds, 6 in all (stacks_chip_supply=3, of each colour): nobody could win (ST-4, ST-21)")),
-        ("stacks[stacks_win_chips=1]", ("option stacks_win_chips=1 is fewer than twice stacks_win_min_each (2 by"
-         " default): give stacks_win_min_each too, at most 0 (ST-21)")),
-        ("stacks[stacks_win_chips=5,stacks_win_min_each=3]", ("option stacks_win_min_each=3 must be at most half of"
-         " stacks_win_chips=5 (2): ST-21 counts both colours in the chips that win")),
+        (
+            "stacks[stacks_win_chips=41]",
+            (
+                "option stacks_win_chips=41 is more chips than the supply holds, 40 in all"
+                " (stacks_chip_supply 20 by default, of each colour): nobody could win (ST-4, ST-21)"
+            ),
+        ),
+        (
+            "stacks[stacks_chip_supply=1]",
+            (
+                "option stacks_chip_supply=1 puts 2 chips in play, fewer than the 5 that win"
+                " (stacks_win_chips' default): nobody could win unless stacks_win_chips is at most 2 (ST-4, ST-21)"
+            ),
+        ),
+        (
+            "stacks[stacks_chip_supply=0]",
+            (
+                "option stacks_chip_supply=0 puts 0 chips in play, fewer than the 5 that win"
+                " (stacks_win_chips' default): nobody could win (ST-4, ST-21)"
+            ),
+        ),
+        (
+            "stacks[stacks_chip_supply=3,stacks_win_chips=7]",
+            (
+                "option stacks_win_chips=7 is more chips than the supply"
+                " holds, 6 in all (stacks_chip_supply=3, of each colour): nobody could win (ST-4, ST-21)"
+            ),
+        ),
+        (
+            "stacks[stacks_win_chips=1]",
+            (
+                "option stacks_win_chips=1 is fewer than twice stacks_win_min_each (2 by"
+                " default): give stacks_win_min_each too, at most 0 (ST-21)"
+            ),
+        ),
+        (
+            "stacks[stacks_win_chips=5,stacks_win_min_each=3]",
+            (
+                "option stacks_win_min_each=3 must be at most half of"
+                " stacks_win_chips=5 (2): ST-21 counts both colours in the chips that win"
+            ),
+        ),
     ],
 )
 def test_options_that_let_nobody_win_are_refused_naming_an_option_given(variant, message):
@@ -92,8 +130,11 @@ def test_options_that_let_nobody_win_are_refused_naming_an_option_given(variant,
 
 @pytest.mark.parametrize(
     "variant",
-    ["stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]", "stacks[stacks_win_chips=40]",
-     "stacks[stacks_win_chips=1,stacks_win_min_each=0]"],
+    [
+        "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]",
+        "stacks[stacks_win_chips=40]",
+        "stacks[stacks_win_chips=1,stacks_win_min_each=0]",
+    ],
 )
 def test_options_a_seat_can_win_under_are_taken(variant):
     assert make_rules(variant).variant == variant

@@ -48,7 +48,10 @@ def _positions():
         ("stacks[stacks_refill=empty_hand_only,stacks_chip_supply=3]", 4),
         ("stacks[stacks_two_player_removal=false,stacks_steal_chip_can_win=true]", 2),
         ("stacks[max_turns=40]", 6),
-        ("stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]", 2),  # refills within a turn once the chips are out, the stalled draw (ST-22)
+        (
+            "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]",
+            2,
+        ),  # refills within a turn once the chips are out, the stalled draw (ST-22)
     ]:
         rules = make_rules(variant, players)
         for seed in range(4):

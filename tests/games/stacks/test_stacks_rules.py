@@ -83,7 +83,10 @@ def test_st4_chips_beyond_the_supply_are_refused():
 
 def test_st4_stacks_chip_supply_sets_the_supply(engine):
     """ST-4, option stacks_chip_supply: with 1 blue chip, taken, a completion gains nothing."""
-    g = start(engine, "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1] 0> B5,B1/B2 -/- - B1+B2+B3+B4 0b0r/1b0r 0/0 0 * 0 0")
+    g = start(
+        engine,
+        "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1] 0> B5,B1/B2 -/- - B1+B2+B3+B4 0b0r/1b0r 0/0 0 * 0 0",
+    )
     play(g, "B5", "pass")
     assert g.to_position().chips == [(0, 0), (1, 0)]
 
@@ -551,7 +554,9 @@ def test_st22_a_new_turn_clears_the_refilled_flag(engine):
     """ST-22 [OURS]: the flag counts refills within one turn only; the next turn's
     ST-11 refill recycles as any first refill does."""
     g = start(
-        engine, "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1] 0>r B3/?* -/- - - 1b0r/0b1r 0/0 5:B1,B2,B3,B4,B5 0 0 0", seed=1
+        engine,
+        "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1] 0>r B3/?* -/- - - 1b0r/0b1r 0/0 5:B1,B2,B3,B4,B5 0 0 0",
+        seed=1,
     )
     play(g, "~B3")
     assert not g.is_terminal() and stn(g).split()[1] == "1>"

@@ -40,7 +40,9 @@ def test_st15_a_pass_lets_the_chip_win_and_counts_no_block():
 
 def test_st19_a_steal_of_a_chip_that_wins_is_counted_as_deciding():
     """stacks_steal_chip_can_win=true: 2b2r takes seat 1's blue chip and has 3b2r."""
-    state, tally = _tally("stacks[stacks_steal_chip_can_win=true] 0> R1,SX/?5 -/- - - 2b2r/1b0r 0/0 0 105 10 0")
+    state, tally = _tally(
+        "stacks[stacks_steal_chip_can_win=true] 0> R1,SX/?5 -/- - - 2b2r/1b0r 0/0 0 105 10 0"
+    )
     tally.play(state, state.string_to_action("SX@1b"), 4)
     detail = tally.finish(state)
     assert state.outcome().winner == "0" and detail["steals_chip"] == 1 and detail["steal_chip_won"] is True

@@ -29,21 +29,32 @@ def test_a_seat_a_chip_from_the_win_with_the_card_in_hand():
         {"pile": "B1+B2+B3+B4", "cards": ["B5", "BW"], "holds": "yes"},
         {"pile": "R1+R2+R3+RW", "cards": ["R5", "RW"], "holds": "no"},
     ]
-    assert seen["1"] == {"side": "1", "seats": [1], "chips": {"blue": 1, "red": 2}, "wins_with": [],
-                         "completions": [], "possible": False}
+    assert seen["1"] == {
+        "side": "1",
+        "seats": [1],
+        "chips": {"blue": 1, "red": 2},
+        "wins_with": [],
+        "completions": [],
+        "possible": False,
+    }
 
 
 def test_a_hidden_hand_may_hold_the_card_and_the_discard_top_counts():
-    seen = _summary(hands=["R2", "-"], unknown=[0, 5], discards=["RW", "-"], piles=["R1 R2 R3 R4"],
-                    chips=[(2, 2), (2, 2)])
+    seen = _summary(
+        hands=["R2", "-"], unknown=[0, 5], discards=["RW", "-"], piles=["R1 R2 R3 R4"], chips=[(2, 2), (2, 2)]
+    )
     assert seen["0"]["completions"][0]["holds"] == "yes"  # its discard top (ST-12)
     assert seen["1"]["completions"][0]["holds"] == "maybe" and seen["1"]["possible"]
 
 
 def test_an_empty_supply_gives_no_winning_chip():
     """ST-9: seat 0 holds both blue chips, so the blue pile gives none; a red chip would win."""
-    seen = _summary(variant="stacks[stacks_chip_supply=2,stacks_win_chips=4]", hands=["B5", "-"],
-                    piles=["B1 B2 B3 B4"], chips=[(2, 1), (0, 0)])
+    seen = _summary(
+        variant="stacks[stacks_chip_supply=2,stacks_win_chips=4]",
+        hands=["B5", "-"],
+        piles=["B1 B2 B3 B4"],
+        chips=[(2, 1), (0, 0)],
+    )
     assert seen["0"]["wins_with"] == ["red"] and seen["0"]["completions"] == []
 
 

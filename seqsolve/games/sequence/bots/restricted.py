@@ -33,9 +33,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..games.sequence.rules import Rules
-from ..games.sequence.state import State
-from .base import Bot, BotError, Param
+from ...bot import Bot, BotError, Param
+from ..rules import Rules
+from ..state import State
 
 #: What may be barred, and the core's flag for it (``RESTRICT_*`` of ``_core.pxd``).
 RESTRICTIONS: dict[str, int] = {"two_eyed": 1, "one_eyed": 2, "exchange": 4, "corners": 8}

@@ -18,8 +18,8 @@ from ..errors import SeqsolveError
 if TYPE_CHECKING:  # spec parsing needs neither numpy nor the compiled core
     import numpy as np
 
-    from ..games.sequence.rules import Rules
-    from ..games.sequence.state import State
+    from .sequence.rules import Rules
+    from .sequence.state import State
 
 
 class BotError(SeqsolveError, ValueError):
@@ -58,7 +58,9 @@ class Param:
                 raise ValueError
             value = self.kind(text)
         except ValueError:
-            raise BotError(f"bot {bot}: parameter {name} takes a {self.kind.__name__}, not {text!r}") from None
+            raise BotError(
+                f"bot {bot}: parameter {name} takes a {self.kind.__name__}, not {text!r}"
+            ) from None
         if self.kind in (int, float) and not (math.isfinite(value) and self.minimum <= value <= self.maximum):
             raise BotError(
                 f"bot {bot}: parameter {name} must be at least {_number(self.minimum)}"

@@ -18,10 +18,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .. import _choose, _eval, _search
-from ..games.sequence.rules import Rules
-from ..games.sequence.state import State
-from .base import Bot, BotError, Param
+from .... import _choose, _eval, _search
+from ...bot import Bot, BotError, Param
+from ..rules import Rules
+from ..state import State
 
 #: the named weight sets of ``weights=NAME``: each the weights it changes from the defaults
 WEIGHT_SETS: dict[str, dict[str, Any]] = {"default": {}}
@@ -64,17 +64,26 @@ def load_weights(bot: str, text: str) -> dict[str, Any]:
         default = defaults[name]
         values = value if isinstance(value, list) else [value]
         size = len(default) if isinstance(default, tuple) else None
-        if (len(values) != (size or 1) or (size is None) != (not isinstance(value, list))
-                or not all(_finite_weight(v) for v in values)):
+        if (
+            len(values) != (size or 1)
+            or (size is None) != (not isinstance(value, list))
+            or not all(_finite_weight(v) for v in values)
+        ):
             shape = f"a list of {size} numbers" if size else "a number"
-            raise BotError(f"{where}: weight {name} is {shape} of magnitude at most {WEIGHT_MAX:g}, not {value!r}")
+            raise BotError(
+                f"{where}: weight {name} is {shape} of magnitude at most {WEIGHT_MAX:g}, not {value!r}"
+            )
         weights[name] = tuple(float(v) for v in values) if size else float(value)
     return weights
 
 
 def _finite_weight(value: Any) -> bool:
-    return (isinstance(value, (int, float)) and not isinstance(value, bool)
-            and math.isfinite(value) and abs(value) <= WEIGHT_MAX)
+    return (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and math.isfinite(value)
+        and abs(value) <= WEIGHT_MAX
+    )
 
 
 class _WeightsParam(Param):
@@ -85,7 +94,9 @@ class _WeightsParam(Param):
         return text
 
 
-_WEIGHTS = _WeightsParam(str, "default", "evaluation weights: a named set (default) or a JSON file of weights by name")
+_WEIGHTS = _WeightsParam(
+    str, "default", "evaluation weights: a named set (default) or a JSON file of weights by name"
+)
 
 #: the parameters of earlier versions that measured no gain and were removed, by bot,
 #: and the one line that says so (benchmarks/RESULTS.md has their measurements)
@@ -188,29 +199,80 @@ class MCTSBot(_Evidence, Bot):
     summary = "information-set MCTS in C: a fresh world of hidden cards every iteration"
     _search_defaults = _search.default_params()
     params = {
-        "iters": Param(int, 6000, "iterations per move (0: none; time or work alone ends the search)", maximum=10**9),
+        "iters": Param(
+            int, 6000, "iterations per move (0: none; time or work alone ends the search)", maximum=10**9
+        ),
         "time": Param(float, 0.0, "seconds per move (0: iterations and work only)", maximum=86_400.0),
-        "work": Param(int, MOVE_WORK, "most work units a move spends (8-15 ns of CPU each, counted: the same on "
-                      "any machine; 0: none)", maximum=10**15),
-        "cap": Param(float, 0.0, "most CPU seconds of its thread a move takes (0: none; off with time)",
-                     maximum=86_400.0),
-        "c": Param(float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0),
-        "depth": Param(int, _search_defaults["playout_depth"], "playout actions before the evaluation scores "
-                       "(0: the new leaf; -1: to the end)", minimum=-1, maximum=1000),
-        "eps": Param(float, _search_defaults["policy_eps"], "chance that a playout move is the best of k by the greedy score",
-                     maximum=1.0),
-        "k": Param(int, _search_defaults["policy_k"], "sampled moves a guided playout move is chosen among", minimum=1,
-                   maximum=1000),
-        "expand": Param(int, _search_defaults["expand_k"], "untried moves drawn at an expansion, the best by "
-                        "the greedy score taken", minimum=1, maximum=1000),
-        "others": Param(int, _search_defaults["other_policy"], "the other seats move by the playout policy (1) or the tree "
-                        "(0); -1: 1 with 3 sides", minimum=-1, maximum=1),
-        "top": Param(int, _search_defaults["root_top"], "root candidates: the heuristic's best k moves (0: all; -1: 8 in the "
-                     "draft variant, else all)", minimum=-1, maximum=10**4),
-        "puct": Param(float, _search_defaults["root_puct"], "root PUCT constant, the heuristic's rank as prior (0: UCB1; -1: 1 "
-                      "where 3 teams need 2+ sequences)", minimum=-1.0, maximum=100.0),
-        "hold": Param(float, _search_defaults["hold"], "draft variant: × what each known hand card is worth to hold",
-                      maximum=100.0),
+        "work": Param(
+            int,
+            MOVE_WORK,
+            "most work units a move spends (8-15 ns of CPU each, counted: the same on any machine; 0: none)",
+            maximum=10**15,
+        ),
+        "cap": Param(
+            float,
+            0.0,
+            "most CPU seconds of its thread a move takes (0: none; off with time)",
+            maximum=86_400.0,
+        ),
+        "c": Param(
+            float, _search_defaults["c"], "UCB1 exploration constant (values in [0, 1])", maximum=10.0
+        ),
+        "depth": Param(
+            int,
+            _search_defaults["playout_depth"],
+            "playout actions before the evaluation scores (0: the new leaf; -1: to the end)",
+            minimum=-1,
+            maximum=1000,
+        ),
+        "eps": Param(
+            float,
+            _search_defaults["policy_eps"],
+            "chance that a playout move is the best of k by the greedy score",
+            maximum=1.0,
+        ),
+        "k": Param(
+            int,
+            _search_defaults["policy_k"],
+            "sampled moves a guided playout move is chosen among",
+            minimum=1,
+            maximum=1000,
+        ),
+        "expand": Param(
+            int,
+            _search_defaults["expand_k"],
+            "untried moves drawn at an expansion, the best by the greedy score taken",
+            minimum=1,
+            maximum=1000,
+        ),
+        "others": Param(
+            int,
+            _search_defaults["other_policy"],
+            "the other seats move by the playout policy (1) or the tree (0); -1: 1 with 3 sides",
+            minimum=-1,
+            maximum=1,
+        ),
+        "top": Param(
+            int,
+            _search_defaults["root_top"],
+            "root candidates: the heuristic's best k moves (0: all; -1: 8 in the draft variant, else all)",
+            minimum=-1,
+            maximum=10**4,
+        ),
+        "puct": Param(
+            float,
+            _search_defaults["root_puct"],
+            "root PUCT constant, the heuristic's rank as prior (0: UCB1; -1: 1 "
+            "where 3 teams need 2+ sequences)",
+            minimum=-1.0,
+            maximum=100.0,
+        ),
+        "hold": Param(
+            float,
+            _search_defaults["hold"],
+            "draft variant: × what each known hand card is worth to hold",
+            maximum=100.0,
+        ),
         "nodes": Param(int, _search_defaults["max_nodes"], "most tree nodes kept", minimum=16, maximum=10**9),
         "infer": _INFER,
         "recall": _RECALL,
@@ -227,7 +289,9 @@ class MCTSBot(_Evidence, Bot):
         if not self.options["iters"] and not self.options["time"] and not self.options["work"]:
             raise BotError("bot mcts: give iters, time or work")
         if self.options["cap"] and self.options["time"]:
-            raise BotError("bot mcts: cap bounds a move's iterations, and time= replaces them: give cap or time, not both")
+            raise BotError(
+                "bot mcts: cap bounds a move's iterations, and time= replaces them: give cap or time, not both"
+            )
         self.open_information = bool(self.options["open"])
         self._weights = load_weights(self.name, self.options["weights"])
         self._searcher: _search.Searcher | None = None
@@ -242,9 +306,17 @@ class MCTSBot(_Evidence, Bot):
         """What ``_search.Searcher`` takes: the options the spec changed, by the searcher's names."""
         o = self.options
         names = {
-            "c": "c", "depth": "playout_depth", "eps": "policy_eps", "k": "policy_k", "nodes": "max_nodes",
-            "hold": "hold", "top": "root_top", "puct": "root_puct", "expand": "expand_k",
-            "others": "other_policy", "recall": "recall",
+            "c": "c",
+            "depth": "playout_depth",
+            "eps": "policy_eps",
+            "k": "policy_k",
+            "nodes": "max_nodes",
+            "hold": "hold",
+            "top": "root_top",
+            "puct": "root_puct",
+            "expand": "expand_k",
+            "others": "other_policy",
+            "recall": "recall",
         }
         # only what the spec changed: the search keeps its own tuned defaults
         params = {key: o[name] for name, key in names.items() if o[name] != self.params[name].default}
@@ -285,26 +357,45 @@ _POLICY = {"greedy": 0, "heuristic": 1}
 
 class RolloutBot(_Evidence, Bot):
     name = "rollout"
-    summary = "flat Monte Carlo: the k best moves by the greedy score, each played to the end in the same worlds"
+    summary = (
+        "flat Monte Carlo: the k best moves by the greedy score, each played to the end in the same worlds"
+    )
     params = {
         "worlds": Param(
-            int, 1600, "deals of the unseen cards per move, every candidate played in each (with time: the most)",
-            minimum=1, maximum=10**7,
+            int,
+            1600,
+            "deals of the unseen cards per move, every candidate played in each (with time: the most)",
+            minimum=1,
+            maximum=10**7,
         ),
         "time": Param(
-            float, 0.0, "seconds per move: worlds dealt in batches of 8 until spent (0: every world)",
+            float,
+            0.0,
+            "seconds per move: worlds dealt in batches of 8 until spent (0: every world)",
             maximum=86_400.0,
         ),
         "k": Param(int, 8, "candidate moves: the best by the greedy score", minimum=1, maximum=1000),
-        "halve": Param(bool, False, "sequential halving: the worse half of the candidates dropped after each round"),
-        "policy": Param(str, "greedy", "who plays the playouts for every side: greedy or heuristic"),
-        "depth": Param(int, 0, "actions played after a candidate before the evaluation scores it (0: to the end)",
-                       minimum=0, maximum=10**6),
-        "work": Param(
-            int, 0, "work units per move (about 60 ns of CPU each, counted: the same on any machine; 0: none)",
-            minimum=0, maximum=10**12,
+        "halve": Param(
+            bool, False, "sequential halving: the worse half of the candidates dropped after each round"
         ),
-        "see": Param(str, "none", "none (fair); for analysis only: hands (every hand), all (and the draw pile)"),
+        "policy": Param(str, "greedy", "who plays the playouts for every side: greedy or heuristic"),
+        "depth": Param(
+            int,
+            0,
+            "actions played after a candidate before the evaluation scores it (0: to the end)",
+            minimum=0,
+            maximum=10**6,
+        ),
+        "work": Param(
+            int,
+            0,
+            "work units per move (about 60 ns of CPU each, counted: the same on any machine; 0: none)",
+            minimum=0,
+            maximum=10**12,
+        ),
+        "see": Param(
+            str, "none", "none (fair); for analysis only: hands (every hand), all (and the draw pile)"
+        ),
         "infer": _INFER,
         "recall": _RECALL,
         "weights": _WEIGHTS,
@@ -315,7 +406,9 @@ class RolloutBot(_Evidence, Bot):
         super().__init__(**values)
         for key, allowed in (("policy", _POLICY), ("see", _SEE)):
             if self.options[key] not in allowed:
-                raise BotError(f"bot rollout: {key} is one of {', '.join(allowed)}, not {self.options[key]!r}")
+                raise BotError(
+                    f"bot rollout: {key} is one of {', '.join(allowed)}, not {self.options[key]!r}"
+                )
         self.open_information = self.options["see"] != "none"
         self._weights = load_weights(self.name, self.options["weights"])
         self._searcher: _search.Searcher | None = None
@@ -353,8 +446,15 @@ class RolloutBot(_Evidence, Bot):
         o = self.options
         if o["time"] or o["infer"] or self.open_information:
             return None
-        choice = {"params": self.searcher_params(), "k": o["k"], "worlds": o["worlds"], "halve": o["halve"],
-                  "policy": _POLICY[o["policy"]], "depth": o["depth"], "work": o["work"]}
+        choice = {
+            "params": self.searcher_params(),
+            "k": o["k"],
+            "worlds": o["worlds"],
+            "halve": o["halve"],
+            "policy": _POLICY[o["policy"]],
+            "depth": o["depth"],
+            "work": o["work"],
+        }
         return self.name, choice, 0
 
     def close(self) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..games.sequence.rules import Rules
-from ..games.sequence.state import State
-from .base import Bot
+from ...bot import Bot
+from ..rules import Rules
+from ..state import State
 
 
 class RandomBot(Bot):

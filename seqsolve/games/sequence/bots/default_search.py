@@ -26,9 +26,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..games.sequence.rules import Rules
-from ..games.sequence.state import State
-from .base import Bot, Param
+from ...bot import Bot, Param
+from ..rules import Rules
+from ..state import State
 
 #: the search each kind of game (:func:`game_kind`) plays at the default, counted budget.
 #: Rollouts: 600,000 work units hold the slowest moves (the opening's, about 100 ns a
@@ -69,8 +69,13 @@ class SearchBot(Bot):
     name = "search"
     summary = "the default search: rollouts cut at 12 actions, mcts in the draft variant"
     params: ClassVar[dict[str, Param]] = {
-        "time": Param(float, 0.0, "seconds per move (0: the counted budgets, at most about 0.1 s of CPU a move "
-                                  "on one core, the same moves on any machine)", maximum=86_400.0),
+        "time": Param(
+            float,
+            0.0,
+            "seconds per move (0: the counted budgets, at most about 0.1 s of CPU a move "
+            "on one core, the same moves on any machine)",
+            maximum=86_400.0,
+        ),
     }
 
     wraps_a_bot = True

@@ -4,13 +4,13 @@
 
 from __future__ import annotations
 
-from .base import Bot
+from ...bot import Bot
 
 
 def sequence_bots() -> dict[str, type[Bot]]:
     """Sequence's bots by name (imported on demand: some load compiled modules)."""
+    from ...external import ExternalBot
     from .default_search import SearchBot
-    from .external import ExternalBot
     from .restricted import RestrictedBot
     from .search import GreedyBot, HeuristicBot, MCTSBot, RolloutBot
     from .simple import RandomBot

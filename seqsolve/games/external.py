@@ -47,8 +47,8 @@ import time
 
 import numpy as np
 
-from ..games.base import GameState
-from .base import Bot, BotError, BotFailure, Param
+from .base import GameState
+from .bot import Bot, BotError, BotFailure, Param
 
 #: the longest answer line read (a program printing without newlines is cut off here)
 MAX_LINE = 1 << 20
@@ -151,7 +151,9 @@ class ExternalBot(Bot):
             raise BotError("bot ext: give the program to run, e.g. ext:python examples/random_bot.py")
         if shutil.which(self._argv[0]) is None:
             # found now, one line before any game; a program that starts and then fails loses its games
-            raise BotError(f"bot ext: cannot find the program {self._argv[0]!r} (not a path to an executable, nor on PATH)")
+            raise BotError(
+                f"bot ext: cannot find the program {self._argv[0]!r} (not a path to an executable, nor on PATH)"
+            )
         self._proc: subprocess.Popen | None = None
         self._stderr: _StderrTail | None = None
         self._buffer = b""
@@ -220,7 +222,11 @@ class ExternalBot(Bot):
             except subprocess.TimeoutExpired:
                 pass
             if proc.returncode is not None:
-                reason += f" with code {proc.returncode}" if proc.returncode >= 0 else f" on signal {-proc.returncode}"
+                reason += (
+                    f" with code {proc.returncode}"
+                    if proc.returncode >= 0
+                    else f" on signal {-proc.returncode}"
+                )
         said = self._end(quit=reason.startswith("illegal"))
         if said:
             reason += f"; its stderr: {clip(said, 160, tail=True)}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..games.base import NotSupported
+from .base import NotSupported
 
 
 def outcome_of(view, actions: Iterable[int]):

@@ -1,4 +1,4 @@
-"""Tests for seqsolve.play.stats: known values, coverage in seeded simulations, SPRT error rates."""
+"""Tests for seqsolve.stats: known values, coverage in seeded simulations, SPRT error rates."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from seqsolve.play.stats import (
+from seqsolve.stats import (
     SPRT,
     elo_from_score,
     elo_interval,
@@ -384,11 +384,19 @@ def fake_records(results: list[float]) -> list[dict]:
     for game, score in enumerate(results):
         side_bot = [0, 1] if game % 2 == 0 else [1, 0]
         winner = None if score == 0.5 else side_bot.index(0 if score == 1.0 else 1)
-        records.append({
-            "game": game, "deal": game // 2, "teams": 2, "side_bot": side_bot, "winner_side": winner,
-            "score": score, "turns": 30, "termination": "win" if winner is not None else "stall",
-            "forfeit": None,
-        })
+        records.append(
+            {
+                "game": game,
+                "deal": game // 2,
+                "teams": 2,
+                "side_bot": side_bot,
+                "winner_side": winner,
+                "score": score,
+                "turns": 30,
+                "termination": "win" if winner is not None else "stall",
+                "forfeit": None,
+            }
+        )
     return records
 
 
@@ -412,7 +420,11 @@ def test_match_summary_keeps_the_sign_of_an_infinite_elo(results, elo, low, high
     data = json.loads(json.dumps(summary, allow_nan=False))  # strict JSON
     assert data["elo"] == elo
     ci = [float(x) for x in data["elo_ci"]]
-    assert ci[0] < ci[1] and (low is None or data["elo_ci"][0] == low) and (high is None or data["elo_ci"][1] == high)
+    assert (
+        ci[0] < ci[1]
+        and (low is None or data["elo_ci"][0] == low)
+        and (high is None or data["elo_ci"][1] == high)
+    )
     line = next(x for x in format_match(summary).splitlines() if "Elo difference" in x)
     shown = line.split("Elo difference: ")[1].split("   LOS")[0]
     if elo == "-inf":
@@ -438,5 +450,11 @@ def test_sprt_line_says_which_hypothesis_was_accepted(decision, llr, expected):
 
     lower, upper = SPRT(0, 20).bounds
     summary = summarize_match(fake_records([1.0, 0.0] * 3), ("a", "b"), 1.0)
-    summary["sprt"] = {"spec": "elo0=0,elo1=20", "llr": llr, "lower": lower, "upper": upper, "decision": decision}
+    summary["sprt"] = {
+        "spec": "elo0=0,elo1=20",
+        "llr": llr,
+        "lower": lower,
+        "upper": upper,
+        "decision": decision,
+    }
     assert format_match(summary).splitlines()[-1] == "  " + expected
