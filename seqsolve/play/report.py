@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 
-from . import stats
+from .. import stats
 
 
 def bot_labels(bots: tuple[str, ...]) -> list[str]:
