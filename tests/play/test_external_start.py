@@ -22,7 +22,7 @@ SLEEPER = f"ext:{sys.executable} -c 'import time; time.sleep(60)'"
 @pytest.fixture
 def spawned(monkeypatch) -> list[list[str]]:
     """The command lines of the programs started in this process (not timing: every start)."""
-    from seqsolve.bots import external
+    from seqsolve.games import external
 
     started: list[list[str]] = []
     real = external.subprocess.Popen

@@ -12,14 +12,15 @@ so that the two weigh the worlds alike.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Any, TypeVar
 
 from .board import CORNERS, windows
 from .moves import Move, MoveKind
 from .position import EMPTY
 
-if TYPE_CHECKING:
-    from .state import State
+#: a :class:`~seqsolve.games.sequence.state.State`, named by a type variable so that this
+#: module, which ``state.py`` imports, imports nothing back
+State = TypeVar("State", bound=Any)
 
 
 def before_last_play(state: State) -> State | None:

@@ -147,6 +147,7 @@ def _last_play(turn: tuple[str, ...], deck) -> tuple[int, int]:
     if move.kind is MoveKind.PASS:
         return encode_action(ActionKind.PASS), len(turn) - 1
     kind = ActionKind.REMOVE if move.kind is MoveKind.REMOVE else ActionKind.PLACE
+    assert move.cell is not None  # a place or a removal names its cell (Move checks it)
     return encode_action(kind, deck.index(move.card), move.cell), len(turn) - 1
 
 
@@ -319,7 +320,7 @@ class State:
         """P-20: each seat's last turn, its exchanged cards read from the top of its pile
         (not known when a reshuffle has taken them); None when no seat's is known."""
         core = self._core
-        turns = []
+        turns: list[tuple[str, ...]] = []
         for seat in range(self.rules.players):
             action, exchanges = core.last_play(seat)
             if action < 0:

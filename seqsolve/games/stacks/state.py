@@ -275,7 +275,7 @@ class StacksState:
         if not self.ends_turn(action) or self.is_terminal():
             return []
         if action not in self._core.legal_actions():
-            raise IllegalMoveError(self._refusal(action))
+            raise IllegalMoveError(refusal(self.to_position(), self.rules, action))
         after = self._core.clone(None)
         after.apply(action)
         skipped = after.turn - self.turn - 1
