@@ -278,6 +278,7 @@ cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint 
 cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
                        const uint8_t* declare, int declare_n) noexcept nogil
 cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil
+cdef int cell_scan(const Tables* t, const Game* g, int side, int cell) noexcept nogil
 cdef void tally_start(const Tables* t, Game* g) noexcept nogil
 cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
                             const uint8_t* declare, int declare_n) noexcept nogil

@@ -61,7 +61,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from seqsolve._core cimport (
     Tables, Game, CoreGame, u128, bit, popcount128, ctz128, ctz64,
-    gen_actions, apply_action, public_hand, encode, act_kind, act_card, act_cell,
+    gen_actions, apply_action, public_hand, cell_scan, encode, act_kind, act_card, act_cell,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_NORMAL, CARD_WILD, CARD_REMOVE,
     RESULT_NONE, UNKNOWN_CARD, NO_CELL, MAX_MOVES, N_WINDOWS, MAX_SIDES, MAX_SEATS,
     MAX_HAND, MAX_CODES, EXH_RESHUFFLE,
@@ -143,16 +143,6 @@ cdef inline void keep_line(Prover* p, int ply, int32_t action) noexcept nogil:
     p.pv_n[ply] = n + 1
 
 
-cdef int full_windows_through(const Tables* t, const Game* g, int side, int cell) noexcept nogil:
-    cdef u128 counting = g.chips[side] | t.corners
-    cdef int i, w, n = 0
-    for i in range(t.through_n[cell]):
-        w = t.through[cell][i]
-        if (t.window_mask[w] & counting) == t.window_mask[w]:
-            n += 1
-    return n
-
-
 cdef int and_child(Prover* p, const Game* g, int ply, int seat, int kind, int card, int cell) noexcept nogil:
     """Play one defence (``kind`` ACT_PASS: the rest) and prove the attacker still wins."""
     cdef Game child
@@ -165,7 +155,7 @@ cdef int and_child(Prover* p, const Game* g, int ply, int seat, int kind, int ca
         give(&child, seat, card)  # its known cards stay: the pool decides what it holds
         apply_action(p.t, &child, encode(kind, card, cell, -1), NULL, NULL, -1)
         if (kind == ACT_PLACE and child.result == RESULT_NONE and child.seq_n > g.seq_n
-                and full_windows_through(p.t, &child, side, cell) > 1):
+                and cell_scan(p.t, &child, side, cell) > 1):
             p.unsound = 1  # its choice of declaration is not modelled
             return 0
     return prove(p, &child, ply + 1)
