@@ -182,14 +182,25 @@ def run_balance(
                 detail=game_for(point.variant).tally if job.kind == "self" else None,
                 on_records=_never_stop(on_records),
             )
-            if job.kind == "self" and any("detail" not in r for r in records):
-                raise BalanceError(
-                    f"{path}: records without the balance details (not written by 'seqsolve balance')"
-                )
+            if job.kind == "self":
+                _check_details(path, records, game_for(point.variant).tally(point.rules()))
             result.records[job.name] = records
             result.configs[job.name] = job.config
         results.append(result)
     return results
+
+
+def _check_details(path: str | None, records: list[dict], tally) -> None:
+    """Every self-play record holds a sound ``detail`` (a resumed run reads them back from
+    a file anyone may have edited): else one line naming the file and the game."""
+    for r in records:
+        if "detail" not in r:
+            raise BalanceError(
+                f"{path}: records without the balance details (not written by 'seqsolve balance')"
+            )
+        problem = tally.check(r["detail"])
+        if problem:
+            raise BalanceError(f"{path}: game {r.get('game')}: detail: {problem}")
 
 
 def _never_stop(callback: Callable[[list[dict]], None] | None):

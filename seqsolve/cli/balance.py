@@ -84,12 +84,14 @@ def _restrictions(text: str | None) -> tuple[str, ...]:
     from ..balance.grid import BalanceError
     from ..bots import restrictions
 
-    if not text:
+    if text is None:
         return ()
     known = restrictions()
     if text.strip() == "all":
         return known
-    names = tuple(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+    names = tuple(dict.fromkeys(x.strip() for x in text.split(",")))
+    if not names or "" in names:
+        raise BalanceError(f"--restrict: an empty name in {text!r} (known: {', '.join(known)}, or all)")
     for n in names:
         if n not in known:
             raise BalanceError(f"--restrict: unknown restriction {n!r} (known: {', '.join(known)}, or all)")

@@ -65,6 +65,22 @@ class PositionError(SeqsolveError, ValueError):
         return (type(self), (self.source, self.line, self.column, self.message))
 
 
+class PositionArgumentError(PositionError):
+    """A position given as objects that fails a check; ``argument`` names what to fix.
+
+    >>> str(PositionArgumentError("hands[1][0]", "'ZZ' is not a card"))
+    "hands[1][0]: 'ZZ' is not a card"
+    """
+
+    def __init__(self, argument: str, message: str) -> None:
+        ValueError.__init__(self, f"{argument}: {message}")
+        self.source, self.line, self.column, self.message = argument, 0, 0, message
+        self.argument = argument
+
+    def __reduce__(self):
+        return (type(self), (self.argument, self.message))
+
+
 class MoveSyntaxError(SeqsolveError, ValueError):
     """Move text that is not in the game's notation."""
 

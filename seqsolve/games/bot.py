@@ -9,11 +9,12 @@ gives the full state on purpose.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..errors import SeqsolveError
+from ..errors import ArgumentError, SeqsolveError
 
 if TYPE_CHECKING:  # spec parsing needs neither numpy nor the compiled core
     import numpy as np
@@ -118,6 +119,13 @@ class Bot:
         known = ", ".join(cls.params) or "none"
         raise BotError(f"bot {cls.name}: unknown parameter {key!r} (known: {known})")
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # every bot's choose, built in or written by a user, is public: its arguments are
+        # checked once here rather than failing deep inside a search as an AttributeError
+        super().__init_subclass__(**kwargs)
+        if "choose" in cls.__dict__:
+            cls.choose = _checked_choose(cls.__dict__["choose"])  # type: ignore[method-assign]
+
     def __init__(self, **values: Any):
         self.options = {k: p.default for k, p in self.params.items()}
         self.options.update(values)
@@ -151,3 +159,38 @@ class Bot:
 
     def __repr__(self) -> str:
         return f"<bot {self.spec}>"
+
+
+def _checked_choose(choose):
+    """``choose`` that first checks it was given a game state with a turn to play and a
+    numpy Generator, naming the bot and the argument at fault in one line."""
+
+    @functools.wraps(choose)
+    def checked(self, observation, rng):
+        import numpy as np
+
+        if not callable(getattr(observation, "legal_actions", None)):
+            raise ArgumentError(
+                f"bot {self.name}: choose takes a game state (an observation), not {_shown(observation)}"
+            )
+        if not isinstance(rng, np.random.Generator):
+            raise ArgumentError(
+                f"bot {self.name}: choose takes a numpy.random.Generator "
+                f"(numpy.random.default_rng(seed)), not {_shown(rng)}"
+            )
+        if observation.is_terminal():
+            raise ArgumentError(f"bot {self.name}: the game is over, there is no turn to choose")
+        if not observation.legal_actions():
+            raise ArgumentError(
+                f"bot {self.name}: no legal action is known in this state (the seat to move holds "
+                "only unknown cards); give the bot what its seat sees, state.observation(seat)"
+            )
+        return choose(self, observation, rng)
+
+    checked.unchecked = choose  # type: ignore[attr-defined]
+    return checked
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

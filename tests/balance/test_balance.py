@@ -104,6 +104,8 @@ def test_all_presets_seat_every_player_count_they_allow():
         (["nosuchbot"], "unknown bot 'nosuchbot'"),
         (["greedy", "random", "random"], "one per side (2) or one per seat (2)"),
         (["--restrict", "jacks"], "unknown restriction 'jacks'"),
+        (["--restrict", ""], "--restrict: an empty name in ''"),
+        (["--restrict", "corners,"], "--restrict: an empty name in 'corners,'"),
     ],
 )
 def test_bad_grid_is_one_clear_line_and_writes_nothing(tmp_path, args, message):
@@ -258,6 +260,36 @@ def test_interrupted_run_resumes_to_the_same_numbers(tmp_path):
     # without --seed the folder's seed is used
     again = run_json("--vary", "players=2,3", "--out", str(out), "--games", "50", "--no-plots", *FAST)
     assert again["seed"] == 6 and again["variants"] == resumed["variants"]
+
+
+@pytest.mark.parametrize(
+    ("edit", "named"),
+    [
+        (lambda d: d["chips"][0].__setitem__(0, None), "chips[0] must be a list of distinct cells"),
+        (lambda d: d["chips"][1].append(100), "chips[1] must be a list of distinct cells"),
+        (lambda d: d.__setitem__("sequences", [[0, 9999]]), "sequences must be a list of [side, window]"),
+        (lambda d: d.__setitem__("sequences", [None]), "sequences must be a list of [side, window]"),
+        (lambda d: d.__setitem__("legal", None), "legal must be a whole number"),
+        (lambda d: d.__setitem__("two_eyed", "x"), "two_eyed must be a whole number"),
+        (lambda d: d.__setitem__("decisions", -3), "decisions must be a whole number"),
+        (lambda d: d.pop("chips"), "chips must be a list"),
+    ],
+)
+def test_a_resumed_run_names_an_edited_detail(tmp_path, edit, named):
+    """Records read back on resume are checked: a damaged detail is one line, not a traceback."""
+    out = tmp_path / "run"
+    args = ("--seed", "3", "--out", str(out), "--no-plots", *FAST)
+    run_json(*args, "--games", "4")
+    path = out / "classic-2p2t" / "self.jsonl"
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[1])
+    edit(record["detail"])
+    lines[1] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n")
+    code, stdout, stderr = run_cli(*args, "--games", "6")
+    assert code == 1 and stdout == ""
+    assert stderr.startswith(f"seqsolve: {path}: game {record['game']}: detail: ") and named in stderr
+    assert stderr.count("\n") == 1
 
 
 def test_out_folder_of_another_run_is_refused(tmp_path):

@@ -18,19 +18,20 @@ from __future__ import annotations
 
 import os
 
-from ..base import PositionError
+from ..base import PositionArgumentError, PositionError
 from ..files import MAX_FILE_BYTES, read_stream_text, read_text, text_of
 from ..position_syntax import HEADER, BadToken, position_error
-from .board import COLUMNS, SIZE, window_name
+from .board import COLUMNS, CORNERS, SIZE, window_name, windows
 from .cards import Deck
-from .position import EMPTY, Hand, Position
+from .position import COLOURS, CORNER, COUNTER_MAX, EMPTY, Hand, Position
 from .position_checks import build_position
 from .position_syntax import parse_fields
-from .rules import UNLIMITED, format_value
+from .rules import UNLIMITED, Rules, format_value
 
 __all__ = [
     "MAX_FILE_BYTES",
     "PositionError",
+    "check_built_position",
     "parse_position",
     "parse_position_bytes",
     "position_to_dict",
@@ -81,6 +82,131 @@ def read_position_stream(stream, source: str = "<stdin>") -> Position:
 def parse_position_bytes(data: bytes, source: str) -> Position:
     """A position file's bytes (see :func:`seqsolve.games.files.text_of`)."""
     return parse_position(text_of(data, source), source)
+
+
+def check_built_position(pos: Position, source: str = "Position") -> None:
+    """Refuse a :class:`Position` a program built field by field whose fields the engine
+    cannot take: a value of the wrong type, a card the deck does not have, a colour of no
+    side, a seat or window that does not exist, a counter out of range.
+
+    This is not the P-11 check of a file: a built position may hold part of a deck (the
+    rule tests build small positions so), and the engine plays it as given.  Text, or
+    :func:`seqsolve.make_state`, gets every P-11 check.
+
+    Raises:
+        PositionArgumentError: one line naming the field at fault.
+    """
+    problem = _shape_problem(pos) or _name_problem(pos)
+    if problem:
+        raise PositionArgumentError(source, problem)
+
+
+def _shape_problem(pos: Position) -> str | None:
+    """What is not the type the :class:`Position` fields declare, or None."""
+
+    def texts(value, name: str, size: int | None = None) -> str | None:
+        if not isinstance(value, (tuple, list)) or not all(isinstance(v, str) for v in value):
+            return f"{name} must be a tuple of strings, not {_shown(value)}"
+        if size is not None and len(value) != size:
+            return f"{name} must hold {size} entries, not {len(value)}"
+        return None
+
+    def per_seat(value, name: str, optional: bool) -> str | None:
+        if value is None and optional:
+            return None
+        if not isinstance(value, (tuple, list)):
+            return f"{name} must be a tuple with one entry per seat, not {_shown(value)}"
+        return next((p for i, v in enumerate(value) if (p := texts(v, f"{name}[{i}]"))), None)
+
+    def counter(value, name: str) -> str | None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"{name} must be an int, not {_shown(value)}"
+        return None
+
+    if not isinstance(pos.rules, Rules):
+        return f"rules must be a Rules (seqsolve.parse_rules), not {_shown(pos.rules)}"
+    if not isinstance(pos.seats, str):
+        return f"seats must be a string of colour letters, not {_shown(pos.seats)}"
+    if problem := texts(pos.board, "board", len(COLUMNS) * SIZE):
+        return problem
+    if pos.to_move is not None and (problem := counter(pos.to_move, "to_move")):
+        return problem
+    if not isinstance(pos.hands, (tuple, list)) or not all(isinstance(h, Hand) for h in pos.hands):
+        return f"hands must be a tuple of Hand, one per seat, not {_shown(pos.hands)}"
+    for i, hand in enumerate(pos.hands):
+        if problem := texts(hand.known, f"hands[{i}].known") or counter(hand.unknown, f"hands[{i}].unknown"):
+            return problem
+    if problem := per_seat(pos.discards, "discards", optional=False):
+        return problem
+    if not isinstance(pos.sequences, (tuple, list)) or not all(
+        isinstance(s, tuple) and len(s) == 2 and isinstance(s[0], str) and s[1] in range(len(windows()))
+        for s in pos.sequences
+    ):
+        return (
+            f"sequences must be a tuple of (colour, window number 0..191) pairs, not {_shown(pos.sequences)}"
+        )
+    for name in ("draw_count", "turn", "stall"):
+        if problem := counter(getattr(pos, name), name):
+            return problem
+    if pos.draw_cards is not None and (problem := texts(pos.draw_cards, "draw_cards")):
+        return problem
+    if pos.draft is not None and (problem := texts(pos.draft, "draft")):
+        return problem
+    if not isinstance(pos.exchange_used, bool):
+        return f"exchange_used must be True or False, not {_shown(pos.exchange_used)}"
+    if pos.result is not None and not isinstance(pos.result, str):
+        return f"result must be a colour letter, 'draw' or None, not {_shown(pos.result)}"
+    return per_seat(pos.takes, "takes", optional=True) or per_seat(
+        pos.last_turns, "last_turns", optional=True
+    )
+
+
+def _name_problem(pos: Position) -> str | None:
+    """A name in a well-typed position that the rules do not know, or None."""
+    rules = pos.rules
+    if len(pos.seats) != rules.players or set(pos.seats) - set(COLOURS):
+        return f"seats must be {rules.players} colour letters of {COLOURS!r}, not {pos.seats!r}"
+    sides = pos.seats[: rules.teams]
+    if pos.to_move is not None and not 0 <= pos.to_move < rules.players:
+        return f"to_move must be a seat 0..{rules.players - 1} or None, not {pos.to_move}"
+    if pos.to_move is None and pos.result is None:
+        return "a position with no seat to move (to_move None) must give its result"
+    if pos.result is not None and pos.result != "draw" and pos.result not in sides:
+        return f"result must be a side's colour of {sides!r}, 'draw' or None, not {pos.result!r}"
+    for name in ("hands", "discards"):
+        if len(getattr(pos, name)) != rules.players:
+            return f"{name} must hold one entry per seat ({rules.players}), not {len(getattr(pos, name))}"
+    for name, count in (("draw_count", pos.draw_count), ("turn", pos.turn), ("stall", pos.stall)):
+        if not 0 <= count <= COUNTER_MAX:
+            return f"{name} must be 0..{COUNTER_MAX}, not {count}"
+    tokens = set(pos.board) - {EMPTY, CORNER}
+    if any(t.lower() not in sides for t in tokens):
+        return f"board holds {sorted(tokens)}: a chip must be a side's colour of {sides!r} (or locked, upper case)"
+    if any((pos.board[c] == CORNER) != (c in CORNERS) for c in range(len(pos.board))):
+        return "board must hold '*' on the four corners and only there (P-2)"
+    if any(colour not in sides for colour, _ in pos.sequences):
+        return f"sequences must name a side's colour of {sides!r}"
+    codes = set(rules.deck_cards.codes)
+    cards = [("hands", c) for h in pos.hands for c in h.known] + [
+        ("discards", c) for pile in pos.discards for c in pile
+    ]
+    cards += [("draw_cards", c) for c in pos.draw_cards or ()] + [("draft", c) for c in pos.draft or ()]
+    cards += [("takes", c) for t in pos.takes or () for c in t]
+    bad = next(((name, c) for name, c in cards if c not in codes), None)
+    if bad:
+        return f"{bad[0]} holds {bad[1]!r}, not a card of deck {rules.deck}"
+    if any(h.unknown < 0 for h in pos.hands):
+        return "a hand's unknown count must be >= 0"
+    for name in ("takes", "last_turns"):
+        value = getattr(pos, name)
+        if value is not None and len(value) != rules.players:
+            return f"{name} must hold one entry per seat ({rules.players}) or be None"
+    return None
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # ---------------------------------------------------------------------------

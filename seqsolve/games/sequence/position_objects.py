@@ -3,7 +3,8 @@ P-11 checks of a position file.
 
 A program that keeps its own game (a contest framework, a GUI) has lists and
 strings, not a file.  Writing them out as SQN only to parse the text again costs
-more than a bot's move; building a :class:`Position` directly skips every check.
+more than a bot's move, and a :class:`Position` built directly gets only the checks
+that keep the engine sound (``State.from_position``), not those of P-11.
 Here the objects become the located fields that :mod:`.position_checks` reads, each
 token remembering which argument it came from, so a rejection names the argument
 (``hands[1][2]``, ``board g4``) instead of a line and column.
@@ -17,11 +18,11 @@ from itertools import count, repeat
 
 from ... import arguments
 from ...errors import ArgumentError
+from ..base import PositionArgumentError
 from ..position_syntax import BadToken, Tok
 from .board import CELLS, cell_name, window_name, windows
 from .cards import make_deck, normalize_card
 from .locked import LockedChipsError, locked_sequences
-from .notation import PositionError
 from .position_checks import build_position, resolve_variant
 from .position_syntax import Fields, TokList
 from .rules import PLAYER_COUNTS, Rules, RulesError, Variant
@@ -34,22 +35,6 @@ _MOST_CARDS = 10_000
 #: the card codes of every deck: discard_piles, which knows no variant, refuses any other
 #: (make_state then checks the cards against the variant's own deck)
 _EVERY_CARD = frozenset(make_deck("standard-104").codes) | frozenset(make_deck("numbers-standin-1").codes)
-
-
-class PositionArgumentError(PositionError):
-    """A position given as objects that fails a check; ``argument`` names what to fix.
-
-    >>> str(PositionArgumentError("hands[1][0]", "'ZZ' is not a card"))
-    "hands[1][0]: 'ZZ' is not a card"
-    """
-
-    def __init__(self, argument: str, message: str) -> None:
-        ValueError.__init__(self, f"{argument}: {message}")
-        self.source, self.line, self.column, self.message = argument, 0, 0, message
-        self.argument = argument
-
-    def __reduce__(self):
-        return (type(self), (self.argument, self.message))
 
 
 @dataclass

@@ -24,6 +24,7 @@ from .board import CELLS, CORNERS, windows
 from .cards import UNKNOWN, CardKind
 from .move_checks import check_move
 from .moves import Move, MoveKind, MoveSyntaxError, parse_turn
+from .notation import check_built_position
 from .position import COLOURS, CORNER, COUNTER_MAX, EMPTY, Hand, Position
 from .rules import UNLIMITED, Rules
 
@@ -214,6 +215,7 @@ class State:
         if not isinstance(pos, Position):
             raise ArgumentError(f"State.from_position: pos must be a Position, not {pos!r}")
         seed = arguments.seed(seed, "State.from_position")
+        check_built_position(pos, "State.from_position")
         rules, deck = pos.rules, pos.rules.deck_cards
         sides = pos.seats[: rules.teams]
         chips = [0] * 3

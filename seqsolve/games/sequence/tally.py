@@ -71,6 +71,39 @@ class GameDetail:
         )
 
     @staticmethod
+    def check(detail: object) -> str | None:
+        """What is wrong with a record's ``detail`` as read back from a file (a resumed run
+        trusts no file), or None: every count a whole number >= 0, ``chips`` one list of
+        distinct cells 0..99 per side, ``sequences`` pairs of such a side and a window."""
+        if not isinstance(detail, dict):
+            return "is not an object"
+        for key in COUNTS:
+            if not _count(detail.get(key)):
+                return f"{key} must be a whole number >= 0, not {detail.get(key)!r}"
+        chips, sequences = detail.get("chips"), detail.get("sequences")
+        if not isinstance(chips, list) or not 2 <= len(chips) <= 3:
+            return f"chips must be a list of each side's cells, not {chips!r:.60}"
+        for side, cells in enumerate(chips):
+            if (
+                not isinstance(cells, list)
+                or not all(_count(c) and c < 100 for c in cells)
+                or len(set(cells)) < len(cells)
+            ):
+                return f"chips[{side}] must be a list of distinct cells 0..99"
+        n_windows = len(windows())
+        if not isinstance(sequences, list) or not all(
+            isinstance(q, list)
+            and len(q) == 2
+            and _count(q[0])
+            and q[0] < len(chips)
+            and _count(q[1])
+            and q[1] < n_windows
+            for q in sequences
+        ):
+            return f"sequences must be a list of [side, window] pairs, not {sequences!r:.60}"
+        return None
+
+    @staticmethod
     def summarize(records: list[dict]) -> dict:
         """Sequence's metrics of a point's self-play records (at least one): counts per
         game, how often the winner's sequences used a corner, and the board heatmaps."""
@@ -103,6 +136,10 @@ class GameDetail:
 
 #: the counts of :meth:`GameDetail.summarize` given as means per game, in the order tables show them
 _PER_GAME = ("decisions", "exchanges", "two_eyed", "one_eyed", "jacks", "reshuffles", "passes")
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 @lru_cache(maxsize=1)

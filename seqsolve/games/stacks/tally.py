@@ -62,6 +62,21 @@ class StacksDetail:
         return {**self.counts, "block_decided": self.block_decided, "steal_chip_won": self.steal_chip_won}
 
     @staticmethod
+    def check(detail: object) -> str | None:
+        """What is wrong with a record's ``detail`` as read back from a file (a resumed run
+        trusts no file), or None: every count a whole number >= 0, the two facts true or false."""
+        if not isinstance(detail, dict):
+            return "is not an object"
+        for key in COUNTS:
+            value = detail.get(key)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                return f"{key} must be a whole number >= 0, not {value!r}"
+        for key in ("block_decided", "steal_chip_won"):
+            if not isinstance(detail.get(key), bool):
+                return f"{key} must be true or false, not {detail.get(key)!r}"
+        return None
+
+    @staticmethod
     def summarize(records: list[dict]) -> dict:
         """Stacks' metrics of a point's self-play records (at least one): each count's mean
         per game with a 95% interval, and how often a Block or a Steal-a-Chip decided a

@@ -264,7 +264,7 @@ def test_c11_a_sequence_is_five_in_a_line_in_any_direction():
     cases = [
         ("a5 b5 c5 d5", "5H@e5", "a5-e5"),  # across
         ("e1 e2 e3 e4", "5H@e5", "e1-e5"),  # down
-        ("a1 b2 c3 d4", "5H@e5", "a1-e5"),  # down-right (a1 a corner, so b2 c3 d4 + e5)
+        ("b2 c3 d4", "5H@e5", "a1-e5"),  # down-right (a1 a corner: b2 c3 d4 + e5)
         ("i1 h2 g3 f4", "5H@e5", "i1-e5"),  # down-left
     ]
     for chips, move, window in cases:
