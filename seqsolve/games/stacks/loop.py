@@ -27,7 +27,9 @@ class CompiledGames:
         self.lineup = _stacks_bots.Lineup(stacks_tables(rules), list(choosers))
         self.sides = SEAT_NAMES[: rules.players]
 
-    def play(self, entropy: list[int], games: list[tuple[int, int, list[int]]], moves: bool, detail: bool) -> list:
+    def play(
+        self, entropy: list[int], games: list[tuple[int, int, list[int]]], moves: bool, detail: bool
+    ) -> list:
         """Play ``games`` (``Lineup.play``'s arguments) and return how each ended, as
         ``seqsolve.games.sequence.loop.Ending`` says: the runner's one shape."""
         return [self._ending(*end) for end in self.lineup.play(entropy, games, moves, detail)]
