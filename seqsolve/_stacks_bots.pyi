@@ -48,5 +48,9 @@ class Lineup:
 
     def __init__(self, tables: StacksTables, bots: list[tuple[str, dict[str, Any] | None, int]]) -> None: ...
     def play(
-        self, entropy: list[int], games: list[tuple[int, int, list[int]]], moves: bool = False, detail: bool = False
+        self,
+        entropy: list[int],
+        games: list[tuple[int, int, list[int]]],
+        moves: bool = False,
+        detail: bool = False,
     ) -> list[tuple[int, int, int, int, float, list[int] | None, tuple | None]]: ...
