@@ -212,3 +212,20 @@ def test_an_early_stop_keeps_whole_chunks_of_the_loops_games():
     )
     assert seen == [6] and [r["game"] for r in kept] == list(range(6))
     assert _lines(kept) == _lines([play_game(config, g, moves=False) for g in range(6)])
+
+
+def test_halted_searches_end_the_loops_match():
+    """halt() is how Ctrl-C reaches searches off the main thread: a match of the loop ends
+    with KeyboardInterrupt instead of playing on with unsearched decisions."""
+    config = MatchConfig(
+        bots=("mcts:work=2000,time=0", "random"), variant="stacks", players=2, teams=2, seed=2
+    )
+    rules = config.rules()
+    loop = STACKS.loop(rules, [make_bot(spec, STACKS).loop_chooser(rules) for spec in config.bots])
+    STACKS.halt_searches()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            loop.play(stream_words(config.seed), [(0, 0, [0, 1])], False, False)
+    finally:
+        STACKS.halt_searches(False)
+    assert loop.play(stream_words(config.seed), [(0, 0, [0, 1])], False, False)[0][3] > 0
