@@ -8,6 +8,8 @@ import itertools
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from seqsolve import _stacks_bots
 from seqsolve.bots import make_bot
@@ -229,3 +231,18 @@ def test_halted_searches_end_the_loops_match():
     finally:
         STACKS.halt_searches(False)
     assert loop.play(stream_words(config.seed), [(0, 0, [0, 1])], False, False)[0][3] > 0
+
+
+@settings(max_examples=25)
+@given(
+    players=st.sampled_from(PLAYERS),
+    bots=st.lists(st.sampled_from(["random", "greedy", "greedy:block=matters"]), min_size=2, max_size=2),
+    seed=st.integers(0, 2**63 - 1),
+    switches=st.tuples(*(st.sampled_from(v) for v in SWITCHES.values())),
+    index=st.integers(0, 11),
+)
+def test_any_seed_lineup_and_options_play_the_runners_games(players, bots, seed, switches, index):
+    config = MatchConfig(
+        bots=tuple(bots), variant=_variant(index, switches), players=players, teams=players, seed=seed
+    )
+    _same(config, range(config.games_per_deal))
