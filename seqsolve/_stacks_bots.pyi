@@ -40,3 +40,17 @@ def play_game(
     bot_bit_generator: np.random.BitGenerator,
     seats: list[Any],
 ) -> tuple[int, int, list[tuple[int, float, float]]]: ...
+
+KINDS: dict[str, int]
+
+class Lineup:
+    """The bots of a match as C choosers: whole Stacks games without the GIL."""
+
+    def __init__(self, tables: StacksTables, bots: list[tuple[str, dict[str, Any] | None, int]]) -> None: ...
+    def play(
+        self,
+        entropy: list[int],
+        games: list[tuple[int, int, list[int]]],
+        moves: bool = False,
+        detail: bool = False,
+    ) -> list[tuple[int, int, int, int, float, list[int] | None, tuple | None]]: ...

@@ -149,7 +149,7 @@ cdef void stream_seed(Stream* s, const uint32_t* entropy, int n) noexcept nogil:
     s.bg.next_raw = pcg_next64
 
 
-cdef inline int key_words(uint32_t* out, int n, uint64_t part) noexcept nogil:
+cdef int key_words(uint32_t* out, int n, uint64_t part) noexcept nogil:
     """Append one spawn-key entry as SeedSequence reads an int (0 is one word)."""
     if part == 0:
         out[n] = 0

@@ -16,6 +16,9 @@
   budget goes in rounds that drop the worse half of them (sequential halving).
 * :func:`play_game`: a whole game between these bots without the GIL (benchmarks
   and strength tests); a searching seat is given its observation only.
+* :class:`Lineup`: the match runner's compiled loop, whole games dealt and played
+  from numpy's own streams of a match (``seqsolve._loop``), the same games and
+  records as the runner plays action by action.
 
 A turn is many decisions (docs/stacks.md), so a search is one decision deep at its
 root: a play, a discard, a block or a pass.
@@ -36,14 +39,15 @@ from libc.math cimport exp, log, sqrt
 from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
-from posix.time cimport clock_gettime, timespec
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from cpython.exc cimport PyErr_CheckSignals
 from numpy.random cimport bitgen_t
 
 from seqsolve._core cimport rand_below
+from seqsolve._loop cimport Stream as PcgStream, stream_seed, key_words
 from seqsolve._stacks cimport (
     StTables, StGame, StacksCore, StacksTables,
-    ST_KINDS, ST_MAX_SEATS, ST_FULL, ST_DECK, ST_UNKNOWN, ST_BW, ST_RW, ST_SK, ST_RV, ST_SC, ST_SX, ST_BK,
+    ST_KINDS, ST_MAX_SEATS, ST_FULL, ST_HAND, ST_DECK, ST_UNKNOWN, ST_BW, ST_RW, ST_SK, ST_RV, ST_SC, ST_SX, ST_BK,
     ST_ARGS, ST_PLAY_SPAN, ST_DISCARD, ST_BLOCK, ST_PASS, ST_END, ST_NUM_ACTIONS, ST_ONGOING, ST_DRAW,
     st_legal_actions, st_apply, st_random_action, st_current_player, st_deal,
     next_seat, wins, supply, target_pile, full_pile, bitgen_of,
@@ -1083,6 +1087,8 @@ cdef class StacksSearcher:
         with nogil:
             self.run(rng, iterations, seconds, start)
             best = self.best_action()
+        if halted:
+            raise KeyboardInterrupt("the searches were halted")
         return best
 
 
@@ -1193,3 +1199,235 @@ def play_game(StacksTables tables, deal_bit_generator, bot_bit_generator, list s
                     break
                 st_apply(t, &g, a, deal_rng)
     return (g.result if g.result != ST_ONGOING else ST_DRAW), g.turn, [(searches[s], spent[s], worst[s]) for s in range(players)]
+
+
+# ---------------------------------------------------------------- the match runner's loop
+
+#: the choosers by the names Lineup takes (the bots' ``loop_chooser`` kinds)
+KINDS = {"random": SEAT_RANDOM, "greedy": SEAT_GREEDY, "mcts": SEAT_MCTS}
+
+
+ctypedef struct StCounts:
+    # what StacksDetail counts per action (seqsolve.games.stacks.tally), in its order
+    long decisions, legal, blocks, steals_card, steals_chip, skips, reverses, recycles
+    int block_decided, steal_chip_won
+
+
+ctypedef struct StMoves:
+    int16_t* actions
+    int n, capacity
+
+
+cdef inline double wall_now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int keep_move(StMoves* m, int action) noexcept nogil:
+    cdef int16_t* grown
+    if m.n == m.capacity:
+        grown = <int16_t*>realloc(m.actions, 2 * m.capacity * sizeof(int16_t))
+        if grown == NULL:
+            return -1
+        m.actions = grown
+        m.capacity *= 2
+    m.actions[m.n] = action
+    m.n += 1
+    return 0
+
+
+cdef bint chip_would_win(const StTables* t, const StGame* g) noexcept nogil:
+    """Whether the completer (the mover while a Block is asked) would win with the chip
+    of the completed pile, if the supply still has one (ST-21): the tally's
+    ``block_decided``."""
+    cdef int colour = g.pile_colour[full_pile(g)], seat = g.to_move
+    if supply(t, g, colour) <= 0:
+        return 0
+    return wins(t, g.chips[seat][0] + (colour == 0), g.chips[seat][1] + (colour == 1))
+
+
+cdef void counted_apply(const StTables* t, StGame* g, int action, bitgen_t* rng, StCounts* c,
+                        int16_t* buf) noexcept nogil:
+    """``st_apply``, counting what StacksDetail.play counts of the action."""
+    cdef int n = st_legal_actions(t, g, buf), card = -1, draw_n, aside_n
+    cdef bint low = g.draw_n < ST_HAND * t.players  # only so low a draw pile can be recycled now
+    c.legal += n
+    c.decisions += n > 1
+    if action < ST_DISCARD:
+        card = (action % ST_PLAY_SPAN) // ST_ARGS
+        if card == ST_SC:
+            c.steals_card += 1
+        elif card == ST_SX:
+            c.steals_chip += 1
+        elif card == ST_SK:
+            c.skips += 1
+        elif card == ST_RV:
+            c.reverses += 1
+    elif action < ST_BLOCK:
+        card = action - ST_DISCARD
+    elif action == ST_BLOCK:
+        c.blocks += 1
+        c.block_decided |= chip_would_win(t, g)
+    draw_n, aside_n = g.draw_n, g.aside_n
+    st_apply(t, g, action, rng)
+    if low and (g.aside_n < aside_n or g.draw_n > draw_n):
+        c.recycles += 1
+    if card == ST_SX and g.result != ST_ONGOING and g.result != ST_DRAW:
+        c.steal_chip_won = 1
+
+
+cdef class Lineup:
+    """The bots of a match as C choosers, on one rule set's tables: what
+    ``STACKS.loop`` plays whole games with.
+
+    ``bots``: one ``(kind, options, restrict)`` per bot of the match, each bot's
+    ``loop_chooser``: ``kind`` a name of :data:`KINDS`, ``restrict`` 0 (Stacks bots
+    bar nothing); ``options`` None for random, ``{"block_all"}`` for greedy,
+    ``{"params", "iterations", "seconds", "work"}`` for mcts (its StacksSearcher's
+    parameters and :meth:`StacksSearcher.decide`'s budgets).
+    """
+
+    cdef StacksTables tables
+    cdef int n_bots
+    cdef int kind[ST_MAX_SEATS]
+    cdef StGreedy greedy[ST_MAX_SEATS]
+    cdef long iters[ST_MAX_SEATS]
+    cdef long work[ST_MAX_SEATS]
+    cdef double secs[ST_MAX_SEATS]
+    cdef list searchers       # per bot: its StacksSearcher, or None
+
+    def __init__(self, StacksTables tables, list bots):
+        if not 1 <= len(bots) <= ST_MAX_SEATS:
+            raise ValueError(f"give 1 to {ST_MAX_SEATS} bots, not {len(bots)}")
+        self.tables = tables
+        self.n_bots = len(bots)
+        self.searchers = []
+        for i, (kind, options, restrict) in enumerate(bots):
+            if kind not in KINDS:
+                raise ValueError(f"no compiled Stacks chooser {kind!r} (known: {', '.join(KINDS)})")
+            if restrict:
+                raise ValueError("a Stacks bot bars no action: restrict must be 0")
+            self.kind[i] = KINDS[kind]
+            self.greedy[i] = greedy_settings(True)
+            searcher = None
+            if kind == "greedy":
+                self.greedy[i] = greedy_settings(options["block_all"])
+            elif kind == "mcts":
+                searcher = StacksSearcher(options["params"])
+                self.iters[i], self.secs[i], self.work[i] = options["iterations"], options["seconds"], options["work"]
+                if self.iters[i] <= 0 and self.secs[i] <= 0 and self.work[i] <= 0:
+                    raise ValueError("give mcts a budget: iterations, seconds or work > 0")
+            self.searchers.append(searcher)
+
+    def play(self, list entropy, list games, bint moves=False, bint detail=False):
+        """Deal and play ``games`` and return what their records need, in order.
+
+        Args:
+            entropy: the match's SeedSequence words before a game's key
+                (:func:`seqsolve.play.seeds.stream_words`).
+            games: ``(deal, game_of_deal, seat_bot)`` per game: the deal (and every
+                recycling of its piles) draws from the stream ``(deal,)`` under
+                ``entropy``, the bot on seat ``s`` (index ``seat_bot[s]`` of the lineup)
+                from ``(deal, 1 + game_of_deal, s)``, as ``play_game`` seeds them.
+            moves: hand back every action of each game.
+            detail: hand back what StacksDetail counts.
+        Returns:
+            Per game ``(result, termination, turns, plies, seconds, actions, detail)``:
+            the engine's result (a seat, or 6 for a draw) and termination codes, the
+            turns begun (``StacksState.turns_played``), ``actions`` a list or None,
+            ``detail`` None or StacksDetail's counts in its order, then
+            ``block_decided`` and ``steal_chip_won``.
+        """
+        cdef const StTables* t = &self.tables.t
+        cdef int n_prefix = len(entropy), n_key, players = t.players, i, s, plies, seat, a, last
+        cdef int seat_bot[ST_MAX_SEATS]
+        cdef uint32_t* words = <uint32_t*>malloc((n_prefix + 8) * sizeof(uint32_t))
+        cdef int16_t* buf = <int16_t*>malloc(ST_NUM_ACTIONS * sizeof(int16_t))
+        cdef StGame* g = <StGame*>malloc(sizeof(StGame))
+        cdef StGame* obs = <StGame*>malloc(sizeof(StGame))
+        cdef PcgStream table
+        cdef PcgStream seats[ST_MAX_SEATS]
+        cdef StMoves played
+        cdef StCounts counts
+        cdef uint64_t deal_no, game_of_deal
+        cdef double started
+        cdef bint searching = 0
+        cdef StacksSearcher me
+        played.actions = <int16_t*>malloc(256 * sizeof(int16_t))
+        played.capacity = 256
+        out = []
+        try:
+            if words == NULL or buf == NULL or g == NULL or obs == NULL or played.actions == NULL:
+                raise MemoryError()
+            for i in range(n_prefix):
+                words[i] = entropy[i]
+            for deal_no, game_of_deal, bots_of_seat in games:
+                if len(bots_of_seat) != players:
+                    raise ValueError(f"give a bot for each of the {players} seats")
+                searching = 0
+                for s in range(players):
+                    seat_bot[s] = bots_of_seat[s]
+                    if not 0 <= seat_bot[s] < self.n_bots:
+                        raise ValueError(f"no bot {seat_bot[s]} in a lineup of {self.n_bots}")
+                    searching |= self.kind[seat_bot[s]] == SEAT_MCTS
+                played.n = 0
+                plies = 0
+                last = -1
+                memset(&counts, 0, sizeof(StCounts))
+                with nogil:
+                    started = wall_now()
+                    n_key = key_words(words, n_prefix, deal_no)
+                    stream_seed(&table, words, n_key)
+                    n_key = key_words(words, n_key, 1 + game_of_deal)
+                    for s in range(players):
+                        stream_seed(&seats[s], words, key_words(words, n_key, s))
+                    st_deal(t, g, &table.bg)
+                    while g.result == ST_ONGOING:  # max_turns and the stalled turn end every game (ST-22)
+                        seat = st_current_player(g)
+                        i = seat_bot[seat]
+                        # random and greedy read only the seat's hand and the public cards:
+                        # the whole game gives what its observation would
+                        if self.kind[i] == SEAT_RANDOM:
+                            a = st_random_action(t, g, &seats[seat].bg)
+                        elif self.kind[i] == SEAT_GREEDY:
+                            a = st_greedy_action(t, g, &self.greedy[i])
+                        else:
+                            memcpy(obs, g, sizeof(StGame))
+                            st_observe(t, obs, seat)
+                            with gil:
+                                me = self.searchers[i]
+                                a = me.choose(t, obs, seat, &seats[seat].bg, self.iters[i], self.secs[i],
+                                              self.work[i])
+                                PyErr_CheckSignals()
+                        if a < 0:
+                            with gil:
+                                raise RuntimeError(f"seat {seat} has no legal action in an ongoing game")
+                        plies += 1
+                        if moves and keep_move(&played, a) < 0:
+                            with gil:
+                                raise MemoryError()
+                        if detail:
+                            counted_apply(t, g, a, &table.bg, &counts, buf)
+                        else:
+                            st_apply(t, g, a, &table.bg)
+                        last = a
+                    started = wall_now() - started
+                # the turn the game stopped in counts when its last decision did not end it
+                out.append((
+                    g.result, g.termination,
+                    g.turn + (last >= 0 and not (ST_DISCARD <= last < ST_BLOCK or last == ST_END)),
+                    plies, started,
+                    [played.actions[i] for i in range(played.n)] if moves else None,
+                    (counts.decisions, counts.legal, counts.blocks, counts.steals_card, counts.steals_chip,
+                     counts.skips, counts.reverses, counts.recycles, bool(counts.block_decided),
+                     bool(counts.steal_chip_won)) if detail else None,
+                ))
+                PyErr_CheckSignals()  # Ctrl-C between games
+        finally:
+            free(words)
+            free(buf)
+            free(g)
+            free(obs)
+            free(played.actions)
+        return out

@@ -40,6 +40,9 @@ class StacksRandomBot(Bot):
     def choose(self, observation: StacksState, rng: np.random.Generator) -> int:
         return _stacks_bots.random_action(observation.core, rng.bit_generator)
 
+    def loop_chooser(self, rules) -> tuple[str, None, int]:
+        return self.name, None, 0
+
 
 class StacksGreedyBot(Bot):
     name = "greedy"
@@ -59,6 +62,9 @@ class StacksGreedyBot(Bot):
 
     def choose(self, observation: StacksState, rng: np.random.Generator) -> int:
         return _stacks_bots.greedy_action(observation.core, self.options["block"] == "always")
+
+    def loop_chooser(self, rules) -> tuple[str, dict, int]:
+        return self.name, {"block_all": self.options["block"] == "always"}, 0
 
 
 class StacksMCTSBot(Bot):
@@ -148,6 +154,14 @@ class StacksMCTSBot(Bot):
             work=self.options["work"],
         )
         return self.last["best"]
+
+    def loop_chooser(self, rules) -> tuple[str, dict, int]:
+        """The loop calls the search :meth:`choose` calls, with the same budgets: a ``time``
+        cap (CPU seconds of the thinking thread) binds alike, and only where it binds does
+        a game depend on the machine, in either path."""
+        o = self.options
+        budgets = {"iterations": o["iters"], "seconds": o["time"], "work": o["work"]}
+        return self.name, {"params": self.searcher().params, **budgets}, 0
 
     def close(self) -> None:
         self._searcher = None

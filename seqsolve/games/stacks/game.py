@@ -3,9 +3,8 @@ position files, reached by the runners the way they reach classic Sequence.
 
 Pure Python at import: the compiled engine is loaded by the first method that deals,
 reads or searches a game, and the position text module only by the methods that read
-or write one.  What Stacks does not have (board threats for ``analyze``, a compiled
-game loop, a picture of a balance point) is said here once: :class:`NotSupported`,
-or None for the loop, which the runners read as "play action by action".
+or write one.  What Stacks does not have (board threats for ``analyze``, a picture of a
+balance point) is said here once: :class:`NotSupported`.
 """
 
 from __future__ import annotations
@@ -112,7 +111,12 @@ class StacksGame:
         raise NotSupported("Sequence Stacks has no board: a balance point has no heatmap")
 
     def loop(self, rules: StacksRules, choosers, detail=None):
-        """None: Stacks games are played action by action by the runner."""
+        """The compiled loop that plays whole games between these bots (their
+        ``Bot.loop_chooser(rules)``), or None when a bot has none or ``detail`` is not the
+        game's own tally: the runner then plays them action by action."""
+        from .loop import compiled_games
+
+        return compiled_games(rules, choosers, detail)
 
     def tactics(self, view, open_information: bool):
         """No exact tactics to rank by (wins in one, blocks: every decision is ranked by
