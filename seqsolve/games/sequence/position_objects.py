@@ -148,7 +148,7 @@ def make_state(
     (0, 90)
     >>> seqsolve.make_state(board, [["AS", "ZZ"], 7])
     Traceback (most recent call last):
-    seqsolve.games.sequence.position_objects.PositionArgumentError: hands[0][1]: 'ZZ' is not a card of deck standard-104 (AS, 2S, 3S, ..., KC)
+    seqsolve.games.base.PositionArgumentError: hands[0][1]: 'ZZ' is not a card of deck standard-104 (AS, 2S, 3S, ..., KC)
     """
     args = _Arguments()
     if not isinstance(variant, (str, Rules)):
@@ -281,7 +281,7 @@ def discard_piles(plays: Iterable[tuple[int, str]], players: int) -> list[list[s
     [['5H', 'TD'], ['JS']]
     >>> discard_piles([(2, "5H")], players=2)
     Traceback (most recent call last):
-    seqsolve.games.sequence.position_objects.PositionArgumentError: plays[0]: seat 2 is not one of the 2 seats (0 to 1)
+    seqsolve.games.base.PositionArgumentError: plays[0]: seat 2 is not one of the 2 seats (0 to 1)
 
     Raises:
         PositionError: a play is not a (seat, card) pair of a seat the game has.
@@ -316,7 +316,7 @@ def sequences_from_locked(board: str | Iterable[str], rules: Rules) -> list[str]
     ['b:a2-e2', 'b:e2-i2']
     >>> sequences_from_locked(board, parse_rules("classic[overlap_max_shared=4]", players=2))
     Traceback (most recent call last):
-    seqsolve.games.sequence.position_objects.PositionArgumentError: board: the locked b chips at a2, b2, c2, d2, e2, f2, g2, h2, i2 are sequences a2-e2, b2-f2, c2-g2, d2-h2, e2-i2 or a2-e2, b2-f2, c2-g2, e2-i2: list the sequences (P-7)
+    seqsolve.games.base.PositionArgumentError: board: the locked b chips at a2, b2, c2, d2, e2, f2, g2, h2, i2 are sequences a2-e2, b2-f2, c2-g2, d2-h2, e2-i2 or a2-e2, b2-f2, c2-g2, e2-i2: list the sequences (P-7)
 
     Raises:
         PositionError: the board is not 100 cells, or its locked chips form no set
