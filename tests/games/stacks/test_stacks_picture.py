@@ -9,16 +9,17 @@ draws the same picture.  The state remembers its last decision for that."""
 from __future__ import annotations
 
 import io
+import json
 from collections import Counter
 from xml.etree import ElementTree as ET
 
 import pytest
 
-from seqsolve.games.base import MoveSyntaxError
+from seqsolve.games.base import MoveSyntaxError, PositionError
 from seqsolve.games.stacks.actions import text_to_action
 from seqsolve.games.stacks.cards import card_code
 from seqsolve.games.stacks.game import STACKS
-from seqsolve.games.stacks.position_text import parse
+from seqsolve.games.stacks.position_text import parse, to_readable
 from seqsolve.games.stacks.state import LastDecision, StacksState
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -252,3 +253,42 @@ def test_the_png_draws_the_same_picture():
     root = ET.fromstring(STACKS.picture(state, marks=marks))
     assert image.shape[:2] == (int(root.get("height")), int(root.get("width")))
     assert image[..., :3].std() > 0.05
+
+
+# ---------------------------------------------------------------- the last decision in position files
+
+
+def test_the_readable_form_and_json_keep_the_last_decision_and_stn_does_not():
+    state = STACKS.read_position(SMALL)
+    state.play_turn("B3")
+    readable = state.to_text("readable")
+    assert "\nlast: 0 B3\n" in readable
+    again = STACKS.read_position(readable)
+    assert again.last_decision == state.last_decision and again.to_text("readable") == readable
+    assert json.loads(state.to_text("json"))["last_decision"] == {"seat": 0, "decision": "B3"}
+    stn = state.to_text()
+    assert "last" not in stn and STACKS.read_position(stn).last_decision is None
+    assert STACKS.read_position(stn).to_position() == again.to_position()
+    assert "last       seat 0: B3" in STACKS.render(again, None, None, False, [])
+    (last,) = _elements(STACKS.picture(again), "last-decision")
+    assert last.get("data-move") == "B3"
+    assert STACKS.read_position(readable.replace("last: 0 B3", "last: -")).last_decision is None
+
+
+@pytest.mark.parametrize(
+    "line, column, words",
+    [
+        ("last: 2 B3", 7, "bad last seat '2': a seat is 0 to 1"),
+        ("last: 0 Q9", 9, "unknown Stacks card 'Q9'"),
+        ("last: 0", 7, "last takes a seat and a decision"),
+        ("last: 0 B3 ~R5", 7, "last takes a seat and a decision"),
+    ],
+)
+def test_a_bad_last_line_is_refused_with_its_line_and_column(line, column, words):
+    readable = parse(SMALL)
+    text = to_readable(readable).replace("quiet: 0\n", f"quiet: 0\n{line}\n")
+    number = text.splitlines().index(line) + 1
+    with pytest.raises(PositionError) as caught:
+        parse(text, "game.txt")
+    message = str(caught.value)
+    assert message.startswith(f"game.txt:{number}:{column}: ") and words in message
