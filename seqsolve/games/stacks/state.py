@@ -98,14 +98,17 @@ def stacks_tables(rules: StacksRules) -> _stacks.StacksTables:
 class StacksState:
     """A game of Sequence Stacks in progress or finished."""
 
-    def __init__(
-        self, rules: StacksRules, core: _stacks.StacksCore, last_decision: LastDecision | None = None
-    ):
+    def __init__(self, rules: StacksRules, core: _stacks.StacksCore, last: tuple[int, int] | None = None):
         self.rules = rules
         self.seats = SEAT_NAMES[: rules.players]
         self._core = core
-        #: the decision that made this position (None: a deal, or a position file without one)
-        self.last_decision = last_decision
+        self._last = last  # (seat, action): a plain tuple, the cheapest thing apply can keep
+
+    @property
+    def last_decision(self) -> LastDecision | None:
+        """The decision that made this position (None: a deal, or a position file that
+        does not say); kept by :meth:`clone`, :meth:`observation` and :meth:`resample`."""
+        return None if self._last is None else LastDecision(*self._last)
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -133,15 +136,13 @@ class StacksState:
         core = _stacks.StacksCore(stacks_tables(pos.rules), None if seed is None else bit_generator(seed))
         fields = {name: getattr(pos, name) for name in _FIELDS}
         core.load(fields)
-        last = None if pos.last_decision is None else LastDecision(*pos.last_decision)
-        return cls(pos.rules, core, last)
+        return cls(pos.rules, core, pos.last_decision)
 
     def to_position(self) -> StacksPosition:
         """Everything, canonical (docs/stacks.md); an empty pile or stack is listed."""
         fields = self._core.dump()
         del fields["termination"]
-        last = None if self.last_decision is None else tuple(self.last_decision)
-        return StacksPosition(rules=self.rules, **fields, last_decision=last)
+        return StacksPosition(rules=self.rules, **fields, last_decision=self._last)
 
     def to_text(self, form: str = "stn", viewer: int | None = None) -> str:
         """The position file of this state (docs/stacks.md): ``"stn"`` (or ``"sqn"``, the
@@ -234,7 +235,7 @@ class StacksState:
             raise ArgumentError(f"apply: action must be an action number or its text, not {action!r}")
         seat = self._core.current_player
         self._core.apply(action)
-        self.last_decision = LastDecision(seat, action)
+        self._last = (seat, action)
 
     def apply_legal(self, action: int) -> None:
         """Play an action number taken from this state's :meth:`legal_actions`, unchecked
@@ -249,7 +250,7 @@ class StacksState:
             raise ArgumentError(
                 f"apply_legal: action must be one of legal_actions(), not {action!r}"
             ) from None
-        self.last_decision = LastDecision(seat, int(action))
+        self._last = (seat, int(action))
 
     def random_action(self) -> int:
         """A legal action drawn uniformly with the game's own bit generator."""
@@ -328,7 +329,7 @@ class StacksState:
                 raise MoveSyntaxError(f"{word!r} ends the turn: give the next turn as an argument of its own")
             trial.apply_legal(action)
         self._core = trial._core
-        self.last_decision = trial.last_decision
+        self._last = trial._last
 
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat``'s hand in kind order, ``'?'`` for each unknown one."""
@@ -352,7 +353,7 @@ class StacksState:
         return position_svg(self.to_position())
 
     def clone(self) -> StacksState:
-        return StacksState(self.rules, self._core.clone(), self.last_decision)
+        return StacksState(self.rules, self._core.clone(), self._last)
 
     def perft(self, depth: int) -> int:
         """Leaves of the action tree ``depth`` actions deep (at most 12, as ``seqsolve perft``)."""
@@ -367,7 +368,7 @@ class StacksState:
         hands and the draw pile are unknown, and there is no shuffle source, so a
         recycled pile stays unknown instead of foretelling a shuffle."""
         player = arguments.seat(player, "observation", self.rules.players, "player")
-        seen = StacksState(self.rules, self._core.clone(None), self.last_decision)  # every decision is public
+        seen = StacksState(self.rules, self._core.clone(None), self._last)  # every decision is public
         seen._core.mask_hidden(player)
         return seen
 
@@ -395,7 +396,7 @@ class StacksState:
         )
         draw, aside = cards[: pos.draw_count], cards[pos.draw_count :]
         # its own generator, drawn from rng: copying the real game's would foresee its recycling
-        world = StacksState(self.rules, self._core.clone(bit_generator(rng)), self.last_decision)
+        world = StacksState(self.rules, self._core.clone(bit_generator(rng)), self._last)
         world._core.set_hidden(hands, draw, sorted(aside) if pos.aside_cards is None else None)
         return world
 
