@@ -258,7 +258,7 @@ def _seat_rows(t: _Table, top: float, width: float) -> float:
                 data={"seat": seat},
             )
         )
-        label = Box(LEFT, y + 8, 80, 20)
+        label = Box(LEFT - 2, y + 10, 58, 19)
         t.labels[seat] = label
         t.shapes.append(text(LEFT, y + 24, f"seat {seat}", 14, INK, "start", **{"font-weight": "bold"}))
         note = _seat_note(pos, seat)
@@ -524,8 +524,10 @@ def _mark_shapes(t: _Table, marks: list[dict]) -> tuple[list[Shape], list[dict]]
             continue
         source = _source(t, seat, action)
         (x1, y1), (x2, y2) = source.centre, target.centre
-        if abs(y2 - y1) > 1:  # end at the edge of the target that faces the source
-            y2 += (target.h / 2 + 2) * (1 if y1 > y2 else -1)
+        if abs(y2 - y1) > 1:  # from the card's edge to the target's, leaving both faces clear
+            up = 1 if y1 > y2 else -1
+            y1 -= up * source.h / 2
+            y2 += up * (target.h / 2 + 2)
         else:  # along the row, below its cards rather than across them
             y1 = y2 = max(source.y + source.h, target.y + target.h) + 5
             x2 += (target.w / 2) * (1 if x1 > x2 else -1)
