@@ -83,7 +83,8 @@ class StacksGame:
         """The piles, each seat's hand, discards, chips and skip tokens, the shared stacks.
 
         ``last`` is not marked: Stacks has no board on which a move lands, and the piles
-        and discard tops it changed are on the screen already (``play`` names the moves)."""
+        and discard tops it changed are on the screen already (``play`` names the moves);
+        the state's own last decision is a line of its own."""
         from .view import render_position
 
         seen = state if viewer is None else state.observation(viewer)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from ..base import MoveSyntaxError
 from ..drawing import INK, SUIT_RED, Shape, shapes_png, shapes_svg, text
-from .actions import BLOCK, ActionKind, decode_action, text_to_action
+from .actions import BLOCK, ActionKind, action_to_text, decode_action, text_to_action
 from .cards import BLUE, COLOUR_LETTERS, Card, card_code, colour, value
 from .position import StacksPosition
 
@@ -190,9 +190,7 @@ def _middle(t: _Table, top: float) -> float:
         setattr(t, {"draw-pile": "draw", "aside-pile": "aside", "special-pile": "special"}[cls], box)
         x += PILE_W + 2 * GAP
     x += 2 * GAP
-    per_colour = max(
-        pos.rules.max_piles_per_colour, *[sum(1 for p in pos.piles if colour(p[0]) == c) for c in (0, 1)]
-    )
+    per_colour = _slots_per_colour(pos)
     for c in (0, 1):
         started = [k for k, pile in enumerate(pos.piles) if colour(pile[0]) == c]
         for slot in range(per_colour):
@@ -225,6 +223,13 @@ def _middle(t: _Table, top: float) -> float:
         )
         x += 2 * GAP
     return label_y + 10
+
+
+def _slots_per_colour(pos: StacksPosition) -> int:
+    """The places for one colour's piles: the option's limit (ST-7), or more if a
+    position holds more."""
+    started = [sum(1 for p in pos.piles if colour(p[0]) == c) for c in (0, 1)]
+    return max(pos.rules.max_piles_per_colour, *started)
 
 
 def _hand_cards(pos: StacksPosition, seat: int) -> list[int | None]:
@@ -270,8 +275,8 @@ def _seat_rows(t: _Table, top: float, width: float) -> float:
                     Shape(
                         "rect",
                         {
-                            "x": LEFT + 12 * k,
-                            "y": y + 54,
+                            "x": LEFT + 12 * (k % 6),  # six a line, below the seat's name
+                            "y": y + 52 + 11 * (k // 6),
                             "width": 9,
                             "height": 9,
                             "fill": "#e0a030",
@@ -282,7 +287,7 @@ def _seat_rows(t: _Table, top: float, width: float) -> float:
                         data={"seat": seat},
                     )
                 )
-            t.shapes.append(text(LEFT + 12 * pos.skips[seat] + 2, y + 63, "skip", 10, INK, "start"))
+            t.shapes.append(text(LEFT + 12 * min(pos.skips[seat], 6) + 2, y + 61, "skip", 10, INK, "start"))
         cards = []
         for k, card in enumerate(_hand_cards(pos, seat)):
             box = Box(hand_x + k * (CARD_W + 4), y + 14, CARD_W, CARD_H)
@@ -374,8 +379,6 @@ def _caption(pos: StacksPosition) -> list[str]:
 
 
 def _decision_words(action: int) -> str:
-    from .actions import action_to_text
-
     a = decode_action(action)
     words = action_to_text(action)
     if a.kind == ActionKind.DISCARD:
@@ -429,8 +432,6 @@ def _last_shapes(t: _Table) -> list[Shape]:
     box = _landed(t, seat, action)
     if box is None:
         return []
-    from .actions import action_to_text
-
     data = {"seat": seat, "move": action_to_text(action)}
     shape = _outline(box, "#2e8b3e", "last-decision", data, pad=3, width=3)
     return [Shape("rect", {**shape.attrs, "stroke-dasharray": "6 3"}, cls=shape.cls, data=shape.data)]
@@ -629,9 +630,7 @@ def position_shapes(pos: StacksPosition, marks: Iterable[dict] | None = None) ->
 
 def _width(pos: StacksPosition) -> int:
     """Wide enough for the shared piles and for the widest seat row."""
-    per_colour = max(
-        pos.rules.max_piles_per_colour, *[sum(1 for p in pos.piles if colour(p[0]) == c) for c in (0, 1)]
-    )
+    per_colour = _slots_per_colour(pos)
     middle = 2 * LEFT + 3 * (PILE_W + 2 * GAP) + 2 * GAP + 2 * (per_colour * (PILE_W + GAP) + 2 * GAP)
     widest = max(len(_hand_cards(pos, s)) for s in range(pos.players))
     chips = max(max(b, r) for b, r in pos.chips)

@@ -292,3 +292,24 @@ def test_a_bad_last_line_is_refused_with_its_line_and_column(line, column, words
         parse(text, "game.txt")
     message = str(caught.value)
     assert message.startswith(f"game.txt:{number}:{column}: ") and words in message
+
+
+@pytest.mark.parametrize("variant", ["stacks", "stacks[stacks_max_piles_per_colour=3]"])
+@pytest.mark.parametrize("seed", range(8))
+def test_every_legal_decision_of_any_position_is_a_mark(variant, seed):
+    """Random positions of any size, a Block window among them: each legal decision of
+    the seat asked is one mark, whether drawn as an arrow or as a line below."""
+    state = STACKS.new_initial_state(STACKS.rules(variant, 2 + seed % 5), seed=seed)
+    for _ in range(30 + 37 * seed):  # stopping before the end of the game
+        after = state.clone()
+        after.apply_legal(after.random_action())
+        if after.is_terminal():
+            break
+        state = after
+    seat = state.current_player
+    legal = [state.action_to_string(a) for a in state.legal_actions()]
+    for view in (state, state.observation(seat)):
+        svg = STACKS.picture(view, marks=[{"move": m, "label": f"{k}%"} for k, m in enumerate(legal)])
+        assert sorted(e.get("data-move") for e in _elements(svg, "mark")) == sorted(legal)
+        places = len(_elements(svg, "pile-slot")) + len(_elements(svg, "pile"))
+        assert places == 2 * state.rules.max_piles_per_colour  # a slot where a pile may start (ST-7)
