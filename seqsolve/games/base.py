@@ -19,8 +19,9 @@ then its play; in Stacks every card of a turn): :meth:`GameState.ends_turn` says
 decision ends it, so that a runner can show whole turns (:func:`whole_turns`) while
 everything it decides and stores is one action, "the decision to make now".
 
-Features that not every game has (Sequence's board threats and pictures) are
-reached through the game too (:meth:`Game.tactics`, :meth:`Game.picture`): a game
+Features that not every game has (Sequence's exact board threats, proofs, a balance
+point's heatmap) are reached through the game too (:meth:`Game.tactics`,
+:meth:`Game.prove_win`, :meth:`Game.picture`): a game
 without them raises :class:`NotSupported` there, in one place, instead of failing somewhere inside a runner.
 """
 

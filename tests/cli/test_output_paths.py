@@ -258,10 +258,10 @@ def test_every_path_option_of_every_command_is_in_the_matrix():
 # ---------------------------------------------------------------- refused commands leave nothing
 
 
-def test_annotate_pictures_of_a_stacks_game_is_refused_before_the_folder_is_made(tmp_path, stacks_record):
-    pictures = tmp_path / "pictures"
+def test_annotate_pictures_of_a_stacks_game_in_a_missing_folder_is_refused_first(tmp_path, stacks_record):
+    pictures = tmp_path / "gone" / "pictures"
     message = fails("annotate", stacks_record, "--game", "0", "--iters", "5", "--pictures", str(pictures))
-    assert message == "seqsolve: pictures are drawn for Sequence only, not for Sequence Stacks yet"
+    assert message == f"seqsolve: --pictures {pictures}: folder {tmp_path / 'gone'} does not exist"
     assert os.listdir(tmp_path) == []
 
 

@@ -2,14 +2,10 @@
 locked chips and completed sequences, the coordinates of RULES.md §1.2, and marks
 on given turns with their labels (an analysis' win chances).
 
-The picture is composed once, as a list of :class:`Shape` in pixel coordinates, and
-written two ways: SVG text (:func:`position_svg`, built with the standard library's
-ElementTree, which escapes every label and always yields well-formed XML, so no
-drawing library is needed for a grid of rectangles, circles, lines and text) and a
-PNG drawn by matplotlib (:func:`position_png`), a regular dependency already used for
-the balance plots (matplotlib cannot read SVG, and a converter such as cairosvg
-would need the cairo C library).  Both writers draw the same shapes, so the two
-pictures never disagree.
+The picture is composed once, as a list of :class:`~seqsolve.games.drawing.Shape` in
+pixel coordinates, and written as SVG text (:func:`position_svg`) or as a PNG drawn by
+matplotlib (:func:`position_png`) by the writers every game's pictures share
+(:mod:`seqsolve.games.drawing`), so the two pictures never disagree.
 
 Each element of the SVG says what it stands for in its ``class`` and ``data-``
 attributes (``chip`` with ``data-cell``/``data-colour``/``data-locked``,
@@ -25,11 +21,10 @@ so that a program (or a test) can read the position back from the picture.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from xml.etree import ElementTree as ET
 
+from ..drawing import INK, SUIT_RED, Shape, shapes_png, shapes_svg
+from ..drawing import text as _text
 from .board import COLUMNS, SIZE, cell_name, window_name, windows
 from .cards import RANKS, SUITS
 from .moves import MoveKind, parse_turn
@@ -40,53 +35,14 @@ __all__ = ["Shape", "position_png", "position_shapes", "position_svg"]
 CELL = 60  # pixels per cell
 MARGIN = 26  # room for the coordinates around the board
 LINE = 18  # one caption line
-CHIP_COLOURS = {"b": "#1f5fbf", "g": "#2e8b3e", "r": "#c0392b"}
+CHIP_COLOURS = {"b": "#1f5fbf", "g": "#2e8b3e", "r": SUIT_RED}
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 RED_SUITS = "HD"
-INK = "#222222"
-FONT = "DejaVu Sans, Verdana, sans-serif"
-
-
-@dataclass(frozen=True)
-class Shape:
-    """One thing drawn: an SVG element name (``rect``, ``circle``, ``line``, ``text``),
-    its geometry and style as SVG attributes, its text, and what it stands for
-    (``cls`` and ``data``, written into the SVG only)."""
-
-    kind: str
-    attrs: dict
-    text: str | None = None
-    cls: str | None = None
-    data: dict = field(default_factory=dict)
 
 
 def _centre(cell: int) -> tuple[float, float]:
     row, col = divmod(cell, SIZE)
     return MARGIN + (col + 0.5) * CELL, MARGIN + (row + 0.5) * CELL
-
-
-def _text(
-    x: float,
-    y: float,
-    text: str,
-    size: float,
-    fill: str = INK,
-    anchor: str = "middle",
-    cls: str | None = None,
-    data: dict | None = None,
-    **extra,
-) -> Shape:
-    """Text whose baseline starts, is centred or ends (``anchor``) at ``(x, y)``."""
-    attrs = {
-        "x": x,
-        "y": y,
-        "font-size": size,
-        "fill": fill,
-        "text-anchor": anchor,
-        "font-family": FONT,
-        **extra,
-    }
-    return Shape("text", attrs, text, cls, data or {})
 
 
 def card_face(label: str) -> tuple[str, str, str]:
@@ -363,102 +319,14 @@ def position_shapes(pos: Position, marks: Iterable[dict] | None = None) -> tuple
     return shapes, board_end, height
 
 
-def _number(value) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
 def position_svg(pos: Position, marks: Iterable[dict] | None = None) -> str:
     """The picture of ``pos`` (with ``marks``, see :func:`position_shapes`) as SVG text."""
     shapes, width, height = position_shapes(pos, marks)
-    root = ET.Element(
-        "svg",
-        {
-            "xmlns": "http://www.w3.org/2000/svg",
-            "width": str(width),
-            "height": str(height),
-            "viewBox": f"0 0 {width} {height}",
-        },
-    )
-    title = ET.SubElement(root, "title")
-    title.text = "; ".join(_caption(pos))
-    for shape in shapes:
-        attrs = {key: _number(value) for key, value in shape.attrs.items()}
-        if shape.cls:
-            attrs["class"] = shape.cls
-        attrs.update({f"data-{key}": str(value) for key, value in shape.data.items()})
-        element = ET.SubElement(root, shape.kind, attrs)
-        if shape.text is not None:
-            element.text = shape.text
-    return ET.tostring(root, encoding="unicode") + "\n"
+    return shapes_svg(shapes, width, height, "; ".join(_caption(pos)))
 
 
 def position_png(pos: Position, new_figure, marks: Iterable[dict] | None = None) -> bytes:
     """The same picture as :func:`position_svg`, drawn by matplotlib on
     ``new_figure(width, height)`` (inches, 100 dots each) as PNG bytes."""
     shapes, width, height = position_shapes(pos, marks)
-    fig = new_figure(width / 100, height / 100)
-    fig.set_layout_engine("none")  # one axes filling the figure, placed by hand
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_xlim(0, width)
-    ax.set_ylim(height, 0)
-    ax.set_axis_off()
-    for order, shape in enumerate(shapes):
-        _draw(ax, shape, order)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
-    return buffer.getvalue()
-
-
-_ANCHORS = {"start": "left", "middle": "center", "end": "right"}
-POINTS_PER_PIXEL = 0.72  # at 100 dots per inch
-
-
-def _draw(ax, shape: Shape, order: int) -> None:
-    """One shape on ``ax``, above every shape before it (as SVG paints in document order)."""
-    from matplotlib import patches
-
-    a = shape.attrs
-    alpha = float(a.get("opacity", 1))
-    fill = a.get("fill", "none")
-    stroke = a.get("stroke", "none")
-    width = float(a.get("stroke-width", 0)) * POINTS_PER_PIXEL
-    style = {
-        "facecolor": fill,
-        "edgecolor": stroke,
-        "linewidth": width if stroke != "none" else 0,
-        "alpha": alpha,
-        "zorder": order,
-    }
-    if a.get("stroke-dasharray", "none") != "none":
-        style["linestyle"] = (
-            0,
-            tuple(float(v) * POINTS_PER_PIXEL / max(width, 1e-9) for v in str(a["stroke-dasharray"]).split()),
-        )
-    if shape.kind == "rect":
-        box = "round,pad=0,rounding_size=" + str(a.get("rx", 0)) if a.get("rx") else "square,pad=0"
-        ax.add_patch(patches.FancyBboxPatch((a["x"], a["y"]), a["width"], a["height"], boxstyle=box, **style))
-    elif shape.kind == "circle":
-        ax.add_patch(patches.Circle((a["cx"], a["cy"]), a["r"], **style))
-    elif shape.kind == "line":
-        ax.plot(
-            [a["x1"], a["x2"]],
-            [a["y1"], a["y2"]],
-            color=stroke,
-            linewidth=width,
-            alpha=alpha,
-            solid_capstyle="round",
-            zorder=order,
-        )
-    elif shape.kind == "text":
-        ax.text(
-            a["x"],
-            a["y"],
-            shape.text,
-            fontsize=float(a["font-size"]) * POINTS_PER_PIXEL,
-            color=fill,
-            alpha=alpha,
-            ha=_ANCHORS[a.get("text-anchor", "start")],
-            va="baseline",
-            fontweight=a.get("font-weight", "normal"),
-            zorder=order,
-        )
+    return shapes_png(shapes, width, height, new_figure)

@@ -3,7 +3,7 @@ position files, reached by the runners the way they reach classic Sequence.
 
 Pure Python at import: the compiled engine is loaded by the first method that deals,
 reads or searches a game, and the position text module only by the methods that read
-or write one.  What Stacks does not have (board threats for ``analyze``, a picture of a
+or write one.  What Stacks does not have (board threats for ``analyze``, a heatmap of a
 balance point) is said here once: :class:`NotSupported`.
 """
 
@@ -83,7 +83,8 @@ class StacksGame:
         """The piles, each seat's hand, discards, chips and skip tokens, the shared stacks.
 
         ``last`` is not marked: Stacks has no board on which a move lands, and the piles
-        and discard tops it changed are on the screen already (``play`` names the moves)."""
+        and discard tops it changed are on the screen already (``play`` names the moves);
+        the state's own last decision is a line of its own."""
         from .view import render_position
 
         seen = state if viewer is None else state.observation(viewer)
@@ -133,10 +134,17 @@ class StacksGame:
         return Searcher(params)
 
     def picture(self, state, viewer: int | None = None, marks=None) -> str:
-        raise NotSupported("pictures are drawn for Sequence only, not for Sequence Stacks yet")
+        """The shared piles, each seat's hand, discard pile, chips and skip tokens, whose
+        turn, any Block window and the last decision, as SVG (only what ``viewer`` sees)."""
+        from .picture import position_svg
+
+        return position_svg(_seen(state, viewer), marks)
 
     def picture_png(self, state, new_figure, viewer: int | None = None, marks=None) -> bytes:
-        raise NotSupported("pictures are drawn for Sequence only, not for Sequence Stacks yet")
+        """The picture of :meth:`picture`, drawn by matplotlib as PNG bytes."""
+        from .picture import position_png
+
+        return position_png(_seen(state, viewer), new_figure, marks)
 
     @staticmethod
     def halt_searches(stop: bool = True) -> None:
@@ -159,6 +167,11 @@ class StacksGame:
 
     def __reduce__(self):
         return "STACKS"  # one game object per process: pickles by name, to worker processes
+
+
+def _seen(state, viewer: int | None):
+    """The position as ``viewer`` (if given) may see it."""
+    return (state if viewer is None else state.observation(viewer)).to_position()
 
 
 class Searcher:

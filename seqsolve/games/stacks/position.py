@@ -55,6 +55,10 @@ class StacksPosition:
     #: which no card went to a pile and no chip changed hands (ST-22)
     turn: int = 0
     quiet: int = 0
+    #: the decision that made this position, ``(seat, action number)``, or None (a deal,
+    #: or a file that does not say): a note on how the position was reached, which a
+    #: picture marks, not part of the position, so two positions compare without it
+    last_decision: tuple[int, int] | None = dataclasses.field(default=None, compare=False)
 
     @property
     def players(self) -> int:

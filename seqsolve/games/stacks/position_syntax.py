@@ -42,7 +42,7 @@ STN_FIELDS = (
 )
 READABLE_KEYS = (
     "variant", "options", "to-move", "direction", "progress", "refilled", "block-asked", "result",
-    "turn", "quiet", "special", "aside", "draw",
+    "turn", "quiet", "special", "aside", "draw", "last",
 )  # fmt: skip
 #: readable keys that describe a game still going, which a finished one does not give
 GOING_KEYS = ("to-move", "direction", "progress", "refilled", "block-asked")
@@ -83,6 +83,7 @@ class StacksFields:
     draw_cards: list[Tok] | None = None
     turn: Tok | None = None
     quiet: Tok | None = None
+    last: Tok | None = None  # readable only: the seat and the decision that made the position
 
 
 def parse_fields(text: str) -> StacksFields:

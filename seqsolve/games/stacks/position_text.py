@@ -19,7 +19,18 @@ from __future__ import annotations
 from collections import Counter
 
 from ..base import PositionError, RulesError
-from ..position_syntax import COUNTER_MAX, DIGITS, HEADER, BadToken, Tok, end_of, number_value, position_error
+from ..position_syntax import (
+    COUNTER_MAX,
+    DIGITS,
+    HEADER,
+    BadToken,
+    Tok,
+    end_of,
+    number_value,
+    position_error,
+    token_after,
+)
+from .actions import action_to_text, text_to_action
 from .cards import ACTION_CARDS, COLOUR_LETTERS, PILE_CARDS, Card, card_code, colour, parse_card, value
 from .position import StacksPosition
 from .position_syntax import GOING_KEYS, StacksFields, parse_fields
@@ -91,7 +102,25 @@ def _build(f: StacksFields) -> StacksPosition:
         draw_cards=draw_cards,
         turn=turn,
         quiet=quiet,
+        last_decision=_last(f.last, players),
     )
+
+
+def _last(tok: Tok | None, players: int) -> tuple[int, int] | None:
+    """The readable form's ``last: SEAT DECISION`` (``-``: not known), the decision that
+    made the position: a note for pictures, not checked against the position."""
+    if tok is None or tok.text == "-":
+        return None
+    words = tok.text.split()
+    if len(words) != 2:
+        raise BadToken(tok, f"last takes a seat and a decision (e.g. 0 B3), or -, not {tok.text!r}")
+    seat = _seat(tok._replace(text=words[0]), players, "last seat")
+    try:
+        action = text_to_action(words[1])
+    except ValueError as exc:
+        at = token_after(tok, tok.text.index(words[1], len(words[0])))._replace(text=words[1])
+        raise BadToken(at, str(exc)) from None
+    return seat, action
 
 
 def _check_counters(f: StacksFields, rules: StacksRules, turn: int, quiet: int) -> None:
@@ -476,6 +505,9 @@ def to_readable(pos: StacksPosition) -> str:
     else:
         lines.append(f"result: {pos.result}")
     lines += [f"turn: {pos.turn}", f"quiet: {pos.quiet}"]
+    if pos.last_decision is not None:
+        seat, action = pos.last_decision
+        lines.append(f"last: {seat} {action_to_text(action)}")
     lines += [f"hand {s}: {' '.join(_hand_items(pos, s)) or '-'}" for s in range(n)]
     lines += [f"discard {s}: {' '.join(_codes(d)) or '-'}" for s, d in enumerate(pos.discards)]
     lines.append(f"special: {' '.join(_codes(sorted(pos.special))) or '-'}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -60,6 +61,23 @@ class Termination(enum.Enum):
     RECORDED = 4  # read finished from a position: the reason is not recorded
 
 
+class LastDecision(NamedTuple):
+    """The decision that made a position: the seat that took it and its action number,
+    what a picture marks as a board marks the last chip laid.
+
+    >>> LastDecision(1, 24).text
+    'B3'
+    """
+
+    seat: int
+    action: int
+
+    @property
+    def text(self) -> str:
+        """The decision in notation (``B3``, ``~R5``, ``block``)."""
+        return action_to_text(self.action)
+
+
 @lru_cache(maxsize=64)
 def stacks_tables(rules: StacksRules) -> _stacks.StacksTables:
     """The engine's copy of a rule set, built once per rule set."""
@@ -80,10 +98,17 @@ def stacks_tables(rules: StacksRules) -> _stacks.StacksTables:
 class StacksState:
     """A game of Sequence Stacks in progress or finished."""
 
-    def __init__(self, rules: StacksRules, core: _stacks.StacksCore):
+    def __init__(self, rules: StacksRules, core: _stacks.StacksCore, last: tuple[int, int] | None = None):
         self.rules = rules
         self.seats = SEAT_NAMES[: rules.players]
         self._core = core
+        self._last = last  # (seat, action): a plain tuple, the cheapest thing apply can keep
+
+    @property
+    def last_decision(self) -> LastDecision | None:
+        """The decision that made this position (None: a deal, or a position file that
+        does not say); kept by :meth:`clone`, :meth:`observation` and :meth:`resample`."""
+        return None if self._last is None else LastDecision(*self._last)
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -111,13 +136,13 @@ class StacksState:
         core = _stacks.StacksCore(stacks_tables(pos.rules), None if seed is None else bit_generator(seed))
         fields = {name: getattr(pos, name) for name in _FIELDS}
         core.load(fields)
-        return cls(pos.rules, core)
+        return cls(pos.rules, core, pos.last_decision)
 
     def to_position(self) -> StacksPosition:
         """Everything, canonical (docs/stacks.md); an empty pile or stack is listed."""
         fields = self._core.dump()
         del fields["termination"]
-        return StacksPosition(rules=self.rules, **fields)
+        return StacksPosition(rules=self.rules, **fields, last_decision=self._last)
 
     def to_text(self, form: str = "stn", viewer: int | None = None) -> str:
         """The position file of this state (docs/stacks.md): ``"stn"`` (or ``"sqn"``, the
@@ -208,12 +233,15 @@ class StacksState:
                 raise IllegalMoveError(refusal(self.to_position(), self.rules, action))
         else:
             raise ArgumentError(f"apply: action must be an action number or its text, not {action!r}")
+        seat = self._core.current_player
         self._core.apply(action)
+        self._last = (seat, action)
 
     def apply_legal(self, action: int) -> None:
         """Play an action number taken from this state's :meth:`legal_actions`, unchecked
         (the runners' and bots' path; a program's own input goes to :meth:`apply`).  A
         number that is no action at all is refused: the engine would read past its tables."""
+        seat = self._core.current_player
         try:
             if not 0 <= action < NUM_ACTIONS:
                 raise OverflowError
@@ -222,6 +250,7 @@ class StacksState:
             raise ArgumentError(
                 f"apply_legal: action must be one of legal_actions(), not {action!r}"
             ) from None
+        self._last = (seat, int(action))
 
     def random_action(self) -> int:
         """A legal action drawn uniformly with the game's own bit generator."""
@@ -298,8 +327,9 @@ class StacksState:
             action = trial.string_to_action(word)
             if trial.ends_turn(action) and i < len(words) - 1:
                 raise MoveSyntaxError(f"{word!r} ends the turn: give the next turn as an argument of its own")
-            trial._core.apply(action)
+            trial.apply_legal(action)
         self._core = trial._core
+        self._last = trial._last
 
     def hand(self, seat: int) -> list[str]:
         """The cards of ``seat``'s hand in kind order, ``'?'`` for each unknown one."""
@@ -316,8 +346,14 @@ class StacksState:
             out.append(f"the {pos.aside_count} set-aside cards are not listed")
         return out
 
+    def _repr_svg_(self) -> str:
+        """Jupyter (and IPython's other front ends) show a state as its picture."""
+        from .picture import position_svg
+
+        return position_svg(self.to_position())
+
     def clone(self) -> StacksState:
-        return StacksState(self.rules, self._core.clone())
+        return StacksState(self.rules, self._core.clone(), self._last)
 
     def perft(self, depth: int) -> int:
         """Leaves of the action tree ``depth`` actions deep (at most 12, as ``seqsolve perft``)."""
@@ -332,7 +368,7 @@ class StacksState:
         hands and the draw pile are unknown, and there is no shuffle source, so a
         recycled pile stays unknown instead of foretelling a shuffle."""
         player = arguments.seat(player, "observation", self.rules.players, "player")
-        seen = StacksState(self.rules, self._core.clone(None))
+        seen = StacksState(self.rules, self._core.clone(None), self._last)  # every decision is public
         seen._core.mask_hidden(player)
         return seen
 
@@ -360,7 +396,7 @@ class StacksState:
         )
         draw, aside = cards[: pos.draw_count], cards[pos.draw_count :]
         # its own generator, drawn from rng: copying the real game's would foresee its recycling
-        world = StacksState(self.rules, self._core.clone(bit_generator(rng)))
+        world = StacksState(self.rules, self._core.clone(bit_generator(rng)), self._last)
         world._core.set_hidden(hands, draw, sorted(aside) if pos.aside_cards is None else None)
         return world
 

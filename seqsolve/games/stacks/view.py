@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..render import draw_pile_line, legal_lines
+from .actions import action_to_text
 from .cards import card_code
 from .position import StacksPosition
 from .position_text import to_stn
@@ -66,6 +67,9 @@ def position_to_dict(pos: StacksPosition) -> dict:
         "aside_cards": None if pos.aside_cards is None else _codes(sorted(pos.aside_cards)),
         "draw_count": pos.draw_count,
         "draw_cards": None if pos.draw_cards is None else _codes(pos.draw_cards),
+        "last_decision": None
+        if pos.last_decision is None
+        else {"seat": pos.last_decision[0], "decision": action_to_text(pos.last_decision[1])},
         "stn": to_stn(pos),
     }
 
@@ -99,6 +103,9 @@ def render_position(
             )
     lines.extend(notes)
     lines.append(f"turn       {pos.turn}  (quiet {pos.quiet})")
+    if pos.last_decision is not None:
+        seat, action = pos.last_decision
+        lines.append(f"last       seat {seat}: {action_to_text(action)}")
     piles = "  |  ".join(" ".join(_codes(p)) for p in pos.piles)
     lines.append(f"piles      {piles or '-'}")
     for seat in range(pos.players):

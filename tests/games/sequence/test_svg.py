@@ -12,12 +12,11 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from seqsolve.games import read_state
-from seqsolve.games.base import MoveSyntaxError, NotSupported
+from seqsolve.games.base import Game, MoveSyntaxError, NotSupported
 from seqsolve.games.sequence.board import window_name
 from seqsolve.games.sequence.game import SEQUENCE
 from seqsolve.games.sequence.state import State
 from seqsolve.games.sequence.svg import card_face
-from seqsolve.games.stacks.game import STACKS
 
 NS = "{http://www.w3.org/2000/svg}"
 EXAMPLE3 = resources.files("seqsolve").joinpath("data", "example3.sqn").read_text(encoding="utf-8")
@@ -133,5 +132,10 @@ def test_the_png_draws_the_same_picture():
 
 
 def test_a_game_without_pictures_says_so():
+    class Pictureless(Game):  # the protocol's own methods: what a game that draws nothing says
+        name = "pictureless"
+
+    with pytest.raises(NotSupported, match="the game pictureless draws no pictures"):
+        Pictureless().picture(None)
     with pytest.raises(NotSupported):
-        STACKS.picture(None)
+        Pictureless().picture_png(None, None)
