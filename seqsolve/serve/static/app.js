@@ -215,7 +215,7 @@ async function undo() {
 }
 
 async function hint() {
-  const data = await ask("hint", { game: page.game });
+  const data = await ask("hint", { game: page.game, iterations: Number($("hint-iterations").value) || 2000 });
   if (data) {
     drawGame(data);
     $("note").textContent = "Hint: " + data.analysis.moves.map((m) => m.move).join(", ");
@@ -267,8 +267,8 @@ async function reviewAt(ply) {
       li.classList.add(d.mark);
       li.textContent += ` (${d.mark}; better ${d.best})`;
     }
-    if (m.ply === data.ply) li.classList.add("current");
-    li.addEventListener("click", () => reviewAt(m.ply));
+    if (m.ply === data.ply + 1) li.classList.add("current"); // the move about to be played
+    li.addEventListener("click", () => reviewAt(m.ply - 1)); // the position it was played in
     list.appendChild(li);
   }
   const d = annotation && annotation.decisions.find((x) => x.ply === data.ply + 1);
