@@ -85,6 +85,13 @@ def main() -> None:
     """
 
 
-for _commands in (position.COMMANDS, match.COMMANDS, analysis.COMMANDS, balance.COMMANDS, play.COMMANDS, serve.COMMANDS):
+for _commands in (
+    position.COMMANDS,
+    match.COMMANDS,
+    analysis.COMMANDS,
+    balance.COMMANDS,
+    play.COMMANDS,
+    serve.COMMANDS,
+):
     for _command in _commands:
         main.add_command(_command)
