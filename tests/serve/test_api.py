@@ -333,3 +333,34 @@ def test_a_position_whose_mover_is_unknown_is_drawn_without_analysis(client):
     data = post(client, "analyze", {"position": hidden})
     assert data["analysis"] is None and "cards are not listed" in data["no_analysis"]
     assert data["picture"].count('class="chip"') == 1
+
+
+def test_two_heavy_requests_run_at_once_and_neither_blocks_the_loop(monkeypatch):
+    """Each of two requests waits for the other inside its work: with one global lock
+    (or work on the event loop) neither would finish.  The barrier's timeout is a bound
+    on a failure, not a pace: passing never waits for it."""
+    import threading
+
+    from seqsolve.serve import app as app_module
+
+    barrier = threading.Barrier(2, timeout=60)
+
+    def meet(body, limits):
+        barrier.wait()
+        return {"met": body["n"]}
+
+    monkeypatch.setitem(app_module.ROUTES, "new", meet)
+    results = {}
+    with TestClient(make_app(Limits(5.0), {"testserver"})) as client:
+
+        def ask(n):
+            results[n] = client.post("/api/new", json={"n": n}).json()
+
+        threads = [threading.Thread(target=ask, args=(n,)) for n in (1, 2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert client.get("/").status_code == 200
+    assert results == {1: {"met": 1}, 2: {"met": 2}}
+    assert app_module.WORKERS == 2
