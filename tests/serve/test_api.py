@@ -229,6 +229,19 @@ def test_stacks_is_played_from_the_text_view(client):
     assert len(after["game"]["moves"]) > seat_moves
 
 
+def test_a_whole_stacks_game_through_the_api_is_a_record_replay_reads(client, tmp_path):
+    data = post(client, "new", {"variant": "stacks", "seed": 1, "bot": "random"})
+    requests = 0
+    while not data["over"]:
+        data = post(client, "play", {"game": data["game"], "move": data["legal"][0]["move"]})
+        requests += 1
+        assert requests < 1000
+    assert data["result"].startswith("seat ")
+    path = tmp_path / "stacks.jsonl"
+    path.write_text(data["record"])
+    assert "turn" in ok("replay", str(path), "--game", "0")
+
+
 def test_save_writes_a_new_record_in_the_save_folder_only(tmp_path):
     folder = tmp_path / "saves"
     folder.mkdir()

@@ -33,6 +33,8 @@ from seqsolve.serve.app import allowed_hosts, make_app
 EXAMPLE4 = importlib.resources.files("seqsolve").joinpath("data", "example4.sqn").read_text()
 #: the longest any one answer of the server may take before a test fails (a bound, not a pace)
 PATIENCE = 120
+#: how often a wait looks at the page again (a look costs a round trip to the driver)
+POLL = 0.02
 #: the analyses here are bounded by their iterations, never by the clock
 LIMITS = work.Limits(max_seconds=60.0)
 
@@ -107,7 +109,7 @@ def after(browser, action) -> None:
     """Do ``action``, then wait for the server's answer to it."""
     before = answers(browser)
     action()
-    WebDriverWait(browser, PATIENCE).until(
+    WebDriverWait(browser, PATIENCE, poll_frequency=POLL).until(
         lambda b: (
             answers(b) > before and b.find_element(By.TAG_NAME, "body").get_attribute("data-busy") == "0"
         )
@@ -116,7 +118,7 @@ def after(browser, action) -> None:
 
 def opened(browser, url: str) -> None:
     browser.get(url)
-    WebDriverWait(browser, PATIENCE).until(
+    WebDriverWait(browser, PATIENCE, poll_frequency=POLL).until(
         lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1"
     )
 
@@ -125,7 +127,7 @@ def reloaded(browser) -> None:
     """Reload the page (a new document: its count of answers starts again) and wait for
     its first answer, asked from what the address holds."""
     browser.refresh()
-    WebDriverWait(browser, PATIENCE).until(
+    WebDriverWait(browser, PATIENCE, poll_frequency=POLL).until(
         lambda b: (
             b.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1"
             and answers(b) >= 1
@@ -283,3 +285,43 @@ def test_an_analysis_is_drawn_and_recomputed_as_moves_are_tried(server, browser)
     after(browser, lambda: browser.find_element(By.ID, "takeback").click())
     assert browser.find_element(By.ID, "tried").text == ""
     assert browser.find_element(By.ID, "status").text == status
+
+
+def test_stacks_is_played_from_its_text_view_and_the_list_of_moves(server, browser):
+    opened(browser, server)
+    set_value(browser, "new-variant", "stacks")
+    set_value(browser, "new-bot", "random")
+    set_value(browser, "new-seed", "1")
+    after(browser, lambda: browser.find_element(By.ID, "new-game").click())
+    assert "Sequence Stacks" in browser.find_element(By.ID, "board").text  # why there is no picture
+    text = browser.find_element(By.ID, "textview")
+    assert text.is_displayed() and "draw pile" in text.text
+    before = len(address(browser)["game"]["moves"])
+    browser.find_element(By.CSS_SELECTOR, "#legal-box summary").click()
+    move = browser.find_element(By.CSS_SELECTOR, "#legal button.move")
+    played = move.get_attribute("data-move")
+    after(browser, move.click)
+    assert message(browser) == ""
+    moves = address(browser)["game"]["moves"]
+    assert len(moves) > before and moves[before] == played
+
+
+def test_two_tabs_play_two_games(server, browser):
+    games = {}
+    for seed in ("31", "32"):
+        browser.switch_to.new_window("tab")
+        opened(browser, server)
+        set_value(browser, "new-bot", "random")
+        set_value(browser, "new-seed", seed)
+        after(browser, lambda: browser.find_element(By.ID, "new-game").click())
+        games[browser.current_window_handle] = address(browser)["game"]
+    first, second = games
+    assert games[first]["seed"] == 31 and games[second]["seed"] == 32
+    browser.find_element(By.CSS_SELECTOR, "#hand button.card:not([disabled])").click()
+    target = browser.find_element(By.CSS_SELECTOR, "#board svg .card.target")
+    after(browser, lambda: click_svg(browser, target))
+    assert len(address(browser)["game"]["moves"]) == 2
+    browser.switch_to.window(first)
+    reloaded(browser)
+    assert address(browser)["game"] == games[first]
+    assert browser.find_elements(By.CSS_SELECTOR, "#board svg .chip") == []
