@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterable
 from importlib import resources
 
 from . import work
-from .checks import RequestError
 
 #: heavy requests running at once (the rest wait their turn)
 WORKERS = 2
@@ -131,8 +130,11 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
         async with workers:
             try:
                 result = await anyio.to_thread.run_sync(answer, body, limits)
-            except RequestError as exc:
-                return refuse(str(exc))
+            except (
+                RequestError,
+                ValueError,
+            ) as exc:  # an input error the work did not name: as the CLI says it
+                return refuse(" ".join(str(exc).split()))
             except Exception as exc:  # noqa: BLE001 - a fault of seqsolve: one line in the page, the trace in the log
                 import traceback
 

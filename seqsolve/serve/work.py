@@ -390,10 +390,10 @@ def review(body: dict, limits: Limits) -> dict:
     record, where = _record_game(body)
     ply = whole(body, "ply", 0, 0, len(record["moves"]))
     marks = _marks(body)
-    replay = Replay(record, where)
-    at = replay.state.clone() if ply == 0 else None
     seats = []
     try:
+        replay = Replay(record, where)
+        at = replay.state.clone() if ply == 0 else None
         for step in replay:
             seats.append(step.seat)
             if step.ply == ply + 1:
