@@ -130,10 +130,7 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
         async with workers:
             try:
                 result = await anyio.to_thread.run_sync(answer, body, limits)
-            except (
-                RequestError,
-                ValueError,
-            ) as exc:  # an input error the work did not name: as the CLI says it
+            except ValueError as exc:  # a RequestError, or an input error as the command line says it
                 return refuse(" ".join(str(exc).split()))
             except Exception as exc:  # noqa: BLE001 - a fault of seqsolve: one line in the page, the trace in the log
                 import traceback
