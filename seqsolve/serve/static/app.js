@@ -192,6 +192,7 @@ async function newGame() {
   const body = { variant: $("new-variant").value.trim() || "classic" };
   const number = (id) => ($(id).value.trim() === "" ? null : Number($(id).value));
   if (number("new-players") !== null) body.players = number("new-players");
+  if (number("new-teams") !== null) body.teams = number("new-teams");
   if (number("new-seat") !== null) body.seat = number("new-seat");
   if (number("new-seed") !== null) body.seed = number("new-seed");
   if ($("new-bot").value.trim()) body.bot = $("new-bot").value.trim();
