@@ -33,6 +33,8 @@ from seqsolve.serve.app import allowed_hosts, make_app
 EXAMPLE4 = importlib.resources.files("seqsolve").joinpath("data", "example4.sqn").read_text()
 #: the longest any one answer of the server may take before a test fails (a bound, not a pace)
 PATIENCE = 120
+#: the page's three jobs, each with its own controls
+MODES = ("play", "review", "analyze")
 #: how often a wait looks at the page again (a look costs a round trip to the driver)
 POLL = 0.02
 #: the analyses here are bounded by their iterations, never by the clock
@@ -162,6 +164,8 @@ def test_a_whole_game_is_played_by_clicking_a_card_and_a_cell(server, browser):
     assert message(browser) == ""
     status = browser.find_element(By.ID, "status")
     assert status.text.startswith("Your turn: seat 0")
+    shown = {name: browser.find_element(By.ID, f"{name}-controls").is_displayed() for name in MODES}
+    assert shown == {"play": True, "review": False, "analyze": False}
     clicks = 0
     while status.get_attribute("data-over") != "1":
         clicks += 1
@@ -230,6 +234,8 @@ def test_a_record_is_stepped_through_with_its_mistakes_and_the_better_turn(serve
     after(browser, lambda: browser.find_element(By.ID, "review-open").click())
     ply = browser.find_element(By.ID, "ply")
     assert ply.text == f"0 / {plies}"
+    shown = {name: browser.find_element(By.ID, f"{name}-controls").is_displayed() for name in MODES}
+    assert shown == {"play": False, "review": True, "analyze": False}
     assert browser.find_elements(By.CSS_SELECTOR, "#board svg .chip") == []
     after(browser, lambda: browser.find_element(By.ID, "next").click())
     assert ply.text == f"1 / {plies}"
