@@ -17,7 +17,6 @@ writes a file except :func:`save`, through :mod:`seqsolve.play.records.outputs`.
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 from dataclasses import dataclass
@@ -99,7 +98,7 @@ def new_game(body: dict, limits: Limits) -> dict:
         "seats": seats,
         "moves": [],
     }
-    return _answer(_table(page, limits), limits)
+    return _answer(_table(page, limits))
 
 
 def play(body: dict, limits: Limits) -> dict:
@@ -119,7 +118,7 @@ def play(body: dict, limits: Limits) -> dict:
             raise RequestError(f"not played: {_refused(exc)}") from None
         for action in actions:
             table.play(action)
-    return _answer(table, limits)
+    return _answer(table)
 
 
 def undo(body: dict, limits: Limits) -> dict:
@@ -127,7 +126,7 @@ def undo(body: dict, limits: Limits) -> dict:
     table = _table(field(body, "game", dict, required=True), limits)
     if not table.undo():
         raise RequestError("nothing to undo: you have not played yet")
-    return _answer(table, limits, bots=False)
+    return _answer(table, bots=False)
 
 
 def hint(body: dict, limits: Limits) -> dict:
@@ -144,7 +143,7 @@ def hint(body: dict, limits: Limits) -> dict:
         table.record["seed"],
         ("hint", len(table.record["moves"])),
     )
-    return {**_answer(table, limits, marks=found["marks"], bots=False), "analysis": found}
+    return {**_answer(table, marks=found["marks"], bots=False), "analysis": found}
 
 
 def save(body: dict, limits: Limits) -> dict:
@@ -165,7 +164,7 @@ def save(body: dict, limits: Limits) -> dict:
         raise RequestError(f"{name} exists: choose another name")
     try:
         check_output_file(path, "save")
-        write_text(path, record_text(table))
+        write_text(path, table.record_text())
     except (ValueError, OSError) as exc:
         raise _refused(exc) from None
     return {"saved": name, "path": os.path.abspath(path)}
@@ -250,14 +249,7 @@ def _bots_play(table) -> list[str]:
     return played
 
 
-def record_text(table) -> str:
-    """The record file of the game, as ``seqsolve play`` writes it (``replay`` and
-    ``annotate`` read it)."""
-    lines = [json.dumps(table.header()), json.dumps(table.game_record(), separators=(",", ":"))]
-    return "\n".join(lines) + "\n"
-
-
-def _answer(table, limits: Limits, marks: list[dict] | None = None, bots: bool = True) -> dict:
+def _answer(table, marks: list[dict] | None = None, bots: bool = True) -> dict:
     """The page's view of the table after the bots (``bots``) have played: the game to
     keep, its record, the position as the person's seat sees it, and their moves."""
     from ..play.records import result_text
@@ -272,7 +264,7 @@ def _answer(table, limits: Limits, marks: list[dict] | None = None, bots: bool =
             page["start"] = table.record["start"]
         return {
             "game": page,
-            "record": record_text(table),
+            "record": table.record_text(),
             "over": table.over,
             "result": result_text(table.game_record(), state.seats) if table.over else None,
             "turns": table.turns,
@@ -300,7 +292,7 @@ def position_view(state, viewer: int | None, marks=None, last=(), legal: bool = 
     except ValueError as exc:  # a mark that is not a turn of the game
         raise _refused(exc) from None
     try:
-        text = game.render(state, viewer, None, False, [], list(last) if picture is not None else ())
+        text = game.render(state, viewer, None, False, [], list(last))
     except NotSupported as exc:
         text = str(exc)
     mover = None if state.is_terminal() else state.current_player
