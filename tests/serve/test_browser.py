@@ -155,7 +155,7 @@ def click_svg(browser, element) -> None:
     ActionChains(browser).move_to_element(element).click().perform()
 
 
-def test_a_whole_game_is_played_by_clicking_a_card_and_a_cell(server, browser):
+def test_a_whole_game_is_played_by_clicking_a_card_and_a_cell(browser, server):
     opened(browser, server)
     set_value(browser, "new-variant", "classic[sequences_to_win=1]")
     set_value(browser, "new-bot", "greedy")
@@ -194,7 +194,7 @@ def test_a_whole_game_is_played_by_clicking_a_card_and_a_cell(server, browser):
     assert browser.find_element(By.ID, "board").get_attribute("innerHTML") == shown
 
 
-def test_a_hint_and_an_undo_in_the_page(server, browser):
+def test_a_hint_and_an_undo_in_the_page(browser, server):
     opened(browser, server + "#" + urllib.parse.quote(json.dumps({"mode": "play"})))
     set_value(browser, "new-variant", "classic")
     set_value(browser, "new-bot", "random")
@@ -225,7 +225,7 @@ def _record(seed: int) -> str:
     return data["record"]
 
 
-def test_a_record_is_stepped_through_with_its_mistakes_and_the_better_turn(server, browser):
+def test_a_record_is_stepped_through_with_its_mistakes_and_the_better_turn(browser, server):
     text = _record(21)
     plies = len(json.loads(text.splitlines()[1])["moves"])
     opened(browser, server)
@@ -262,7 +262,7 @@ def test_a_record_is_stepped_through_with_its_mistakes_and_the_better_turn(serve
     assert browser.find_element(By.ID, "ply").text == f"{before_it} / {plies}"
 
 
-def test_an_analysis_is_drawn_and_recomputed_as_moves_are_tried(server, browser):
+def test_an_analysis_is_drawn_and_recomputed_as_moves_are_tried(browser, server):
     opened(browser, server)
     browser.find_element(By.ID, "tab-analyze").click()
     set_value(browser, "analyze-text", "nonsense")
@@ -293,7 +293,7 @@ def test_an_analysis_is_drawn_and_recomputed_as_moves_are_tried(server, browser)
     assert browser.find_element(By.ID, "status").text == status
 
 
-def test_stacks_is_played_from_the_list_of_moves(server, browser):
+def test_stacks_is_played_from_the_list_of_moves(browser, server):
     opened(browser, server)
     set_value(browser, "new-variant", "stacks")
     set_value(browser, "new-bot", "random")
@@ -315,7 +315,7 @@ def test_stacks_is_played_from_the_list_of_moves(server, browser):
     assert len(moves) > before and moves[before] == played
 
 
-def test_two_tabs_play_two_games(server, browser):
+def test_two_tabs_play_two_games(browser, server):
     games = {}
     for seed in ("31", "32"):
         browser.switch_to.new_window("tab")
