@@ -56,6 +56,22 @@ def test_the_page_and_its_files_load_from_the_server_only(client):
     assert client.get("/static/secret.txt").status_code == 404
 
 
+def test_no_file_of_the_page_is_left_out_of_the_repository():
+    """A file the page needs that git ignores would be missing from every fresh clone."""
+    import pathlib
+    import shutil
+    import subprocess
+
+    from seqsolve.serve.app import PAGE_FILES
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("not a git checkout: nothing to check")
+    paths = [f"seqsolve/serve/static/{name}" for name in PAGE_FILES]
+    ignored = subprocess.run(["git", "check-ignore", *paths], cwd=root, capture_output=True, text=True)
+    assert ignored.stdout.split() == []
+
+
 @pytest.mark.parametrize(
     "headers",
     [
