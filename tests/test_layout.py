@@ -112,7 +112,7 @@ def test_nothing_in_the_package_imports_the_reference():
     assert importers == []
 
 
-RUNNERS = ("seqsolve.play", "seqsolve.analysis", "seqsolve.balance", "seqsolve.cli")
+RUNNERS = ("seqsolve.play", "seqsolve.analysis", "seqsolve.balance", "seqsolve.cli", "seqsolve.serve")
 
 
 def _is_sequence(module: str) -> bool:
@@ -206,7 +206,7 @@ LAYERS = (
     ),
     ("seqsolve.games",),
     ("seqsolve.reference", "seqsolve.bots"),
-    ("seqsolve.play", "seqsolve.analysis", "seqsolve.balance"),
+    ("seqsolve.play", "seqsolve.analysis", "seqsolve.balance", "seqsolve.serve"),
     ("seqsolve", "seqsolve.api", "seqsolve.cli", "seqsolve.benchmark", "seqsolve.__main__"),
 )
 

@@ -252,10 +252,14 @@ class Table:
         """The turns the game has had (:func:`~seqsolve.games.base.turns_played`)."""
         return turns_played(self.state, self.last_action)
 
+    def record_text(self) -> str:
+        """The record file's text: the header and the game's one line."""
+        lines = [json.dumps(self.header()), json.dumps(self.game_record(), separators=(",", ":"))]
+        return "\n".join(lines) + "\n"
+
     def write(self, path: str) -> None:
         """The record file ``path``, whole (a temporary file replaces it)."""
-        lines = [json.dumps(self.header()), json.dumps(self.game_record(), separators=(",", ":"))]
-        write_text(path, "\n".join(lines) + "\n")
+        write_text(path, self.record_text())
 
     def close(self) -> None:
         for bot in self.bots.values():

@@ -85,6 +85,20 @@ class SequenceGame:
         """The position file of the state in ``form``, as ``viewer`` (if given) may see it."""
         return state.to_text(form, viewer)
 
+    @staticmethod
+    def move_target(text: str) -> dict:
+        """The card a move plays and the cell of the picture it lands on (None for a pass or
+        an exchange): what a person clicks to make it (``seqsolve serve``).
+
+        >>> SEQUENCE.move_target("JSxe5"), SEQUENCE.move_target("~5S")["cell"]
+        ({'card': 'JS', 'cell': 'e5'}, None)
+        """
+        from .board import cell_name
+        from .moves import Move
+
+        move = Move.from_str(text)
+        return {"card": move.card, "cell": None if move.cell is None else cell_name(move.cell)}
+
     def position_facts(self, state) -> dict:
         """The completed sequences, as P-7 strings (``b:a1-e1``)."""
         from .board import window_name

@@ -23,6 +23,7 @@ from .reading import (
     read_records,
     recorded_seed,
     scan,
+    scan_bytes,
 )
 from .replay import Replay, Step, game_ending, result_text, start_state, turns
 from .schema import (
@@ -63,6 +64,7 @@ __all__ = [
     "recorded_seed",
     "result_text",
     "scan",
+    "scan_bytes",
     "start_state",
     "turns",
     "write_figure",

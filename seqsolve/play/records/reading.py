@@ -116,7 +116,16 @@ def scan(path: str, fd: int | None = None) -> Scan:
     Raises:
         RecordError: naming ``path:line`` and what is wrong; the file is not touched.
     """
-    data = _read_bytes(path, fd)
+    return scan_bytes(path, _read_bytes(path, fd))
+
+
+def scan_bytes(path: str, data: bytes) -> Scan:
+    """:func:`scan` of a record file's bytes already read (a record pasted in
+    ``seqsolve serve``'s page), ``path`` naming it in the messages.
+
+    Raises:
+        RecordError: naming ``path:line`` and what is wrong.
+    """
     lines = data.split(b"\n")
     out = Scan(path, _header_of(path, lines[0]), keep=len(lines[0]) + 1)
     last = len(lines)  # the number of the segment after the last newline
