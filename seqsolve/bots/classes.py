@@ -157,8 +157,8 @@ def _load_file(spec: ClassSpec):
     module.__seqsolve_version__ = version  # type: ignore[attr-defined]
     sys.modules[module_name] = module
     try:
-        exec(code, module.__dict__)
-    except Exception as exc:
+        exec(code, module.__dict__)  # noqa: S102 - what loading a bot file means
+    except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
         del sys.modules[module_name]
         raise BotError(f"bot {spec.name}: loading {path} raised {_located(exc, full)}") from None
     return module
@@ -174,7 +174,7 @@ def _import_module(spec: ClassSpec):
                 f" (a file is named with its .py: {spec.where.replace('.', '/')}.py:{spec.qualname})"
             ) from None
         raise BotError(f"bot {spec.name}: importing {spec.where} raised {_located(exc)}") from None
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
         raise BotError(f"bot {spec.name}: importing {spec.where} raised {_located(exc)}") from None
 
 
@@ -196,7 +196,7 @@ def load_class(spec: ClassSpec) -> type:
             found = getattr(found, part)
         except AttributeError:
             raise BotError(f"bot {spec.name}: {spec.where} has no class {spec.qualname!r}") from None
-        except Exception as exc:  # a module __getattr__ that fails
+        except Exception as exc:  # noqa: BLE001 - a module __getattr__ that fails
             raise BotError(f"bot {spec.name}: looking up {spec.qualname} raised {_located(exc)}") from None
     check_bot_class(found, spec.name)
     return found
@@ -244,7 +244,7 @@ def load_entry_point(name: str, point: importlib.metadata.EntryPoint) -> type:
     """
     try:
         cls = point.load()
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
         raise BotError(f"bot {name} ({_provider(point)}): loading it raised {_located(exc)}") from None
     check_bot_class(cls, name)
     return cls
@@ -293,7 +293,7 @@ class PythonBot(Bot):
         self.inner_class = cls
         try:
             self.inner = cls(**values, **(extra or {}))
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
             raise BotError(f"bot {name}: {cls.__name__}(...) raised {_located(exc)}") from None
         # a Bot subclass's choose checks its arguments as this one's does: call it unchecked
         unchecked = getattr(type(self.inner).choose, "unchecked", None)
@@ -307,7 +307,7 @@ class PythonBot(Bot):
             start(rules, seats, seat)
         except BotFailure:
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
             raise BotFailure(f"start raised {_located(exc)}") from None
 
     def check_rules(self, rules) -> None:
@@ -318,7 +318,7 @@ class PythonBot(Bot):
             check(rules)
         except BotError:
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
             raise BotError(f"bot {self.name}: check_rules raised {_located(exc)}") from None
 
     def choose(self, observation, rng) -> int:
@@ -326,7 +326,7 @@ class PythonBot(Bot):
             action = self._choose(observation, rng)
         except BotFailure:
             raise
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
             raise BotFailure(f"raised {_located(exc)}") from None
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise BotFailure(f"answered {_short(action)}, not an action (an int of legal_actions())")
@@ -334,7 +334,7 @@ class PythonBot(Bot):
         if action not in observation.legal_actions():
             try:
                 text = observation.action_to_string(action)
-            except Exception:  # an integer that is no action at all
+            except Exception:  # noqa: BLE001 - an integer that is no action at all
                 text = str(action)
             raise BotFailure(f"illegal action {text}")
         return action
@@ -344,7 +344,7 @@ class PythonBot(Bot):
         if close is not None:
             try:
                 close()
-            except Exception:  # the games are played: a bot that fails to tidy up changes none of them
+            except Exception:  # noqa: BLE001, S110 - the games are played: a failed tidy-up changes none
                 pass
 
 
