@@ -114,7 +114,14 @@ def _located(exc: BaseException, origin: str | None = None) -> str:
     innermost frame of ``origin`` (a file) where one is, else the innermost frame."""
     text = " ".join(str(exc).split())
     said = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-    frames = traceback.extract_tb(exc.__traceback__)
+    # the machinery that loads (importlib, this module) says nothing of where the bug is
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if not f.filename.startswith("<frozen")
+        and os.sep + "importlib" + os.sep not in f.filename
+        and os.path.abspath(f.filename) != os.path.abspath(__file__)
+    ]
     if origin is not None:
         own = [f for f in frames if os.path.abspath(f.filename) == os.path.abspath(origin)]
         frames = own or frames
@@ -248,6 +255,36 @@ def load_entry_point(name: str, point: importlib.metadata.EntryPoint) -> type:
         raise BotError(f"bot {name} ({_provider(point)}): loading it raised {_located(exc)}") from None
     check_bot_class(cls, name)
     return cls
+
+
+@dataclass(frozen=True)
+class InstalledBot:
+    """A bot an installed package offers, as ``seqsolve bots`` lists it: the class, or
+    why it could not be loaded (the list goes on without it)."""
+
+    name: str
+    provider: str
+    cls: type | None
+    problem: str = ""
+
+
+def installed_bots(builtin: dict[str, type]) -> list[InstalledBot]:
+    """Every entry point of the group ``seqsolve.bots``, loaded; one whose name is a
+    built-in bot's is listed as hidden by it (the built-in bot wins)."""
+    listed = []
+    for name, point in entry_points().items():
+        provider = _provider(point)
+        if name in builtin:
+            listed.append(InstalledBot(name, provider, None, f"hidden by the built-in bot {name}"))
+            continue
+        try:
+            listed.append(InstalledBot(name, provider, load_entry_point(name, point)))
+        except BotError as exc:
+            said = str(exc)
+            for prefix in (f"bot {name} ({provider}): ", f"bot {name}: "):
+                said = said.removeprefix(prefix)
+            listed.append(InstalledBot(name, provider, None, said))
+    return listed
 
 
 def summary_of(cls: type) -> str:
