@@ -106,6 +106,21 @@ def class_spec(spec: str) -> ClassSpec | None:
     return None
 
 
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """The bot's name and its raw parameter texts, for every kind of spec: a class's name
+    is ``where:Class``.
+
+    >>> split_spec("bots.py:Clever:depth=3"), split_spec("mcts:c=1")
+    (('bots.py:Clever', {'depth': '3'}), ('mcts', {'c': '1'}))
+    """
+    from . import parse_spec, parse_values
+
+    named = class_spec(spec)
+    if named is None:
+        return parse_spec(spec)
+    return named.name, parse_values(spec, named.rest)
+
+
 # ---------------------------------------------------------------- loading
 
 
@@ -400,7 +415,7 @@ def make_class_bot(spec: str, game, programs: bool, make_bot) -> Bot | None:
         programs: whether the spec may run code of a file or module (see the module's docs).
         make_bot: the registry's factory, for a class that ``wraps_a_bot``.
     """
-    from . import parse_spec, parse_values
+    from . import parse_spec
 
     named = class_spec(spec)
     if named is not None:
@@ -409,8 +424,7 @@ def make_class_bot(spec: str, game, programs: bool, make_bot) -> Bot | None:
                 f"bot {spec.strip()} runs the code of {named.where}, which a spec read from a file may not"
             )
         cls = load_class(named)
-        name, rest = named.name, named.rest
-        raw = parse_values(spec, rest)
+        name, raw = split_spec(spec)
     else:
         name, raw = parse_spec(spec)
         points = entry_points()
