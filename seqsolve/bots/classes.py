@@ -55,6 +55,11 @@ _NAME = r"[A-Za-z_]\w*"
 _DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
 
 
+class CodeRefused(ProgramRefused):
+    """A spec read from a file that names a Python file or module: loading it would run
+    its code, which, like starting a program, only the person running seqsolve may ask."""
+
+
 @dataclass(frozen=True)
 class ClassSpec:
     """A spec naming a class: where it is (a ``.py`` file or a module), its name there
@@ -420,7 +425,7 @@ def make_class_bot(spec: str, game, programs: bool, make_bot) -> Bot | None:
     named = class_spec(spec)
     if named is not None:
         if not programs:
-            raise ProgramRefused(
+            raise CodeRefused(
                 f"bot {spec.strip()} runs the code of {named.where}, which a spec read from a file may not"
             )
         cls = load_class(named)
