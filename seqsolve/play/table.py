@@ -267,9 +267,7 @@ def _seat_bot(spec: str, game, programs: bool, seat: str) -> Bot:
     try:
         return make_bot(spec, game, programs=programs)
     except CodeRefused:
-        raise ProgramRefused(
-            f"{seat} is a Python bot ({clip(spec, 300)}), whose code it would load"
-        ) from None
+        raise ProgramRefused(f"{seat} is Python code ({clip(spec, 300)})") from None
     except ProgramRefused:
         raise ProgramRefused(f"{seat} is an external program ({clip(spec, 300)})") from None
 
