@@ -12,7 +12,7 @@ with the reason in the record.  See docs/api.md, "Writing a bot".
 
 from __future__ import annotations
 
-from seqsolve.bots import Bot, BotError, Param
+from seqsolve import Bot, BotError, Param
 
 
 class Neighbourly(Bot):

@@ -278,10 +278,10 @@ def test_best_move_takes_a_class_spec(bots_file):
 
 
 SEARCH = '''
-from seqsolve.bots import bot_classes
+import seqsolve
 
 
-class Deeper(bot_classes()["mcts"]):
+class Deeper(type(seqsolve.make_bot("mcts"))):
     """mcts with deeper playouts."""
 
     def __init__(self, **values):
