@@ -242,7 +242,8 @@ def test_balance_loads_the_class_in_its_workers_and_jobs_change_nothing(bots_fil
     outs = []
     for jobs in ("1", "2"):
         out = tmp_path / f"out{jobs}"
-        ok("balance", spec, "--games", "16", "--seed", "5", "--jobs", jobs, "--out", str(out), "--no-plots", "--json")
+        args = ("--games", "16", "--seed", "5", "--jobs", jobs, "--out", str(out), "--no-plots", "--json")
+        ok("balance", spec, *args)
         header, games = read_records(str(out / "classic-2p2t" / "self.jsonl"))
         assert header["config"]["bots"] == [spec]
         outs.append(sorted(_stable(games), key=lambda r: r["game"]))
