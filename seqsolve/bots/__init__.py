@@ -28,6 +28,7 @@ __all__ = [
     "bot_classes",
     "make_bot",
     "parse_spec",
+    "refused_in_files",
     "restrictions",
     "starts_a_program",
 ]
@@ -164,10 +165,32 @@ def _known(classes: dict) -> str:
 
 
 def starts_a_program(spec: str, game: Game | None = None) -> bool:
-    """Whether the bot of ``spec`` would start a program (``ext:``, at any depth).
+    """Whether the bot of ``spec`` would start a program (``ext:``, at any depth); a
+    Python class (``FILE.py:Class``, ``module:Class``) runs in-process and starts none.
 
     >>> starts_a_program("restricted:no=two_eyed,bot=ext:python bot.py"), starts_a_program("mcts")
     (True, False)
+
+    Raises:
+        BotError: ``spec`` is not a bot of ``game``.
+    """
+    from .classes import CodeRefused
+
+    try:
+        make_bot(spec, game, programs=False).close()
+    except CodeRefused:
+        return False
+    except ProgramRefused:
+        return True
+    return False
+
+
+def refused_in_files(spec: str, game: Game | None = None) -> bool:
+    """Whether a spec read from a file may not name the bot of ``spec``: it starts a
+    program or loads the code of a Python file or module (see :class:`ProgramRefused`).
+
+    >>> refused_in_files("ext:python bot.py"), refused_in_files("my_bots.py:Clever"), refused_in_files("mcts")
+    (True, True, False)
 
     Raises:
         BotError: ``spec`` is not a bot of ``game``.
