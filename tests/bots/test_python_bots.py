@@ -147,6 +147,14 @@ def test_a_plain_class_plays_and_its_choose_is_checked_as_a_bots_is(bots_file):
     assert bot.choose(state.observation(0), np.random.default_rng(0)) in state.legal_actions()
 
 
+def test_a_class_plays_sequence_stacks_and_inside_restricted(bots_file):
+    spec = f"{bots_file}:Plain"
+    stacks = run_games(MatchConfig(bots=(spec, "greedy"), variant="stacks", seed=1), 2, jobs=1)
+    assert [r["termination"] for r in stacks] == ["win", "win"]
+    barred = run_games(_config(f"restricted:no=two_eyed,bot={spec}", "random"), 2, jobs=1)
+    assert all(r["forfeit"] is None for r in barred)
+
+
 def test_a_module_spec_imports_the_module_from_the_python_path(tmp_path, monkeypatch):
     package = tmp_path / "botpack"
     package.mkdir()
