@@ -16,6 +16,10 @@ built-in bot:
   ``key=value`` are parsed and range-checked by them and every value (defaults
   included) reaches the constructor as a keyword argument;
 * ``summary``: optional, the line ``seqsolve bots`` prints (else the docstring's first).
+* ``wraps_a_bot``, ``writes_positions``, ``runs_a_program``: optional flags, as on
+  :class:`~seqsolve.bots.Bot`: the constructor is then also handed ``make_bot=`` (the
+  registry's factory, for a bot that plays through another spec) or ``game=`` (the game
+  played, whose positions and notation a wrapper of another framework may need).
 
 Subclassing :class:`~seqsolve.bots.Bot` is optional: a plain class with the same
 methods plays the same way.  Either is held in a :class:`PythonBot`, which checks the
