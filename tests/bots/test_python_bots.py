@@ -96,6 +96,18 @@ class NotABot:
 
 
 NOT_A_CLASS = 3
+
+
+class Framed:
+    """A wrapper of another framework: it asks for the game played."""
+
+    writes_positions = True
+
+    def __init__(self, game):
+        self.game = game
+
+    def choose(self, observation, rng):
+        return observation.legal_actions()[0]
 '''
 
 
@@ -153,6 +165,11 @@ def test_a_class_plays_sequence_stacks_and_inside_restricted(bots_file):
     assert [r["termination"] for r in stacks] == ["win", "win"]
     barred = run_games(_config(f"restricted:no=two_eyed,bot={spec}", "random"), 2, jobs=1)
     assert all(r["forfeit"] is None for r in barred)
+
+
+def test_a_class_that_asks_for_the_game_is_handed_it(bots_file):
+    assert make_bot(f"{bots_file}:Framed", "stacks").inner.game.name == "stacks"
+    assert make_bot(f"{bots_file}:Framed").inner.game.name == "sequence"
 
 
 def test_a_module_spec_imports_the_module_from_the_python_path(tmp_path, monkeypatch):
