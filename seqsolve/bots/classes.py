@@ -55,6 +55,10 @@ from ..games.bot import Bot, BotError, BotFailure, Param, ProgramRefused
 #: the entry-point group through which installed packages offer bots
 ENTRY_POINT_GROUP = "seqsolve.bots"
 
+#: what a bot writer's code may raise and seqsolve reports (a sys.exit() in a bot included);
+#: Ctrl-C (KeyboardInterrupt) still stops the run
+_BUGS = (Exception, SystemExit)
+
 _NAME = r"[A-Za-z_]\w*"
 _DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
 
@@ -189,7 +193,7 @@ def _load_file(spec: ClassSpec):
     sys.modules[module_name] = module
     try:
         exec(code, module.__dict__)  # noqa: S102 - what loading a bot file means
-    except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
+    except _BUGS as exc:  # the bot writer's code, any bug
         del sys.modules[module_name]
         raise BotError(f"bot {spec.name}: loading {path} raised {_located(exc, full)}") from None
     return module
@@ -205,7 +209,7 @@ def _import_module(spec: ClassSpec):
                 f" (a file is named with its .py: {spec.where.replace('.', '/')}.py:{spec.qualname})"
             ) from None
         raise BotError(f"bot {spec.name}: importing {spec.where} raised {_located(exc)}") from None
-    except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
+    except _BUGS as exc:  # the bot writer's code, any bug
         raise BotError(f"bot {spec.name}: importing {spec.where} raised {_located(exc)}") from None
 
 
@@ -275,7 +279,7 @@ def load_entry_point(name: str, point: importlib.metadata.EntryPoint) -> type:
     """
     try:
         cls = point.load()
-    except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
+    except _BUGS as exc:  # the bot writer's code, any bug
         raise BotError(f"bot {name} ({_provider(point)}): loading it raised {_located(exc)}") from None
     check_bot_class(cls, name)
     return cls
@@ -354,7 +358,7 @@ class PythonBot(Bot):
         self.inner_class = cls
         try:
             self.inner = cls(**values, **(extra or {}))
-        except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
+        except _BUGS as exc:  # the bot writer's code, any bug
             raise BotError(f"bot {name}: {cls.__name__}(...) raised {_located(exc)}") from None
         # a Bot subclass's choose checks its arguments as this one's does: call it unchecked
         unchecked = getattr(type(self.inner).choose, "unchecked", None)
@@ -368,7 +372,7 @@ class PythonBot(Bot):
             start(rules, seats, seat)
         except BotFailure:
             raise
-        except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
+        except _BUGS as exc:  # the bot writer's code, any bug
             raise BotFailure(f"start raised {_located(exc)}") from None
 
     def check_rules(self, rules) -> None:
@@ -379,7 +383,7 @@ class PythonBot(Bot):
             check(rules)
         except BotError:
             raise
-        except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
+        except _BUGS as exc:  # the bot writer's code, any bug
             raise BotError(f"bot {self.name}: check_rules raised {_located(exc)}") from None
 
     def choose(self, observation, rng) -> int:
@@ -387,7 +391,7 @@ class PythonBot(Bot):
             action = self._choose(observation, rng)
         except BotFailure:
             raise
-        except Exception as exc:  # noqa: BLE001 - the bot writer's code, any bug
+        except _BUGS as exc:  # the bot writer's code, any bug
             raise BotFailure(f"raised {_located(exc)}") from None
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise BotFailure(f"answered {_short(action)}, not an action (an int of legal_actions())")

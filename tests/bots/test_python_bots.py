@@ -98,6 +98,11 @@ class NotABot:
 NOT_A_CLASS = 3
 
 
+class Quits:
+    def choose(self, observation, rng):
+        raise SystemExit(3)
+
+
 class Framed:
     """A wrapper of another framework: it asks for the game played."""
 
@@ -244,6 +249,7 @@ def test_an_entry_point_is_listed_and_plays_by_its_name(tmp_path, monkeypatch):
         ("Illegal", r"^illegal action \S+$"),
         ("Words", r"^answered 'somewhere', not an action \(an int of legal_actions\(\)\)$"),
         ("Refuses", r"^out of ideas$"),
+        ("Quits", r"^raised SystemExit: 3 \(my_bots\.py, line \d+\)$"),
         ("BadStart", r"^start raised RuntimeError: no table \(my_bots\.py, line 52\)$"),
     ],
 )
