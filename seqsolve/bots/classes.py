@@ -38,6 +38,7 @@ and may.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib
@@ -137,6 +138,17 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
 # ---------------------------------------------------------------- loading
 
 
+@contextlib.contextmanager
+def _prints_to_stderr():
+    """What the bot writer's code prints goes to stderr: stdout holds the command's
+    results (``--json``), which a debugging print would corrupt."""
+    shown, sys.stdout = sys.stdout, sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout = shown
+
+
 def _located(exc: BaseException, origin: str | None = None) -> str:
     """``ValueError: bad (my_bots.py, line 12)``: an exception in one line, with the
     innermost frame of ``origin`` (a file) where one is, else the innermost frame."""
@@ -192,7 +204,8 @@ def _load_file(spec: ClassSpec):
     module.__seqsolve_version__ = version  # type: ignore[attr-defined]
     sys.modules[module_name] = module
     try:
-        exec(code, module.__dict__)  # noqa: S102 - what loading a bot file means
+        with _prints_to_stderr():
+            exec(code, module.__dict__)  # noqa: S102 - what loading a bot file means
     except _BUGS as exc:  # the bot writer's code, any bug
         del sys.modules[module_name]
         raise BotError(f"bot {spec.name}: loading {path} raised {_located(exc, full)}") from None
@@ -201,7 +214,8 @@ def _load_file(spec: ClassSpec):
 
 def _import_module(spec: ClassSpec):
     try:
-        return importlib.import_module(spec.where)
+        with _prints_to_stderr():
+            return importlib.import_module(spec.where)
     except ModuleNotFoundError as exc:
         if exc.name and (spec.where == exc.name or spec.where.startswith(exc.name + ".")):
             raise BotError(
@@ -278,7 +292,8 @@ def load_entry_point(name: str, point: importlib.metadata.EntryPoint) -> type:
         BotError: the package fails to load it, or it is not a bot class.
     """
     try:
-        cls = point.load()
+        with _prints_to_stderr():
+            cls = point.load()
     except _BUGS as exc:  # the bot writer's code, any bug
         raise BotError(f"bot {name} ({_provider(point)}): loading it raised {_located(exc)}") from None
     check_bot_class(cls, name)
@@ -357,7 +372,8 @@ class PythonBot(Bot):
         self.options = dict(values)
         self.inner_class = cls
         try:
-            self.inner = cls(**values, **(extra or {}))
+            with _prints_to_stderr():
+                self.inner = cls(**values, **(extra or {}))
         except _BUGS as exc:  # the bot writer's code, any bug
             raise BotError(f"bot {name}: {cls.__name__}(...) raised {_located(exc)}") from None
         # a Bot subclass's choose checks its arguments as this one's does: call it unchecked
@@ -369,7 +385,8 @@ class PythonBot(Bot):
         if start is None:
             return
         try:
-            start(rules, seats, seat)
+            with _prints_to_stderr():
+                start(rules, seats, seat)
         except BotFailure:
             raise
         except _BUGS as exc:  # the bot writer's code, any bug
@@ -380,19 +397,23 @@ class PythonBot(Bot):
         if check is None:
             return
         try:
-            check(rules)
+            with _prints_to_stderr():
+                check(rules)
         except BotError:
             raise
         except _BUGS as exc:  # the bot writer's code, any bug
             raise BotError(f"bot {self.name}: check_rules raised {_located(exc)}") from None
 
     def choose(self, observation, rng) -> int:
+        shown, sys.stdout = sys.stdout, sys.stderr  # as in _prints_to_stderr, at a lower cost a move
         try:
             action = self._choose(observation, rng)
         except BotFailure:
             raise
         except _BUGS as exc:  # the bot writer's code, any bug
             raise BotFailure(f"raised {_located(exc)}") from None
+        finally:
+            sys.stdout = shown
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise BotFailure(f"answered {_short(action)}, not an action (an int of legal_actions())")
         action = action.__index__()
@@ -408,7 +429,8 @@ class PythonBot(Bot):
         close = getattr(self.inner, "close", None)
         if close is not None:
             try:
-                close()
+                with _prints_to_stderr():
+                    close()
             except Exception:  # noqa: BLE001, S110 - the games are played: a failed tidy-up changes none
                 pass
 

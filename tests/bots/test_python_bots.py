@@ -172,6 +172,19 @@ def test_a_class_plays_sequence_stacks_and_inside_restricted(bots_file):
     assert all(r["forfeit"] is None for r in barred)
 
 
+def test_what_a_class_prints_goes_to_stderr_and_json_stays_clean(tmp_path):
+    from cli_helpers import run
+
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text(
+        'print("loading")\n\n\nclass Chatty:\n    def choose(self, observation, rng):\n'
+        '        print("thinking")\n        return observation.legal_actions()[0]\n'
+    )
+    done = run("match", f"{chatty}:Chatty", "random", "--games", "2", "--seed", "1", "--jobs", "1", "--json")
+    assert done.exit_code == 0 and json.loads(done.stdout)["games"] == 2
+    assert "loading" in done.stderr and "thinking" in done.stderr
+
+
 def test_a_class_that_asks_for_the_game_is_handed_it(bots_file):
     assert make_bot(f"{bots_file}:Framed", "stacks").inner.game.name == "stacks"
     assert make_bot(f"{bots_file}:Framed").inner.game.name == "sequence"
