@@ -43,6 +43,7 @@ _HOMES = {
     "Bot": "bots",
     "BotError": "bots",
     "BotFailure": "bots",
+    "Param": "bots",
     "make_bot": "bots",
     # the root of every error, and the error of a bad argument
     "SeqsolveError": "errors",
@@ -59,6 +60,7 @@ __all__ = [
     "MoveKind",
     "MoveSyntaxError",
     "Outcome",
+    "Param",
     "Position",
     "PositionError",
     "Rules",

@@ -17,7 +17,8 @@ import math
 import numpy as np
 
 from . import arguments
-from .bots import Bot, BotError, make_bot, parse_spec
+from .bots import Bot, BotError, make_bot
+from .bots.classes import split_spec
 from .errors import ArgumentError
 from .games import game_for, position_game
 from .games.base import IllegalMoveError
@@ -190,8 +191,13 @@ def _bot_with_budget(spec: str, seconds: float | None, game) -> Bot:
         isinstance(seconds, (int, float)) and math.isfinite(seconds) and seconds > 0
     ):
         raise BotError(f"seconds must be a finite number above 0, not {seconds!r}")
-    name, raw = parse_spec(spec)
-    params = getattr(game.bot_classes().get(name), "params", {})
+    name, raw = split_spec(spec)
+    if name in game.bot_classes():
+        params = game.bot_classes()[name].params
+    else:  # a Python class (FILE.py:Class, module:Class, an entry point): its own parameters
+        made = make_bot(spec, game)
+        params = made.params
+        made.close()
     if "time" in raw:
         raise BotError(f"bot {spec!r}: the time is given twice (time= and seconds)")
     if "time" in params:

@@ -71,6 +71,18 @@ def search_settings(
     from ..games import rules_for
 
     try:
+        searched = _python_search(bot, game)
+        if searched is not None:
+            name, raw, made = searched
+            try:
+                if rules is not None:
+                    made.check_rules(rules)
+            except BaseException:
+                made.close()
+                raise
+            return _settings_of(
+                name, raw, set(raw), made, bot, iterations, seconds, default_iterations, default_worlds
+            )
         name, raw = parse_spec(bot)
         given = set(raw)  # the budget a spec names is the caller's: not the one ``search`` stands for
         if name == "search":
@@ -86,6 +98,50 @@ def search_settings(
             made.check_rules(rules)
     except BotError as exc:
         raise AnalysisError(str(exc)) from None
+    return _settings_of(name, raw, given, made, bot, iterations, seconds, default_iterations, default_worlds)
+
+
+def _python_search(bot: str, game):
+    """``(name, raw parameters, search bot)`` when ``bot`` names a Python class (a file's,
+    a module's, an entry point's) that is one of the game's searches, ``mcts`` or
+    ``rollout``, by subclassing it; None for any other spec.
+
+    Raises:
+        AnalysisError: a Python class that is not a search (it plays, but ranks nothing).
+    """
+    from ..bots import BotError, bot_classes, make_bot, parse_spec
+    from ..bots.classes import PythonBot, class_spec, entry_points
+
+    classes = bot_classes(game)
+    name = bot.strip().partition(":")[0]
+    named = class_spec(bot)
+    if name in classes or (named is None and name not in entry_points()):
+        return None
+    try:
+        made = make_bot(bot, game)
+    except BotError as exc:
+        raise AnalysisError(str(exc)) from None
+    if not isinstance(made, PythonBot):  # pragma: no cover - a built-in name is handled above
+        made.close()
+        return None
+    for name in ("mcts", "rollout"):
+        if name in classes and isinstance(made.inner, classes[name]):
+            rest = named.rest if named is not None else bot.strip().partition(":")[2]
+            return name, parse_spec(f"{name}:{rest}")[1], made.inner
+    made.close()
+    known = " or ".join(repr(n) for n in ("search", "mcts", "rollout") if n in classes)
+    raise AnalysisError(
+        f"analysis needs a search bot ({known}, or a Python class derived from mcts's or rollout's), "
+        f"not {bot!r}: it plays in match, tournament, balance and play, but ranks no turns"
+    )
+
+
+def _settings_of(
+    name: str, raw: dict, given: set, made, bot: str, iterations, seconds, default_iterations, default_worlds
+) -> SearchSettings:
+    """The settings of ``made``, a search bot of ``name`` (``mcts`` or ``rollout``) built
+    from the spec ``bot`` whose parameter texts are ``raw`` (``given``: those the caller
+    wrote, not those ``search`` stands for)."""
     if name == "rollout":
         try:
             return _rollout_settings(made, raw, given, iterations, seconds, default_worlds)

@@ -28,6 +28,7 @@ __all__ = [
     "bot_classes",
     "make_bot",
     "parse_spec",
+    "refused_in_files",
     "restrictions",
     "starts_a_program",
 ]
@@ -79,6 +80,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     name, _, rest = spec.strip().partition(":")
     if name == "ext":
         return name, {"command": rest.strip()}
+    return name, parse_values(spec, rest)
+
+
+def parse_values(spec: str, rest: str) -> dict[str, str]:
+    """The raw parameter texts of ``key=value,...`` (``rest``, the part of ``spec`` after
+    the bot's name), a key given twice refused.
+
+    >>> parse_values("my_bots.py:Clever:depth=3", "depth=3")
+    {'depth': '3'}
+    """
     values: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
@@ -87,7 +98,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         if key.strip() in values:
             raise BotError(f"bot {spec!r}: parameter {key.strip()} is given twice")
         values[key.strip()] = value.strip()
-    return name, values
+    return values
 
 
 def make_bot(spec: str, game=None, *, programs: bool = True) -> Bot:
@@ -120,13 +131,19 @@ def make_bot(spec: str, game=None, *, programs: bool = True) -> Bot:
     """
     if not isinstance(spec, str):
         raise ArgumentError(f"make_bot: spec must be a bot spec such as 'heuristic', not {spec!r}")
-    name, raw = parse_spec(spec)
     default = _game(None)
     game = _game(game)
     classes = game.bot_classes()
+    name = spec.strip().partition(":")[0]
     if name not in classes:
+        from .classes import make_class_bot
+
+        made = make_class_bot(spec, game, programs, make_bot)  # FILE.py:Class, module:Class, entry points
+        if made is not None:
+            return made
         of = "" if game is default else f" of {game.name}"  # the default game's message is the one users know
-        raise BotError(f"unknown bot {name!r}{of} (known: {', '.join(classes)}; see 'seqsolve bots')")
+        raise BotError(f"unknown bot {name!r}{of} (known: {_known(classes)}; see 'seqsolve bots')")
+    name, raw = parse_spec(spec)
     cls = classes[name]
     if cls.runs_a_program and not programs:
         raise ProgramRefused(f"bot {spec.strip()} starts a program, which a spec read from a file may not")
@@ -140,11 +157,40 @@ def make_bot(spec: str, game=None, *, programs: bool = True) -> Bot:
     return cls(**values)
 
 
+def _known(classes: dict) -> str:
+    """The bot names a spec may start with: the game's, then the installed packages' (entry points)."""
+    from .classes import entry_points
+
+    return ", ".join([*classes, *(n for n in entry_points() if n not in classes)])
+
+
 def starts_a_program(spec: str, game: Game | None = None) -> bool:
-    """Whether the bot of ``spec`` would start a program (``ext:``, at any depth).
+    """Whether the bot of ``spec`` would start a program (``ext:``, at any depth); a
+    Python class (``FILE.py:Class``, ``module:Class``) runs in-process and starts none.
 
     >>> starts_a_program("restricted:no=two_eyed,bot=ext:python bot.py"), starts_a_program("mcts")
     (True, False)
+
+    Raises:
+        BotError: ``spec`` is not a bot of ``game``.
+    """
+    from .classes import CodeRefused
+
+    try:
+        make_bot(spec, game, programs=False).close()
+    except CodeRefused:
+        return False
+    except ProgramRefused:
+        return True
+    return False
+
+
+def refused_in_files(spec: str, game: Game | None = None) -> bool:
+    """Whether a spec read from a file may not name the bot of ``spec``: it starts a
+    program or loads the code of a Python file or module (see :class:`ProgramRefused`).
+
+    >>> refused_in_files("ext:python bot.py"), refused_in_files("my_bots.py:Clever"), refused_in_files("mcts")
+    (True, True, False)
 
     Raises:
         BotError: ``spec`` is not a bot of ``game``.

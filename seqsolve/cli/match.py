@@ -334,41 +334,60 @@ def replay(records, game, ply, fmt):
 @json_option("every bot and parameter as one JSON object")
 def bots_command(variant, as_json):
     """List the bots and their parameters (use them as 'name:key=value,...'),
-    each with its default and, for numbers, its range."""
+    each with its default and, for numbers, its range; then the bots of installed
+    packages (entry points 'seqsolve.bots').  A Python class of your own plays as
+    FILE.py:Class or module:Class (docs/api.md)."""
     from ..bots import bot_classes
+    from ..bots.classes import installed_bots, summary_of
     from ..games import game_for
 
     classes = bot_classes(game_for(variant))
+    installed = installed_bots(classes)
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    name: {
-                        "summary": cls.summary,
-                        "params": {
-                            k: {
-                                "type": p.kind.__name__,
-                                "default": p.default,
-                                "help": p.help,
-                                "range": p.range,
-                            }
-                            for k, p in cls.params.items()
-                        },
-                    }
-                    for name, cls in classes.items()
-                },
-                indent=2,
-            )
-        )
+        listed = {name: _bot_json(cls.summary, cls.params) for name, cls in classes.items()}
+        for bot in installed:
+            if bot.name not in listed:
+                listed[bot.name] = {
+                    **_bot_json(summary_of(bot.cls) if bot.cls else "", getattr(bot.cls, "params", {})),
+                    "entry_point": bot.provider,
+                    **({"problem": bot.problem} if bot.problem else {}),
+                }
+        click.echo(json.dumps(listed, indent=2))
         return
     for name, cls in classes.items():
-        click.echo(f"{name:<10} {cls.summary}")
-        settings = [f"{key}={p.default!s}" for key, p in cls.params.items()]
-        width = max(map(len, settings), default=0)
-        ranges = [f"[{p.range}]" if p.range else "" for p in cls.params.values()]
-        span = max(map(len, ranges), default=0)
-        for setting, bounds, p in zip(settings, ranges, cls.params.values()):
-            click.echo(f"    {setting:<{width}}  {bounds:<{span}}  {p.help}")
+        _echo_bot(name, cls.summary, cls.params)
+    if installed:
+        click.echo("installed (entry points seqsolve.bots):")
+    for bot in installed:
+        if bot.cls is None:
+            click.echo(f"{bot.name:<10} ({bot.provider}) {bot.problem}")
+        else:
+            _echo_bot(
+                bot.name,
+                f"{summary_of(bot.cls)} ({bot.provider})",
+                bot.cls.params if hasattr(bot.cls, "params") else {},
+            )
+    click.echo("FILE.py:Class, module:Class  your own Python class (docs/api.md), its parameters after ':'")
+
+
+def _bot_json(summary: str, params: dict) -> dict:
+    return {
+        "summary": summary,
+        "params": {
+            k: {"type": p.kind.__name__, "default": p.default, "help": p.help, "range": p.range}
+            for k, p in params.items()
+        },
+    }
+
+
+def _echo_bot(name: str, summary: str, params: dict) -> None:
+    click.echo(f"{name:<10} {summary}")
+    settings = [f"{key}={p.default!s}" for key, p in params.items()]
+    width = max(map(len, settings), default=0)
+    ranges = [f"[{p.range}]" if p.range else "" for p in params.values()]
+    span = max(map(len, ranges), default=0)
+    for setting, bounds, p in zip(settings, ranges, params.values()):
+        click.echo(f"    {setting:<{width}}  {bounds:<{span}}  {p.help}")
 
 
 COMMANDS = [match, tournament, replay, bots_command]

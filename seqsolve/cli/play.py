@@ -544,15 +544,15 @@ class Conversation:
 
     def resume_hint(self, failed: int | None = None) -> str:
         """What to type to resume the game: with the bots of the record on --bot when one
-        starts a program (a record never starts one itself), and with the game's own bot
+        starts a program or loads Python code (a record never does either itself), and with the game's own bot
         instead of the bot of seat ``failed``, which failed."""
-        from ..bots import starts_a_program
+        from ..bots import refused_in_files
         from ..play.table import HUMAN
 
         seats = self.table.record["seats"]
         bots = [self.game.default_bot if s == failed else who for s, who in enumerate(seats) if who != HUMAN]
         words = ["--from", self.out]
-        if failed is not None or any(starts_a_program(spec, self.game) for spec in bots):
+        if failed is not None or any(refused_in_files(spec, self.game) for spec in bots):
             for spec in bots[:1] if len(set(bots)) == 1 else bots:
                 words += ["--bot", spec]
         return f"resume it with {command_text(*words)}"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..bots import Bot, BotFailure, ProgramRefused, make_bot
+from ..bots.classes import CodeRefused
 from ..errors import SeqsolveError
 from ..games import game_for, rules_for
 from ..games.base import GameState, turns_played
@@ -269,6 +270,8 @@ class Table:
 def _seat_bot(spec: str, game, programs: bool, seat: str) -> Bot:
     try:
         return make_bot(spec, game, programs=programs)
+    except CodeRefused:
+        raise ProgramRefused(f"{seat} is Python code ({clip(spec, 300)})") from None
     except ProgramRefused:
         raise ProgramRefused(f"{seat} is an external program ({clip(spec, 300)})") from None
 
