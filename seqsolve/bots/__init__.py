@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ArgumentError
 from ..games.bot import Bot, BotError, BotFailure, Param, ProgramRefused
+from .specs import parse_spec
 
 if TYPE_CHECKING:
     from ..games.base import Game
@@ -65,40 +66,6 @@ def _game(game) -> Game:
             f"make_bot: game must be a variant string ('stacks'), rules, a state or a game, not {game!r}"
         )
     return game_for(str(variant))
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``name:key=value,...`` into the name and raw parameter texts.
-
-    >>> parse_spec("mcts:iters=4000,c=0.7")
-    ('mcts', {'iters': '4000', 'c': '0.7'})
-    >>> parse_spec("ext:python bot.py --fast")
-    ('ext', {'command': 'python bot.py --fast'})
-
-    A key given twice is refused: which of the two values was meant is a guess.
-    """
-    name, _, rest = spec.strip().partition(":")
-    if name == "ext":
-        return name, {"command": rest.strip()}
-    return name, parse_values(spec, rest)
-
-
-def parse_values(spec: str, rest: str) -> dict[str, str]:
-    """The raw parameter texts of ``key=value,...`` (``rest``, the part of ``spec`` after
-    the bot's name), a key given twice refused.
-
-    >>> parse_values("my_bots.py:Clever:depth=3", "depth=3")
-    {'depth': '3'}
-    """
-    values: dict[str, str] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise BotError(f"bot {spec!r}: parameters are key=value, not {item!r}")
-        if key.strip() in values:
-            raise BotError(f"bot {spec!r}: parameter {key.strip()} is given twice")
-        values[key.strip()] = value.strip()
-    return values
 
 
 def make_bot(spec: str, game=None, *, programs: bool = True) -> Bot:

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..games.bot import Bot, BotError, BotFailure, Param, ProgramRefused
+from .specs import parse_spec, parse_values
 
 #: the entry-point group through which installed packages offer bots
 ENTRY_POINT_GROUP = "seqsolve.bots"
@@ -127,8 +128,6 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     >>> split_spec("bots.py:Clever:depth=3"), split_spec("mcts:c=1")
     (('bots.py:Clever', {'depth': '3'}), ('mcts', {'c': '1'}))
     """
-    from . import parse_spec, parse_values
-
     named = class_spec(spec)
     if named is None:
         return parse_spec(spec)
@@ -450,7 +449,6 @@ def make_class_bot(spec: str, game, programs: bool, make_bot) -> Bot | None:
         programs: whether the spec may run code of a file or module (see the module's docs).
         make_bot: the registry's factory, for a class that ``wraps_a_bot``.
     """
-    from . import parse_spec
 
     named = class_spec(spec)
     if named is not None:
