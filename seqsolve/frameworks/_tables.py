@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..games.engine import bit_generator
 from ..games.sequence.actions import ActionKind, decode_action, encode_action
 from ..games.sequence.board import CELLS, CORNERS
 from ..games.sequence.cards import CardKind
@@ -71,14 +70,14 @@ class ActionTable:
         #: draft picks: none (-1), then each card code
         self.picks = len(deck.codes) + 1 if rules.draw_mode == "draft" else 1
         self._bases = bases
-        self._base_index = {a: i for i, a in enumerate(bases)}
         self.size = len(bases) * self.picks
+        #: core action number -> table number, every pick spelled out (the hot path)
+        self._index = {self.core(i): i for i in range(self.size)}
         self._template = State.new(rules, seed=0)
 
     def index(self, action: int) -> int:
         """The table's number of a core action number."""
-        kind, card, cell, pick = decode_action(action)
-        return self._base_index[encode_action(kind, card, cell)] * self.picks + pick + 1
+        return self._index[action]
 
     def core(self, index: int) -> int:
         """The core action number of the table's ``index``."""
@@ -92,8 +91,8 @@ class ActionTable:
 
     def legal(self, world: State) -> list[int]:
         """The table's numbers of the legal actions of ``world``, ascending."""
-        index = self.index
-        return sorted(index(a) for a in world.legal_actions())
+        index = self._index
+        return sorted([index[a] for a in world.legal_actions()])
 
 
 @dataclass
@@ -147,7 +146,7 @@ class Dealer:
             draw_cards=tuple(deck.codes[c] for c in pile),
             draw_count=len(pile),
         )
-        return State.from_position(pos, seed=seed)
+        return _copy(State.from_position(pos, seed=seed))
 
 
 def outcomes(cards: Counter) -> list[tuple[int, float]]:
@@ -175,26 +174,33 @@ class Draw:
         return seat if UNKNOWN_CODE in self.unseen.core.hand(seat) else None
 
 
+def _copy(world: State) -> State:
+    """A copy of ``world`` without a bit generator (copying one costs more than the rest
+    of a ply): the wrappers' games never shuffle, a chance outcome gives every card."""
+    return State(world.rules, world.seats, world.core.clone(None))
+
+
 def play(world: State, action: int) -> tuple[State | None, Draw | None]:
     """Play the core ``action`` on a copy of ``world``: ``(state, None)`` when it draws
     no card (or ends the game), ``(None, draw)`` when a chance outcome must say which.
 
     The play is first made with the draw pile hidden, so the card that leaves it shows
     as unknown in the mover's hand or the draft, and a reshuffle leaves it hidden too.
+    (A play that wins draws its card after the game is over: that card stays unknown.)
     """
     core = world.core
     seats = range(world.rules.players)
-    unseen = State(world.rules, world.seats, core.clone(None))
+    unseen = _copy(world)
     unseen.core.set_hidden([core.hand(s) for s in seats], [UNKNOWN_CODE] * world.draw_pile_size(), False)
     unseen.apply_legal(action)
     hidden = UNKNOWN_CODE in unseen.core.hand(world.current_player) or UNKNOWN_CODE in unseen.core.draft()
     if unseen.is_terminal() or not hidden:
-        after = world.clone()
+        after = _copy(world)
         after.apply_legal(action)
         return after, None
     pile = core.draw_pile()
     if pile:
-        stock = Counter(pile)
+        return None, Draw(world, action, unseen, Counter(pile))
     else:  # a reshuffle: every card not in sight
         deck = world.rules.deck_cards
         stock = Counter(deck.index(c) for c in deck.cards())
@@ -211,7 +217,7 @@ def draw(pending: Draw, card: int) -> State:
     seats = range(world.rules.players)
     pile = core.draw_pile()
     if pile:  # the card goes on top of the pile, then the play draws it
-        after = world.clone()
+        after = _copy(world)
         i = pile.index(card)
         pile[0], pile[i] = pile[i], pile[0]
         after.core.set_hidden([core.hand(s) for s in seats], pile, True)
@@ -221,7 +227,7 @@ def draw(pending: Draw, card: int) -> State:
     # takes the unknown place in the mover's hand, the rest is the new pile
     unseen = pending.unseen
     turn = unseen.turn
-    after = State(world.rules, world.seats, unseen.core.clone(bit_generator(np.random.SeedSequence([turn]))))
+    after = _copy(unseen)
     hands = [after.core.hand(s) for s in seats]
     mover = pending.drawn_by()
     assert mover is not None
@@ -237,8 +243,8 @@ def draw(pending: Draw, card: int) -> State:
 class Seen:
     """What one seat sees of a game, as plain numbers (the input of every tensor)."""
 
-    chips: list[list[int]]  # per side, the cells of its chips
-    locked: list[int]
+    chips: list[int]  # per side, its chips as a bitmask of cells (bit c: cell c)
+    locked: int  # the locked chips' bitmask
     hand: list[int]  # deck indexes of the seat's known cards
     discards: list[tuple[int, int]]  # (seat, card)
     draft: list[int]
@@ -256,8 +262,8 @@ def seen_in(world: State, seat: int, to_move: int | None = None) -> Seen:
     core, r = world.core, world.rules
     mover = world.current_player if to_move is None else to_move
     return Seen(
-        chips=[world.chips(s) for s in range(r.teams)],
-        locked=world.locked_cells(),
+        chips=[core.chips(s) for s in range(r.teams)],
+        locked=core.locked(),
         hand=world.known_hand(seat),
         discards=world.discarded(),
         draft=world.draft_cards(),
@@ -277,14 +283,14 @@ def seen_in_deal(rules: Rules, dealer: Dealer, dealt: list[int], seat: int) -> S
     hand_cards = dealt[:n]
     sizes = [len(hand_cards[s :: rules.players]) for s in range(rules.players)]
     return Seen(
-        chips=[[] for _ in range(rules.teams)],
-        locked=[],
+        chips=[0] * rules.teams,
+        locked=0,
         hand=sorted(hand_cards[seat :: rules.players]),
         discards=[],
         draft=sorted(dealt[n:]),
         public=[[] for _ in range(rules.players)],
         hand_sizes=sizes,
-        draw_size=len(rules.deck_cards.cards()) - len(dealt),
+        draw_size=len(rules.deck_cards.codes) * rules.deck_cards.copies - len(dealt),
         to_move=-1,
         sequences=[0] * rules.teams,
         exchange_left=False,
@@ -316,18 +322,27 @@ def observation_pieces(rules: Rules, private: bool = True, public: bool = True, 
     return pieces
 
 
+_CORNER_LIST = sorted(CORNERS)
+
+
+def _bits(mask: int) -> np.ndarray:
+    """The 100 cells of a bitmask as 0/1 (bit ``c`` is cell ``c``)."""
+    return np.unpackbits(np.frombuffer(mask.to_bytes(16, "little"), np.uint8), bitorder="little")[:CELLS]
+
+
 def write_seen(views: dict, seen: Seen, seat: int, rules: Rules, held: Counter | None = None) -> None:
     """Fill the arrays of ``views`` (name -> array, zeroed) with ``seen`` of ``seat``."""
     players, teams = rules.players, rules.teams
     side = seat % teams
     if "board" in views:
         board = views["board"].reshape(5, 100)
-        board[0, list(CORNERS)] = 1
-        for s, cells in enumerate(seen.chips):
-            board[1 + (s - side) % teams, cells] = 1
-        board[4, seen.locked] = 1
-        for who, card in seen.discards:
-            views["discards"][(who - seat) % players, card] += 1
+        board[0, _CORNER_LIST] = 1
+        for s, mask in enumerate(seen.chips):
+            board[1 + (s - side) % teams] = _bits(mask)
+        board[4] = _bits(seen.locked)
+        if seen.discards:
+            piles = np.array(seen.discards)
+            np.add.at(views["discards"], ((piles[:, 0] - seat) % players, piles[:, 1]), 1)
         for card in seen.draft:
             views["draft"][card] += 1
         for who, cards in enumerate(seen.public):

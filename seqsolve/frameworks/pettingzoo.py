@@ -15,7 +15,7 @@ in a draw); the deal and the draws come from the seed of ``reset``.
 >>> game.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = game.last()
 >>> game.agent_selection, int(obs["action_mask"].sum()), terminated
-('player_0', 14, False)
+('player_0', 12, False)
 """
 
 from __future__ import annotations

@@ -35,7 +35,8 @@ SEATINGS = [
 
 
 def load(variant="classic", players=2, teams=0):
-    return pyspiel.load_game(f"{GAME_NAME}(variant={variant},players={players},teams={teams})")
+    # the dict form: OpenSpiel's string form splits on the "=" and "," of a variant's options
+    return pyspiel.load_game(GAME_NAME, {"variant": variant, "players": players, "teams": teams})
 
 
 def test_every_preset_is_seated_here():
