@@ -125,7 +125,7 @@ def main() -> None:
         for row in rows:
             core, api, mine = row["core playout"]["games_s"], row["State API"]["games_s"], row[name]
             cells.append(
-                f"{mine['games_s']:>9,.0f}/s {mine['games_s'] / core:>7.4f}xC {mine['games_s'] / api:>5.2f}xA"
+                f"{mine['games_s']:>9,.0f}/s {mine['games_s'] / core:>7.4f}xC {mine['games_s'] / api:>6.3f}xA"
             )
         plies = np.mean([row[name]["plies_game"] for row in rows])
         print(f"{name:<20} " + "  ".join(cells) + f"   {plies:.0f} plies/game")

@@ -223,7 +223,7 @@ def test_openspiel_ismcts_plays_whole_games_in_openspiel():
     game = load()
     for seed, evaluator, sims in (
         (1, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 4),
-        (2, PlayoutEvaluator(1, np.random.default_rng(2)), 30),
+        (2, PlayoutEvaluator(1, np.random.default_rng(2)), 20),
     ):
         search = ismcts.ISMCTSBot(game, evaluator, 2.0, sims, random_state=np.random.RandomState(seed))
         returns = _openspiel_match(game, [search, pyspiel.make_uniform_random_bot(1, seed)], seed)
@@ -234,14 +234,14 @@ def test_ismcts_bot_plays_seqsolve_matches():
     """The seqsolve bot around OpenSpiel's ISMCTS plays whole games through the match
     runner (both seats, classic and the draft), legally, and the same seed plays the
     same game."""
-    for variant in ("classic", "draft"):
-        config = MatchConfig(bots=("openspiel-ismcts:sims=20", "random"), variant=variant, seed=3)
-        records = [play_game(config, g, bots=[ISMCTSBot(sims=20), make_bot("random")]) for g in (0, 1)]
+    for variant, games in (("classic", (0, 1)), ("draft", (0,))):
+        config = MatchConfig(bots=("openspiel-ismcts:sims=10", "random"), variant=variant, seed=3)
+        records = [play_game(config, g, bots=[ISMCTSBot(sims=10), make_bot("random")]) for g in games]
         for record in records:
             assert record["forfeit"] is None
             assert record["termination"] in ("win", "stall", "turn_cap", "draft_end", "deck_exhausted")
             assert record["plies"] > 0
-        again = play_game(config, 0, bots=[ISMCTSBot(sims=20), make_bot("random")])
+        again = play_game(config, 0, bots=[ISMCTSBot(sims=10), make_bot("random")])
         assert again["moves"] == records[0]["moves"]
 
 
