@@ -39,7 +39,7 @@ import pyspiel
 
 from ..games.bot import Bot, BotError, Param
 from ..games.engine import bit_generator
-from ..games.sequence.rules import Rules
+from ..games.sequence.rules import Rules, RulesError
 from ..games.sequence.state import State
 from ._tables import (
     ActionTable,
@@ -370,11 +370,23 @@ class ISMCTSBot(Bot):
         super().__init__(**values)
         self._game: SequenceGame | None = None
 
-    def start(self, rules: Rules, seats: str, seat: int) -> None:
+    def check_rules(self, rules) -> None:
+        """The OpenSpiel game is Sequence's: Sequence Stacks is refused before a game."""
         if not isinstance(rules, Rules):
-            raise BotError(f"bot {self.name} plays Sequence, not {getattr(rules, 'preset', rules)}")
+            raise BotError(f"bot {self.name} plays Sequence only (its OpenSpiel game), not Sequence Stacks")
+        try:
+            game_rules(str(rules.variant), rules.players, rules.teams)  # what the wrappers cannot deal
+        except RulesError as exc:
+            raise BotError(f"bot {self.name}: {exc}") from None
+
+    def start(self, rules: Rules, seats: str, seat: int) -> None:
+        self.check_rules(rules)
         if self._game is None or self._game.rules != rules:
             self._game = SequenceGame.of(rules)
+
+    def __getstate__(self) -> dict:
+        # the OpenSpiel game is rebuilt where the bot plays (a joblib worker)
+        return {**self.__dict__, "_game": None}
 
     def choose(self, observation: State, rng: np.random.Generator) -> int:
         from open_spiel.python.algorithms import ismcts

@@ -121,8 +121,6 @@ class SequenceEnv(AECEnv):
         else:
             self.agent_selection = self.possible_agents[self.world.current_player]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def render(self) -> str | None:
         if self.render_mode is None or self.world is None:

@@ -245,6 +245,20 @@ def test_ismcts_bot_plays_seqsolve_matches():
         assert again["moves"] == records[0]["moves"]
 
 
+def test_ismcts_bot_refuses_other_games_before_the_first_and_travels_to_workers():
+    import pickle
+
+    bot = ISMCTSBot(sims=5)
+    with pytest.raises(seqsolve.BotError, match="plays Sequence only"):
+        bot.check_rules(seqsolve.parse_rules("stacks", players=2))
+    with pytest.raises(seqsolve.BotError, match="bonus"):
+        bot.check_rules(seqsolve.parse_rules("classic[bonus_cards=2]", players=2))
+    state = seqsolve.State.new(seqsolve.parse_rules("draft", players=2), seed=2)
+    bot.start(state.rules, state.seats, 0)
+    copy = pickle.loads(pickle.dumps(bot))  # a joblib worker's copy: the OpenSpiel game is rebuilt there
+    assert copy.choose(state.observation(0), np.random.default_rng(3)) in state.legal_actions()
+
+
 def test_ismcts_bot_spec_and_parameters():
     bot = ISMCTSBot(sims=50)
     assert bot.spec == "openspiel-ismcts:sims=50"
