@@ -44,6 +44,7 @@ from ..games.sequence.state import State
 from ._tables import (
     ActionTable,
     Dealer,
+    _copy,
     draw,
     game_rules,
     observation_pieces,
@@ -95,19 +96,66 @@ class _Kept:
     def __deepcopy__(self, memo):
         return self
 
+    def __reduce__(self):
+        """OpenSpiel serialises a Python state by pickling its attributes: the game by its
+        parameters, a seqsolve game by its position file with every card listed (SQN), a
+        draw to come by the game before the play and the play."""
+        value = self.value
+        if isinstance(value, SequenceGame):
+            return _kept_game, (dict(value.get_parameters()),)
+        if isinstance(value, State):
+            return _kept_world, (value.to_text(),)
+        return _kept_draw, (_Kept(value.before), value.action)
+
+
+def _kept_game(params: dict) -> _Kept:
+    return _Kept(SequenceGame(params))
+
+
+def _kept_world(text: str) -> _Kept:
+    from ..api import parse_state
+
+    return _Kept(_copy(parse_state(text)))
+
+
+def _kept_draw(before: _Kept, action: int) -> _Kept:
+    _, pending = play(before.value, action)
+    return _Kept(pending)
+
+
+def _safe_variant(variant: str) -> str:
+    """A variant as OpenSpiel's game strings can hold it: its options written
+    ``name:value`` and parted by ``;`` (``classic[heart_rule:on;max_turns:200]``), since
+    OpenSpiel splits a game string at every ``=`` and ``,``."""
+    head, bracket, body = variant.partition("[")
+    return head + bracket + body.replace("=", ":").replace(",", ";")
+
+
+def _seqsolve_variant(variant: str) -> str:
+    """The variant as ``--variant`` writes it (the inverse of :func:`_safe_variant`)."""
+    head, bracket, body = variant.partition("[")
+    return head + bracket + body.replace(":", "=").replace(";", ",")
+
 
 class SequenceGame(pyspiel.Game):
     """A Sequence preset as an OpenSpiel game: parameters ``variant`` (a preset, with
-    options in brackets as ``--variant`` takes them), ``players`` and ``teams`` (0:
-    the preset's choice)."""
+    options in brackets, as ``--variant`` takes them or written ``name:value`` and parted
+    by ``;`` for OpenSpiel's game strings), ``players`` and ``teams`` (0: the preset's
+    choice)."""
 
     def __init__(self, params: dict | None = None):
         values = {**_DEFAULTS, **(params or {})}
-        self.rules = game_rules(str(values["variant"]), int(values["players"]), int(values["teams"]))
+        values["variant"] = _safe_variant(str(values["variant"]))
+        self.rules = game_rules(
+            _seqsolve_variant(values["variant"]), int(values["players"]), int(values["teams"])
+        )
         self.table = ActionTable(self.rules)
         self.dealer = Dealer.of(self.rules)
         r = self.rules
-        exchanges = min(r.dead_card_exchanges_per_turn, len(r.deck_cards.cards()))
+        # a turn is its exchanges (each discards a card of the deck: unlimited is at most
+        # the deck) and the play that ends it
+        deck = len(r.deck_cards.codes) * r.deck_cards.copies
+        exchanges = deck if r.unlimited_exchanges else min(r.dead_card_exchanges_per_turn, deck)
         zero_sum = r.teams == 2
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.size,

@@ -35,7 +35,6 @@ SEATINGS = [
 
 
 def load(variant="classic", players=2, teams=0):
-    # the dict form: OpenSpiel's string form splits on the "=" and "," of a variant's options
     return pyspiel.load_game(GAME_NAME, {"variant": variant, "players": players, "teams": teams})
 
 
@@ -47,8 +46,22 @@ def test_every_preset_is_seated_here():
 def test_openspiel_random_simulation(variant, players, teams):
     """OpenSpiel's own checks of a game, over whole random games: legal actions and
     masks, chance outcomes that sum to 1, tensors of the declared shapes, strings,
-    returns within the utilities (and summing to 0 when zero-sum), clones."""
-    pyspiel.random_sim_test(load(variant, players, teams), num_sims=2, serialize=False, verbose=False)
+    returns within the utilities (and summing to 0 when zero-sum), clones, and states
+    serialised and read back (with the game's string, options in the bracket too)."""
+    pyspiel.random_sim_test(load(variant, players, teams), num_sims=2, serialize=True, verbose=False)
+
+
+def test_a_game_string_holds_a_variants_options():
+    game = pyspiel.load_game(f"{GAME_NAME}(variant=classic[heart_rule:on;max_turns:200],players=4)")
+    assert (game.rules.heart_rule, game.rules.max_turns, game.rules.players) == ("on", 200, 4)
+    assert pyspiel.load_game(str(game)).rules == game.rules
+    assert load("classic[heart_rule=on,max_turns=200]", 4).rules == game.rules
+
+
+def test_unlimited_exchanges_bound_the_game_by_the_deck():
+    game = load("classic[dead_card_exchanges_per_turn=unlimited]")
+    assert game.max_game_length() == game.rules.max_turns * (104 + 1)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
 
 
 def test_game_type_and_sizes():
