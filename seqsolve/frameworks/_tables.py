@@ -264,7 +264,7 @@ def seen_in(world: State, seat: int, to_move: int | None = None) -> Seen:
     return Seen(
         chips=[core.chips(s) for s in range(r.teams)],
         locked=core.locked(),
-        hand=world.known_hand(seat),
+        hand=sorted(world.known_hand(seat)),  # deck order: the core's slots depend on the past
         discards=world.discarded(),
         draft=world.draft_cards(),
         public=[core.public_hand(s) for s in range(r.players)],

@@ -282,3 +282,36 @@ def test_ismcts_bot_spec_and_parameters():
     assert action in state.legal_actions()
     with pytest.raises(seqsolve.ArgumentError, match="numpy"):
         bot.choose(state.observation(0), 1)
+
+
+@pytest.mark.parametrize("variant", ["classic", "draft"])
+def test_a_serialised_state_plays_on_as_the_original(variant):
+    """Read back mid-game, mid-draw included, a state plays the rest of the game
+    exactly as the original: the same legal actions, chance outcomes and strings."""
+    game = load(variant)
+    rng = np.random.default_rng(21)
+    state = game.new_initial_state()
+    copies, mid_draw = [], 0
+    while not state.is_terminal():
+        if len(state.history()) % 37 == 0:
+            copies.append(game.deserialize_state(state.serialize()))
+            mid_draw += state._draw is not None
+        for copy in copies:
+            assert copy.history() == state.history()
+            assert copy.information_state_string(0) == state.information_state_string(0)
+            assert copy.observation_string(1) == state.observation_string(1)
+            assert copy.is_chance_node() == state.is_chance_node()
+            if state.is_chance_node():
+                assert copy.chance_outcomes() == state.chance_outcomes()
+            else:
+                assert copy.legal_actions() == state.legal_actions()
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            action = int(rng.choice(actions, p=probs))
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        state.apply_action(action)
+        for copy in copies:
+            copy.apply_action(action)
+    assert len(copies) > 2 and mid_draw
+    assert all(c.returns() == state.returns() for c in copies)
