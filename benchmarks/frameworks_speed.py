@@ -14,6 +14,11 @@ load from other work falls on all of them alike:
 * ``PettingZoo``: ``seqsolve.frameworks.pettingzoo``'s AEC environment, ``last()``
   (observation and mask) before each action, an action drawn from the mask.
 
+Then, for OpenSpiel's MCTS bots, the cost of valuing one leaf (the state after the
+deal) with seqsolve's ``PlayoutEvaluator`` (a random game in the core) and with
+OpenSpiel's ``RandomRolloutEvaluator`` (a random game through the OpenSpiel states),
+interleaved the same way.
+
 Usage:  python benchmarks/frameworks_speed.py [--games 200] [--rounds 3] [--json]
 """
 
@@ -89,6 +94,33 @@ def pettingzoo(games: int, seed: int) -> int:
     return plies
 
 
+def leaf_costs(rounds: int) -> list[tuple[float, float]]:
+    """CPU seconds of one leaf value, (core playout, OpenSpiel rollout), per round."""
+    from open_spiel.python.algorithms import mcts
+
+    from seqsolve.frameworks.openspiel import PlayoutEvaluator
+
+    game = pyspiel.load_game("python_seqsolve_sequence")
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    ours = PlayoutEvaluator(1, np.random.default_rng(2))
+    theirs = mcts.RandomRolloutEvaluator(1, np.random.RandomState(2))
+    costs = []
+    for _ in range(rounds):
+        started = time.process_time()
+        for _ in range(400):
+            ours.evaluate(state)
+        core = (time.process_time() - started) / 400
+        started = time.process_time()
+        for _ in range(40):
+            theirs.evaluate(state)
+        costs.append((core, (time.process_time() - started) / 40))
+    return costs
+
+
 WAYS = {
     "core playout": (core_playout, 50),  # games per wrapper game: the core is this much faster
     "State API": (state_api, 1),
@@ -116,8 +148,9 @@ def main() -> None:
             seconds = time.process_time() - started
             row[name] = {"games_s": games / seconds, "plies_game": plies / games}
         rows.append(row)
+    leaves = leaf_costs(args.rounds)
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps({"games": rows, "leaf_seconds": leaves}, indent=2))
         return
     print(f"{'way':<20} " + "  ".join(f"round {r + 1:<29}" for r in range(args.rounds)))
     for name in WAYS:
@@ -130,6 +163,13 @@ def main() -> None:
         plies = np.mean([row[name]["plies_game"] for row in rows])
         print(f"{name:<20} " + "  ".join(cells) + f"   {plies:.0f} plies/game")
     print("games/s (CPU); xC: ratio to the core's playout in the same round; xA: to the State API loop's")
+    print(
+        "a leaf's value, core playout / OpenSpiel rollout: "
+        + "   ".join(
+            f"{core * 1e6:.0f} µs / {rollout * 1e3:.2f} ms ({rollout / core:.0f}x)"
+            for core, rollout in leaves
+        )
+    )
 
 
 if __name__ == "__main__":
