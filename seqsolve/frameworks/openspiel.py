@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from . import require
@@ -39,6 +40,8 @@ import pyspiel
 
 from ..games.bot import Bot, BotError, Param
 from ..games.engine import bit_generator
+from ..games.sequence.notation import to_sqn
+from ..games.sequence.position import Hand
 from ..games.sequence.rules import Rules, RulesError
 from ..games.sequence.state import State
 from ._tables import (
@@ -279,12 +282,12 @@ class SequenceState(pyspiel.State):
             return self._pending_text(None)
         return self._world.value.to_text()
 
-    def _pending_text(self, viewer: int | None) -> str:
+    def _pending_text(self, viewer: int | None, private: bool = True) -> str:
         """A play whose draw is still to come: the position before it, then the play (the
         position file has no place for a card being drawn)."""
         pending = self._draw.value
         move = pending.before.action_to_string(pending.action)
-        return f"{pending.before.to_text(viewer=viewer)} then {move}, drawing"
+        return f"{_text(pending.before, viewer, private)} then {move}, drawing"
 
     def resample_from_infostate(self, player: int, sampler) -> SequenceState:
         """A state ``player`` cannot tell from this one: the same deal and actions as it
@@ -311,22 +314,38 @@ class SequenceState(pyspiel.State):
         world = self._world.value
         return seen_in(world, player, to_move=-1 if world.is_terminal() else None)
 
-    def observation_text(self, player: int) -> str:
+    def observation_text(self, player: int, private: bool = True) -> str:
+        """What ``player`` sees now: its position file (SQN); without ``private``, what
+        every seat sees (its own hand as a count too)."""
         if self._dealt is not None:
             codes = self._g().rules.deck_cards.codes
-            return f"dealing to seat {player}: " + ",".join(codes[c] for c in self.seen(player).hand)
+            cards = self.seen(player).hand
+            shown = ",".join(codes[c] for c in cards) if private else f"{len(cards)} cards"
+            return f"dealing to seat {player}: {shown}"
         if self._draw is not None:
-            return self._pending_text(player)
-        return self._world.value.to_text(viewer=player)
+            return self._pending_text(player, private)
+        return _text(self._world.value, player, private)
 
-    def information_text(self, player: int) -> str:
+    def information_text(self, player: int, private: bool = True) -> str:
         """Everything ``player`` saw, in order, then the cards it holds now (redundant in
         a game played from the deal; in a resampled world, where the other seats' past
-        draws are ``?``, it tells their information states apart by their hands)."""
+        draws are ``?``, it tells their information states apart by their hands).
+        Without ``private``, what every seat saw."""
         codes = self._g().rules.deck_cards.codes
-        seen = " ".join(priv if who == player else pub for who, pub, priv in self._log)
+        seen = " ".join(priv if who == player and private else pub for who, pub, priv in self._log)
+        if not private:
+            return f"seat {player}: {seen}"
         hand = ",".join(codes[c] for c in self.seen(player).hand)
         return f"seat {player}: {seen} | hand {hand}"
+
+
+def _text(world: State, viewer: int | None, private: bool) -> str:
+    """``world``'s position file as ``viewer`` sees it; without ``private``, with the
+    viewer's hand a count too (the public observation)."""
+    if private:
+        return world.to_text(viewer=viewer)
+    pos = world.to_position(viewer)
+    return to_sqn(replace(pos, hands=tuple(Hand((), len(hand)) for hand in pos.hands)))
 
 
 class SequenceObserver:
@@ -344,9 +363,10 @@ class SequenceObserver:
             raise ValueError("the Sequence observer shows one seat's cards, never every seat's")
         self.rules = rules
         self.recall = iig_obs_type.perfect_recall
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         pieces = observation_pieces(
             rules,
-            private=iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER,
+            private=self.private,
             public=iig_obs_type.public_info,
             recall=self.recall,
         )
@@ -360,10 +380,14 @@ class SequenceObserver:
 
     def set_from(self, state: SequenceState, player: int) -> None:
         self.tensor.fill(0)
-        write_seen(self.dict, state.seen(player), player, self.rules, state._held[player])
+        write_seen(
+            self.dict, state.seen(player), player, self.rules, state._held[player] if self.private else None
+        )
 
     def string_from(self, state: SequenceState, player: int) -> str:
-        return state.information_text(player) if self.recall else state.observation_text(player)
+        if self.recall:
+            return state.information_text(player, self.private)
+        return state.observation_text(player, self.private)
 
 
 pyspiel.register_game(GAME_TYPE, SequenceGame)

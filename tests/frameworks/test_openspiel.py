@@ -315,3 +315,37 @@ def test_a_serialised_state_plays_on_as_the_original(variant):
             copy.apply_action(action)
     assert len(copies) > 2 and mid_draw
     assert all(c.returns() == state.returns() for c in copies)
+
+
+def test_a_public_observer_shows_no_hand():
+    """OpenSpiel's observation types: a public observer (no private information) shows
+    no seat's cards, in its string or its tensor; the default ones show the seat's own."""
+    from open_spiel.python.observation import make_observation
+
+    game = load()
+    rng = np.random.default_rng(4)
+    state = game.new_initial_state()
+    for _ in range(30):
+        state.apply_action(
+            int(rng.choice([a for a, _ in state.chance_outcomes()]))
+            if state.is_chance_node()
+            else int(rng.choice(state.legal_actions()))
+        )
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    hand = ",".join(state.world.hand(0))
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    history = pyspiel.IIGObservationType(
+        perfect_recall=True, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    for kind in (public, history):
+        observation = make_observation(game, kind)
+        observation.set_from(state, 0)
+        assert "hand" not in observation.dict and "held" not in observation.dict
+        text = observation.string_from(state, 0)
+        assert text == observation.string_from(state, 1).replace("seat 1", "seat 0")
+        assert hand not in text
+        assert not any(f"deal0:{card}" in text for card in state.world.rules.deck_cards.codes)
+    assert hand in state.observation_string(0) and hand in state.information_state_string(0)
