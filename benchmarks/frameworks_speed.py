@@ -11,7 +11,7 @@ load from other work falls on all of them alike:
   every draw) sampled from ``chance_outcomes()``, actions from ``legal_actions()``;
 * ``OpenSpiel + tensor``: the same, reading the mover's ``observation_tensor`` before
   each decision, as a learning agent would;
-* ``PettingZoo``: ``seqsolve.frameworks.pettingzoo``'s AEC environment, ``last()``
+* ``PettingZoo``: ``seqsolve.frameworks.pettingzoo``'s AEC environment (``raw_env``), ``last()``
   (observation and mask) before each action, an action drawn from the mask.
 
 Then, for OpenSpiel's MCTS bots, the cost of valuing one leaf (the state after the
@@ -33,7 +33,7 @@ import pyspiel
 
 import seqsolve
 import seqsolve.frameworks.openspiel
-from seqsolve.frameworks.pettingzoo import env
+from seqsolve.frameworks.pettingzoo import raw_env
 
 RULES = seqsolve.parse_rules("classic", players=2)
 
@@ -78,7 +78,7 @@ def openspiel(games: int, seed: int, tensor: bool = False) -> int:
 
 
 def pettingzoo(games: int, seed: int) -> int:
-    game = env("classic", 2)
+    game = raw_env("classic", 2)
     rng = np.random.default_rng(seed)
     plies = 0
     for g in range(games):

@@ -39,7 +39,16 @@ _HIGH = 255.0
 
 
 def env(variant: str = "classic", players: int = 2, teams: int = 0, render_mode: str | None = None):
-    """A Sequence environment (PettingZoo's ``env()`` convention)."""
+    """A Sequence environment (PettingZoo's ``env()`` convention): :class:`SequenceEnv`
+    in PettingZoo's OrderEnforcingWrapper, which refuses a step or an observation before
+    ``reset``.  ``raw_env`` is the environment alone."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(raw_env(variant, players, teams, render_mode))
+
+
+def raw_env(variant: str = "classic", players: int = 2, teams: int = 0, render_mode: str | None = None):
+    """:class:`SequenceEnv` without wrappers."""
     return SequenceEnv(variant, players, teams, render_mode)
 
 

@@ -80,4 +80,8 @@ def test_the_observation_shows_only_the_agents_own_hand():
                 assert sorted(np.repeat(np.arange(size), seen.astype(int))) == sorted(world.known_hand(seat))
         start += size
     assert game.render() is None
-    assert env(render_mode="ansi").render() is None  # before reset
+    shown = env(render_mode="ansi")
+    shown.reset(seed=3)
+    assert shown.render() == world.to_text("readable")
+    with pytest.raises(AssertionError, match="reset"):  # PettingZoo's order enforcing
+        env().step(0)
