@@ -349,3 +349,20 @@ def test_a_public_observer_shows_no_hand():
         assert hand not in text
         assert not any(f"deal0:{card}" in text for card in state.world.rules.deck_cards.codes)
     assert hand in state.observation_string(0) and hand in state.information_state_string(0)
+
+
+def test_seqsolve_match_seats_openspiels_ismcts_through_the_class_door():
+    """``seqsolve match module:Class`` seats the OpenSpiel bot, on one worker and two,
+    with the same records; Stacks is one clear line before any game."""
+    import json
+
+    from cli_helpers import fails, ok
+
+    spec = "seqsolve.frameworks.openspiel:ISMCTSBot:sims=8"
+    one = ok("match", spec, "random", "--games", "2", "--seed", "5", "--jobs", "1", "--json")
+    two = ok("match", spec, "random", "--games", "2", "--seed", "5", "--jobs", "2", "--json")
+    first, second = json.loads(one), json.loads(two)
+    for result in (first, second):
+        del result["seconds"], result["games_per_s"]
+    assert first == second and first["games"] == 2 and first["forfeits"] == []
+    assert "Sequence only" in fails("match", spec, "random", "--variant", "stacks", "--games", "1")
