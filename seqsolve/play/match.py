@@ -366,9 +366,9 @@ def _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail
     cost = pool.Cost(config.games_per_deal, chunk)
     moves = store is not None
 
-    def take_records(records: list[dict]) -> bool:
+    def take_records(records: list[dict], lines: str | None = None) -> bool:
         if store:
-            store.append(records)
+            store.append(records, lines)
         for r in records:
             done[r["game"]] = r
         return bool(on_records and on_records(records))

@@ -34,6 +34,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
+from .records import record_lines
+
 #: a match whose games are estimated to take less CPU time than this in all (seconds)
 #: is played in this process: starting workers would cost more than they save.  0:
 #: every game on the workers, none played here (what the tests of lost workers need)
@@ -168,10 +170,12 @@ def lost_worker(executor, exc: BaseException) -> BaseException:
 
 def worker_task(play: Callable, config, games: list[int], detail, moves: bool) -> tuple:
     """One task in a worker: ``play``'s records of ``games`` with what they cost there:
-    (pid, the process's CPU time so far, the task's seconds, records)."""
+    (pid, the process's CPU time so far, the task's seconds, records, and with
+    ``moves`` (a record file is kept) their lines for the file, written here)."""
     started = time.perf_counter()
     records = play(config, games, detail, moves)
-    return os.getpid(), time.process_time(), time.perf_counter() - started, records
+    lines = record_lines(records) if moves else None
+    return os.getpid(), time.process_time(), time.perf_counter() - started, records, lines
 
 
 class Cost:
@@ -235,14 +239,15 @@ def play_on_workers(
     cost: Cost,
     detail,
     moves: bool,
-    take_records: Callable[[list[dict]], bool],
+    take_records: Callable[[list[dict], str | None], bool],
     held: Callable,
     stats: RunStats,
     here: bool = True,
 ) -> None:
     """Play the ``left`` games of ``todo`` on ``n_jobs`` workers of the :func:`pool`,
     this process playing too (with ``here``) until the first worker answers.  ``take_records`` gets
-    every finished task's records (in completion order) and returns True to stop.
+    every finished task's records (in completion order), with their lines for a record
+    file when the worker made them, and returns True to stop.
 
     Raises:
         TerminatedWorkerError: a worker died; what finished is kept (the pool is stopped).
@@ -272,7 +277,7 @@ def play_on_workers(
                 left -= len(part)
                 records = play_here(play, config, part, detail, moves, cost)
                 stats.here_games += len(part)
-                if take_records(records):
+                if take_records(records, None):
                     stop_pool()
                     return
                 finished = {f for f in running if f.done()}
@@ -281,7 +286,7 @@ def play_on_workers(
             for f in finished:
                 running.discard(f)
                 try:
-                    pid, cpu, seconds, records = f.result()
+                    pid, cpu, seconds, records, lines = f.result()
                 except BrokenProcessPool as exc:
                     raise lost_worker(executor, exc) from None
                 here = False
@@ -289,7 +294,7 @@ def play_on_workers(
                 stats.tasks += 1
                 stats.worker_games += len(records)
                 stats.worker_cpu[pid] = max(cpu, stats.worker_cpu.get(pid, 0.0))
-                if take_records(records):
+                if take_records(records, lines):
                     stop_pool()
                     return
                 submit()
