@@ -28,6 +28,7 @@ import os
 import signal
 import stat
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
@@ -93,7 +94,7 @@ def pool(n_jobs: int):
     if executor is not None and size >= n_jobs and not _broken(executor):
         return executor
     stop_pool()
-    if _FORK:
+    if _FORK and threading.active_count() == 1:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
@@ -108,8 +109,10 @@ def pool(n_jobs: int):
     return executor
 
 
-#: fork the workers (Linux: safe before the executor's threads start, which is when
-#: the standard library's fork pool makes them); elsewhere loky's fresh interpreters
+#: fork the workers on Linux: the standard library's fork pool makes them all before
+#: its own threads start, and the runner forks only while it is the process's one
+#: thread (a fork copies no other thread, nor so any lock one holds); else loky's
+#: fresh interpreters
 _FORK = sys.platform.startswith("linux")
 
 
@@ -141,7 +144,7 @@ def stop_pool() -> None:
     _POOL[:] = [None, 0]
     if executor is None:
         return
-    if _FORK:
+    if not hasattr(executor, "_flags"):  # the standard library's (a fork pool)
         for process in list((getattr(executor, "_processes", None) or {}).values()):
             if process.is_alive():
                 process.kill()
@@ -170,30 +173,40 @@ def lost_worker(executor, exc: BaseException) -> BaseException:
 
 def worker_task(play: Callable, config, games: list[int], detail, moves: bool) -> tuple:
     """One task in a worker: ``play``'s records of ``games`` with what they cost there:
-    (pid, the process's CPU time so far, the task's seconds, records, and with
+    (pid, the process's CPU time so far, the task's CPU seconds, records, and with
     ``moves`` (a record file is kept) their lines for the file, written here)."""
-    started = time.perf_counter()
+    started = time.process_time()
     records = play(config, games, detail, moves)
     lines = record_lines(records) if moves else None
-    return os.getpid(), time.process_time(), time.perf_counter() - started, records, lines
+    cpu = time.process_time()
+    return os.getpid(), cpu, cpu - started, records, lines
 
 
 class Cost:
-    """The measured cost of a game (seconds, a task's own cost included), and the task
-    sizes it gives."""
+    """The measured cost of a game in CPU seconds (a task's own cost included: CPU time,
+    so that a busy machine does not make games look dearer), and the task sizes it gives.
+
+    A game's cost is taken from the biggest task measured (the latest of equals): the
+    first games of a process also pay for its tables and warm caches, and a task's
+    fixed cost weighs least on the biggest.
+    """
 
     def __init__(self, per_deal: int, fixed: int | None = None):
         self.per_deal, self.fixed = per_deal, fixed
-        self.seconds = 0.0
+        self.seconds = 0.0  # all measured, in all
         self.games = 0
+        self._biggest = (0, 0.0)  # games and seconds of the biggest task
 
     def add(self, games: int, seconds: float) -> None:
         self.games += games
         self.seconds += seconds
+        if games >= self._biggest[0]:
+            self._biggest = (games, seconds)
 
     @property
     def per_game(self) -> float:
-        return self.seconds / max(self.games, 1)
+        games, seconds = self._biggest
+        return seconds / max(games, 1)
 
     def size(self, left: int, n_jobs: int, longest: float = LONGEST_TASK) -> int:
         """Games in the next task, with ``left`` games still to hand out to ``n_jobs``
@@ -224,9 +237,9 @@ def take(todo: Iterator[int], size: int) -> list[int]:
 
 def play_here(play: Callable, config, games: list[int], detail, moves: bool, cost: Cost) -> list[dict]:
     """``games`` played in this process, their time added to ``cost``."""
-    started = time.perf_counter()
+    started = time.process_time()
     records = play(config, games, detail, moves)
-    cost.add(len(games), time.perf_counter() - started)
+    cost.add(len(games), time.process_time() - started)
     return records
 
 
@@ -285,10 +298,7 @@ def play_on_workers(
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for f in finished:
                 running.discard(f)
-                try:
-                    pid, cpu, seconds, records, lines = f.result()
-                except BrokenProcessPool as exc:
-                    raise lost_worker(executor, exc) from None
+                pid, cpu, seconds, records, lines = f.result()
                 here = False
                 cost.add(len(records), seconds)
                 stats.tasks += 1
@@ -298,6 +308,10 @@ def play_on_workers(
                     stop_pool()
                     return
                 submit()
+    except BrokenProcessPool as exc:  # from a result, or from a submit once the pool broke
+        lost = exc if "loky" in type(exc).__module__ else lost_worker(executor, exc)
+        stop_pool()
+        raise lost from None
     except BaseException:
         stop_pool()
         raise

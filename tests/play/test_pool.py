@@ -9,6 +9,7 @@ import functools
 import json
 import multiprocessing
 import os
+import threading
 
 import pytest
 from click.testing import CliRunner
@@ -199,3 +200,24 @@ def test_the_chunk_a_test_puts_in_place_is_what_workers_play(tmp_path, on_worker
     monkeypatch.setattr(match, "_play_chunk", functools.partial(_marking_chunk, mark=str(played)))
     run_games(MatchConfig(bots=("random", "random"), seed=1), 8, jobs=2)
     assert played.exists() and str(os.getpid()) not in played.read_text().split()
+
+
+def test_a_program_with_threads_gets_fresh_interpreters_and_the_same_records(tmp_path, on_workers):
+    """No fork while another thread runs (it could hold a lock the fork would keep
+    forever): loky's workers then, with the same games."""
+    config = MatchConfig(bots=("greedy", "random"), seed=6)
+    run_games(config, 12, jobs=1, out=str(tmp_path / "one.jsonl"))
+    pool.stop_pool()
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        stats = pool.RunStats()
+        run_games(config, 12, jobs=2, out=str(tmp_path / "two.jsonl"), stats=stats)
+        assert "loky" in type(pool._POOL[0]).__module__
+    finally:
+        release.set()
+        other.join()
+        pool.stop_pool()
+    assert stats.worker_games == 12
+    assert _lines(tmp_path / "two.jsonl") == _lines(tmp_path / "one.jsonl")
