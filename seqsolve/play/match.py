@@ -380,14 +380,19 @@ def _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail
         n_jobs = workers(jobs, left)
         measure = chunk is None and pool.IN_PROCESS_SECONDS > 0 and not cost.games
         size = 1
-        while measure and left and cost.seconds < pool.PROBE_SECONDS:
+        # a run already long (its pool up, or a second of games played here before):
+        # its first game is enough to measure the match
+        long_run = n_jobs > 1 and (pool.alive(n_jobs) or pool.here_seconds >= pool.IN_PROCESS_SECONDS)
+        while measure and left and cost.seconds < pool.PROBE_SECONDS and not (long_run and cost.games):
             part = pool.take(todo, size)
             left -= len(part)
             stats.here_games += len(part)
             if take_records(pool.play_here(task, config, part, detail, moves, cost)):
                 return
             size *= 2
-        short = 0 < pool.IN_PROCESS_SECONDS and cost.seconds + left * cost.per_game < pool.IN_PROCESS_SECONDS
+        # short: this match and what this process played before it, little work in all
+        work = pool.here_seconds + left * cost.per_game
+        short = 0 < pool.IN_PROCESS_SECONDS and work < pool.IN_PROCESS_SECONDS and not pool.alive(n_jobs)
         if n_jobs > 1 and left and not (short and chunk is None):
             here = pool.IN_PROCESS_SECONDS > 0
             pool.play_on_workers(

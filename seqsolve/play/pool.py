@@ -5,8 +5,9 @@ Why not simply ``joblib.Parallel``: a worker process costs a Python start-up and
 import of numpy and seqsolve (about a quarter of a CPU second) before its first game,
 and a greedy match of 40,000 games is only a few seconds of work.  So the runner
 
-* plays the first games here, timing them: a match whose whole work is estimated
-  under :data:`IN_PROCESS_SECONDS` never starts a worker;
+* plays the first games here, timing them: a run whose whole work is estimated
+  under :data:`IN_PROCESS_SECONDS` never starts a worker (a run: the matches of this
+  process, so that a balance grid of many short matches still gets its pool);
 * otherwise starts the workers and keeps playing games here until the first of
   them answers, so their start-up is not time lost;
 * starts the pool once per process (:func:`pool`) and reuses it for every later match
@@ -71,6 +72,10 @@ class RunStats:
     worker_cpu: dict[int, float] = field(default_factory=dict)
 
 
+#: CPU seconds of games played in this process so far: a run of many short matches
+#: (a balance grid, a tournament) starts its pool once they add up to a long run
+here_seconds = 0.0
+
 #: the pool of this process and its number of workers; None before the first
 _POOL: list = [None, 0]
 
@@ -90,9 +95,8 @@ def pool(n_jobs: int):
     (:func:`_forget_files`): a record file's lock stays the runner's alone.
     """
     global pools_started
-    executor, size = _POOL
-    if executor is not None and size >= n_jobs and not _broken(executor):
-        return executor
+    if alive(n_jobs):
+        return _POOL[0]
     stop_pool()
     if _FORK and threading.active_count() == 1:
         import multiprocessing
@@ -100,7 +104,7 @@ def pool(n_jobs: int):
 
         context = multiprocessing.get_context("fork")
         executor = ProcessPoolExecutor(n_jobs, mp_context=context, initializer=_forget_files)
-    else:  # pragma: no cover - other systems
+    else:  # other systems, or a program with threads
         from joblib.externals.loky import get_reusable_executor
 
         executor = get_reusable_executor(max_workers=n_jobs, timeout=IDLE_SECONDS, reuse=True)
@@ -136,6 +140,12 @@ def _forget_files() -> None:
             continue
         if fd > 2 and (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             os.close(fd)
+
+
+def alive(n_jobs: int) -> bool:
+    """Whether this process has a working pool of at least ``n_jobs`` workers."""
+    executor, size = _POOL
+    return executor is not None and size >= n_jobs and not _broken(executor)
 
 
 def stop_pool() -> None:
@@ -237,9 +247,11 @@ def take(todo: Iterator[int], size: int) -> list[int]:
 
 def play_here(play: Callable, config, games: list[int], detail, moves: bool, cost: Cost) -> list[dict]:
     """``games`` played in this process, their time added to ``cost``."""
+    global here_seconds
     started = time.process_time()
     records = play(config, games, detail, moves)
     cost.add(len(games), time.process_time() - started)
+    here_seconds += time.process_time() - started
     return records
 
 

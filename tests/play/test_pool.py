@@ -52,8 +52,10 @@ def test_a_short_match_starts_no_worker(monkeypatch):
     def no_pool(*_):
         raise AssertionError("a worker pool was asked for")
 
+    pool.stop_pool()
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setattr(pool, "pool", no_pool)
+    monkeypatch.setattr(pool, "here_seconds", 0.0)  # a fresh process: no game played before
     before = multiprocessing.active_children()
     stats = pool.RunStats()
     records = run_games(MatchConfig(bots=("greedy", "random"), seed=3), 40, jobs=2, stats=stats)
@@ -64,6 +66,20 @@ def test_a_short_match_starts_no_worker(monkeypatch):
     result = CliRunner().invoke(main, ["match", "greedy", "random", "--games", "40", "--jobs", "2", "--json"])
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["games"] == 40
+
+
+def test_short_matches_that_add_up_to_a_long_run_get_the_pool(monkeypatch):
+    """A balance grid of many short matches: once this process has played a second of
+    games, the next match goes to the workers, and the one after keeps them."""
+    pool.stop_pool()
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(pool, "here_seconds", pool.IN_PROCESS_SECONDS)
+    started = pool.pools_started
+    for seed in (1, 2):
+        stats = pool.RunStats()
+        run_games(MatchConfig(bots=("greedy", "random"), seed=seed), 40, jobs=2, stats=stats)
+        assert stats.pool_started and stats.worker_games >= 1
+    assert pool.pools_started == started + 1
 
 
 def test_a_long_match_measures_its_first_games_then_starts_the_pool(monkeypatch):
