@@ -250,7 +250,8 @@ def import_runner() -> None:
 
 
 def workers(jobs: int, n_chunks: int, backend: str | None = None) -> int:
-    """How many workers to start for ``n_chunks`` chunks of games at ``--jobs jobs``.
+    """How many workers to start for ``n_chunks`` chunks of games (on this machine:
+    games) at ``--jobs jobs``.
 
     -1 is every core.  Never more workers than chunks (an idle worker still costs a
     process, and a thousand of them exhaust the machine's semaphores), nor, for the

@@ -53,7 +53,8 @@ PROBE_SECONDS = 0.05
 #: Ctrl-C and an SPRT's stop are answered soon
 LONGEST_TASK, SHORTEST_TASK = 0.5, 0.02
 
-#: idle workers end after this many seconds; between the matches of a run they wait
+#: loky's idle workers end after this many seconds (a fork pool's live as long as the
+#: process); between the matches of a run they wait
 IDLE_SECONDS = 300
 
 
@@ -103,7 +104,9 @@ def pool(n_jobs: int):
         from concurrent.futures import ProcessPoolExecutor
 
         context = multiprocessing.get_context("fork")
-        executor = ProcessPoolExecutor(n_jobs, mp_context=context, initializer=_forget_files)
+        executor = ProcessPoolExecutor(
+            n_jobs, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+        )
     else:  # other systems, or a program with threads
         from joblib.externals.loky import get_reusable_executor
 
@@ -125,6 +128,29 @@ def _broken(executor) -> bool:
     if flags is not None:
         return bool(flags.broken or flags.shutdown)
     return bool(executor._broken or executor._shutdown_thread)
+
+
+def _start_worker(runner: int) -> None:
+    """In a forked worker, first: end with the runner, and hold none of its files."""
+    _end_with(runner)
+    _forget_files()
+
+
+def _end_with(runner: int) -> None:
+    """Have the kernel kill this worker when the runner dies (``PR_SET_PDEATHSIG``).
+
+    loky's workers watch their parent; a fork of the standard library's pool would wait
+    for ever on a task queue that its sibling forks keep open, after a ``kill -9`` of the
+    runner or the out-of-memory killer's.  A runner already gone: the worker ends now.
+    """
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+    if os.getppid() != runner:
+        os._exit(1)
 
 
 def _forget_files() -> None:
@@ -293,7 +319,7 @@ def play_on_workers(
 
         sys.stdout.flush()  # a fork would write what is buffered again when it ends
         sys.stderr.flush()
-        with held():  # the workers are born here, and the thread that replaces a lost one
+        with held():  # the workers are born here (and loky's thread that replaces a lost one)
             while len(running) < 2 * n_jobs and submit():
                 pass
         while running or (here and left):

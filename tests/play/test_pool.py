@@ -10,7 +10,10 @@ import json
 import multiprocessing
 import os
 import re
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -243,3 +246,53 @@ def test_a_program_with_threads_gets_fresh_interpreters_and_the_same_records(tmp
         pool.stop_pool()
     assert stats.worker_games == 12
     assert _lines(tmp_path / "two.jsonl") == _lines(tmp_path / "one.jsonl")
+
+
+RUNNER = """
+import os, sys
+os.cpu_count = lambda: 2
+from seqsolve.play import pool
+from seqsolve.play.config import MatchConfig
+from seqsolve.play.match import run_games
+pool.IN_PROCESS_SECONDS = 0
+run_games(MatchConfig(bots=("random", "random")), 10**9, jobs=2)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
+def test_workers_end_with_a_runner_killed_outright():
+    """kill -9 of the runner (the out-of-memory killer's way) leaves no worker behind."""
+    runner = subprocess.Popen(
+        [sys.executable, "-c", RUNNER], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(forks := _forks(runner.pid)) < 2:
+            assert runner.poll() is None and time.monotonic() < deadline, forks
+            time.sleep(0.05)
+    finally:
+        runner.kill()
+        runner.wait()
+    deadline = time.monotonic() + 60
+    while alive := [pid for pid in forks if os.path.exists(f"/proc/{pid}")]:
+        assert time.monotonic() < deadline, f"workers {alive} outlived their runner"
+        time.sleep(0.05)
+
+
+def _forks(parent: int) -> list[int]:
+    """The children of ``parent`` with its own command line (its forks, not its trackers)."""
+    try:
+        command = Path(f"/proc/{parent}/cmdline").read_bytes()
+    except OSError:
+        return []
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if not entry.isdigit():
+                continue
+            ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            if ppid == parent and Path(f"/proc/{entry}/cmdline").read_bytes() == command:
+                found.append(int(entry))
+        except OSError:  # ended meanwhile
+            continue
+    return found
