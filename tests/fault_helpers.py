@@ -11,7 +11,7 @@ import functools
 import os
 import signal
 
-from seqsolve.play import match
+from seqsolve.play import match, pool
 
 #: the real task, kept before any test replaces it (workers import this module afresh)
 _PLAY_CHUNK = match._play_chunk
@@ -30,5 +30,6 @@ def dying_chunk(config, games, *rest, game: int, mark: str, always: bool, parent
 def dying_chunks(monkeypatch, mark, game: int, always: bool = False) -> None:
     """From now on in this test, the worker that is given ``game`` dies."""
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # two workers, whatever the machine
+    monkeypatch.setattr(pool, "IN_PROCESS_SECONDS", 0)  # every game on a worker, however short the run
     chunk = functools.partial(dying_chunk, game=game, mark=str(mark), always=always, parent=os.getpid())
     monkeypatch.setattr(match, "_play_chunk", chunk)

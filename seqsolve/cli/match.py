@@ -46,14 +46,17 @@ def _sprt_tracker(spec: str | None, sides: int):
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--sprt") from None
     state = {"games": {}, "decided_at": None, "llr": 0.0, "decision": None}
+    counts = [0] * 5  # pentanomial counts of deals 0 .. deal-1, the complete ones in order
+    deal = 0
+    scores = state["games"]  # game -> score, of the games past the counted deals
 
     def feed(records: list[dict]) -> bool:
+        nonlocal deal
         for r in records:
-            state["games"][r["game"]] = r
-        counts = [0] * 5
-        deal = 0
-        while (2 * deal) in state["games"] and (2 * deal + 1) in state["games"]:
-            pair = state["games"][2 * deal]["score"] + state["games"][2 * deal + 1]["score"]
+            scores[r["game"]] = r["score"]
+        # each deal is counted once, when it and every deal before it are complete
+        while (2 * deal) in scores and (2 * deal + 1) in scores:
+            pair = scores.pop(2 * deal) + scores.pop(2 * deal + 1)
             counts[round(pair * 2)] += 1
             deal += 1
             decision = test.decision(counts)

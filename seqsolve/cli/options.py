@@ -124,8 +124,8 @@ def jobs_option(help: str, default: int = ALL_CORES):
 
 
 PROCESS_JOBS_HELP = (
-    "Worker processes; -1 = all cores. Never more than there are chunks of games,"
-    " nor (local backends) more than this machine's cores."
+    "Worker processes; -1 = all cores. None for a run of under a second of work;"
+    " never more than there are games, nor (local backends) more than this machine's cores."
 )
 
 

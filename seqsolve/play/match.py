@@ -36,6 +36,7 @@ import numpy as np
 from ..bots import BotFailure, make_bot
 from ..games.base import GameState, turns_played
 from ..games.bot import Bot
+from . import pool
 from .config import MatchConfig, MatchError, check_config, game_identity, game_score
 from .records import RecordFile, game_ending
 from .seeds import stream_words
@@ -249,7 +250,8 @@ def import_runner() -> None:
 
 
 def workers(jobs: int, n_chunks: int, backend: str | None = None) -> int:
-    """How many workers to start for ``n_chunks`` chunks of games at ``--jobs jobs``.
+    """How many workers to start for ``n_chunks`` chunks of games (on this machine:
+    games) at ``--jobs jobs``.
 
     -1 is every core.  Never more workers than chunks (an idle worker still costs a
     process, and a thousand of them exhaust the machine's semaphores), nor, for the
@@ -276,6 +278,7 @@ def run_games(
     backend: str | None = None,
     chunk: int | None = None,
     detail: MakeTally | None = None,
+    stats: pool.RunStats | None = None,
 ) -> list[dict]:
     """Play games ``0 .. games-1`` (skipping those already in ``out``) in parallel.
 
@@ -286,22 +289,28 @@ def run_games(
     caller holds open) is checked whole before any game is played, and locked until
     the run ends.  A worker process that dies (killed for lack of memory, a signal)
     has its games played again by new workers: the same games, from the same seeds.
+    On this machine (no ``backend``, or ``loky``) the games are scheduled by
+    :mod:`.pool`: a short match starts no worker, a long one shares the process's one
+    pool; ``chunk`` fixes the games per task (else they follow the measured cost of a
+    game) and ``stats``, when given, is filled in with what the run did with processes.
 
     Raises:
         WorkerLost: workers died twice with no game finished between; what finished
             is kept (in ``out``, for a resumed run to count).
     """
     check_config(config)
+    args = (config, games, jobs, on_records, backend, chunk, detail, stats or pool.RunStats())
     if not isinstance(out, str):  # a RecordFile the caller opened, or None
-        return _run(config, games, jobs, out, on_records, backend, chunk, detail)
+        return _run(out, *args)
     with RecordFile(out, config.to_json()) as store:
-        return _run(config, games, jobs, store, on_records, backend, chunk, detail)
+        return _run(store, *args)
 
 
-#: the most games of a joblib task played action by action (a few ms to seconds) and in
-#: the compiled loop, where a random game costs 15 us: a task's own cost (dispatch, its
-#: records pickled back) took 20% of a match of 64-game chunks.  Results never depend on
-#: it; progress, an SPRT's stop and an interrupted run's loss are counted in chunks.
+#: the most games of a joblib task (the ``threading`` and ``dask`` backends) played
+#: action by action (a few ms to seconds) and in the compiled loop, where a random game
+#: costs 15 us: a task's own cost (dispatch, its records pickled back) took 20% of a
+#: match of 64-game chunks.  Results never depend on it; progress, an SPRT's stop and
+#: an interrupted run's loss are counted in chunks.
 _CHUNK, _CHUNK_COMPILED = 64, 512
 
 #: the compiled choosers that search: their games take seconds in the loop too
@@ -323,7 +332,7 @@ def _plays_cheap_games(config: MatchConfig, detail: MakeTally | None) -> bool:
             bot.close()
 
 
-def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list[dict]:
+def _run(store, config, games, jobs, on_records, backend, chunk, detail, stats) -> list[dict]:
     from joblib.externals.loky.process_executor import TerminatedWorkerError
 
     done: dict[int, dict] = {}
@@ -333,18 +342,14 @@ def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list
     count = 0 if stopped else games - len(done)
     if count <= 0:
         return [done[g] for g in sorted(done)]
-    most = _CHUNK_COMPILED if _plays_cheap_games(config, detail) else _CHUNK
-    size = chunk or max(1, min(most, count // (workers(jobs, count, backend) * 8) or 1))
-    # keep pairs of a deal in one chunk so an early stop never splits a deal
-    per = config.games_per_deal
-    size = max(per, size - size % per)
-    # as many workers when a lost worker's games are played again (never in this process)
-    n_jobs = workers(jobs, -(-count // size), backend)
+    if backend in (None, "loky"):
+        play = _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail, stats)
+    else:
+        play = _on_joblib(config, games, jobs, store, done, on_records, backend, chunk, detail, count)
     finished_at_loss = None  # games done when a worker was last lost
     while True:
-        todo = (g for g in range(games) if g not in done)
         try:
-            _play_chunks(config, chunks(todo, size), n_jobs, store, done, on_records, backend, detail)
+            play()
             return [done[g] for g in sorted(done)]
         except TerminatedWorkerError as exc:
             # a worker killed (the out-of-memory killer, a signal, a crash): its chunk's
@@ -353,6 +358,73 @@ def _run(config, games, jobs, store, on_records, backend, chunk, detail) -> list
             if finished_at_loss == len(done):
                 raise WorkerLost(_lost_message(exc, games, len(done), store)) from None
             finished_at_loss = len(done)
+
+
+def _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail, stats):
+    """The local run as a function that plays every game not in ``done`` (called again
+    after a lost worker): the first games here, to measure them, then the rest here
+    too when they are little work or ``jobs`` is 1, else on the pool's workers."""
+    cost = pool.Cost(config.games_per_deal, chunk)
+    moves = store is not None
+
+    def take_records(records: list[dict], lines: str | None = None) -> bool:
+        if store:
+            store.append(records, lines)
+        for r in records:
+            done[r["game"]] = r
+        return bool(on_records and on_records(records))
+
+    def play() -> None:
+        task = _play_chunk  # looked up now: what a test put in its place is what workers get
+        todo = (g for g in range(games) if g not in done)
+        left = games - len(done)
+        n_jobs = workers(jobs, left)
+        measure = chunk is None and pool.IN_PROCESS_SECONDS > 0 and not cost.games
+        size = 1
+        # a run already long (its pool up, or a second of games played here before):
+        # its first game is enough to measure the match
+        long_run = n_jobs > 1 and (pool.alive(n_jobs) or pool.here_seconds >= pool.IN_PROCESS_SECONDS)
+        while measure and left and cost.seconds < pool.PROBE_SECONDS and not (long_run and cost.games):
+            part = pool.take(todo, size)
+            left -= len(part)
+            stats.here_games += len(part)
+            if take_records(pool.play_here(task, config, part, detail, moves, cost)):
+                return
+            size *= 2
+        # short: this match and what this process played before it, little work in all
+        work = pool.here_seconds + left * cost.per_game
+        short = 0 < pool.IN_PROCESS_SECONDS and work < pool.IN_PROCESS_SECONDS and not pool.alive(n_jobs)
+        if n_jobs > 1 and left and not (short and chunk is None):
+            here = pool.IN_PROCESS_SECONDS > 0
+            pool.play_on_workers(
+                task, config, todo, left, n_jobs, cost, detail, moves, take_records, _ctrl_c_held, stats, here
+            )
+            return
+        while left:
+            part = pool.take(todo, cost.size(left, 1))
+            left -= len(part)
+            stats.here_games += len(part)
+            if take_records(pool.play_here(task, config, part, detail, moves, cost)):
+                return
+
+    return play
+
+
+def _on_joblib(config, games, jobs, store, done, on_records, backend, chunk, detail, count):
+    """The run on another joblib backend (threads, a Dask cluster), in chunks of a size
+    fixed from the number of games."""
+    most = _CHUNK_COMPILED if _plays_cheap_games(config, detail) else _CHUNK
+    size = chunk or max(1, min(most, count // (workers(jobs, count, backend) * 8) or 1))
+    # keep pairs of a deal in one chunk so an early stop never splits a deal
+    per = config.games_per_deal
+    size = max(per, size - size % per)
+    n_jobs = workers(jobs, -(-count // size), backend)
+
+    def play() -> None:
+        todo = (g for g in range(games) if g not in done)
+        _play_chunks(config, chunks(todo, size), n_jobs, store, done, on_records, backend, detail)
+
+    return play
 
 
 class WorkerLost(MatchError):
@@ -373,26 +445,18 @@ def _lost_message(exc: BaseException, games: int, finished: int, store) -> str:
 
 
 def _play_chunks(config, tasks, n_jobs, store, done, on_records, backend, detail) -> None:
-    """Play the chunks of games ``tasks`` on ``n_jobs`` workers, adding their records to
+    """Play the chunks of games ``tasks`` on ``n_jobs`` workers of a joblib ``backend``, adding their records to
     ``done`` (and ``store``) as they finish, until all are played or ``on_records``
     asks to stop.
 
     Raises:
         TerminatedWorkerError: a worker process died; what finished before is kept.
     """
-    from joblib import Parallel, delayed, parallel_backend, parallel_config
+    from joblib import Parallel, delayed, parallel_backend
 
     jobs = (delayed(_play_chunk)(config, part, detail, store is not None) for part in tasks)
-    on_this_machine = backend in (None, "loky")  # worker processes started here
-    if on_this_machine:
-        context = parallel_config(backend="loky", n_jobs=n_jobs)
-    else:
-        context = parallel_backend(backend, n_jobs=n_jobs)
-    with context:
-        if on_this_machine:
-            with _ctrl_c_held():  # the workers start here, on a first errand
-                Parallel(n_jobs=n_jobs)(delayed(os.getpid)() for _ in range(n_jobs))
-        runner = Parallel(n_jobs=n_jobs if backend is None else None, return_as="generator_unordered")
+    with parallel_backend(backend, n_jobs=n_jobs):
+        runner = Parallel(return_as="generator_unordered")
         results = runner(jobs)
         try:
             for records in results:

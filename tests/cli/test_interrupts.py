@@ -163,6 +163,13 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _cmdline(pid: int) -> str | None:
+    try:
+        return open(f"/proc/{pid}/cmdline").read()
+    except OSError:  # ended meanwhile
+        return None
+
+
 def _sigint_blocked(pid: int) -> bool:
     for line in open(f"/proc/{pid}/status"):
         if line.startswith("SigBlk:"):
@@ -177,10 +184,18 @@ def test_workers_are_born_with_ctrl_c_held(start):
     answers for them), and the runner itself does not keep it blocked."""
     proc = start(["match", "random", "greedy", "--games", "1000000", "--jobs", "2", "--progress"], group=True)
     before = _stderr_until(proc, "games/s")
-    workers = [pid for pid in _children(proc.pid) if "popen_loky" in open(f"/proc/{pid}/cmdline").read()]
+    # the workers are forks of the command (its own command line; the trackers are not),
+    # born once the first games have shown that the match is long
+    command = open(f"/proc/{proc.pid}/cmdline").read()
+    deadline = time.monotonic() + 60
+    while len(workers := [p for p in _children(proc.pid) if _cmdline(p) == command]) < 2:
+        assert time.monotonic() < deadline, workers
+        time.sleep(0.05)
     assert len(workers) == 2, workers
     assert all(_sigint_blocked(pid) for pid in workers)
-    assert not _sigint_blocked(proc.pid)
+    while _sigint_blocked(proc.pid):  # held only while the workers are being born
+        assert time.monotonic() < deadline, "the runner keeps SIGINT blocked"
+        time.sleep(0.05)
     _interrupt(proc, before, group=True)
 
 

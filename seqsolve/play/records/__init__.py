@@ -35,7 +35,7 @@ from .schema import (
     check_game,
     check_header,
 )
-from .writing import FolderLock, RecordFile
+from .writing import FolderLock, RecordFile, record_lines
 
 __all__ = [
     "GAME_FIELDS",
@@ -61,6 +61,7 @@ __all__ = [
     "loads_json",
     "make_output_folder",
     "read_records",
+    "record_lines",
     "recorded_seed",
     "result_text",
     "scan",
