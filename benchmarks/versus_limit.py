@@ -93,7 +93,7 @@ def build_reference(folder: Path) -> None:
         raise LimitError(
             f"{folder}: its programs are not built and the folder is read-only; copy it and pass the copy"
         )
-    made = subprocess.run(["make", "-C", str(folder), *PROGRAMS], capture_output=True, text=True)
+    made = subprocess.run(["make", "-C", str(folder), *PROGRAMS], check=False, capture_output=True, text=True)
     if made.returncode != 0:
         tail = (made.stderr or made.stdout).strip().splitlines()[-1:] or ["make failed"]
         raise LimitError(f"{folder}: make failed: {tail[0]}")
@@ -101,7 +101,7 @@ def build_reference(folder: Path) -> None:
 
 def run_reference(folder: Path, *args: str) -> dict[str, dict[str, float]]:
     """Run one reference program; its ``RESULT`` lines as {name: {key: value}}."""
-    done = subprocess.run([str(folder / args[0]), *args[1:]], capture_output=True, text=True)
+    done = subprocess.run([str(folder / args[0]), *args[1:]], check=False, capture_output=True, text=True)
     if done.returncode != 0:
         raise LimitError(f"{args[0]} exited with {done.returncode}: {done.stderr.strip()[:200]}")
     results = {}
@@ -115,10 +115,10 @@ def run_reference(folder: Path, *args: str) -> dict[str, dict[str, float]]:
 # ---------------------------------------------------------------- seqsolve
 
 
-def cpu_timed(call):
-    """``call()``'s value and the CPU seconds of this thread it took."""
+def cpu_timed(call, *args, **kwargs):
+    """``call(*args, **kwargs)``'s value and the CPU seconds of this thread it took."""
     start = time.thread_time()
-    value = call()
+    value = call(*args, **kwargs)
     return value, max(time.thread_time() - start, 1e-9)
 
 
@@ -169,9 +169,7 @@ def seqsolve_mcts(views, iterations: int) -> dict:
     rates = []
     for i, (view, seat) in enumerate(views):
         searcher = _search.Searcher({})
-        result, cpu = cpu_timed(
-            lambda: searcher.search(view.core, seat, np.random.PCG64(i), iterations=iterations)
-        )
+        result, cpu = cpu_timed(searcher.search, view.core, seat, np.random.PCG64(i), iterations=iterations)
         rates.append(result["iterations"] / cpu)
     return {"iterations_per_cpu_s": statistics.median(rates)}
 
@@ -183,7 +181,7 @@ def seqsolve_search(views, moves: int) -> dict:
     for i, (view, _seat) in enumerate(views[:moves]):
         bot = make_bot("search")
         try:
-            _, cpu = cpu_timed(lambda: bot.choose(view, np.random.default_rng(i)))
+            _, cpu = cpu_timed(bot.choose, view, np.random.default_rng(i))
         finally:
             bot.close()
         spent.append(cpu)
