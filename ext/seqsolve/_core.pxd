@@ -111,6 +111,11 @@ ctypedef struct Tables:
     int restrict_side, restrict          # RESTRICT_* flags for one side (-1: none)
     u128 corner_window[12]               # the 12 windows through a corner
     uint8_t corner_n[N_WINDOWS]          # corners in each window (they count for every side)
+    # per cell, the union of the windows through it in each direction (at most 4 lines of
+    # 9 cells): a window through the cell can be full only where a line holds 5 counting
+    # cells, so the sequence check after most placements ends after 4 counts
+    u128 line[N_CELLS][4]
+    uint8_t line_n[N_CELLS]
 
 # Per-side window counts kept up to date by apply_action (issue 14, item 2), so the
 # bots read a window's fill instead of recounting it per candidate cell.  Off (all
@@ -162,13 +167,32 @@ cdef inline u128 bit(int cell) noexcept nogil:
 
 
 cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
-    """The k-th set bit (0-based, ascending) of a mask with more than k bits."""
+    """The k-th set bit (0-based, ascending) of a mask with more than k bits.
+
+    Halves the word three times by counting (64, 32, 16, 8 bits), then clears at most
+    7 low bits: a random cell of a two-eyed jack's 60 targets takes a few steps, not
+    up to 60 (the random playouts pick one every few plies)."""
     cdef uint64_t lo = <uint64_t>mask
-    cdef int base = 0, n_lo = popcount64(lo)
-    if k >= n_lo:
-        k -= n_lo
+    cdef int base = 0, n = popcount64(lo)
+    if k >= n:
+        k -= n
         lo = <uint64_t>(mask >> 64)
         base = 64
+    n = popcount64(lo & <uint64_t>0xFFFFFFFF)
+    if k >= n:
+        k -= n
+        lo >>= 32
+        base += 32
+    n = popcount64(lo & 0xFFFF)
+    if k >= n:
+        k -= n
+        lo >>= 16
+        base += 16
+    n = popcount64(lo & 0xFF)
+    if k >= n:
+        k -= n
+        lo >>= 8
+        base += 8
     while k > 0:
         lo &= lo - 1
         k -= 1

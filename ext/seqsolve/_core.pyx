@@ -42,12 +42,16 @@ cdef inline void shuffle(uint8_t* cards, int n, bitgen_t* rng) noexcept nogil:
 # ---------------------------------------------------------------- cards
 
 cdef inline void hand_remove(Game* g, int seat, int card) noexcept nogil:
-    cdef int i, n = g.hand_n[seat]
-    for i in range(n):
-        if g.hand[seat][i] == card:
-            g.hand[seat][i] = g.hand[seat][n - 1]
-            g.hand_n[seat] = n - 1
-            return
+    """Take the first copy of ``card`` out of the hand (the last card fills its slot).
+    The whole hand is looked at, last to first, so the loop has no exit to mispredict:
+    where the card sits is random in a playout."""
+    cdef int i, n = g.hand_n[seat], at = -1
+    cdef uint8_t* hand = g.hand[seat]
+    for i in range(n - 1, -1, -1):
+        at = i if hand[i] == card else at
+    if at >= 0:
+        hand[at] = hand[n - 1]
+        g.hand_n[seat] = n - 1
 
 
 cdef inline void hand_add(Game* g, int seat, int card) noexcept nogil:
@@ -300,6 +304,12 @@ cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
     cdef uint8_t first[MAX_THROUGH]  # only the canonical declaration is kept
     cdef u128 counting = g.chips[side] | t.corners
     cdef int i, w, full = 0
+    if not g.tally.on and t.line_n[cell]:
+        for i in range(t.line_n[cell]):  # a full window needs a line of 5 counting cells
+            if popcount128(t.line[cell][i] & counting) >= 5:
+                break
+        else:
+            return side_total(t, g, side) >= t.seq_to_win
     for i in range(t.through_n[cell]):
         w = t.through[cell][i]
         if g.tally.on:
@@ -661,8 +671,11 @@ cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint 
     r = rand_below(rng, total) if total > 1 or draw_for_one else 0
     if r >= (n_plays + n_dead) * n_picks:
         return encode(ACT_PASS, 0, NO_CELL, -1)
-    i = r % n_picks
-    r = r // n_picks
+    if n_picks == 1:  # every variant but the draft: no division on the playouts' path
+        i = 0
+    else:
+        i = r % n_picks
+        r = r // n_picks
     if r >= n_plays:
         r -= n_plays
         codes = dead
@@ -724,7 +737,7 @@ cdef class CoreRules:
     def __init__(self, dict options, list deck, list card_kind, list card_cells,
                  list windows, list seat_side):
         cdef Tables* t = &self.t
-        cdef int i, w
+        cdef int i, w, k
         memset(t, 0, sizeof(Tables))
         for name in ("players", "sides", "hand_size", "seq_to_win", "max_shared", "reuse_limit",
                      "ex_limit", "exhaustion", "first_seat", "vpass", "stall_limit", "max_turns",
@@ -756,6 +769,20 @@ cdef class CoreRules:
                 t.window_mask[w] |= bit(cell)
                 t.through[cell][t.through_n[cell]] = w
                 t.through_n[cell] += 1
+        directions = [dict() for _ in range(N_CELLS)]
+        for w in range(N_WINDOWS):
+            step = windows[w][1] - windows[w][0] if len(windows[w]) > 1 else 0
+            for cell in windows[w]:
+                directions[cell].setdefault(step, len(directions[cell]))
+        for i in range(N_CELLS):
+            t.line_n[i] = len(directions[i]) if len(directions[i]) <= 4 else 0  # 0: no shortcut
+            for k in range(4):
+                t.line[i][k] = 0
+        for w in range(N_WINDOWS):
+            step = windows[w][1] - windows[w][0] if len(windows[w]) > 1 else 0
+            for cell in windows[w]:
+                if t.line_n[cell]:
+                    t.line[cell][directions[cell][step]] |= t.window_mask[w]
         t.corners = bit(0) | bit(9) | bit(90) | bit(99)
         for w in range(N_WINDOWS):
             t.corner_n[w] = popcount128(t.window_mask[w] & t.corners)
