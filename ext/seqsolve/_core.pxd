@@ -116,6 +116,10 @@ ctypedef struct Tables:
     # cells, so the sequence check after most placements ends after 4 counts
     u128 line[N_CELLS][4]
     uint8_t line_n[N_CELLS]
+    # a card's targets without a branch on its kind (the random move's count):
+    # (play_cells & empty) | (removable & remove_sel)
+    u128 play_cells[MAX_CODES]           # a plain card's cells, every playable cell for a two-eyed jack
+    u128 remove_sel[MAX_CODES]           # all ones for a one-eyed jack, else 0
 
 # Per-side window counts kept up to date by apply_action (issue 14, item 2), so the
 # bots read a window's fill instead of recounting it per candidate cell.  Off (all

@@ -69,8 +69,16 @@ cdef inline void discard(Game* g, int seat, int card) noexcept nogil:
         g.tally.gone[card] += 1
 
 
-cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
+cdef inline int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     """Top card of the draw pile, reshuffling every discard pile first if it is empty (C-29)."""
+    if g.draw_n > 0:  # inline: every ply draws, a reshuffle comes once in many
+        g.draw_n -= 1
+        return g.draw[g.draw_n]
+    return reshuffle_draw(t, g, rng)
+
+
+cdef int reshuffle_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
+    """pop_draw on an empty draw pile."""
     cdef int i, seat, n = 0
     if g.draw_n == 0:
         if t.exhaustion != EXH_RESHUFFLE or g.disc_n == 0:
@@ -111,7 +119,7 @@ cdef void end_by_count(const Tables* t, Game* g) noexcept nogil:
     g.termination = TERM_DRAFT_END
 
 
-cdef int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t* rng) noexcept nogil:
+cdef inline int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t* rng) noexcept nogil:
     """The draw step (C-17, C-29, D-1).  Returns 1 when it ended the game.
 
     Under draft_end the game ends the moment a take leaves the draft empty (D-4),
@@ -434,11 +442,13 @@ cdef void tally_start(const Tables* t, Game* g) noexcept nogil:
 
 # ---------------------------------------------------------------- turns
 
-cdef void end_turn(const Tables* t, Game* g, bint moved) noexcept nogil:
+cdef inline void end_turn(const Tables* t, Game* g, bint moved) noexcept nogil:
     """C-18 and the termination checks of C-31."""
     g.turn += 1
     g.stall = 0 if moved else g.stall + 1
-    g.to_move = (g.to_move + 1) % t.players
+    g.to_move += 1  # the next seat, without a division
+    if g.to_move == t.players:
+        g.to_move = 0
     g.ex_left = t.ex_limit if t.ex_limit >= 0 else 32767
     if g.empty == 0 and ((g.chips[0] | g.chips[1] | g.chips[2]) & ~g.locked) == 0:
         g.result = RESULT_DRAW
@@ -456,6 +466,12 @@ cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
     """Play one action, assumed legal (the Python layer checks user input).
 
     ``declare_n < 0`` means the canonical declaration (C-26)."""
+    apply_inline(t, g, action, rng, declare, declare_n)
+
+
+cdef inline void apply_inline(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
+                              const uint8_t* declare, int declare_n) noexcept nogil:
+    """apply_action's body, inlined into playout."""
     cdef int seat = g.to_move
     cdef int side = t.seat_side[seat]
     cdef int kind = act_kind(action)
@@ -507,14 +523,12 @@ cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
 cdef inline uint64_t hand_codes(const Game* g, int seat, int* unknown) noexcept nogil:
     """The distinct known cards of a hand as a bit set of card codes."""
     cdef uint64_t have = 0
-    cdef int i, c
-    unknown[0] = 0
-    for i in range(g.hand_n[seat]):
+    cdef int i, c, unseen = 0
+    for i in range(g.hand_n[seat]):  # without branches: the loop runs every ply of a playout
         c = g.hand[seat][i]
-        if c == UNKNOWN_CARD:
-            unknown[0] = 1
-        else:
-            have |= (<uint64_t>1) << c
+        unseen |= c == UNKNOWN_CARD
+        have |= (<uint64_t>(c < 64)) << (c & 63)
+    unknown[0] = unseen
     return have
 
 
@@ -643,6 +657,11 @@ cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexce
 cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint draw_for_one) noexcept nogil:
     """random_action; without ``draw_for_one`` nothing is drawn when one action is legal,
     as numpy's ``Generator.integers(1)`` draws nothing (the random bot's stream)."""
+    return uniform_inline(t, g, rng, draw_for_one)
+
+
+cdef inline int32_t uniform_inline(const Tables* t, const Game* g, bitgen_t* rng, bint draw_for_one) noexcept nogil:
+    """uniform_action's body, inlined into playout (the random playouts' hot loop)."""
     cdef int seat = g.to_move, side, unknown, c, i, n_picks, kind
     cdef int picks[MAX_DRAFT]
     cdef int counts[MAX_CODES]
@@ -659,7 +678,7 @@ cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint 
     while codes:
         c = ctz64(codes)
         codes &= codes - 1
-        targets = card_targets(t, g, c, removable)
+        targets = (t.play_cells[c] & g.empty) | (removable & t.remove_sel[c])  # card_targets
         counts[c] = popcount128(targets)
         n_plays += counts[c]
         if counts[c] == 0 and t.card_kind[c] == CARD_NORMAL and g.ex_left > 0:
@@ -691,14 +710,15 @@ cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint 
             break
         r -= counts[c]
     kind = ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE
-    return encode(kind, c, nth_cell(card_targets(t, g, c, removable), r), picks[i])
+    targets = (t.play_cells[c] & g.empty) | (removable & t.remove_sel[c])
+    return encode(kind, c, nth_cell(targets, r), picks[i])
 
 
 cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     """Uniformly random play to the end; returns the number of actions played."""
     cdef int plies = 0
     while g.result == RESULT_NONE:
-        apply_action(t, g, random_action(t, g, rng), rng, NULL, -1)
+        apply_inline(t, g, uniform_inline(t, g, rng, 1), rng, NULL, -1)
         plies += 1
     return plies
 
@@ -798,6 +818,10 @@ cdef class CoreRules:
             t.playable |= bit(i)
         t.playable &= ~t.corners
         t.heart_mask = bit(44) | bit(45) | bit(54) | bit(55)
+        for i in range(t.n_codes):
+            t.play_cells[i] = t.playable if t.card_kind[i] == CARD_WILD else (
+                t.card_cells[i] if t.card_kind[i] == CARD_NORMAL else 0)
+            t.remove_sel[i] = ~(<u128>0) if t.card_kind[i] == CARD_REMOVE else 0
         t.share_mask = ~(<u128>0)
         if not options["corner_shared"]:
             t.share_mask &= ~t.corners
