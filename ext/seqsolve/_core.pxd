@@ -173,33 +173,33 @@ cdef inline u128 bit(int cell) noexcept nogil:
 cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
     """The k-th set bit (0-based, ascending) of a mask with more than k bits.
 
-    Halves the word three times by counting (64, 32, 16, 8 bits), then clears at most
-    7 low bits: a random cell of a two-eyed jack's 60 targets takes a few steps, not
-    up to 60 (the random playouts pick one every few plies)."""
-    cdef uint64_t lo = <uint64_t>mask
-    cdef int base = 0, n = popcount64(lo)
-    if k >= n:
-        k -= n
-        lo = <uint64_t>(mask >> 64)
-        base = 64
+    Without a branch: which half (64, 32, 16, 8 bits) holds the bit is chosen by
+    masks, then at most 7 low bits are cleared in a loop of fixed length.  In a random
+    playout both k and the mask are random, so every branch here would be a coin
+    toss for the predictor."""
+    cdef uint64_t lo = <uint64_t>mask, hi = <uint64_t>(mask >> 64), s
+    cdef int n = popcount64(lo), base, j
+    s = (<uint64_t>0) - <uint64_t>(k >= n)  # all ones: the bit is in the high word
+    k -= n & <int>s
+    lo = (hi & s) | (lo & ~s)
+    base = 64 & <int>s
     n = popcount64(lo & <uint64_t>0xFFFFFFFF)
-    if k >= n:
-        k -= n
-        lo >>= 32
-        base += 32
-    n = popcount64(lo & 0xFFFF)
-    if k >= n:
-        k -= n
-        lo >>= 16
-        base += 16
-    n = popcount64(lo & 0xFF)
-    if k >= n:
-        k -= n
-        lo >>= 8
-        base += 8
-    while k > 0:
-        lo &= lo - 1
-        k -= 1
+    s = (<uint64_t>0) - <uint64_t>(k >= n)
+    k -= n & <int>s
+    lo >>= 32 & <int>s
+    base += 32 & <int>s
+    n = popcount64(lo & <uint64_t>0xFFFF)
+    s = (<uint64_t>0) - <uint64_t>(k >= n)
+    k -= n & <int>s
+    lo >>= 16 & <int>s
+    base += 16 & <int>s
+    n = popcount64(lo & <uint64_t>0xFF)
+    s = (<uint64_t>0) - <uint64_t>(k >= n)
+    k -= n & <int>s
+    lo >>= 8 & <int>s
+    base += 8 & <int>s
+    for j in range(7):
+        lo &= lo - <uint64_t>(j < k)
     return base + ctz64(lo)
 
 
