@@ -111,6 +111,15 @@ ctypedef struct Tables:
     int restrict_side, restrict          # RESTRICT_* flags for one side (-1: none)
     u128 corner_window[12]               # the 12 windows through a corner
     uint8_t corner_n[N_WINDOWS]          # corners in each window (they count for every side)
+    # per cell, the union of the windows through it in each direction (at most 4 lines of
+    # 9 cells): a window through the cell can be full only where a line holds 5 counting
+    # cells, so the sequence check after most placements ends after 4 counts
+    u128 line[N_CELLS][4]
+    uint8_t line_n[N_CELLS]
+    # a card's targets without a branch on its kind (the random move's count):
+    # (play_cells & empty) | (removable & remove_sel)
+    u128 play_cells[MAX_CODES]           # a plain card's cells, every playable cell for a two-eyed jack
+    u128 remove_sel[MAX_CODES]           # all ones for a one-eyed jack, else 0
 
 # Per-side window counts kept up to date by apply_action (issue 14, item 2), so the
 # bots read a window's fill instead of recounting it per candidate cell.  Off (all
@@ -162,16 +171,35 @@ cdef inline u128 bit(int cell) noexcept nogil:
 
 
 cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
-    """The k-th set bit (0-based, ascending) of a mask with more than k bits."""
-    cdef uint64_t lo = <uint64_t>mask
-    cdef int base = 0, n_lo = popcount64(lo)
-    if k >= n_lo:
-        k -= n_lo
-        lo = <uint64_t>(mask >> 64)
-        base = 64
-    while k > 0:
-        lo &= lo - 1
-        k -= 1
+    """The k-th set bit (0-based, ascending) of a mask with more than k bits.
+
+    Without a branch: which half (64, 32, 16, 8 bits) holds the bit is chosen by
+    masks, then at most 7 low bits are cleared in a loop of fixed length.  In a random
+    playout both k and the mask are random, so every branch here would be a coin
+    toss for the predictor."""
+    cdef uint64_t lo = <uint64_t>mask, hi = <uint64_t>(mask >> 64), s
+    cdef int n = popcount64(lo), base, j
+    s = (<uint64_t>0) - <uint64_t>(k >= n)  # all ones: the bit is in the high word
+    k -= n & <int>s
+    lo = (hi & s) | (lo & ~s)
+    base = 64 & <int>s
+    n = popcount64(lo & <uint64_t>0xFFFFFFFF)
+    s = (<uint64_t>0) - <uint64_t>(k >= n)
+    k -= n & <int>s
+    lo >>= 32 & <int>s
+    base += 32 & <int>s
+    n = popcount64(lo & <uint64_t>0xFFFF)
+    s = (<uint64_t>0) - <uint64_t>(k >= n)
+    k -= n & <int>s
+    lo >>= 16 & <int>s
+    base += 16 & <int>s
+    n = popcount64(lo & <uint64_t>0xFF)
+    s = (<uint64_t>0) - <uint64_t>(k >= n)
+    k -= n & <int>s
+    lo >>= 8 & <int>s
+    base += 8 & <int>s
+    for j in range(7):
+        lo &= lo - <uint64_t>(j < k)
     return base + ctz64(lo)
 
 

@@ -42,12 +42,16 @@ cdef inline void shuffle(uint8_t* cards, int n, bitgen_t* rng) noexcept nogil:
 # ---------------------------------------------------------------- cards
 
 cdef inline void hand_remove(Game* g, int seat, int card) noexcept nogil:
-    cdef int i, n = g.hand_n[seat]
-    for i in range(n):
-        if g.hand[seat][i] == card:
-            g.hand[seat][i] = g.hand[seat][n - 1]
-            g.hand_n[seat] = n - 1
-            return
+    """Take the first copy of ``card`` out of the hand (the last card fills its slot).
+    The whole hand is looked at, last to first, so the loop has no exit to mispredict:
+    where the card sits is random in a playout."""
+    cdef int i, n = g.hand_n[seat], at = -1
+    cdef uint8_t* hand = g.hand[seat]
+    for i in range(n - 1, -1, -1):
+        at = i if hand[i] == card else at
+    if at >= 0:
+        hand[at] = hand[n - 1]
+        g.hand_n[seat] = n - 1
 
 
 cdef inline void hand_add(Game* g, int seat, int card) noexcept nogil:
@@ -65,8 +69,16 @@ cdef inline void discard(Game* g, int seat, int card) noexcept nogil:
         g.tally.gone[card] += 1
 
 
-cdef int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
+cdef inline int pop_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     """Top card of the draw pile, reshuffling every discard pile first if it is empty (C-29)."""
+    if g.draw_n > 0:  # inline: every ply draws, a reshuffle comes once in many
+        g.draw_n -= 1
+        return g.draw[g.draw_n]
+    return reshuffle_draw(t, g, rng)
+
+
+cdef int reshuffle_draw(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
+    """pop_draw on an empty draw pile."""
     cdef int i, seat, n = 0
     if g.draw_n == 0:
         if t.exhaustion != EXH_RESHUFFLE or g.disc_n == 0:
@@ -107,7 +119,7 @@ cdef void end_by_count(const Tables* t, Game* g) noexcept nogil:
     g.termination = TERM_DRAFT_END
 
 
-cdef int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t* rng) noexcept nogil:
+cdef inline int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t* rng) noexcept nogil:
     """The draw step (C-17, C-29, D-1).  Returns 1 when it ended the game.
 
     Under draft_end the game ends the moment a take leaves the draft empty (D-4),
@@ -300,6 +312,12 @@ cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
     cdef uint8_t first[MAX_THROUGH]  # only the canonical declaration is kept
     cdef u128 counting = g.chips[side] | t.corners
     cdef int i, w, full = 0
+    if not g.tally.on and t.line_n[cell]:
+        for i in range(t.line_n[cell]):  # a full window needs a line of 5 counting cells
+            if popcount128(t.line[cell][i] & counting) >= 5:
+                break
+        else:
+            return side_total(t, g, side) >= t.seq_to_win
     for i in range(t.through_n[cell]):
         w = t.through[cell][i]
         if g.tally.on:
@@ -424,11 +442,13 @@ cdef void tally_start(const Tables* t, Game* g) noexcept nogil:
 
 # ---------------------------------------------------------------- turns
 
-cdef void end_turn(const Tables* t, Game* g, bint moved) noexcept nogil:
+cdef inline void end_turn(const Tables* t, Game* g, bint moved) noexcept nogil:
     """C-18 and the termination checks of C-31."""
     g.turn += 1
     g.stall = 0 if moved else g.stall + 1
-    g.to_move = (g.to_move + 1) % t.players
+    g.to_move += 1  # the next seat, without a division
+    if g.to_move == t.players:
+        g.to_move = 0
     g.ex_left = t.ex_limit if t.ex_limit >= 0 else 32767
     if g.empty == 0 and ((g.chips[0] | g.chips[1] | g.chips[2]) & ~g.locked) == 0:
         g.result = RESULT_DRAW
@@ -446,6 +466,12 @@ cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
     """Play one action, assumed legal (the Python layer checks user input).
 
     ``declare_n < 0`` means the canonical declaration (C-26)."""
+    apply_inline(t, g, action, rng, declare, declare_n)
+
+
+cdef inline void apply_inline(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
+                              const uint8_t* declare, int declare_n) noexcept nogil:
+    """apply_action's body, inlined into playout."""
     cdef int seat = g.to_move
     cdef int side = t.seat_side[seat]
     cdef int kind = act_kind(action)
@@ -497,14 +523,12 @@ cdef void apply_action(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
 cdef inline uint64_t hand_codes(const Game* g, int seat, int* unknown) noexcept nogil:
     """The distinct known cards of a hand as a bit set of card codes."""
     cdef uint64_t have = 0
-    cdef int i, c
-    unknown[0] = 0
-    for i in range(g.hand_n[seat]):
+    cdef int i, c, unseen = 0
+    for i in range(g.hand_n[seat]):  # without branches: the loop runs every ply of a playout
         c = g.hand[seat][i]
-        if c == UNKNOWN_CARD:
-            unknown[0] = 1
-        else:
-            have |= (<uint64_t>1) << c
+        unseen |= c == UNKNOWN_CARD
+        have |= (<uint64_t>(c < 64)) << (c & 63)
+    unknown[0] = unseen
     return have
 
 
@@ -633,6 +657,11 @@ cdef int32_t random_action(const Tables* t, const Game* g, bitgen_t* rng) noexce
 cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint draw_for_one) noexcept nogil:
     """random_action; without ``draw_for_one`` nothing is drawn when one action is legal,
     as numpy's ``Generator.integers(1)`` draws nothing (the random bot's stream)."""
+    return uniform_inline(t, g, rng, draw_for_one)
+
+
+cdef inline int32_t uniform_inline(const Tables* t, const Game* g, bitgen_t* rng, bint draw_for_one) noexcept nogil:
+    """uniform_action's body, inlined into playout (the random playouts' hot loop)."""
     cdef int seat = g.to_move, side, unknown, c, i, n_picks, kind
     cdef int picks[MAX_DRAFT]
     cdef int counts[MAX_CODES]
@@ -649,7 +678,7 @@ cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint 
     while codes:
         c = ctz64(codes)
         codes &= codes - 1
-        targets = card_targets(t, g, c, removable)
+        targets = (t.play_cells[c] & g.empty) | (removable & t.remove_sel[c])  # card_targets
         counts[c] = popcount128(targets)
         n_plays += counts[c]
         if counts[c] == 0 and t.card_kind[c] == CARD_NORMAL and g.ex_left > 0:
@@ -661,8 +690,11 @@ cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint 
     r = rand_below(rng, total) if total > 1 or draw_for_one else 0
     if r >= (n_plays + n_dead) * n_picks:
         return encode(ACT_PASS, 0, NO_CELL, -1)
-    i = r % n_picks
-    r = r // n_picks
+    if n_picks == 1:  # every variant but the draft: no division on the playouts' path
+        i = 0
+    else:
+        i = r % n_picks
+        r = r // n_picks
     if r >= n_plays:
         r -= n_plays
         codes = dead
@@ -678,14 +710,15 @@ cdef int32_t uniform_action(const Tables* t, const Game* g, bitgen_t* rng, bint 
             break
         r -= counts[c]
     kind = ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE
-    return encode(kind, c, nth_cell(card_targets(t, g, c, removable), r), picks[i])
+    targets = (t.play_cells[c] & g.empty) | (removable & t.remove_sel[c])
+    return encode(kind, c, nth_cell(targets, r), picks[i])
 
 
 cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     """Uniformly random play to the end; returns the number of actions played."""
     cdef int plies = 0
     while g.result == RESULT_NONE:
-        apply_action(t, g, random_action(t, g, rng), rng, NULL, -1)
+        apply_inline(t, g, uniform_inline(t, g, rng, 1), rng, NULL, -1)
         plies += 1
     return plies
 
@@ -724,7 +757,7 @@ cdef class CoreRules:
     def __init__(self, dict options, list deck, list card_kind, list card_cells,
                  list windows, list seat_side):
         cdef Tables* t = &self.t
-        cdef int i, w
+        cdef int i, w, k
         memset(t, 0, sizeof(Tables))
         for name in ("players", "sides", "hand_size", "seq_to_win", "max_shared", "reuse_limit",
                      "ex_limit", "exhaustion", "first_seat", "vpass", "stall_limit", "max_turns",
@@ -756,6 +789,20 @@ cdef class CoreRules:
                 t.window_mask[w] |= bit(cell)
                 t.through[cell][t.through_n[cell]] = w
                 t.through_n[cell] += 1
+        directions = [dict() for _ in range(N_CELLS)]
+        for w in range(N_WINDOWS):
+            step = windows[w][1] - windows[w][0] if len(windows[w]) > 1 else 0
+            for cell in windows[w]:
+                directions[cell].setdefault(step, len(directions[cell]))
+        for i in range(N_CELLS):
+            t.line_n[i] = len(directions[i]) if len(directions[i]) <= 4 else 0  # 0: no shortcut
+            for k in range(4):
+                t.line[i][k] = 0
+        for w in range(N_WINDOWS):
+            step = windows[w][1] - windows[w][0] if len(windows[w]) > 1 else 0
+            for cell in windows[w]:
+                if t.line_n[cell]:
+                    t.line[cell][directions[cell][step]] |= t.window_mask[w]
         t.corners = bit(0) | bit(9) | bit(90) | bit(99)
         for w in range(N_WINDOWS):
             t.corner_n[w] = popcount128(t.window_mask[w] & t.corners)
@@ -771,6 +818,10 @@ cdef class CoreRules:
             t.playable |= bit(i)
         t.playable &= ~t.corners
         t.heart_mask = bit(44) | bit(45) | bit(54) | bit(55)
+        for i in range(t.n_codes):
+            t.play_cells[i] = t.playable if t.card_kind[i] == CARD_WILD else (
+                t.card_cells[i] if t.card_kind[i] == CARD_NORMAL else 0)
+            t.remove_sel[i] = ~(<u128>0) if t.card_kind[i] == CARD_REMOVE else 0
         t.share_mask = ~(<u128>0)
         if not options["corner_shared"]:
             t.share_mask &= ~t.corners
