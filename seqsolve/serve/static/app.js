@@ -88,7 +88,9 @@ function drawPosition(data) {
   const hand = $("hand");
   hand.textContent = "";
   const playable = new Set(data.legal.map((m) => m.card).filter((c) => c));
-  for (const card of data.hand) {
+  // the hand, then any card played from elsewhere (Stacks' "^B3": the top of the own discard pile)
+  const cards = data.hand.concat([...playable].filter((c) => !data.hand.includes(c)).sort());
+  for (const card of cards) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "card";
@@ -103,6 +105,9 @@ function drawPosition(data) {
   for (const m of data.legal) legal.appendChild(moveButton(m.move));
   $("legal-box").hidden = data.legal.length === 0;
   $("choices").textContent = "";
+  const plain = $("plain-moves"); // a move with no card and nowhere to land (Stacks' pass, end)
+  plain.textContent = "";
+  for (const m of data.legal.filter((x) => !x.card && !x.cell)) plain.appendChild(moveButton(m.move));
   const table = $("analysis");
   table.textContent = "";
   const rows = data.analysis ? data.analysis.moves : [];
@@ -125,18 +130,42 @@ function moveButton(move) {
   return b;
 }
 
+// The places of the picture a move may land on, and the name each goes by in the
+// server's "cell" of a move: Sequence's cells by data-cell; Sequence Stacks' piles
+// (pile:K), a colour's start slots (slot:b), discard piles (discard:S), a seat's chips
+// of a colour (chip:Sr) and the special pile, by their class and data- attributes.
+const PLACES = "[data-cell], .pile, .pile-slot, .discard, .chip, .special-pile";
+
+function placeName(el) {
+  const d = el.dataset;
+  const c = el.classList;
+  if (d.cell) return d.cell;
+  if (c.contains("pile")) return "pile:" + d.index;
+  if (c.contains("pile-slot")) return "slot:" + d.colour;
+  if (c.contains("discard")) return "discard:" + d.seat;
+  if (c.contains("chip")) return "chip:" + d.seat + d.colour;
+  if (c.contains("special-pile")) return "special";
+  return null;
+}
+
+// what is lit up as a target: a Sequence cell's card (not the chip on it), a Stacks place
+const TARGETS = ["card[data-cell]", "pile", "pile-slot", "discard", "chip[data-seat]", "special-pile"]
+  .map((x) => "#board svg ." + x)
+  .join(", ");
+
+function placesNamed(name) {
+  return [...document.querySelectorAll(TARGETS)].filter((el) => placeName(el) === name);
+}
+
 function selectCard(card, button) {
   selected = selected === card ? null : card;
   for (const b of $("hand").children) b.classList.toggle("selected", b.dataset.card === selected);
-  for (const r of document.querySelectorAll("#board svg .card")) r.classList.remove("target");
+  for (const r of document.querySelectorAll("#board svg .target")) r.classList.remove("target");
   $("choices").textContent = "";
   if (!selected) return;
   const moves = view.legal.filter((m) => m.card === selected);
   for (const m of moves) {
-    if (m.cell) {
-      const r = document.querySelector(`#board svg .card[data-cell="${m.cell}"]`);
-      if (r) r.classList.add("target");
-    }
+    if (m.cell) for (const r of placesNamed(m.cell)) r.classList.add("target");
   }
   const off = moves.filter((m) => !m.cell); // an exchange: no cell to click
   for (const m of off) $("choices").appendChild(moveButton(m.move));
@@ -144,9 +173,16 @@ function selectCard(card, button) {
 
 function clickBoard(event) {
   if (!view) return;
-  const cell = event.target.closest("[data-cell]");
+  const held = event.target.closest(".card[data-card]:not([data-cell])"); // a card of a Stacks hand
+  if (held && Number(held.dataset.seat) === view.to_move) {
+    const button = [...$("hand").children].find((b) => b.dataset.card === held.dataset.card);
+    if (button && !button.disabled) selectCard(held.dataset.card, button);
+    return;
+  }
+  const cell = event.target.closest(PLACES);
   if (!cell) return;
-  const name = cell.dataset.cell;
+  const name = placeName(cell);
+  if (!name) return;
   const here = view.legal.filter((m) => m.cell === name && (!selected || m.card === selected));
   $("choices").textContent = "";
   if (here.length === 1) {
