@@ -258,8 +258,13 @@ def test_a_record_is_stepped_through_with_its_mistakes_and_the_better_turn(brows
     assert note.get_attribute("data-mark") == kind and "better" in note.text
     labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#board svg .mark-label")]
     assert "better" in labels and kind in labels
-    reloaded(browser)  # the address keeps the record and the step
+    shown_marks = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#moves li")]
+    reloaded(browser)  # the address keeps the record, the step and the annotation
     assert browser.find_element(By.ID, "ply").text == f"{before_it} / {plies}"
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#moves li")] == shown_marks
+    assert browser.find_element(By.ID, "note").get_attribute("data-mark") == kind
+    labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#board svg .mark-label")]
+    assert "better" in labels and kind in labels
 
 
 def test_an_analysis_is_drawn_and_recomputed_as_moves_are_tried(browser, server):

@@ -1,6 +1,6 @@
 // seqsolve serve: the page. Everything it knows lives in its address (location.hash,
-// JSON): the game of "play" (its record: variant, seats, seed, moves), the record text
-// and step of "review", the position and the moves tried of "analyze". Every answer
+// JSON): the game of "play" (its record: variant, seats, seed, moves), the record text,
+// step and annotation of "review", the position and the moves tried of "analyze". Every answer
 // comes from the server's JSON API; nothing is kept there.
 "use strict";
 
@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 let page = {};        // what the address holds
 let view = null;      // the server's last answer
 let selected = null;  // the card clicked in the hand
-let annotation = null; // the annotation of the record under review (recomputed on request)
+let annotation = null; // the annotation of the record under review (kept in the address)
 
 function readAddress() {
   try {
@@ -328,11 +328,27 @@ async function openRecord() {
   await reviewAt(0);
 }
 
+// what the page keeps of an annotation: each decision's marks and win chances, rounded
+function kept(data) {
+  const round = (x) => (x === null || x === undefined ? null : Math.round(1000 * x) / 1000);
+  const decisions = data.decisions.map((d) => ({
+    ply: d.ply,
+    seat: d.seat,
+    played: d.played,
+    best: d.best,
+    win_played: round(d.win_played),
+    win_best: round(d.win_best),
+    mark: d.mark,
+  }));
+  return { decisions: decisions };
+}
+
 async function annotate() {
   const body = { text: page.text, game: page.game, iterations: Number($("annotate-iterations").value) || 300 };
   const data = await ask("annotate", body);
   if (!data) return;
-  annotation = data;
+  annotation = kept(data);
+  page.annotation = annotation; // a reload keeps it: written with the step by reviewAt
   const marked = data.decisions.filter((d) => d.mark).length;
   await reviewAt(page.ply || 0);
   say(`annotated: ${data.decisions.length} decisions, ${marked} marked`);
@@ -421,6 +437,8 @@ function start() {
   if (mode === "play" && page.game) resumeGame();
   else if (mode === "review" && page.text) {
     $("review-text").value = page.text;
+    const a = page.annotation;
+    annotation = a && typeof a === "object" && Array.isArray(a.decisions) ? a : null;
     reviewAt(page.ply || 0);
   } else if (mode === "analyze" && page.position) {
     $("analyze-text").value = page.position;
