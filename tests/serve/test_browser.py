@@ -303,9 +303,9 @@ def test_a_whole_stacks_game_is_played_by_clicking_a_card_and_a_place_of_the_pic
     a colour's start slot, a discard pile or a seat's chips of the picture (a pass or
     an end by its button); a hint first, drawn as arrows."""
     opened(browser, server)
-    set_value(browser, "new-variant", "stacks")
+    set_value(browser, "new-variant", "stacks[stacks_win_chips=3,stacks_win_min_each=1]")  # 3 chips win
     set_value(browser, "new-bot", "random")
-    set_value(browser, "new-seed", "3")  # a short game: 45 decisions of the person's, who wins
+    set_value(browser, "new-seed", "11")  # a short game: 19 decisions of the person's, who wins
     after(browser, lambda: browser.find_element(By.ID, "new-game").click())
     assert message(browser) == "" and not browser.find_element(By.ID, "textview").is_displayed()
     set_value(browser, "hint-iterations", "100")
