@@ -149,8 +149,9 @@ def test_stacks_positions_of_every_kind_map_their_decisions():
             }
             check_clicks(view)
             kinds |= {m if m in PLAIN or m == "block" else m.lstrip("^~")[:2] for m in moves}
+            kinds |= {"^" for m in moves if m.startswith("^")} | {"~" for m in moves if m.startswith("~")}
             state.apply(rng.choice(moves))
-    assert {"SC", "SX", "SK", "block", "pass"} <= kinds and kinds & {"BW", "RW"}
+    assert {"SC", "SX", "SK", "block", "pass", "^", "~"} <= kinds and kinds & {"BW", "RW"}
 
 
 def test_a_stacks_hint_draws_its_turns_as_arrows_on_the_picture(client):
