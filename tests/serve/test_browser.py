@@ -319,8 +319,10 @@ def test_a_whole_stacks_game_is_played_by_clicking_a_card_and_a_place_of_the_pic
     )
     assert "selected" in first.get_attribute("class")  # the hand's card on the picture picks it too
     assert browser.find_elements(By.CSS_SELECTOR, "#board svg .target")
+    picked = browser.find_elements(By.CSS_SELECTOR, "#board svg .card.picked")
+    assert [e.get_attribute("data-card") for e in picked] == [card]
     first.click()  # and a second click puts it back
-    assert not browser.find_elements(By.CSS_SELECTOR, "#board svg .target")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board svg .target, #board svg .picked")
     status = browser.find_element(By.ID, "status")
     clicked: set[str] = set()
     decisions = 0

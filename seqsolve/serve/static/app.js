@@ -160,9 +160,16 @@ function placesNamed(name) {
 function selectCard(card, button) {
   selected = selected === card ? null : card;
   for (const b of $("hand").children) b.classList.toggle("selected", b.dataset.card === selected);
-  for (const r of document.querySelectorAll("#board svg .target")) r.classList.remove("target");
+  for (const r of document.querySelectorAll("#board svg .target, #board svg .picked")) {
+    r.classList.remove("target", "picked");
+  }
   $("choices").textContent = "";
   if (!selected) return;
+  // the card on the picture too, where the picture draws the hand (Sequence Stacks)
+  const held = document.querySelector(
+    `#board svg .card[data-card="${selected}"][data-seat="${view.to_move}"]:not([data-cell])`,
+  );
+  if (held) held.classList.add("picked");
   const moves = view.legal.filter((m) => m.card === selected);
   for (const m of moves) {
     if (m.cell) for (const r of placesNamed(m.cell)) r.classList.add("target");
