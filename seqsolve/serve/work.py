@@ -306,17 +306,25 @@ def position_view(state, viewer: int | None, marks=None, last=(), legal: bool = 
         "legal": [],
     }
     if legal and mover is not None and (viewer is None or viewer == mover) and "?" not in state.hand(mover):
-        view["legal"] = [_target(game, state.action_to_string(a)) for a in state.legal_actions()]
+        view["legal"] = _targets(
+            game, state, [state.action_to_string(a) for a in state.legal_actions()], viewer
+        )
     return view
 
 
-def _target(game, text: str) -> dict:
-    """A legal move with the card it plays and the cell it lands on, for clicking: what
-    the game's ``move_target`` says (a game without a board, Sequence Stacks, has none:
-    both None, and the page lists the move to click instead)."""
-    target = getattr(game, "move_target", None)
-    found = target(text) if target is not None else {}
-    return {"move": text, "card": found.get("card"), "cell": found.get("cell")}
+def _targets(game, state, moves: list[str], viewer: int | None) -> list[dict]:
+    """The legal ``moves`` with the card each plays and the element of the picture it
+    lands on, for clicking: Sequence's ``move_target`` (the cell, by its name) or
+    Sequence Stacks' ``move_targets`` (a pile, a colour's start slot, a discard pile,
+    a seat's chips, by the names of :func:`seqsolve.games.stacks.picture.place_name`);
+    None where a move lands nowhere (a pass, an exchange): the page lists it instead."""
+    if hasattr(game, "move_targets"):
+        found = game.move_targets(state, moves, viewer)
+    elif hasattr(game, "move_target"):
+        found = [game.move_target(text) for text in moves]
+    else:
+        found = [{}] * len(moves)
+    return [{"move": text, "card": f.get("card"), "cell": f.get("cell")} for text, f in zip(moves, found)]
 
 
 def _analysis(view, its: int, limits: Limits, seed: int, stream: tuple) -> dict:

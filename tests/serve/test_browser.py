@@ -258,8 +258,13 @@ def test_a_record_is_stepped_through_with_its_mistakes_and_the_better_turn(brows
     assert note.get_attribute("data-mark") == kind and "better" in note.text
     labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#board svg .mark-label")]
     assert "better" in labels and kind in labels
-    reloaded(browser)  # the address keeps the record and the step
+    shown_marks = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#moves li")]
+    reloaded(browser)  # the address keeps the record, the step and the annotation
     assert browser.find_element(By.ID, "ply").text == f"{before_it} / {plies}"
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#moves li")] == shown_marks
+    assert browser.find_element(By.ID, "note").get_attribute("data-mark") == kind
+    labels = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#board svg .mark-label")]
+    assert "better" in labels and kind in labels
 
 
 def test_an_analysis_is_drawn_and_recomputed_as_moves_are_tried(browser, server):
@@ -293,26 +298,58 @@ def test_an_analysis_is_drawn_and_recomputed_as_moves_are_tried(browser, server)
     assert browser.find_element(By.ID, "status").text == status
 
 
-def test_stacks_is_played_from_the_list_of_moves(browser, server):
+def test_a_whole_stacks_game_is_played_by_clicking_a_card_and_a_place_of_the_picture(browser, server):
+    """Sequence Stacks as a person plays it on the page: a card of the hand, then a pile,
+    a colour's start slot, a discard pile or a seat's chips of the picture (a pass or
+    an end by its button); a hint first, drawn as arrows."""
     opened(browser, server)
-    set_value(browser, "new-variant", "stacks")
+    set_value(browser, "new-variant", "stacks[stacks_win_chips=3,stacks_win_min_each=1]")  # 3 chips win
     set_value(browser, "new-bot", "random")
-    set_value(browser, "new-seed", "1")
+    set_value(browser, "new-seed", "11")  # a short game: 19 decisions of the person's, who wins
     after(browser, lambda: browser.find_element(By.ID, "new-game").click())
-    text = browser.find_element(By.ID, "textview")
-    if browser.find_elements(By.CSS_SELECTOR, "#board svg"):  # once Sequence Stacks draws pictures
-        assert not text.is_displayed()
-    else:  # why there is no picture, and the terminal's view instead
-        assert "Sequence Stacks" in browser.find_element(By.ID, "board").text
-        assert text.is_displayed() and "draw pile" in text.text
-    before = len(address(browser)["game"]["moves"])
-    browser.find_element(By.CSS_SELECTOR, "#legal-box summary").click()
-    move = browser.find_element(By.CSS_SELECTOR, "#legal button.move")
-    played = move.get_attribute("data-move")
-    after(browser, move.click)
-    assert message(browser) == ""
-    moves = address(browser)["game"]["moves"]
-    assert len(moves) > before and moves[before] == played
+    assert message(browser) == "" and not browser.find_element(By.ID, "textview").is_displayed()
+    set_value(browser, "hint-iterations", "100")
+    after(browser, lambda: browser.find_element(By.ID, "hint").click())
+    arrows = browser.find_elements(By.CSS_SELECTOR, "#board svg line.mark")
+    assert arrows and browser.find_element(By.ID, "note").text.startswith("Hint: ")
+    first = browser.find_element(By.CSS_SELECTOR, "#hand button.card:not([disabled])")
+    card = first.get_attribute("data-card")
+    click_svg(
+        browser, browser.find_element(By.CSS_SELECTOR, f'#board svg .card[data-seat="0"][data-card="{card}"]')
+    )
+    assert "selected" in first.get_attribute("class")  # the hand's card on the picture picks it too
+    assert browser.find_elements(By.CSS_SELECTOR, "#board svg .target")
+    picked = browser.find_elements(By.CSS_SELECTOR, "#board svg .card.picked")
+    assert [e.get_attribute("data-card") for e in picked] == [card]
+    first.click()  # and a second click puts it back
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board svg .target, #board svg .picked")
+    status = browser.find_element(By.ID, "status")
+    clicked: set[str] = set()
+    decisions = 0
+    while status.get_attribute("data-over") != "1":
+        decisions += 1
+        assert decisions < 300, "the game did not end"
+        before = len(address(browser)["game"]["moves"])
+        cards = browser.find_elements(By.CSS_SELECTOR, "#hand button.card:not([disabled])")
+        if cards:
+            cards[0].click()
+            assert "selected" in cards[0].get_attribute("class")
+            targets = browser.find_elements(By.CSS_SELECTOR, "#board svg .target")
+            assert targets, "a Stacks card always lands somewhere on the picture"
+            target = targets[0]
+            clicked.add(target.get_attribute("class").split()[0])
+            after(browser, lambda t=target: click_svg(browser, t))
+        else:  # pass or end: no card, nowhere to land
+            after(browser, lambda: browser.find_element(By.CSS_SELECTOR, "#plain-moves button").click())
+        assert message(browser) == "", message(browser)
+        assert len(address(browser)["game"]["moves"]) > before
+    assert status.text.startswith("Game over:") and "won" in status.text
+    assert {"pile-slot", "pile", "discard"} <= clicked
+    game = address(browser)["game"]
+    assert work.play({"game": game}, LIMITS)["over"]  # the address holds the finished game
+    reloaded(browser)
+    assert browser.find_element(By.ID, "status").text.startswith("Game over:")
+    assert browser.find_elements(By.CSS_SELECTOR, "#board svg .pile-slot")
 
 
 def test_two_tabs_play_two_games(browser, server):

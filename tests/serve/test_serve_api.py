@@ -235,14 +235,11 @@ def test_a_hint_draws_the_best_turns_on_the_board(client):
     )
 
 
-def test_stacks_is_played_from_its_picture_or_the_text_view(client):
+def test_stacks_is_played_on_its_picture(client):
     data = post(client, "new", {"variant": "stacks", "seed": 8, "bot": "random"})
-    if data["picture"] is None:  # a game without pictures: the reason, and the text view
-        assert "Sequence Stacks" in data["no_picture"]
-    else:  # once Sequence Stacks draws pictures, the page shows them
-        assert data["picture"].startswith("<svg") and data["no_picture"] is None
+    assert data["picture"].startswith("<svg") and data["no_picture"] is None
     assert "draw pile" in data["text"] and data["hand"] and data["legal"]
-    assert all(m["cell"] is None for m in data["legal"])
+    assert all(m["card"] and m["cell"] for m in data["legal"])  # tests/serve/test_serve_stacks.py: where
     seat_moves = len(data["game"]["moves"])
     after = post(client, "play", {"game": data["game"], "move": data["legal"][0]["move"]})
     assert len(after["game"]["moves"]) > seat_moves

@@ -140,6 +140,14 @@ class StacksGame:
 
         return position_svg(_seen(state, viewer), marks)
 
+    def move_targets(self, state, moves: list[str], viewer: int | None = None) -> list[dict]:
+        """For each decision ``moves`` names, the card a person clicks in the hand and the
+        element of :meth:`picture` they click next (``pile:0``, ``slot:b``, ``discard:1``,
+        ``chip:1r``, ``special``; None for pass and end): ``seqsolve serve``'s clicks."""
+        from .picture import decision_places
+
+        return [{"card": d["card"], "cell": d["place"]} for d in decision_places(_seen(state, viewer), moves)]
+
     def picture_png(self, state, new_figure, viewer: int | None = None, marks=None) -> bytes:
         """The picture of :meth:`picture`, drawn by matplotlib as PNG bytes."""
         from .picture import position_png

@@ -34,7 +34,7 @@ from .actions import BLOCK, ActionKind, action_to_text, decode_action, text_to_a
 from .cards import BLUE, COLOUR_LETTERS, Card, card_code, colour, value
 from .position import StacksPosition
 
-__all__ = ["position_png", "position_shapes", "position_svg"]
+__all__ = ["decision_places", "place_name", "position_png", "position_shapes", "position_svg"]
 
 COLOURS = {BLUE: "#1f5fbf", 1 - BLUE: SUIT_RED}
 COLOUR_WORDS = ("blue", "red")
@@ -473,6 +473,61 @@ def _target(t: _Table, seat: int, action: int) -> Box | None:
     if before == 0:
         return t.slots[c][0] if t.slots[c] else None
     return next((t.piles[k] for k, p in enumerate(pos.piles) if colour(p[0]) == c and len(p) == before), None)
+
+
+def place_name(t: _Table, seat: int, action: int) -> str | None:
+    """The name of the element a decision of ``seat`` goes to (where its arrow points),
+    as a page names the picture's elements from their class and ``data-`` attributes:
+    ``pile:K`` (``data-index``), ``slot:b`` (a ``pile-slot`` of a colour), ``discard:S``,
+    ``chip:Sr`` (a seat's chips of a colour), ``special``; None where it goes nowhere."""
+    box = _target(t, seat, action)
+    if box is None:
+        return None
+    a = decode_action(action)
+    if a.kind == ActionKind.DISCARD:
+        return f"discard:{seat}"
+    if a.card == Card.SC:
+        return f"discard:{a.arg}"
+    if a.card == Card.SX:
+        return f"chip:{a.arg // 2}{COLOUR_LETTERS[a.arg % 2]}"
+    if box is t.special:
+        return "special"
+    for k, pile in t.piles.items():
+        if box is pile:
+            return f"pile:{k}"
+    for c, slots in t.slots.items():
+        if slots and box is slots[0]:
+            return f"slot:{COLOUR_LETTERS[c]}"
+    return None
+
+
+def decision_places(pos: StacksPosition, moves: Iterable[str]) -> list[dict]:
+    """For each decision ``moves`` names (Stacks notation), for the seat deciding in
+    ``pos``: the card a person picks to make it (``^B3`` for the top of the own discard
+    pile, ``BK`` for a block, None for pass and end) and the element of the picture
+    they click (:func:`place_name`): what ``seqsolve serve``'s page maps clicks with.
+
+    >>> from seqsolve.games.stacks.position_text import parse
+    >>> pos = parse("stacks 0> B3,B4,R5,R5,SX/?5 -/- - B1+B2,R1 0b0r/1b1r 0/0 5 94 0 0")
+    >>> [d["place"] for d in decision_places(pos, ["B3", "~R5", "SX@1r"])]
+    ['pile:0', 'discard:0', 'chip:1r']
+    """
+    seat = pos.block_asked if pos.block_asked is not None else pos.to_move
+    t = _Table(pos)
+    _middle(t, 0)
+    _seat_rows(t, 0, _width(pos))
+    out = []
+    for move in moves:
+        action = text_to_action(move)
+        a = decode_action(action)
+        if action == BLOCK:
+            card = card_code(Card.BK)
+        elif a.card is None:
+            card = None
+        else:
+            card = ("^" if a.from_discard else "") + card_code(a.card)
+        out.append({"card": card, "place": None if seat is None else place_name(t, seat, action)})
+    return out
 
 
 def _arrow(x1: float, y1: float, x2: float, y2: float, stroke: str, data: dict) -> list[Shape]:

@@ -1,6 +1,6 @@
 // seqsolve serve: the page. Everything it knows lives in its address (location.hash,
-// JSON): the game of "play" (its record: variant, seats, seed, moves), the record text
-// and step of "review", the position and the moves tried of "analyze". Every answer
+// JSON): the game of "play" (its record: variant, seats, seed, moves), the record text,
+// step and annotation of "review", the position and the moves tried of "analyze". Every answer
 // comes from the server's JSON API; nothing is kept there.
 "use strict";
 
@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 let page = {};        // what the address holds
 let view = null;      // the server's last answer
 let selected = null;  // the card clicked in the hand
-let annotation = null; // the annotation of the record under review (recomputed on request)
+let annotation = null; // the annotation of the record under review (kept in the address)
 
 function readAddress() {
   try {
@@ -88,7 +88,9 @@ function drawPosition(data) {
   const hand = $("hand");
   hand.textContent = "";
   const playable = new Set(data.legal.map((m) => m.card).filter((c) => c));
-  for (const card of data.hand) {
+  // the hand, then any card played from elsewhere (Stacks' "^B3": the top of the own discard pile)
+  const cards = data.hand.concat([...playable].filter((c) => !data.hand.includes(c)).sort());
+  for (const card of cards) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "card";
@@ -103,6 +105,9 @@ function drawPosition(data) {
   for (const m of data.legal) legal.appendChild(moveButton(m.move));
   $("legal-box").hidden = data.legal.length === 0;
   $("choices").textContent = "";
+  const plain = $("plain-moves"); // a move with no card and nowhere to land (Stacks' pass, end)
+  plain.textContent = "";
+  for (const m of data.legal.filter((x) => !x.card && !x.cell)) plain.appendChild(moveButton(m.move));
   const table = $("analysis");
   table.textContent = "";
   const rows = data.analysis ? data.analysis.moves : [];
@@ -125,18 +130,49 @@ function moveButton(move) {
   return b;
 }
 
+// The places of the picture a move may land on, and the name each goes by in the
+// server's "cell" of a move: Sequence's cells by data-cell; Sequence Stacks' piles
+// (pile:K), a colour's start slots (slot:b), discard piles (discard:S), a seat's chips
+// of a colour (chip:Sr) and the special pile, by their class and data- attributes.
+const PLACES = "[data-cell], .pile, .pile-slot, .discard, .chip, .special-pile";
+
+function placeName(el) {
+  const d = el.dataset;
+  const c = el.classList;
+  if (d.cell) return d.cell;
+  if (c.contains("pile")) return "pile:" + d.index;
+  if (c.contains("pile-slot")) return "slot:" + d.colour;
+  if (c.contains("discard")) return "discard:" + d.seat;
+  if (c.contains("chip")) return "chip:" + d.seat + d.colour;
+  if (c.contains("special-pile")) return "special";
+  return null;
+}
+
+// what is lit up as a target: a Sequence cell's card (not the chip on it), a Stacks place
+const TARGETS = ["card[data-cell]", "pile", "pile-slot", "discard", "chip[data-seat]", "special-pile"]
+  .map((x) => "#board svg ." + x)
+  .join(", ");
+
+function placesNamed(name) {
+  return [...document.querySelectorAll(TARGETS)].filter((el) => placeName(el) === name);
+}
+
 function selectCard(card, button) {
   selected = selected === card ? null : card;
   for (const b of $("hand").children) b.classList.toggle("selected", b.dataset.card === selected);
-  for (const r of document.querySelectorAll("#board svg .card")) r.classList.remove("target");
+  for (const r of document.querySelectorAll("#board svg .target, #board svg .picked")) {
+    r.classList.remove("target", "picked");
+  }
   $("choices").textContent = "";
   if (!selected) return;
+  // the card on the picture too, where the picture draws the hand (Sequence Stacks)
+  const held = document.querySelector(
+    `#board svg .card[data-card="${selected}"][data-seat="${view.to_move}"]:not([data-cell])`,
+  );
+  if (held) held.classList.add("picked");
   const moves = view.legal.filter((m) => m.card === selected);
   for (const m of moves) {
-    if (m.cell) {
-      const r = document.querySelector(`#board svg .card[data-cell="${m.cell}"]`);
-      if (r) r.classList.add("target");
-    }
+    if (m.cell) for (const r of placesNamed(m.cell)) r.classList.add("target");
   }
   const off = moves.filter((m) => !m.cell); // an exchange: no cell to click
   for (const m of off) $("choices").appendChild(moveButton(m.move));
@@ -144,9 +180,16 @@ function selectCard(card, button) {
 
 function clickBoard(event) {
   if (!view) return;
-  const cell = event.target.closest("[data-cell]");
+  const held = event.target.closest(".card[data-card]:not([data-cell])"); // a card of a Stacks hand
+  if (held && Number(held.dataset.seat) === view.to_move) {
+    const button = [...$("hand").children].find((b) => b.dataset.card === held.dataset.card);
+    if (button && !button.disabled) selectCard(held.dataset.card, button);
+    return;
+  }
+  const cell = event.target.closest(PLACES);
   if (!cell) return;
-  const name = cell.dataset.cell;
+  const name = placeName(cell);
+  if (!name) return;
   const here = view.legal.filter((m) => m.cell === name && (!selected || m.card === selected));
   $("choices").textContent = "";
   if (here.length === 1) {
@@ -292,11 +335,27 @@ async function openRecord() {
   await reviewAt(0);
 }
 
+// what the page keeps of an annotation: each decision's marks and win chances, rounded
+function kept(data) {
+  const round = (x) => (x === null || x === undefined ? null : Math.round(1000 * x) / 1000);
+  const decisions = data.decisions.map((d) => ({
+    ply: d.ply,
+    seat: d.seat,
+    played: d.played,
+    best: d.best,
+    win_played: round(d.win_played),
+    win_best: round(d.win_best),
+    mark: d.mark,
+  }));
+  return { decisions: decisions };
+}
+
 async function annotate() {
   const body = { text: page.text, game: page.game, iterations: Number($("annotate-iterations").value) || 300 };
   const data = await ask("annotate", body);
   if (!data) return;
-  annotation = data;
+  annotation = kept(data);
+  page.annotation = annotation; // a reload keeps it: written with the step by reviewAt
   const marked = data.decisions.filter((d) => d.mark).length;
   await reviewAt(page.ply || 0);
   say(`annotated: ${data.decisions.length} decisions, ${marked} marked`);
@@ -385,6 +444,8 @@ function start() {
   if (mode === "play" && page.game) resumeGame();
   else if (mode === "review" && page.text) {
     $("review-text").value = page.text;
+    const a = page.annotation;
+    annotation = a && typeof a === "object" && Array.isArray(a.decisions) ? a : null;
     reviewAt(page.ply || 0);
   } else if (mode === "analyze" && page.position) {
     $("analyze-text").value = page.position;
