@@ -30,7 +30,9 @@ mark ``solver`` (checked by the proof search only).
 
 ``check`` runs :func:`seqsolve.analysis.search.analyze` at its defaults on each
 position and reports how many it solves (the answer's turns proven as stated, a
-trap's turn not proven), the slowest position and the proof nodes.
+trap's turn not proven), the CPU time a position (the slowest, and how many take over
+1 s), how many unproven turns show 1.000 or 0.000 (none may), and the proof nodes;
+it exits non-zero unless every position is solved and none shows such a turn.
 """
 
 from __future__ import annotations
