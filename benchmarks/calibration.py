@@ -21,6 +21,11 @@ independent); the logistic calibration fit ``outcome ~ a + b * logit(estimate)``
 (slope ``b`` 1 and intercept ``a`` 0 when calibrated; ``b`` below 1 means estimates too
 extreme, above 1 too timid), with bootstrap intervals; a reliability diagram (PNG).
 
+With ``--replaced`` the same positions are also analysed as the default analysis did
+before proofs and the last play were read (:data:`REPLACED`; cached in
+``CACHE/PRESET-sSEED-replaced.jsonl``), and its figures are reported beside, with the
+difference of the two Brier scores over the same positions (bootstrap over games).
+
 With ``--fit-seed S2 [S3 ...]`` the script also fits a Platt map (``logit p' = a + b logit
 p``, on unproven estimates; increasing, so it would keep the order of the turns) on the
 positions of those seeds and reports the figures of the mapped estimates on those of
@@ -30,6 +35,7 @@ positions of those seeds and reports the figures of the mapped estimates on thos
     python benchmarks/calibration.py --preset classic-2p --games 60 --seed 1 2 3 --jobs 2 \\
         --png docs/calibration-classic-2p.png
     python benchmarks/calibration.py --preset classic-2p --games 60 --seed 3 --fit-seed 1 2
+    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 1 --replaced
 """
 
 from __future__ import annotations
@@ -47,6 +53,13 @@ PRESETS = {
     "draft-2p": ("draft", 2, None),
     "classic-4p-teams": ("classic", 4, 2),
 }
+
+#: what the default analysis was before issue 36 (CHANGELOG 2026-12-02 to 2026-12-06):
+#: ``search`` at the same budget, but no proof search (a turn read 1 only when it won at
+#: once) and the worlds not weighed by the last play (a position recorded none, so
+#: ``search`` stood for its spec without ``infer``).  Its estimates were not kept within
+#: 0.001-0.999 either; that changes no figure here (the logit clips them as much).
+REPLACED = "no proofs, last play not weighed"
 
 #: estimates are clipped this far from 0 and 1 before their logit (proofs read 0 and 1)
 LOGIT_EDGE = 1e-3
@@ -186,10 +199,12 @@ def chosen_plies(record: dict, per_game: int, seed: int) -> list[int]:
     return [int(rng.choice(s)) for s in stretches if len(s)]
 
 
-def analyse_position(record: dict, ply: int, seed: int) -> dict:
-    """The default analysis of decision ``ply`` as its mover saw it, and how the game ended
-    for the mover's side."""
+def analyse_position(record: dict, ply: int, seed: int, replaced: bool = False, bot: str = "search") -> dict:
+    """The default analysis of decision ``ply`` as its mover saw it (``replaced``: the one
+    it replaced, :data:`REPLACED`; ``bot``: another search, at the analysis's default
+    budget unless its spec names one), and how the game ended for the mover's side."""
     from seqsolve.analysis.search import analyze
+    from seqsolve.analysis.spec import search_settings
     from seqsolve.play.records.replay import Replay
 
     game = Replay(record)
@@ -198,7 +213,19 @@ def analyse_position(record: dict, ply: int, seed: int) -> dict:
         if step.ply == ply:
             break
     view = state.observation(step.seat)
-    analysis = analyze(view, seed=seed, stream=(record["game"], ply), threats=False)
+    if replaced:
+        settings = search_settings("search", rules=view.rules, evidence=False)
+        analysis = analyze(
+            view,
+            settings=settings,
+            seed=seed,
+            stream=(record["game"], ply),
+            threats=False,
+            prove=0,
+            depends=0,
+        )
+    else:
+        analysis = analyze(view, bot=bot, seed=seed, stream=(record["game"], ply), threats=False)
     played = next((m for m in analysis.moves if m.actions[0] == step.action), None)
     side = state.sides.index(state.seats[step.seat])
     sides = len(state.sides)
@@ -214,15 +241,34 @@ def analyse_position(record: dict, ply: int, seed: int) -> dict:
     }
 
 
-def positions(preset: str, games: int, per_game: int, seed: int, jobs: int, cache: Path) -> list[dict]:
-    """The analysed positions of games ``0..games-1``, from the cache where they are there."""
+def cache_name(preset: str, seed: int, replaced: bool = False, bot: str = "search") -> str:
+    """The cache file of the analyses of one preset and seed, by which analysis made them."""
+    if replaced:
+        return f"{preset}-s{seed}-replaced.jsonl"
+    if bot == "search":
+        return f"{preset}-s{seed}-analyses.jsonl"
+    return f"{preset}-s{seed}-" + "".join(c if c.isalnum() else "_" for c in bot) + ".jsonl"
+
+
+def positions(
+    preset: str,
+    games: int,
+    per_game: int,
+    seed: int,
+    jobs: int,
+    cache: Path,
+    replaced: bool = False,
+    bot: str = "search",
+) -> list[dict]:
+    """The analysed positions of games ``0..games-1``, from the cache where they are there
+    (``replaced``: by the analysis the default replaced)."""
     from joblib import Parallel, delayed
 
     from seqsolve.play.match import run_games
 
     cache.mkdir(parents=True, exist_ok=True)
     records = run_games(config_of(preset, seed), games, jobs=jobs, out=str(cache / f"{preset}-s{seed}.jsonl"))
-    done_path = cache / f"{preset}-s{seed}-analyses.jsonl"
+    done_path = cache / cache_name(preset, seed, replaced, bot)
     done = {}
     if done_path.exists():
         for line in done_path.read_text().splitlines():
@@ -234,7 +280,7 @@ def positions(preset: str, games: int, per_game: int, seed: int, jobs: int, cach
     if todo:
         with done_path.open("a") as out:
             for row in Parallel(n_jobs=jobs, return_as="generator")(
-                delayed(analyse_position)(r, ply, seed) for r, ply in todo
+                delayed(analyse_position)(r, ply, seed, replaced, bot) for r, ply in todo
             ):
                 done[(row["game"], row["ply"])] = row
                 out.write(json.dumps(row) + "\n")
@@ -242,14 +288,53 @@ def positions(preset: str, games: int, per_game: int, seed: int, jobs: int, cach
     return [done[(r["game"], ply)] for r, ply in wanted if done[(r["game"], ply)]["win"] is not None]
 
 
-def pooled(preset: str, games: int, per_game: int, seeds: list[int], jobs: int, cache: Path) -> list[dict]:
+def pooled(
+    preset: str,
+    games: int,
+    per_game: int,
+    seeds: list[int],
+    jobs: int,
+    cache: Path,
+    replaced: bool = False,
+    bot: str = "search",
+) -> list[dict]:
     """The positions of several seeds together, each game named by its seed and number
     (the bootstrap resamples games)."""
     return [
         {**r, "game": f"{s}:{r['game']}"}
         for s in seeds
-        for r in positions(preset, games, per_game, s, jobs, cache)
+        for r in positions(preset, games, per_game, s, jobs, cache, replaced, bot)
     ]
+
+
+def paired(rows: list[dict], others: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The positions both analyses rated (the turn played found in both), in one order."""
+    by_key = {(r["game"], r["ply"]): r for r in others}
+    kept = [r for r in rows if (r["game"], r["ply"]) in by_key]
+    return kept, [by_key[(r["game"], r["ply"])] for r in kept]
+
+
+def brier_difference(rows: list[dict], others: list[dict], draws: int = 1000, seed: int = 0) -> dict:
+    """Brier of ``rows`` minus Brier of ``others`` (the same positions, :func:`paired`),
+    with its 95% interval over resamples of whole games: below 0 when ``rows`` is better."""
+    rows, others = paired(rows, others)
+    joined = [{**r, "other": o["win"]} for r, o in zip(rows, others, strict=True)]
+    games = sorted({r["game"] for r in joined})
+    by_game = {g: [r for r in joined if r["game"] == g] for g in games}
+
+    def difference(picked):
+        y = np.array([r["outcome"] for r in picked])
+        return brier([r["win"] for r in picked], y) - brier([r["other"] for r in picked], y)
+
+    rng = np.random.default_rng(seed)
+    values = [
+        difference([r for g in rng.choice(games, len(games)) for r in by_game[g]]) for _ in range(draws)
+    ]
+    return {
+        "positions": len(joined),
+        "difference": difference(joined),
+        "difference_ci": (float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))),
+    }
 
 
 # ---- report ----------------------------------------------------------------------------
@@ -257,6 +342,8 @@ def pooled(preset: str, games: int, per_game: int, seeds: list[int], jobs: int, 
 
 def diagram(path: str, title: str, curves: list[tuple[str, list[dict]]]) -> None:
     import matplotlib
+
+    from seqsolve.play.records.outputs import write_figure
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -280,8 +367,10 @@ def diagram(path: str, title: str, curves: list[tuple[str, list[dict]]]) -> None
     ax.set_title(title, fontsize=10)
     ax.legend(loc="upper left", fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    try:
+        write_figure(fig, path)
+    finally:
+        plt.close(fig)
 
 
 def line(name: str, f: dict) -> str:
@@ -332,6 +421,16 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="fit a Platt map on these seeds' positions, score it on --seed's",
     )
+    parser.add_argument(
+        "--replaced",
+        action="store_true",
+        help="also score the analysis the default replaced (no proofs, last play not weighed)",
+    )
+    parser.add_argument(
+        "--bot",
+        default="search",
+        help="the analysis scored (a search spec as `analyze FILE BOT` takes it; default: analyze's own)",
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--cache", default=".calibration")
     parser.add_argument("--png", default=None)
@@ -340,18 +439,44 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1 or args.per_game < 1 or args.jobs < 1 or args.draws < 10:
         parser.error("--games, --per-game and --jobs must be at least 1, --draws at least 10")
+    from seqsolve.play.records import RecordError
+    from seqsolve.play.records.outputs import check_output_file, write_text
+
+    try:  # a path that cannot be written stops the run before its games
+        for path, option in ((args.png, "--png"), (args.json, "--json")):
+            if path:
+                check_output_file(path, option)
+    except RecordError as exc:
+        parser.error(str(exc))
     cache = Path(args.cache)
-    rows = pooled(args.preset, args.games, args.per_game, args.seed, args.jobs, cache)
+    rows = pooled(args.preset, args.games, args.per_game, args.seed, args.jobs, cache, bot=args.bot)
     seeds = ", ".join(map(str, args.seed))
-    report = {"preset": args.preset, "seed": args.seed, "raw": figures(rows, args.draws)}
-    print(line(f"{args.preset}, seeds {seeds}", report["raw"]))
+    report = {"preset": args.preset, "seed": args.seed, "bot": args.bot, "raw": figures(rows, args.draws)}
+    print(
+        line(
+            f"{args.preset}, seeds {seeds}" + ("" if args.bot == "search" else f", {args.bot}"), report["raw"]
+        )
+    )
     curves = [("default analysis", report["raw"]["reliability"])]
+    if args.replaced:
+        old = pooled(args.preset, args.games, args.per_game, args.seed, args.jobs, cache, replaced=True)
+        report["replaced"] = {"analysis": REPLACED, **figures(old, args.draws)}
+        report["brier_minus_replaced"] = brier_difference(rows, old, args.draws)
+        print(line(f"  the analysis it replaced ({REPLACED})", report["replaced"]))
+        d = report["brier_minus_replaced"]
+        print(
+            f"  Brier, default minus replaced, on the {d['positions']} positions both rated: "
+            f"{d['difference']:+.3f} [{d['difference_ci'][0]:+.3f}, {d['difference_ci'][1]:+.3f}]"
+        )
+        curves.append((f"the analysis it replaced ({REPLACED})", report["replaced"]["reliability"]))
     if args.fit_seed is not None:
         if set(args.seed) & set(args.fit_seed):
             parser.error(
                 "--fit-seed must not share a seed with --seed: the map is scored on positions it was not fitted on"
             )
-        fit_rows = pooled(args.preset, args.games, args.per_game, args.fit_seed, args.jobs, cache)
+        fit_rows = pooled(
+            args.preset, args.games, args.per_game, args.fit_seed, args.jobs, cache, bot=args.bot
+        )
         a, b = platt_fit(fit_rows)
         fitted = ", ".join(map(str, args.fit_seed))
         report["fit"] = {
@@ -372,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
             curves,
         )
     if args.json:
-        Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
+        write_text(args.json, json.dumps(report, indent=1) + "\n")
     return 0
 
 

@@ -70,3 +70,52 @@ def test_the_platt_map_is_monotone_and_keeps_proofs(calibration):
     assert list(mapping(np.array([0.0, 1.0]))) == [0.0, 1.0]
     # a slope below 1 pulls estimates toward the middle
     assert mapping(np.array([0.999]))[0] < 0.999 and mapping(np.array([0.001]))[0] > 0.001
+
+
+def test_the_brier_difference_pairs_positions_and_resamples_games(calibration):
+    """Default minus replaced over the positions both rated: negative when the default's
+    estimates are nearer the outcomes, its interval from whole games, repeatable."""
+    rng = np.random.default_rng(7)
+    truth = rng.uniform(0.05, 0.95, 300)
+    outcome = (rng.random(300) < truth).astype(float)
+    sharp = [
+        {"game": i // 3, "ply": i, "win": p, "outcome": y} for i, (p, y) in enumerate(zip(truth, outcome))
+    ]
+    blunt = [{**r, "win": 0.5} for r in sharp if r["ply"] != 5]  # one position not rated
+    d = calibration.brier_difference(sharp, blunt, draws=200)
+    assert d["positions"] == 299
+    kept = [r for r in sharp if r["ply"] != 5]
+    assert d["difference"] == pytest.approx(
+        calibration.brier([r["win"] for r in kept], outcome[[r["ply"] for r in kept]]) - 0.25
+    )
+    assert d["difference_ci"][0] <= d["difference"] <= d["difference_ci"][1] < 0
+    assert calibration.brier_difference(sharp, blunt, draws=200) == d
+    assert calibration.brier_difference(blunt, blunt, draws=50)["difference_ci"] == (0.0, 0.0)
+
+
+def test_each_analysis_has_its_own_cache(calibration):
+    names = {
+        calibration.cache_name("classic-2p", 1),
+        calibration.cache_name("classic-2p", 1, replaced=True),
+        calibration.cache_name("classic-2p", 1, bot="rollout:depth=0"),
+        calibration.cache_name("classic-2p", 2),
+    }
+    assert len(names) == 4 and calibration.cache_name("classic-2p", 1) == "classic-2p-s1-analyses.jsonl"
+
+
+def test_the_replaced_analysis_neither_proves_nor_weighs_the_last_play(calibration, tmp_path):
+    """``--replaced`` scores the analysis the default replaced: the same search without the
+    last play's evidence (classic 2p: no ``infer``) and without proofs."""
+    from seqsolve.play.config import MatchConfig
+    from seqsolve.play.match import run_games
+    from seqsolve.play.records import read_records
+
+    out = tmp_path / "games.jsonl"
+    run_games(MatchConfig(bots=("greedy", "greedy"), seed=3), 1, jobs=1, out=str(out))
+    record = read_records(str(out))[1][0]
+    ply = calibration.chosen_plies(record, 3, 1)[-1]
+    now = calibration.analyse_position(record, ply, 1)
+    before = calibration.analyse_position(record, ply, 1, replaced=True)
+    assert now["search"] == "rollout:depth=12,infer=0.5" and before["search"] == "rollout:depth=12"
+    assert not before["proven"] and before["outcome"] == now["outcome"] in (0.0, 1.0)
+    assert 0 <= before["win"] <= 1

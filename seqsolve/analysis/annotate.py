@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from ..games import GameState, game_for
 from ..play.records import Replay, result_text, turns
 from .results import AnalysisError, is_proven
-from .search import SearchThreads, analyze
+from .search import SearchThreads, analyze, records_last_play
 from .spec import DEFAULT_ANNOTATE_ITERATIONS, DEFAULT_ANNOTATE_WORLDS, search_settings
 
 
@@ -63,15 +63,23 @@ def annotate_record(
         raise AnalysisError(f"thresholds must satisfy 0 <= mistake <= blunder (got {mistake} and {blunder})")
     game = Replay(record, where)
     state = game.state
-    settings = search_settings(
-        bot,
-        iterations,
-        seconds,
-        DEFAULT_ANNOTATE_ITERATIONS,
-        game_for(str(state.rules.variant)),
-        rules=state.rules,
-        default_worlds=DEFAULT_ANNOTATE_WORLDS,
-    )
+
+    def settings_for(evidence: bool):
+        return search_settings(
+            bot,
+            iterations,
+            seconds,
+            DEFAULT_ANNOTATE_ITERATIONS,
+            game_for(str(state.rules.variant)),
+            rules=state.rules,
+            default_worlds=DEFAULT_ANNOTATE_WORLDS,
+            evidence=evidence,
+        )
+
+    # a decision after another seat's play weighs the worlds by it, as analyze and the
+    # bots in play do (``search`` then stands for its spec with ``infer``); the first
+    # decision of a game has no last play to read
+    settings, weighed = settings_for(False), settings_for(True)
     open_information = open_information or settings.open_information
     players = state.rules.players
     chosen = set(range(players)) if seats is None else set(seats)
@@ -90,7 +98,7 @@ def annotate_record(
         ply, turn, seat, view, action = job
         analysis = analyze(
             view,
-            settings=settings,
+            settings=weighed if records_last_play(view, open_information) else settings,
             seed=seed,
             stream=(ply,),
             open_information=open_information,
@@ -177,7 +185,7 @@ def annotate_record(
         "result_text": result_text(record, state.seats),
         "termination": record["termination"],
         "turns": len(turns(steps)),
-        "search": settings.spec,
+        "search": weighed.spec if not open_information else settings.spec,
         "iterations": settings.iterations,
         "seconds_budget": settings.seconds,
         "open": open_information,

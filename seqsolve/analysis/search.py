@@ -193,6 +193,14 @@ def _before_last_play(state, open_information: bool):
     return before() if before is not None else None
 
 
+def records_last_play(state, open_information: bool = False) -> bool:
+    """Whether an analysis of ``state`` weighs its worlds by the last play before the
+    mover's turn (P-20): the position records it and not every card is known.  A caller
+    that builds its own :func:`search_settings` (``annotate``) passes this as their
+    ``evidence``, so that it searches as :func:`analyze` and the bots in play do."""
+    return _before_last_play(state, open_information) is not None
+
+
 def _as_read(view):
     """``view`` as its position file reads back: the analysis then depends on what the
     position records (P-19, P-20 included), never on the order the engine happens to hold

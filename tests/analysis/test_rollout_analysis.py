@@ -117,6 +117,32 @@ def test_annotating_a_three_side_game_plays_out_each_decision():
     assert search_settings("search", rules=THREE, default_worlds=DEFAULT_ANNOTATE_WORLDS).iterations == 100
 
 
+def test_annotate_weighs_the_last_play_as_analyze_does():
+    """Issue 36, section 3: what the opponent just chose not to do is evidence about its
+    hand.  ``annotate`` weighs each decision's worlds by the opponent's last play exactly
+    as ``analyze`` of that position does (the same estimates), and the weighing changes them."""
+    from seqsolve.play.records import Replay
+
+    record = play_game(MatchConfig(bots=("greedy", "greedy"), seed=3), 0)
+    result = annotate_record(record, seats=[0], seed=0, iterations=30)
+    assert result["search"] == "rollout:depth=12,infer=0.5"
+    game = Replay(record)
+    views = {}
+    for step in game:
+        if step.seat == 0 and len(game.state.legal_actions()) > 1:
+            views[step.ply] = game.state.observation(0)
+    blind = search_settings("search", 30, rules=TWO)  # as if no last play were recorded
+    weighed = 0
+    for d in result["decisions"][:10]:
+        view = views[d["ply"]]
+        options = {"seed": 0, "stream": (d["ply"],), "threats": False, "depends": 0}
+        played = analyze(view, iterations=30, **options).find(d["played"])
+        assert played is not None and played.win == d["win_played"]
+        unweighed = analyze(view, settings=blind, **options).find(d["played"])
+        weighed += view.before_last_play() is not None and unweighed.win != d["win_played"]
+    assert weighed >= 5
+
+
 def test_a_budget_counts_only_where_the_caller_gives_it():
     """``search`` stands for a spec with worlds of its own: the analysis's default
     budget still applies; a time given to ``search`` is the analysis's budget."""

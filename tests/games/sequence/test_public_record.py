@@ -298,6 +298,29 @@ def test_p19_a_draft_position_from_replay_analyses_as_the_game_in_play(tmp_path)
     assert same_analysis(game.state, seqsolve.parse_state(text))
 
 
+def test_p19_the_draft_preset_file_analyses_at_the_defaults_as_the_game_in_play(tmp_path):
+    """Issue 36: a position of the ``draft`` preset written by ``replay --to sqn`` and read
+    back by ``analyze FILE`` gives, at the analysis's defaults, the very answer the game
+    in play gets (the tree's budget, proofs and the hidden-card report included)."""
+    out = tmp_path / "games.jsonl"
+    ok("match", "greedy", "greedy", "--games", "1", "--seed", "5", "--variant", "draft", "--out", str(out))
+    from seqsolve.cli.options import recorded_game
+    from seqsolve.play.records import Replay
+
+    game = Replay(*recorded_game(str(out), 0))
+    for step in game:  # a step is yielded before it is played
+        if step.ply > 24:
+            break
+    path = tmp_path / "draft.sqn"
+    path.write_text(ok("replay", str(out), "--game", "0", "--ply", "24", "--to", "sqn"))
+    assert " takes:" in path.read_text()
+    from_file = json.loads(ok("analyze", str(path), "--seed", "1", "--json"))
+    in_play = analyze(game.state, seed=1).to_dict()
+    for d in (from_file, in_play):
+        d.pop("seconds")
+    assert from_file["search"] == "mcts:recall=true" and from_file == in_play
+
+
 def test_p20_a_blind_two_seat_position_with_a_last_turn_analyses_with_infer_as_in_play():
     """P-20: the default analysis of a blind 2-seat position whose file records the last
     play is the spec ``search`` plays (infer=0.5), weighs the worlds by that play, and is
