@@ -111,6 +111,8 @@ ctypedef struct Tables:
     int restrict_side, restrict          # RESTRICT_* flags for one side (-1: none)
     u128 corner_window[12]               # the 12 windows through a corner
     uint8_t corner_n[N_WINDOWS]          # corners in each window (they count for every side)
+    int hand_bonus                       # K-1: extra cards dealt to every seat but first_seat
+    int first_turn_jacks                 # K-2: 0 = no jack on turn 0 while another card plays
 
 # Per-side window counts kept up to date by apply_action (issue 14, item 2), so the
 # bots read a window's fill instead of recounting it per candidate cell.  Off (all
