@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from state_helpers import make, moves, rules_for
 
-from seqsolve.games.sequence.actions import IllegalMoveError
+from seqsolve.games.sequence.actions import IllegalMoveError, decode_action
 from seqsolve.games.sequence.cards import CardKind
 from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
 from seqsolve.games.sequence.rules import RulesError, parse_rules
@@ -146,3 +146,18 @@ def test_k2_in_position_files_and_bad_values():
     wild = _jacks(rules_for(), CardKind.WILD)[0]
     later = make(rules_for(first_turn_jacks="off"), hands=[f"{wild} 5H", "6H"], draw="rest", turn=1)
     assert any(m.startswith(f"{wild}@") for m in moves(later))
+
+
+def test_k2_random_playouts_keep_the_rule():
+    """K-2 in the core's random play (the playouts' and the random bot's path): no jack on turn 0."""
+    deck = parse_rules("classic", players=2).deck_cards
+    first_cards = {"on": set(), "off": set()}
+    for setting, kinds in first_cards.items():
+        rules = parse_rules(f"classic[first_turn_jacks={setting}]", players=2)
+        for seed in range(12):
+            state = State.new(rules, seed=seed)
+            for _ in range(10):
+                _, card, _, _ = decode_action(state.core.random_action())
+                kinds.add(deck.kind(deck.codes[card]))
+    assert CardKind.WILD in first_cards["on"]
+    assert first_cards["off"] == {CardKind.NORMAL}
