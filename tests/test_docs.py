@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCUMENTS = [ROOT / "README.md", ROOT / "RULES-NOTES.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
-RULE_ID = re.compile(r"(?<![\w-])((?:C|D|N|P|ST)-\d+[a-z]?)(?!\w)")
+RULE_ID = re.compile(r"(?<![\w-])((?:C|D|K|N|P|ST)-\d+[a-z]?)(?!\w)")
 
 
 def _prose(path: Path) -> str:

@@ -190,6 +190,12 @@ cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
             break
         g.draw_n -= 1
         hand_add(g, 0, g.draw[g.draw_n])
+    for i in range(t.hand_bonus):  # K-1: the later seats' extra cards, one round at a time
+        for s in range(1, t.players):
+            if g.draw_n == 0:
+                break
+            g.draw_n -= 1
+            hand_add(g, (t.first_seat + s) % t.players, g.draw[g.draw_n])
     if t.draft_mode:
         for i in range(t.draft_size):
             if g.draw_n == 0:
@@ -584,6 +590,18 @@ cdef inline bint card_restricted(const Tables* t, int card, int flags) noexcept 
     return 0
 
 
+cdef inline bint normal_play(const Tables* t, const Game* g, uint64_t have) noexcept nogil:
+    """Whether a card of ``have`` that is not a jack can be played (K-2: while one can,
+    no jack may be played on the game's first turn)."""
+    cdef int c
+    while have:
+        c = ctz64(have)
+        have &= have - 1
+        if t.card_kind[c] == CARD_NORMAL and (t.card_cells[c] & g.empty):
+            return 1
+    return 0
+
+
 cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogil:
     """The legal actions of the side to move in P-13 order: plays by (card, cell,
     pick), then exchanges by card, then pass.  Returns how many were written.
@@ -603,6 +621,8 @@ cdef int gen_actions(const Tables* t, const Game* g, int32_t* out) noexcept nogi
         if flags & RESTRICT_CORNER:
             forbidden = corner_finishers(t, g, side)
     have = hand_codes(g, seat, &unknown)
+    if not t.first_turn_jacks and g.turn == 0 and normal_play(t, g, have):
+        flags |= RESTRICT_TWO_EYED | RESTRICT_ONE_EYED  # K-2
     removable = removable_chips(t, g, side)
     n_picks = draft_picks(t, g, picks)
     codes = have
@@ -669,7 +689,7 @@ cdef inline int32_t uniform_inline(const Tables* t, const Game* g, bitgen_t* rng
     cdef u128 removable, targets
     cdef int n_plays = 0, n_dead = 0, total, r
     side = t.seat_side[seat]
-    if t.restrict and side == t.restrict_side:
+    if (t.restrict and side == t.restrict_side) or (not t.first_turn_jacks and g.turn == 0):
         return restricted_random_action(t, g, rng, draw_for_one)
     have = hand_codes(g, seat, &unknown)
     removable = removable_chips(t, g, side)
@@ -764,9 +784,13 @@ cdef class CoreRules:
                      "draft_mode", "draft_size", "heart"):
             setattr_table(t, name, int(options[name]))
         t.bonus_cards = int(options.get("bonus_cards", 0))
+        t.hand_bonus = int(options.get("hand_bonus", 0))
+        t.first_turn_jacks = int(options.get("first_turn_jacks", 1))
         t.restrict_side = -1
         if not 0 <= t.bonus_cards <= MAX_HAND - t.hand_size:
             raise ValueError("too many bonus cards for the core")
+        if not 0 <= t.hand_bonus <= MAX_HAND - t.hand_size:
+            raise ValueError("too many hand_bonus cards for the core")
         if not (0 < len(deck) <= MAX_DECK and 0 < len(card_kind) <= MAX_CODES):
             raise ValueError("deck too large for the core")
         if not (t.players <= MAX_SEATS and t.hand_size <= MAX_HAND and t.draft_size <= MAX_DRAFT):

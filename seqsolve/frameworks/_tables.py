@@ -34,11 +34,13 @@ def game_rules(variant: str = "classic", players: int = 2, teams: int = 0) -> Ru
 
     Raises:
         RulesError: an unknown preset or option, or rules the wrappers cannot deal
-            explicitly (bonus cards, a draft that reshuffles).
+            explicitly (bonus cards, hand_bonus, a draft that reshuffles).
     """
     rules = Variant.parse(variant).resolve(players, teams or None)
     if rules.bonus_cards:
         raise RulesError("the framework wrappers do not deal bonus cards (bonus_cards must be 0)")
+    if rules.hand_bonus:
+        raise RulesError("the framework wrappers do not deal extra cards (hand_bonus must be 0)")
     if rules.draw_mode == "draft" and rules.deck_exhaustion == "reshuffle":
         raise RulesError("the framework wrappers cannot deal a draft that reshuffles (deck_exhaustion)")
     return rules

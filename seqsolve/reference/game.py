@@ -83,7 +83,9 @@ class RefGame:
         The deck is shuffled with ``rng.shuffle``; the shuffled list is the
         pile top first.  Cards are dealt one at a time round-robin, seat 0
         first, until every seat holds ``hand_size``, then seat 0 takes
-        ``bonus_cards`` more (an analysis option); in the draft variant the
+        ``bonus_cards`` more (an analysis option), then ``hand_bonus`` more
+        rounds go to every seat but the first seat, in turn order from the seat
+        after it (K-1); in the draft variant the
         next ``draft_size`` cards are turned face up; the rest is the draw
         pile.  ``rules.first_seat`` moves first.  ``seats`` defaults to the
         colours ``'bgr'[:teams]`` repeated (C-7).
@@ -99,6 +101,10 @@ class RefGame:
                 game.hands[seat].append(pile.pop(0))
         for _ in range(min(rules.bonus_cards, len(pile))):  # analysis option: seat 0's extra cards
             game.hands[0].append(pile.pop(0))
+        for _ in range(rules.hand_bonus):  # K-1: one more card a round to every seat after the first
+            for k in range(1, rules.players):
+                if pile:
+                    game.hands[(rules.first_seat + k) % rules.players].append(pile.pop(0))
         if game.draft is not None:
             for _ in range(rules.draft_size):
                 if pile:
@@ -270,6 +276,19 @@ class RefGame:
         # REMOVE: an unlocked (lower-case) chip of another side; never a corner or empty cell
         return [c for c in range(CELLS) if self.board[c] in COLOURS and self.board[c] != colour]
 
+    def jack_barred(self, card: str) -> bool:
+        """K-2 (``first_turn_jacks=off``): on the game's first turn (turn 0) a jack may
+        not be played while a card that is not a jack can be."""
+        if self.rules.first_turn_jacks != "off" or self.turn != 0:
+            return False
+        if self.rules.deck_cards.kind(card) == CardKind.NORMAL:
+            return False
+        colour = self.seats[self.to_move]
+        return any(
+            self.rules.deck_cards.kind(c) == CardKind.NORMAL and self.targets(c, colour)
+            for c in set(self.hands[self.to_move])
+        )
+
     def has_play(self) -> bool:
         colour = self.seats[self.to_move]
         return any(self.targets(card, colour) for card in set(self.hands[self.to_move]))
@@ -318,6 +337,8 @@ class RefGame:
         picks = self._pick_suffixes()
         plays = []
         for card in sorted(set(self.hands[seat]), key=deck.index):
+            if self.jack_barred(card):
+                continue
             op = "x" if deck.kind(card) == CardKind.REMOVE else "@"
             for cell in self.targets(card, colour):
                 for pick in picks:
@@ -427,6 +448,8 @@ class RefGame:
                 raise ValueError(f"illegal move {move}: no exchange left this turn (C-14)")
             if not self.is_dead(move.card):
                 raise ValueError(f"illegal move {move}: {move.card} is not a dead card (C-20)")
+        elif self.jack_barred(move.card):
+            raise ValueError(f"illegal move {move}: no jack on the first turn while another card plays (K-2)")
         elif move.kind is MoveKind.REMOVE:
             if kind != CardKind.REMOVE:
                 raise ValueError(f"illegal move {move}: {move.card} cannot remove a chip")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from .actions import ActionKind, IllegalMoveError, encode_action
+from .actions import ActionKind, IllegalMoveError, decode_action, encode_action
 from .board import CORNERS, cell_name, window_name
 from .cards import CardKind
 from .moves import Move, MoveKind
@@ -74,6 +74,13 @@ def check_move(state: Checked, move: Move) -> int:
     else:
         cell = move.cell
         where = cell_name(cell)
+        if (
+            kind != CardKind.NORMAL
+            and rules.first_turn_jacks == "off"
+            and core.turn == 0
+            and any(_plays_normal_card(deck, a) for a in legal)
+        ):
+            raise IllegalMoveError(f"{move}: no jack on the game's first turn while another card plays (K-2)")
         if move.kind is MoveKind.REMOVE:
             if kind != CardKind.REMOVE:
                 raise IllegalMoveError(f"{move}: only a one-eyed jack removes a chip (C-15)")
@@ -140,3 +147,9 @@ def _is_empty(state: Checked, cell: int) -> bool:
 
 def _window_names(option: tuple[int, ...]) -> list[str]:
     return [window_name(w) for w in option]
+
+
+def _plays_normal_card(deck, action: int) -> bool:
+    """Whether a core action places a chip with a card that is not a jack (K-2)."""
+    kind, card, _, _ = decode_action(action)
+    return kind == ActionKind.PLACE and deck.kind(deck.codes[card]) == CardKind.NORMAL

@@ -225,7 +225,7 @@ def _read_hands(f: Fields, rules: Rules) -> tuple[tuple[Hand, ...], list[Tok]]:
     for seat, entry in enumerate(_seat_entries(f.hands, f.hands_at, f, "hand")):
         known, unknown = _read_cards(entry, rules.deck_cards, "hand", allow_unknown=True)
         size = len(known) + unknown
-        limit = rules.hand_size + (rules.bonus_cards if seat == 0 else 0)  # bonus_cards: RULES-NOTES
+        limit = rules.hand_limit(seat)  # bonus_cards (RULES-NOTES) and hand_bonus (K-1) included
         if size > limit:
             raise BadToken(
                 entry.at, f"hand {seat} holds {size} cards; this variant's hand size is {limit} (P-11.7)"

@@ -48,6 +48,9 @@ OPTIONS: dict[str, str] = {
     "heart_rule": "choice:off,on",
     # analysis only, not a rule of any printed game (RULES-NOTES): seat 0 is dealt extra cards
     "bonus_cards": "int",
+    # compensation rules (docs/rules.md §2.5, K-1 and K-2): a table can play them
+    "hand_bonus": "int",
+    "first_turn_jacks": "choice:on,off",
 }
 
 #: The range of every whole-number option (RULES.md §2; RULES-NOTES "Option ranges"),
@@ -70,6 +73,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "max_turns": (0, 1_000_000),
     "draft_size": (1, 16),
     "bonus_cards": (0, 39),
+    "hand_bonus": (0, 7),  # K-1: at most a second classic hand
 }
 
 HAND_SIZE_TABLES: dict[str, dict] = {
@@ -101,6 +105,8 @@ DEFAULTS: dict[str, object] = {
     "draft_size": 5,
     "heart_rule": "off",
     "bonus_cards": 0,
+    "hand_bonus": 0,
+    "first_turn_jacks": "on",
 }
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -354,6 +360,8 @@ class Rules:
     draft_size: int
     heart_rule: str
     bonus_cards: int = 0
+    hand_bonus: int = 0
+    first_turn_jacks: str = "on"
 
     @classmethod
     def from_options(cls, preset: str, opts: dict[str, Any]) -> Rules:
@@ -414,13 +422,23 @@ class Rules:
                 f"{self.players} hands of {self.hand_size} and {self.bonus_cards} bonus cards "
                 f"need more than {deck.size} cards"
             )
+        if self.hand_size * self.players + self.bonus_cards + self.extra_dealt > deck.size:
+            raise RulesError(
+                f"{self.players} hands of {self.hand_size} and hand_bonus={self.hand_bonus} "
+                f"for {self.players - 1} seats need more than {deck.size} cards (K-1)"
+            )
+        if self.hand_size + self.hand_bonus > 40:
+            raise RulesError(
+                f"a hand of {self.hand_size} + hand_bonus={self.hand_bonus} is more than 40 cards (K-1)"
+            )
         if self.hand_size + self.bonus_cards > 40:
             raise RulesError(
                 f"a hand of {self.hand_size} + {self.bonus_cards} bonus cards is more than 40 cards"
             )
         if (
             self.draw_mode == "draft"
-            and self.hand_size * self.players + self.bonus_cards + self.draft_size > deck.size
+            and self.hand_size * self.players + self.bonus_cards + self.extra_dealt + self.draft_size
+            > deck.size
         ):
             raise RulesError(
                 f"{self.players} hands of {self.hand_size} and a draft of {self.draft_size} need more than {deck.size} cards"
@@ -456,6 +474,20 @@ class Rules:
         opts = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "preset"}
         opts.update(changes)
         return Rules.from_options(self.preset, opts)
+
+    @property
+    def extra_dealt(self) -> int:
+        """Cards the deal hands out for ``hand_bonus`` (K-1): ``hand_bonus`` to every seat but the first."""
+        return self.hand_bonus * (self.players - 1)
+
+    def hand_limit(self, seat: int) -> int:
+        """The cards ``seat`` holds all game: ``hand_size``, plus ``bonus_cards`` for seat 0
+        (analysis only) and ``hand_bonus`` for every seat but ``first_seat`` (K-1)."""
+        return (
+            self.hand_size
+            + (self.bonus_cards if seat == 0 else 0)
+            + (self.hand_bonus if seat != self.first_seat else 0)
+        )
 
     @property
     def unlimited_exchanges(self) -> bool:

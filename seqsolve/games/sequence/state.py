@@ -99,6 +99,8 @@ def core_rules(rules: Rules) -> _core.CoreRules:
         "heart": int(rules.heart_rule == "on"),
         "corner_shared": int(rules.corner_counts_as_shared),
         "bonus_cards": rules.bonus_cards,
+        "hand_bonus": rules.hand_bonus,  # K-1
+        "first_turn_jacks": int(rules.first_turn_jacks == "on"),  # K-2
     }
     return _core.CoreRules(
         options,

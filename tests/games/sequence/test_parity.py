@@ -256,6 +256,10 @@ OPTION_VARIANTS = [
     ("draft", 2, {"draft_size": 1, "heart_rule": "off"}),
     ("classic", 2, {"draw_mode": "draft", "draft_size": 3}),
     ("classic", 2, {"bonus_cards": 3}),
+    ("classic", 3, {"hand_bonus": 2, "first_seat": 1}),  # K-1
+    ("draft", 2, {"hand_bonus": 1}),  # K-1
+    ("classic", 2, {"first_turn_jacks": "off"}),  # K-2
+    ("seed000", 3, {"first_turn_jacks": "off", "hand_bonus": 1}),  # K-1, K-2
 ]
 
 

@@ -1,0 +1,163 @@
+"""Compensation rules (docs/rules.md §2.5): K-1 ``hand_bonus`` and K-2
+``first_turn_jacks``, on the compiled engine, in position files and against the
+plain-Python reference.
+
+Each is a rule a table can play that gives the later seats something back for
+moving second; these tests pin what each changes on hand-built positions and
+deals, and that a game without them is dealt and played as before.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from state_helpers import make, moves, rules_for
+
+from seqsolve.games.sequence.actions import IllegalMoveError, decode_action
+from seqsolve.games.sequence.cards import CardKind
+from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
+from seqsolve.games.sequence.rules import RulesError, parse_rules
+from seqsolve.games.sequence.state import State
+from seqsolve.reference.game import RefGame
+
+
+def _jacks(rules, kind):
+    deck = rules.deck_cards
+    return [c for c in deck.codes if deck.kind(c) == kind]
+
+
+# ---------------------------------------------------------------- K-1 hand_bonus
+
+
+@pytest.mark.parametrize("players, first", [(2, 0), (3, 0), (3, 2), (4, 1)])
+def test_k1_hand_bonus_deals_every_later_seat_extra_cards_after_the_deal(players, first):
+    """K-1: the ordinary deal is unchanged, then every seat but the first seat takes N more."""
+    plain = State.new(parse_rules(f"classic[first_seat={first}]", players=players), seed=7)
+    rules = parse_rules(f"classic[first_seat={first},hand_bonus=2]", players=players)
+    state = State.new(rules, seed=7)
+    size = rules.hand_size
+    assert state.core.hand_sizes() == [size if s == first else size + 2 for s in range(players)]
+    assert state.hand(first) == plain.hand(first)
+    assert len(state.core.draw_pile()) == len(plain.core.draw_pile()) - 2 * (players - 1)
+
+
+def test_k1_hand_bonus_hands_keep_their_size_all_game():
+    """K-1: every play still draws one card, so the later seats hold hand_size + N all game."""
+    state = State.new(parse_rules("classic[hand_bonus=1]", players=3), seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        state.apply(state.legal_actions()[int(rng.integers(len(state.legal_actions())))])
+    assert state.core.hand_sizes() == [6, 7, 7]
+
+
+def test_k1_hand_bonus_in_position_files():
+    """K-1, P-1, P-11.7: the option is written in the variant, and the later seats may hold N more."""
+    state = State.new(parse_rules("classic[hand_bonus=2]", players=2), seed=3)
+    text = to_sqn(state.to_position())
+    assert text.startswith("classic[hand_bonus=2] ")
+    assert parse_position(text).hands[1].known == tuple(state.hand(1))
+    with pytest.raises(PositionError, match="hand 1 holds 9 cards; this variant's hand size is 7"):
+        parse_position(text.replace("classic[hand_bonus=2]", "classic"))
+    swapped = make(
+        rules_for(hand_bonus=1), hands=["5H 6H 7H 8H 9H 2C 3C 4C", "2D"], draw="rest"
+    ).to_position()
+    with pytest.raises(PositionError, match="hand 0 holds 8 cards; this variant's hand size is 7"):
+        parse_position(to_sqn(swapped))
+
+
+def test_k1_hand_bonus_refuses_bad_values():
+    """K-1: 0..7, and only what the deck can deal; one line naming the option."""
+    with pytest.raises(RulesError, match=r"hand_bonus must be 0\.\.7, not 8"):
+        parse_rules("classic[hand_bonus=8]", players=2)
+    with pytest.raises(RulesError, match="hand_bonus"):
+        parse_rules("classic[hand_bonus=-1]", players=2)
+    with pytest.raises(RulesError):
+        parse_rules("classic[hand_bonus=two]", players=2)
+    with pytest.raises(RulesError, match=r"hand_bonus=7 for 11 seats need more than 104 cards \(K-1\)"):
+        parse_rules("classic[hand_bonus=7]", players=12, teams=2)
+
+
+def test_k1_hand_bonus_is_not_bonus_cards():
+    """K-1 against the analysis option bonus_cards: one favours seat 0, the other the later seats."""
+    both = State.new(parse_rules("classic[bonus_cards=1,hand_bonus=2]", players=3), seed=5)
+    assert both.core.hand_sizes() == [7, 8, 8]
+
+
+def test_k1_reference_deals_as_the_core():
+    """K-1 in the reference: the same hands from the same shuffled pile as the core's order."""
+    rules = rules_for("classic", 3, hand_bonus=2, first_seat=1)
+    plain = RefGame.new(rules_for("classic", 3, first_seat=1), rng=random.Random(4))
+    g = RefGame.new(rules, rng=random.Random(4))
+    assert [len(h) for h in g.hands] == [8, 6, 8]
+    assert sorted(g.hands[1]) == sorted(plain.hands[1])
+    assert sorted(g._all_cards()) == sorted(rules.deck_cards.cards())
+
+
+# ---------------------------------------------------------------- K-2 first_turn_jacks
+
+
+def test_k2_no_jack_on_the_first_turn_while_another_card_plays():
+    """K-2: with first_turn_jacks=off the first turn lists no jack play; the next turn does."""
+    rules = rules_for(first_turn_jacks="off")
+    wild = _jacks(rules, CardKind.WILD)[0]
+    state = make(rules, hands=[f"{wild} 5H", f"{wild} 6H"], draw="rest")
+    assert moves(state) and all(m.startswith("5H@") for m in moves(state))
+    with pytest.raises(IllegalMoveError, match=r"K-2"):
+        state.apply(f"{wild}@e5")
+    plain = make(rules_for(), hands=[f"{wild} 5H", f"{wild} 6H"], draw="rest")
+    assert any(m.startswith(f"{wild}@") for m in moves(plain))
+    state.apply(moves(state)[0])
+    assert any(m.startswith(f"{wild}@") for m in moves(state))  # turn 1: jacks again
+
+
+def test_k2_a_hand_of_only_jacks_plays_them():
+    """K-2: a first hand of jacks alone (or whose other cards cannot be played) plays a jack as usual."""
+    rules = rules_for(first_turn_jacks="off")
+    wild = _jacks(rules, CardKind.WILD)[0]
+    state = make(rules, hands=[f"{wild}", "6H"], draw="rest")
+    assert len(moves(state)) == 96 and all(m.startswith(f"{wild}@") for m in moves(state))
+    ref = RefGame.from_position(state.to_position())
+    assert ref.legal_moves() == moves(state)
+
+
+def test_k2_reference_refuses_the_jack_and_agrees_on_the_list():
+    """K-2 in the reference: the same legal list, and the jack refused naming the rule."""
+    rules = rules_for(first_turn_jacks="off")
+    wild = _jacks(rules, CardKind.WILD)[0]
+    state = make(rules, hands=[f"{wild} 5H 9C", "6H"], draw="rest")
+    ref = RefGame.from_position(state.to_position())
+    assert ref.legal_moves() == moves(state)
+    with pytest.raises(ValueError, match="K-2"):
+        ref.apply(f"{wild}@e5")
+
+
+def test_k2_in_position_files_and_bad_values():
+    """K-2, P-1: written in the variant; a position at turn 1 lifts it; bad values are refused."""
+    state = State.new(parse_rules("classic[first_turn_jacks=off]", players=2), seed=1)
+    text = to_sqn(state.to_position())
+    assert text.startswith("classic[first_turn_jacks=off] ")
+    assert str(parse_position(text).rules.variant) == "classic[first_turn_jacks=off]"
+    with pytest.raises(RulesError, match="first_turn_jacks"):
+        parse_rules("classic[first_turn_jacks=maybe]", players=2)
+    wild = _jacks(rules_for(), CardKind.WILD)[0]
+    later = make(rules_for(first_turn_jacks="off"), hands=[f"{wild} 5H", "6H"], draw="rest", turn=1)
+    assert any(m.startswith(f"{wild}@") for m in moves(later))
+
+
+def test_k2_random_playouts_keep_the_rule():
+    """K-2 in the core's random play (the playouts' and the random bot's path): no jack on turn 0."""
+    deck = parse_rules("classic", players=2).deck_cards
+    first_cards = {"on": set(), "off": set()}
+    for setting, kinds in first_cards.items():
+        rules = parse_rules(f"classic[first_turn_jacks={setting}]", players=2)
+        for seed in range(12):
+            state = State.new(rules, seed=seed)
+            for _ in range(10):
+                _, card, _, _ = decode_action(state.core.random_action())
+                kinds.add(deck.kind(deck.codes[card]))
+    assert CardKind.WILD in first_cards["on"]
+    assert first_cards["off"] == {CardKind.NORMAL}
