@@ -4,7 +4,13 @@ window (ST-15) is analysed from the seat asked.  Small iteration budgets, fixed 
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
+import pytest
+
 from seqsolve.analysis.search import analyze
+from seqsolve.bots import make_bot
 from seqsolve.games import read_state
 
 #: seat 0 completes the red pile with its R5 and takes the chip that wins (3 blue, 2 red: ST-21)
@@ -93,3 +99,51 @@ def test_a_block_window_on_a_winning_completion():
     a = analyze(state, bot="mcts:iters=200,time=0", seed=2)
     assert a.moves[0].move == "block" and a.moves[0].block and a.tactics.blocks == ["block"]
     assert a.tactics.threats[0]["holds"] == "played" and a.tactics.threats[0]["blockers"] == [1]
+
+
+# ---------------------------------------------------------------- tactics
+
+TACTICS = Path(__file__).parents[1] / "data" / "tactics" / "stacks"
+
+
+def _tags(path: Path) -> dict[str, str]:
+    """The ``x-`` keys of a readable position (ignored by the reader, P-10)."""
+    tags = {}
+    for line in path.read_text().splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip().lower().startswith("x-"):
+            tags[key.strip().lower()[2:]] = value.strip()
+    return tags
+
+
+@pytest.mark.parametrize("path", sorted(TACTICS.glob("*.txt")), ids=lambda p: p.stem)
+def test_stacks_tactics_are_ranked_first(path):
+    """Each hand-built tactic's ``x-best`` decision is ranked first, with its exact tag:
+    ``win`` (win 1), ``win_unless_blocked``, or ``block`` (every decision that leaves the
+    opponent no winning completion ranked above every other one)."""
+    tags = _tags(path)
+    best = tags["best"].split("|")
+    a = analyze(read_state(path.read_text()), bot="mcts:iters=1000,time=0", seed=0)
+    top = a.moves[0]
+    assert top.move in best, [(m.move, m.win) for m in a.moves[:4]]
+    if tags["exact"] == "win":
+        assert top.exact == "win" and top.win == 1.0 and a.tactics.win_in_one == [top.move]
+    elif tags["exact"] == "win_unless_blocked":
+        assert top.exact == "win_unless_blocked" and a.tactics.unless_blocked == [top.move] and top.win < 1.0
+    else:
+        assert set(a.tactics.blocks) == set(best) and not a.tactics.no_block
+        assert [m.block for m in a.moves] == [True] * len(best) + [False] * (len(a.moves) - len(best))
+
+
+@pytest.mark.parametrize("bot", ["greedy", "mcts"])
+@pytest.mark.parametrize(
+    "path", sorted(p for p in TACTICS.glob("*.txt") if _tags(p).get("bots") == "yes"), ids=lambda p: p.stem
+)
+def test_stacks_bots_play_the_tactic(path, bot):
+    """The bots, from the seat's observation, take the win and block the winning chip."""
+    state = read_state(path.read_text())
+    player = make_bot(f"{bot}:iters=300,time=0,work=0" if bot == "mcts" else bot, game="stacks")
+    player.start(state.rules, state.seats, state.current_player)
+    for seed in range(3):
+        action = player.choose(state.observation(state.current_player), np.random.default_rng(seed))
+        assert state.action_to_string(action) in _tags(path)["best"].split("|")
