@@ -15,7 +15,9 @@ found by trying decisions and counting cards rather than by search (the game's
 * **the threat summary** of every seat (``threats`` of ``analyze --json``).
 
 It is a count, not a search: runs of several cards in one turn (ST-12: a pile at 3
-finished with its 4 and its 5) are left to the search.  Every seat is a side (ST-1).
+finished with its 4 and its 5), and an opponent's Steal-a-Chip that wins under
+``stacks_steal_chip_can_win=true`` (ST-19), are left to the search.  Every seat is a
+side (ST-1).
 """
 
 from __future__ import annotations
