@@ -25,7 +25,9 @@ class TurnStat:
     ``move`` is the whole turn in P-12 notation; ``actions`` its core actions.
     ``visits``/``share`` are the root visits of its first action (all trees
     merged); ``win`` and ``win_ci`` are None when the search never tried it.
-    ``exact`` is ``"win"`` for a turn that wins at once (then ``win`` is 1).
+    ``exact`` is ``"win"`` for a turn that wins at once (then ``win`` is 1), or in Stacks
+    ``"win_unless_blocked"`` for a completion whose chip wins unless an opponent plays a
+    Block on it (ST-15; ``win`` stays the search's estimate).
     ``proof`` is a proven result (a forced win, then ``win`` is 1; a forced loss, then
     0); without one (and not ``exact``), ``win`` and ``win_ci`` are estimates kept
     within [:data:`ESTIMATE_FLOOR`, :data:`ESTIMATE_CEILING`].
@@ -127,17 +129,25 @@ class Tactics:
     no_block: bool
     #: each of ``threats`` in words, as the game says it (not part of the JSON)
     notes: list[str] = field(default_factory=list)
-    #: whether the opponents' wins were looked for: a game without tactics (Stacks) has
-    #: no exact threats, so its empty ``threats`` says nothing (``opponent_wins`` null)
+    #: whether the opponents' wins were looked for: a game without tactics has no
+    #: exact threats, so its empty ``threats`` says nothing (``opponent_wins`` null)
     looked: bool = True
+    #: Stacks: the decisions whose completion wins unless an opponent blocks it (ST-15);
+    #: None for a game where a win at once is the end of the game (not in the JSON)
+    unless_blocked: list[str] | None = None
+    #: the game ranks single decisions, not whole turns (Stacks): the report's wording
+    decisions: bool = False
 
     def to_dict(self) -> dict:
-        return {
+        data = {
             "win_in_one": self.win_in_one,
             "opponent_wins": self.threats if self.looked else None,
             "blocks": self.blocks,
             "no_block": self.no_block,
         }
+        if self.unless_blocked is not None:
+            data["win_unless_blocked"] = self.unless_blocked
+        return data
 
 
 def budget_unit(spec: str) -> str:

@@ -31,7 +31,9 @@ The search is the game's :meth:`~seqsolve.games.base.Game.searcher`, for Sequenc
 compiled information-set MCTS of :mod:`seqsolve._search` (the ``mcts`` bot's ``Searcher``;
 an ``mcts:...`` spec after the position sets its parameters), for Sequence Stacks its
 ``mcts`` bot's ``StacksSearcher`` (:mod:`seqsolve._stacks_bots`), whose decisions are ranked
-one by one: Stacks has no tactics.
+one by one (a turn is many decisions), its exact facts (:mod:`seqsolve.games.stacks.threats`)
+first: a completion whose chip wins, then one that wins unless an opponent blocks it
+(ST-15), then the decisions after which no opponent's winning completion is left.
 Unless the analysis is *open* (every card listed and ``open_information``
 asked for), the side to move searches its own observation: every iteration
 deals the cards it cannot see at random among those it has not seen, so cards
@@ -426,7 +428,11 @@ def analyze(
     legal = view.legal_actions()
     game = _game(view)
     exact = tactics_of(game, view, open_information)
-    whole = not isinstance(exact, NoTactics)  # rank a turn's first decisions as whole turns
+    # rank a turn's first decisions as whole turns (Sequence), or each decision on its own
+    # (Stacks, a game without tactics); whether the opponents' wins are looked for at all
+    whole = getattr(exact, "whole_turns", not isinstance(exact, NoTactics))
+    looked = getattr(exact, "looked", whole)
+    wins_now = getattr(exact, "wins_now", None)  # a game whose win at once is not the end of the game
 
     # exact facts first: they do not depend on the search
     threatened = [t for t in exact.opponent_wins(view, side) if t["possible"]]
@@ -451,7 +457,7 @@ def analyze(
             return None
         if after.is_terminal():
             return has_won(after, side)
-        if not view.ends_turn(turn[-1]):
+        if whole and not view.ends_turn(turn[-1]):
             return None  # the play after the exchange is not known yet
         return not any(t["possible"] for t in exact.opponent_wins(after, side))
 
@@ -467,8 +473,11 @@ def analyze(
         if not pv or not (pv[0] == text or pv[0].startswith(text + " ")):
             pv = [text]  # no tree line, or the turn is not the tree's own choice
         stat = TurnStat(text, turn, visits, visits / total if total else 0.0, win, ci, pv)
-        if turn_wins(view, turn, side):
+        now = "win" if turn_wins(view, turn, side) else wins_now(view, turn, side) if wins_now else None
+        if now == "win":
             stat.exact, stat.win, stat.win_ci = "win", 1.0, (1.0, 1.0)
+        elif now is not None:
+            stat.exact = now  # Stacks: a completion whose chip wins unless an opponent blocks it
         if threatened:
             stat.block = blocks(turn)
         return stat
@@ -476,6 +485,7 @@ def analyze(
     def rank(s: TurnStat):
         return (
             s.exact != "win",
+            s.exact != "win_unless_blocked",
             not (threatened and s.block),
             -s.visits,
             -(s.win if s.win is not None else -1.0),
@@ -561,15 +571,20 @@ def analyze(
     elif value is not None and not math.isnan(value):
         value = min(max(value, ESTIMATE_FLOOR), ESTIMATE_CEILING)
     win_list = [s.move for s in stats if s.exact == "win"]
-    block_list = [s.move for s in stats if threatened and s.block and s.exact != "win"]
+    block_list = [
+        s.move for s in stats if threatened and s.block and s.exact not in ("win", "win_unless_blocked")
+    ]
     threats_now = exact.opponent_wins(view, side)
+    unless = [s.move for s in stats if s.exact == "win_unless_blocked"]
     tactics = Tactics(
         win_in_one=win_list,
         threats=threats_now,
         blocks=block_list,
         no_block=bool(threatened) and not block_list and not win_list,
         notes=[exact.describe(t) for t in threats_now],
-        looked=whole,
+        looked=looked,
+        unless_blocked=unless if wins_now else None,
+        decisions=not whole,
     )
     rules = state.rules
     return Analysis(

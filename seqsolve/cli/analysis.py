@@ -90,6 +90,8 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
         tag = (
             " (wins now)"
             if m.exact == "win"
+            else " (wins now unless blocked)"
+            if m.exact == "win_unless_blocked"
             else f" ({m.proof.words()})"
             if m.proof
             else " (blocks)"
@@ -108,13 +110,22 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     t = a.tactics
     if t.win_in_one:
         lines.append(f"exact      {side_name(a.side)} wins now with {', '.join(t.win_in_one)}")
+    if t.unless_blocked:
+        lines.append(
+            f"exact      {side_name(a.side)} wins now unless blocked with {', '.join(t.unless_blocked)}"
+        )
     if t.threats:
         lines.append("threats    next turn: " + "; ".join(t.notes))
         if t.blocks:
             lines.append(f"blocks     {', '.join(t.blocks)}")
         elif t.no_block:
-            lines.append("blocks     none: no turn stops every possible winning placement")
-    if not t.win_in_one and not t.threats and t.looked:
+            what = (
+                "decision leaves no possible winning completion"
+                if t.decisions
+                else "turn stops every possible winning placement"
+            )
+            lines.append(f"blocks     none: no {what}")
+    if not t.win_in_one and not t.unless_blocked and not t.threats and t.looked:
         lines.append("exact      no side can win on its next turn")
     lines.extend(_proof_lines(a, side_name(a.side)))
     if a.threats is not None:

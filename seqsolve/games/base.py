@@ -375,7 +375,13 @@ class Game(Protocol):
 
 class Tactics(Protocol):
     """What a game knows exactly about the decision to make in a view, by trying moves
-    rather than by search: the analysis ranks and explains turns with it."""
+    rather than by search: the analysis ranks and explains turns with it.
+
+    Optional, read with defaults: ``whole_turns`` (True: a turn's first decisions are
+    ranked as whole turns; Stacks ranks each decision on its own), ``looked`` (True: the
+    opponents' wins were looked for) and ``wins_now(view, turn, side)`` (``"win"``,
+    ``"win_unless_blocked"`` or None, for a game whose win is not always the end of the
+    turn that makes it: Stacks' Block window)."""
 
     def opponent_wins(self, view: GameState, side: int) -> list[dict]:
         """Every way a side other than ``side`` would win on its next turn in ``view``: a dict

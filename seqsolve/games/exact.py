@@ -47,6 +47,11 @@ class NoTactics:
     reveals, and every legal decision ranked on its own, as the decision to make now
     (its continuation still shown in whole turns)."""
 
+    #: each legal decision is ranked on its own, not as the start of a whole turn
+    whole_turns = False
+    #: no opponent's win is looked for: an empty list of them says nothing
+    looked = False
+
     @staticmethod
     def opponent_wins(view, side: int) -> list[dict]:
         return []

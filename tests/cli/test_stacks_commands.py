@@ -124,17 +124,17 @@ def test_bench_times_stacks_random_games_next_to_classic():
 
 
 def test_analyze_ranks_every_decision_of_the_seat_to_move(example, tmp_path):
-    """The Stacks mcts search (docs/stacks.md "Bots") ranks each legal decision on its own;
-    no exact threats are claimed, since Stacks has none to look for."""
+    """The Stacks mcts search (docs/stacks.md "Bots") ranks each legal decision on its own,
+    after the exact facts: here no seat is a chip from the win, so there are none."""
     data = json.loads(ok("analyze", example, "mcts:iters=300,time=0", "--seed", "1", "--json"))
     legal = {read_state(EXAMPLE).action_to_string(a) for a in read_state(EXAMPLE).legal_actions()}
     assert data["variant"] == "stacks" and data["to_move"] == 0 and data["iterations"] == 300
     assert {m["move"] for m in data["moves"]} == legal and data["legal_turns"] == len(legal)
     assert all(0 <= m["win"] <= 1 and m["pv"][0].startswith(m["move"]) for m in data["moves"])
-    assert data["exact"]["opponent_wins"] is None
+    assert data["exact"]["opponent_wins"] == [] and data["exact"]["win_unless_blocked"] == []
     text = ok("analyze", example, "--iters", "300", "--seed", "1", "--top", "3")
     assert "seat 0 (seat 0) to move" in text and "300 iterations" in text
-    assert "can win on its next turn" not in text  # nothing was looked for
+    assert "exact      no side can win on its next turn" in text
     hidden = tmp_path / "seat1.stn"
     hidden.write_text(EXAMPLE.replace("stacks 0>", "stacks 1>") + "\n")
     assert "seat 1's cards are not listed" in fails("analyze", str(hidden))

@@ -3,8 +3,8 @@ position files, reached by the runners the way they reach classic Sequence.
 
 Pure Python at import: the compiled engine is loaded by the first method that deals,
 reads or searches a game, and the position text module only by the methods that read
-or write one.  What Stacks does not have (board threats for ``analyze``, a heatmap of a
-balance point) is said here once: :class:`NotSupported`.
+or write one.  What Stacks does not have (proofs for ``analyze``, a heatmap of a balance
+point) is said here once: :class:`NotSupported`.
 """
 
 from __future__ import annotations
@@ -120,8 +120,9 @@ class StacksGame:
         return compiled_games(rules, choosers, detail)
 
     def tactics(self, view, open_information: bool):
-        """No exact tactics to rank by (wins in one, blocks: every decision is ranked by
-        the search), but each seat's threat summary for the report (``threats``)."""
+        """The exact facts ``analyze`` ranks by and reports (:mod:`.threats`): decisions
+        that win now (or win unless blocked, ST-15), every opponent's winning completions,
+        the decisions that leave none, and each seat's threat summary (``threats``)."""
         from .threats import StacksTactics
 
         return StacksTactics(view)

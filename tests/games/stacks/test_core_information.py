@@ -133,6 +133,7 @@ def test_the_game_object_deals_checks_variants_and_refuses_what_it_lacks():
     rules = STACKS.rules("stacks", players=4)
     st = STACKS.new_initial_state(rules, seed=2)
     assert st.sides == "0123" and st.side_of(3) == 3 and st.current_player == 0
-    tactics = STACKS.tactics(st, False)  # nothing exact to rank by, the seats' threat summary to show
+    tactics = STACKS.tactics(st, False)  # exact facts by decision, the seats' threat summary to show
+    assert tactics.looked and not tactics.whole_turns and tactics.opponent_wins(st, 0) == []
     assert isinstance(tactics, NoTactics) and [t.side for t in tactics.summary()] == list("0123")
     assert STACKS.loop(rules, [None, None]) is None
