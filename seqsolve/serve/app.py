@@ -50,6 +50,31 @@ ROUTES: dict[str, Callable[[dict, work.Limits], dict]] = {
 }
 
 
+def _no_constant(name: str):
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's JSON reads but JSON has not:
+    refused at the door rather than by each field."""
+    raise ValueError(f"{name} is not JSON")
+
+
+def _unicode(raw: bytes, body) -> bool:
+    """Whether ``body``, read from the JSON text ``raw``, holds no lone surrogate escape
+    (``"\\ud800"``), which :func:`json.loads` reads as a str that cannot be written
+    back as UTF-8: an answer or a message quoting it would fail where the request should
+    have been refused.
+
+    >>> ok = [b'"\\u00e9"', b'"\\ud83d\\ude00"', b'"\\ud800"']
+    >>> [_unicode(raw, json.loads(raw)) for raw in ok]
+    [True, True, False]
+    """
+    if b"\\u" not in raw.lower():
+        return True
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def allowed_hosts(host: str, port: int) -> set[str]:
     """The ``Host`` headers a request to a server bound to ``host:port`` may carry: the
     address itself, and ``localhost``'s names for a loopback address.
@@ -82,6 +107,8 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
     }
 
     def refuse(message: str, status: int = 400) -> JSONResponse:
+        # a message quoting the request must still encode (JSONResponse writes UTF-8)
+        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         return JSONResponse({"error": message}, status_code=status, headers=headers)
 
     def door(request: Request) -> JSONResponse | None:
@@ -122,9 +149,13 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
             if len(raw) > MAX_BODY:
                 return refuse(f"refused: a request body is at most {MAX_BODY >> 20} MB", 413)
         try:
-            body = json.loads(raw.decode("utf-8"))
+            body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
         except (UnicodeDecodeError, ValueError, RecursionError):
             return refuse("the request's body is not JSON")
+        if not _unicode(raw, body):
+            return refuse(
+                "the request's body holds text that is not Unicode (a lone \\ud800 to \\udfff escape)"
+            )
         if not isinstance(body, dict):
             return refuse("the request's body must be a JSON object")
         async with workers:
