@@ -107,8 +107,8 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
     }
 
     def refuse(message: str, status: int = 400) -> JSONResponse:
-        # a message quoting the request must still encode (JSONResponse writes UTF-8)
-        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
+        # a message quoting the request is still one line, and still encodes (as UTF-8)
+        message = " ".join(message.encode("utf-8", "backslashreplace").decode("utf-8").split())
         return JSONResponse({"error": message}, status_code=status, headers=headers)
 
     def door(request: Request) -> JSONResponse | None:
@@ -141,7 +141,9 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
         if kind != "application/json":
             return refuse("refused: the request's body must be application/json", 415)
         size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        if size is not None and not size.isdigit():
+            return refuse(f"refused: Content-Length {size[:20]!r} is not a number of bytes")
+        if size is not None and int(size) > MAX_BODY:
             return refuse(f"refused: a request body is at most {MAX_BODY >> 20} MB", 413)
         raw = b""
         async for chunk in request.stream():
@@ -172,9 +174,23 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
                 )
         return JSONResponse(result, headers=headers)
 
+    async def no_route(request: Request, exc) -> Response:
+        """A path or method no route answers (404, 405): for the API, its one line as JSON
+        with the door's headers, as every other refusal; for anything else, plain text."""
+        status = getattr(exc, "status_code", 404)
+        said = getattr(exc, "detail", None) or "Not Found"
+        if request.url.path.startswith("/api/"):
+            allowed = {"Allow": "POST"} if status == 405 else {}
+            response = refuse(f"refused: {said} ({request.method} {request.url.path[:60]})", status)
+            response.headers.update(allowed)
+            return response
+        return Response(said, status_code=status, media_type="text/plain", headers=headers)
+
+    from starlette.exceptions import HTTPException
+
     routes = [
         Route("/", page, methods=["GET"]),
         Route("/static/{name}", page, methods=["GET"]),
         Route("/api/{action}", api, methods=["POST"]),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, exception_handlers={HTTPException: no_route})

@@ -271,3 +271,33 @@ def test_a_stacks_last_line_of_any_kind_is_drawn_or_refused(client, games, last)
     for text in (readable + last + "\n", readable.replace("\nturn:", f"\n{last}\nturn:", 1)):
         send(client, "analyze", {"position": text, "iterations": 2})
         send(client, "analyze", {"position": text, "iterations": 2, "moves": ["B4", "pass"]})
+
+
+@pytest.mark.parametrize(
+    "method, path, status",
+    [
+        ("GET", "/api/new", 405),
+        ("PUT", "/api/play", 405),
+        ("DELETE", "/api/new", 405),
+        ("POST", "/api/", 404),
+        ("POST", "/api/new/x", 404),
+        ("POST", "/api/new%0A", 404),
+        ("POST", "/api/%ED%A0%80", 404),
+        ("POST", "/api/" + "x" * 5000, 404),
+    ],
+)
+def test_a_path_or_method_no_route_answers_is_a_one_line_json_refusal(client, method, path, status):
+    response = client.request(method, path, content=b"{}", headers={"Content-Type": "application/json"})
+    assert response.status_code == status
+    assert response.headers["content-type"] == "application/json"
+    assert "default-src 'none'" in response.headers["content-security-policy"]
+    (error,) = response.json().values()
+    assert error and "\n" not in error and len(error) < 200
+
+
+def test_a_content_length_that_is_no_number_is_refused(client):
+    for size in ("-1", "x", "1e3"):
+        response = client.post(
+            "/api/new", content=b"{}", headers={"Content-Type": "application/json", "Content-Length": size}
+        )
+        assert response.status_code == 400 and "Content-Length" in response.json()["error"]
