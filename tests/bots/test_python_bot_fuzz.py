@@ -157,3 +157,48 @@ def test_a_spec_that_names_no_bot_is_one_line(tmp_path, spec, message):
     d = str(tmp_path)
     line = fails("match", spec.format(d=d), "random", "--games", "2")
     assert re.search(message.format(d=re.escape(d)), line), line
+
+
+PARAMS = """
+from seqsolve.bots import Param
+
+
+def picky(text):
+    raise RuntimeError("never")
+
+
+class Tuned:
+    params = {
+        "depth": Param(int, 1, "plies", 0, 10),
+        "c": Param(float, 1.0, "exploration", 0, 5),
+        "odd": Param(picky, None, "a kind of the writer's own"),
+    }
+
+    def __init__(self, **values):
+        self.values = values
+
+    def choose(self, observation, rng):
+        return observation.legal_actions()[0]
+"""
+
+
+@pytest.mark.parametrize(
+    "written, message",
+    [
+        ("depth=11", "parameter depth must be at least 0 and at most 10 (not 11)"),
+        ("depth=-1", "parameter depth must be at least 0 and at most 10 (not -1)"),
+        ("depth=99999999999999999999", "at most 10"),
+        ("depth=1.5", "parameter depth takes a int, not '1.5'"),
+        ("depth=5_0", "parameter depth takes a int, not '5_0'"),
+        ("depth=\uff15", "parameter depth takes a int"),
+        ("c=nan", "parameter c must be at least 0 and at most 5 (not nan)"),
+        ("c=inf", "at most 5"),
+        ("c=1_0", "parameter c takes a float"),
+        ("odd=x", "parameter odd takes a picky, not 'x'"),
+        ("deep=1", "unknown parameter 'deep' (known: depth, c, odd)"),
+    ],
+)
+def test_a_parameter_unknown_out_of_range_or_oddly_written_is_one_line(tmp_path, written, message):
+    (tmp_path / "tuned.py").write_text(PARAMS)
+    line = fails("match", f"{tmp_path}/tuned.py:Tuned:{written}", "random", "--games", "2")
+    assert message in line, line
