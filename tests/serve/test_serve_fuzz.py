@@ -8,7 +8,9 @@ is a success or a 4xx refusal of one line, never a 500 or a traceback."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
 
 import pytest
 
@@ -301,3 +303,27 @@ def test_a_content_length_that_is_no_number_is_refused(client):
             "/api/new", content=b"{}", headers={"Content-Type": "application/json", "Content-Length": size}
         )
         assert response.status_code == 400 and "Content-Length" in response.json()["error"]
+
+
+def test_a_save_name_that_is_no_plain_new_file_is_refused_and_nothing_written(tmp_path, games):
+    game = games["classic"]["game"]
+    os.mkfifo(tmp_path / "fifo.jsonl")
+    (tmp_path / "link.jsonl").symlink_to(tmp_path / "elsewhere.jsonl")
+    with TestClient(make_app(Limits(max_seconds=1.0, save_dir=str(tmp_path)), {"testserver"})) as client:
+        for name in [
+            "fifo.jsonl",
+            "link.jsonl",
+            "a\tb.jsonl",
+            "a\nb.jsonl",
+            "\u202egnp.jsonl",
+            "nul\x00.jsonl",
+            "../up.jsonl",
+            ".hidden.jsonl",
+            "x" * 300 + ".jsonl",
+            "a.JSONL",
+        ]:
+            assert send(client, "save", {"game": game, "name": name})["error"]
+        assert send(client, "save", {"game": game, "name": "é.jsonl"})["saved"] == "é.jsonl"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo.jsonl", "link.jsonl", "é.jsonl"]
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "fifo.jsonl").st_mode)
+    assert not (tmp_path / "elsewhere.jsonl").exists()
