@@ -57,9 +57,10 @@ from .specs import parse_spec, parse_values
 #: the entry-point group through which installed packages offer bots
 ENTRY_POINT_GROUP = "seqsolve.bots"
 
-#: what a bot writer's code may raise and seqsolve reports (a sys.exit() in a bot included);
-#: Ctrl-C (KeyboardInterrupt) still stops the run
-_BUGS = (Exception, SystemExit)
+#: what a bot writer's code may raise and seqsolve reports: anything (a sys.exit() or a
+#: class of its own derived from BaseException included) but Ctrl-C, which each handler
+#: lets through first (``except KeyboardInterrupt: raise``) so that it still stops the run
+_BUGS = BaseException
 
 _NAME = r"[A-Za-z_]\w*"
 _DOTTED = re.compile(rf"{_NAME}(\.{_NAME})*")
@@ -194,7 +195,12 @@ def _load_file(spec: ClassSpec):
     except OSError as exc:
         raise BotError(f"bot {spec.name}: cannot read {path} ({exc.strerror})") from None
     except SyntaxError as exc:
-        where = f"{path}:{exc.lineno}" + (f":{exc.offset}" if exc.offset else "")
+        # a NUL byte or an undecodable file is a SyntaxError with no line (Python 3.11.4 on)
+        where = (
+            path
+            + (f":{exc.lineno}" if exc.lineno else "")
+            + (f":{exc.offset}" if exc.lineno and exc.offset else "")
+        )
         raise BotError(f"bot {spec.name}: {where}: {exc.msg}") from None
     except ValueError as exc:  # a NUL byte
         raise BotError(f"bot {spec.name}: {path}: {exc}") from None
@@ -205,6 +211,8 @@ def _load_file(spec: ClassSpec):
     try:
         with _prints_to_stderr():
             exec(code, module.__dict__)  # noqa: S102 - what loading a bot file means
+    except KeyboardInterrupt:
+        raise
     except _BUGS as exc:  # the bot writer's code, any bug
         del sys.modules[module_name]
         raise BotError(f"bot {spec.name}: loading {path} raised {_located(exc, full)}") from None
@@ -222,6 +230,8 @@ def _import_module(spec: ClassSpec):
                 f" (a file is named with its .py: {spec.where.replace('.', '/')}.py:{spec.qualname})"
             ) from None
         raise BotError(f"bot {spec.name}: importing {spec.where} raised {_located(exc)}") from None
+    except KeyboardInterrupt:
+        raise
     except _BUGS as exc:  # the bot writer's code, any bug
         raise BotError(f"bot {spec.name}: importing {spec.where} raised {_located(exc)}") from None
 
@@ -293,6 +303,8 @@ def load_entry_point(name: str, point: importlib.metadata.EntryPoint) -> type:
     try:
         with _prints_to_stderr():
             cls = point.load()
+    except KeyboardInterrupt:
+        raise
     except _BUGS as exc:  # the bot writer's code, any bug
         raise BotError(f"bot {name} ({_provider(point)}): loading it raised {_located(exc)}") from None
     check_bot_class(cls, name)
@@ -373,6 +385,8 @@ class PythonBot(Bot):
         try:
             with _prints_to_stderr():
                 self.inner = cls(**values, **(extra or {}))
+        except KeyboardInterrupt:
+            raise
         except _BUGS as exc:  # the bot writer's code, any bug
             raise BotError(f"bot {name}: {cls.__name__}(...) raised {_located(exc)}") from None
         # a Bot subclass's choose checks its arguments as this one's does: call it unchecked
@@ -388,6 +402,8 @@ class PythonBot(Bot):
                 start(rules, seats, seat)
         except BotFailure:
             raise
+        except KeyboardInterrupt:
+            raise
         except _BUGS as exc:  # the bot writer's code, any bug
             raise BotFailure(f"start raised {_located(exc)}") from None
 
@@ -400,6 +416,8 @@ class PythonBot(Bot):
                 check(rules)
         except BotError:
             raise
+        except KeyboardInterrupt:
+            raise
         except _BUGS as exc:  # the bot writer's code, any bug
             raise BotError(f"bot {self.name}: check_rules raised {_located(exc)}") from None
 
@@ -409,18 +427,25 @@ class PythonBot(Bot):
             action = self._choose(observation, rng)
         except BotFailure:
             raise
+        except KeyboardInterrupt:
+            raise
         except _BUGS as exc:  # the bot writer's code, any bug
             raise BotFailure(f"raised {_located(exc)}") from None
         finally:
             sys.stdout = shown
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise BotFailure(f"answered {_short(action)}, not an action (an int of legal_actions())")
-        action = action.__index__()
+        try:
+            action = action.__index__()
+        except KeyboardInterrupt:
+            raise
+        except _BUGS as exc:  # an __index__ of the bot writer's own
+            raise BotFailure(f"answered {_short(action)}, whose __index__ raised {_located(exc)}") from None
         if action not in observation.legal_actions():
             try:
                 text = observation.action_to_string(action)
             except Exception:  # noqa: BLE001 - an integer that is no action at all
-                text = str(action)
+                text = _short(action)
             raise BotFailure(f"illegal action {text}")
         return action
 
@@ -430,7 +455,9 @@ class PythonBot(Bot):
             try:
                 with _prints_to_stderr():
                     close()
-            except Exception:  # noqa: BLE001, S110 - the games are played: a failed tidy-up changes none
+            except KeyboardInterrupt:
+                raise
+            except _BUGS:
                 pass
 
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..errors import ArgumentError
+from ..games.base import IllegalMoveError
 from ..games.sequence.actions import ActionKind, decode_action, encode_action
 from ..games.sequence.board import CELLS, CORNERS
 from ..games.sequence.cards import CardKind
@@ -36,7 +38,10 @@ def game_rules(variant: str = "classic", players: int = 2, teams: int = 0) -> Ru
         RulesError: an unknown preset or option, or rules the wrappers cannot deal
             explicitly (bonus cards, hand_bonus, a draft that reshuffles).
     """
-    rules = Variant.parse(variant).resolve(players, teams or None)
+    for name, value in (("players", players), ("teams", teams)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise ArgumentError(f"{name} must be a whole number, not {value!r}")
+    rules = Variant.parse(variant).resolve(int(players), int(teams) or None)
     if rules.bonus_cards:
         raise RulesError("the framework wrappers do not deal bonus cards (bonus_cards must be 0)")
     if rules.hand_bonus:
@@ -90,6 +95,40 @@ class ActionTable:
     def text(self, index: int) -> str:
         """The action in move notation (RULES.md P-12)."""
         return self._template.action_to_string(self.core(index))
+
+    def checked(self, action, world: State, who: str) -> int:
+        """``action``, a table number, as an int once it is one of the legal actions of
+        ``world``: a framework's caller may hand anything, and the core plays only legal
+        actions (it does not check them again).
+
+        >>> from seqsolve.games.sequence.rules import parse_rules
+        >>> table = ActionTable(parse_rules("classic", players=2))
+        >>> table.checked(1.0, State.new(table._template.rules, seed=1), "player_0")
+        Traceback (most recent call last):
+        seqsolve.errors.ArgumentError: player_0: action 1.0 is not legal: an action is a whole number from 0 to 532
+
+        Raises:
+            ArgumentError: ``action`` is not a whole number of the table (a float, text,
+                a bool, a list) or is out of its range.
+            IllegalMoveError: ``action`` is not legal in ``world``.
+        """
+        if isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
+            number = None
+        else:
+            try:
+                number = action.__index__()
+            except TypeError:  # a numpy array of more than one number
+                number = None
+        if number is None or not 0 <= number < self.size:
+            shown = repr(action) if len(repr(action)) <= 40 else repr(action)[:37] + "..."
+            raise ArgumentError(
+                f"{who}: action {shown} is not legal: an action is a whole number from 0 to {self.size - 1}"
+            )
+        if world.is_terminal() or self.core(number) not in world.legal_actions():
+            raise IllegalMoveError(
+                f"{who}: action {self.text(number)} is not legal here (number {number} of the {self.size})"
+            )
+        return number
 
     def legal(self, world: State) -> list[int]:
         """The table's numbers of the legal actions of ``world``, ascending."""

@@ -38,6 +38,8 @@ require("open-spiel", "pyspiel")
 import numpy as np
 import pyspiel
 
+from ..errors import ArgumentError
+from ..games.base import IllegalMoveError
 from ..games.bot import Bot, BotError, Param
 from ..games.engine import bit_generator
 from ..games.sequence.notation import to_sqn
@@ -147,11 +149,18 @@ class SequenceGame(pyspiel.Game):
     choice)."""
 
     def __init__(self, params: dict | None = None):
+        unknown = sorted(set(params or {}) - set(_DEFAULTS))
+        if unknown:
+            raise ArgumentError(
+                f"SequenceGame: unknown parameter {unknown[0]!r} (known: players, teams, variant)"
+            )
         values = {**_DEFAULTS, **(params or {})}
-        values["variant"] = _safe_variant(str(values["variant"]))
-        self.rules = game_rules(
-            _seqsolve_variant(values["variant"]), int(values["players"]), int(values["teams"])
-        )
+        if not isinstance(values["variant"], str):
+            raise ArgumentError(
+                f"SequenceGame: variant must be text such as 'classic', not {values['variant']!r}"
+            )
+        values["variant"] = _safe_variant(values["variant"])
+        self.rules = game_rules(_seqsolve_variant(values["variant"]), values["players"], values["teams"])
         self.table = ActionTable(self.rules)
         self.dealer = Dealer.of(self.rules)
         r = self.rules
@@ -230,6 +239,13 @@ class SequenceState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         g = self._g()
         codes = g.rules.deck_cards.codes
+        if self._dealt is not None or self._draw is not None:
+            # OpenSpiel hands any number on: a card no deal or draw can give is refused here
+            if action not in dict(self.chance_outcomes()):
+                raise IllegalMoveError(f"chance outcome {action} is no card the deal or draw can give here")
+        elif self._world is not None:
+            # ... and the core plays only legal actions, without checking them again
+            g.table.checked(action, self._world.value, f"seat {self._world.value.current_player}")
         if self._dealt is not None:
             owner = g.dealer.deal_owner(len(self._dealt))
             self._dealt.append(action)

@@ -30,6 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..errors import ArgumentError
 from ..games.sequence.state import State
 from ._tables import ActionTable, game_rules, observation_pieces, seen_in, write_seen
 
@@ -94,6 +95,9 @@ class SequenceEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.world.current_player]
 
     def observe(self, agent: str) -> dict:
+        if agent not in self.possible_agents:
+            shown = repr(agent) if len(repr(agent)) <= 40 else repr(agent)[:37] + "..."
+            raise ArgumentError(f"observe: no agent {shown} (agents: {', '.join(self.possible_agents)})")
         seat = self.possible_agents.index(agent)
         tensor = np.zeros(self._observation_space["observation"].shape, np.float32)
         views, start = {}, 0
@@ -113,16 +117,9 @@ class SequenceEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.table.legal(self.world)
-        if action is None or int(action) not in legal:
-            shown = (
-                action
-                if action is None or not 0 <= int(action) < self.table.size
-                else self.table.text(action)
-            )
-            raise ValueError(f"{agent}: action {shown} is not legal here (see the action_mask)")
+        action = self.table.checked(action, self.world, agent)
         self._cumulative_rewards[agent] = 0.0
-        self.world.apply_legal(self.table.core(int(action)))
+        self.world.apply_legal(self.table.core(action))
         if self.world.is_terminal():
             for a, value in zip(self.agents, self.world.returns()):
                 self.rewards[a] = value

@@ -57,8 +57,12 @@ class Param:
                 if text.lower() in ("0", "false", "no", "off"):
                     return False
                 raise ValueError
+            # Python's int() and float() also read '5_0', '１' and '١٢': a spec is written
+            # as --variant is, in plain ASCII digits, so that one value has one spelling
+            if self.kind in (int, float) and (not text.isascii() or "_" in text):
+                raise ValueError
             value = self.kind(text)
-        except ValueError:
+        except Exception:  # noqa: BLE001 - a bot writer's own kind may raise anything
             raise BotError(
                 f"bot {bot}: parameter {name} takes a {self.kind.__name__}, not {text!r}"
             ) from None

@@ -50,6 +50,31 @@ ROUTES: dict[str, Callable[[dict, work.Limits], dict]] = {
 }
 
 
+def _no_constant(name: str):
+    """``NaN``, ``Infinity`` and ``-Infinity``, which Python's JSON reads but JSON has not:
+    refused at the door rather than by each field."""
+    raise ValueError(f"{name} is not JSON")
+
+
+def _unicode(raw: bytes, body) -> bool:
+    """Whether ``body``, read from the JSON text ``raw``, holds no lone surrogate escape
+    (``"\\ud800"``), which :func:`json.loads` reads as a str that cannot be written
+    back as UTF-8: an answer or a message quoting it would fail where the request should
+    have been refused.
+
+    >>> ok = [b'"\\u00e9"', b'"\\ud83d\\ude00"', b'"\\ud800"']
+    >>> [_unicode(raw, json.loads(raw)) for raw in ok]
+    [True, True, False]
+    """
+    if b"\\u" not in raw.lower():
+        return True
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def allowed_hosts(host: str, port: int) -> set[str]:
     """The ``Host`` headers a request to a server bound to ``host:port`` may carry: the
     address itself, and ``localhost``'s names for a loopback address.
@@ -82,6 +107,8 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
     }
 
     def refuse(message: str, status: int = 400) -> JSONResponse:
+        # a message quoting the request is still one line, and still encodes (as UTF-8)
+        message = " ".join(message.encode("utf-8", "backslashreplace").decode("utf-8").split())
         return JSONResponse({"error": message}, status_code=status, headers=headers)
 
     def door(request: Request) -> JSONResponse | None:
@@ -114,7 +141,9 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
         if kind != "application/json":
             return refuse("refused: the request's body must be application/json", 415)
         size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        if size is not None and not size.isdigit():
+            return refuse(f"refused: Content-Length {size[:20]!r} is not a number of bytes")
+        if size is not None and int(size) > MAX_BODY:
             return refuse(f"refused: a request body is at most {MAX_BODY >> 20} MB", 413)
         raw = b""
         async for chunk in request.stream():
@@ -122,9 +151,13 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
             if len(raw) > MAX_BODY:
                 return refuse(f"refused: a request body is at most {MAX_BODY >> 20} MB", 413)
         try:
-            body = json.loads(raw.decode("utf-8"))
+            body = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
         except (UnicodeDecodeError, ValueError, RecursionError):
             return refuse("the request's body is not JSON")
+        if not _unicode(raw, body):
+            return refuse(
+                "the request's body holds text that is not Unicode (a lone \\ud800 to \\udfff escape)"
+            )
         if not isinstance(body, dict):
             return refuse("the request's body must be a JSON object")
         async with workers:
@@ -141,9 +174,23 @@ def make_app(limits: work.Limits, hosts: Iterable[str]):
                 )
         return JSONResponse(result, headers=headers)
 
+    async def no_route(request: Request, exc) -> Response:
+        """A path or method no route answers (404, 405): for the API, its one line as JSON
+        with the door's headers, as every other refusal; for anything else, plain text."""
+        status = getattr(exc, "status_code", 404)
+        said = getattr(exc, "detail", None) or "Not Found"
+        if request.url.path.startswith("/api/"):
+            allowed = {"Allow": "POST"} if status == 405 else {}
+            response = refuse(f"refused: {said} ({request.method} {request.url.path[:60]})", status)
+            response.headers.update(allowed)
+            return response
+        return Response(said, status_code=status, media_type="text/plain", headers=headers)
+
+    from starlette.exceptions import HTTPException
+
     routes = [
         Route("/", page, methods=["GET"]),
         Route("/static/{name}", page, methods=["GET"]),
         Route("/api/{action}", api, methods=["POST"]),
     ]
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, exception_handlers={HTTPException: no_route})

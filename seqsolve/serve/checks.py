@@ -98,16 +98,24 @@ def check_bot(spec: str, game, max_seconds: float) -> str:
         RequestError: why not, in one line (an unknown bot or bad value as ``seqsolve bots`` says it).
     """
     from ..bots import BotError, make_bot, parse_spec
+    from ..bots.classes import class_spec
 
     if not isinstance(spec, str) or not spec.strip():
         raise RequestError(f"a bot is a spec such as 'heuristic', not {_shown(spec)}")
     spec = spec.strip()
+    named = None if spec.partition(":")[0].strip() in game.bot_classes() else class_spec(spec)
+    if named is not None:  # parse_spec would read its class as a parameter and say that
+        raise RequestError(
+            f"bot {_shown(spec)} cannot be seated from the page: it runs the code of {_shown(named.where)}"
+        )
     try:
         name, raw = parse_spec(spec)
     except BotError as exc:
         raise RequestError(str(exc)) from None
     if name not in SEATABLE:
-        raise RequestError(f"bot {name!r} cannot be seated from the page (it may: {', '.join(SEATABLE)})")
+        raise RequestError(
+            f"bot {_shown(name)} cannot be seated from the page (it may: {', '.join(SEATABLE)})"
+        )
     if raw.get("weights", "default") != "default":
         raise RequestError(
             f"bot {spec}: the page plays the default weights only (a weights file is not read)"

@@ -155,8 +155,14 @@ def save(body: dict, limits: Limits) -> dict:
         raise RequestError("this server saves no files (start it with --save-dir DIR); download the record")
     table = _table(field(body, "game", dict, required=True), limits)
     name = field(body, "name", str, required=True).strip()
-    if not name or name != os.path.basename(name) or name.startswith(".") or "\0" in name or "\\" in name:
-        raise RequestError(f"{name!r} is not a plain file name (no folder, not hidden)")
+    if (
+        not name
+        or name != os.path.basename(name)
+        or name.startswith(".")
+        or "\\" in name
+        or not name.isprintable()  # a NUL, a tab, a newline: no name a person typed
+    ):
+        raise RequestError(f"{name!r} is not a plain file name (no folder, not hidden, no control character)")
     if not name.endswith(".jsonl"):
         raise RequestError(f"{name}: a record file's name ends in .jsonl")
     path = os.path.join(limits.save_dir, name)
