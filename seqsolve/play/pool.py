@@ -108,9 +108,11 @@ def pool(n_jobs: int):
             n_jobs, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
         )
     else:  # other systems, or a program with threads
-        from joblib.externals.loky import get_reusable_executor
+        # a pool of its own, not loky's process-wide reusable one: joblib's Parallel
+        # takes that one over and expects its own set-up on it
+        from joblib.externals.loky.process_executor import ProcessPoolExecutor as LokyPool
 
-        executor = get_reusable_executor(max_workers=n_jobs, timeout=IDLE_SECONDS, reuse=True)
+        executor = LokyPool(max_workers=n_jobs, timeout=IDLE_SECONDS)
     _POOL[:] = [executor, n_jobs]
     pools_started += 1
     return executor
@@ -185,8 +187,8 @@ def stop_pool() -> None:
             if process.is_alive():
                 process.kill()
         executor.shutdown(wait=True, cancel_futures=True)
-    else:  # pragma: no cover - other systems
-        executor.shutdown(wait=False, kill_workers=True)
+    else:  # loky's (other systems, or a program with threads): its killed workers are waited for
+        executor.shutdown(wait=True, kill_workers=True)
 
 
 def lost_worker(executor, exc: BaseException) -> BaseException:

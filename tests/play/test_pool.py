@@ -174,12 +174,13 @@ def test_an_interrupted_run_resumes_to_the_same_records(tmp_path, on_workers):
             raise KeyboardInterrupt
 
     out = tmp_path / "broken.jsonl"
+    before = {child.pid for child in multiprocessing.active_children()}
     with pytest.raises(KeyboardInterrupt):
         run_games(config, 60, jobs=2, out=str(out), on_records=ctrl_c)
     kept = len(read_records(str(out))[1])
     assert 0 < kept < 60
-    assert pool._POOL[0] is None  # its workers were stopped
-    assert not [p for p in multiprocessing.active_children() if p.is_alive()]
+    assert pool._POOL[0] is None  # its workers were stopped: none of them is left alive
+    assert not [p for p in multiprocessing.active_children() if p.is_alive() and p.pid not in before]
     stats = pool.RunStats()
     run_games(config, 60, jobs=2, out=str(out), stats=stats)
     assert stats.worker_games == 60 - kept
@@ -297,3 +298,25 @@ def _forks(parent: int) -> list[int]:
         except OSError:  # ended meanwhile
             continue
     return found
+
+
+def test_the_pool_of_a_program_with_threads_leaves_joblib_its_own(tmp_path, on_workers):
+    """With another thread running the runner takes a loky pool of its own; joblib's
+    Parallel afterwards still gets loky's process-wide pool set up its way."""
+    import threading
+
+    from joblib import Parallel, delayed
+
+    pool.stop_pool()
+    done = threading.Event()
+    waiting = threading.Thread(target=done.wait)
+    waiting.start()
+    try:
+        stats = pool.RunStats()
+        run_games(MatchConfig(bots=("greedy", "random"), seed=6), 20, jobs=2, stats=stats)
+        assert stats.worker_games == 20 and hasattr(pool._POOL[0], "_flags")  # loky's
+        assert Parallel(n_jobs=2)(delayed(abs)(-n) for n in range(4)) == [0, 1, 2, 3]
+    finally:
+        done.set()
+        waiting.join()
+        pool.stop_pool()
