@@ -71,6 +71,17 @@ def text(
     return Shape("text", attrs, words, cls, data or {})
 
 
+def mark_line(x: float, y: float, data: dict) -> list[Shape]:
+    """A marked turn that has no place on the picture (a pass, a bare exchange, an end):
+    an empty box and its move and label, a line under the picture's caption."""
+    box = {"x": x, "y": y - 11, "width": 12, "height": 12, "fill": "none", "stroke": INK, "stroke-width": 2}
+    label = f"{data['move']}  {data['label']}".rstrip()
+    return [
+        Shape("rect", box, cls="mark", data=data),
+        text(x + 18, y, label, 13, INK, "start", cls="mark-label", data=data, **{"font-weight": "bold"}),
+    ]
+
+
 def _number(value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 

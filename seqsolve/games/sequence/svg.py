@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..drawing import INK, SUIT_RED, Shape, shapes_png, shapes_svg
+from ..drawing import INK, SUIT_RED, Shape, mark_line, shapes_png, shapes_svg
 from ..drawing import text as _text
 from .board import COLUMNS, SIZE, cell_name, window_name, windows
 from .cards import RANKS, SUITS
@@ -285,35 +285,7 @@ def position_shapes(pos: Position, marks: Iterable[dict] | None = None) -> tuple
         shapes.append(_text(MARGIN, y, line, 13, INK, "start"))
     for data in off_board:  # a pass or a bare exchange: its mark is a line of the caption
         y += LINE
-        shapes.append(
-            Shape(
-                "rect",
-                {
-                    "x": MARGIN,
-                    "y": y - 11,
-                    "width": 12,
-                    "height": 12,
-                    "fill": "none",
-                    "stroke": INK,
-                    "stroke-width": 2,
-                },
-                cls="mark",
-                data=data,
-            )
-        )
-        shapes.append(
-            _text(
-                MARGIN + 18,
-                y,
-                f"{data['move']}  {data['label']}".rstrip(),
-                13,
-                INK,
-                "start",
-                cls="mark-label",
-                data=data,
-                **{"font-weight": "bold"},
-            )
-        )
+        shapes += mark_line(MARGIN, y, data)
     height = y + 10
     shapes[0] = Shape("rect", {**shapes[0].attrs, "height": height})
     return shapes, board_end, height

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..base import MoveSyntaxError
-from ..drawing import INK, SUIT_RED, Shape, shapes_png, shapes_svg, text
+from ..drawing import INK, SUIT_RED, Shape, mark_line, shapes_png, shapes_svg, text
 from .actions import BLOCK, ActionKind, action_to_text, decode_action, text_to_action
 from .cards import BLUE, COLOUR_LETTERS, Card, card_code, colour, value
 from .position import StacksPosition
@@ -649,35 +649,7 @@ def position_shapes(pos: StacksPosition, marks: Iterable[dict] | None = None) ->
     shapes += on_table
     for data in off_table:  # pass, end, a play with no pile to go to: a line of its own
         y += LINE
-        shapes.append(
-            Shape(
-                "rect",
-                {
-                    "x": LEFT,
-                    "y": y - 11,
-                    "width": 12,
-                    "height": 12,
-                    "fill": "none",
-                    "stroke": INK,
-                    "stroke-width": 2,
-                },
-                cls="mark",
-                data=data,
-            )
-        )
-        shapes.append(
-            text(
-                LEFT + 18,
-                y,
-                f"{data['move']}  {data['label']}".rstrip(),
-                13,
-                INK,
-                "start",
-                cls="mark-label",
-                data=data,
-                **{"font-weight": "bold"},
-            )
-        )
+        shapes += mark_line(LEFT, y, data)
     height = int(y + 14)
     shapes[0] = Shape("rect", {**shapes[0].attrs, "height": height})
     return shapes, width, height
