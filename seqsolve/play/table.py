@@ -36,6 +36,24 @@ HUMAN = "human"
 STREAM = ("play",)
 
 
+def table_record(rules, seed: int, seats: list[str], moves: list[str]) -> dict:
+    """The record of a game played at a table, before its start position: one game
+    of one deal, the bots' generators drawn from ``seed`` on the :data:`STREAM` of play
+    (so a record read back replays the bots' choices)."""
+    return {
+        "game": 0,
+        "deal": 0,
+        "variant": str(rules.variant),
+        "players": rules.players,
+        "teams": rules.teams,
+        "seed": seed,
+        "stream": list(STREAM),
+        "seats": list(seats),
+        "side_bot": list(range(rules.teams)),
+        "moves": list(moves),
+    }
+
+
 class TableError(SeqsolveError, ValueError):
     """A game that cannot be set up, or a move a person may not make now."""
 
@@ -109,18 +127,7 @@ class Table:
         rules = start.rules if start is not None else rules_for(variant, players, teams)
         if len(seats) != rules.players:
             raise TableError(f"{len(seats)} players named for {rules.players} seats")
-        record = {
-            "game": 0,
-            "deal": 0,
-            "variant": str(rules.variant),
-            "players": rules.players,
-            "teams": rules.teams,
-            "seed": seed,
-            "stream": list(STREAM),
-            "seats": list(seats),
-            "side_bot": list(range(rules.teams)),
-            "moves": [],
-        }
+        record = table_record(rules, seed, seats, [])
         if start is not None:
             record["start"] = game_for(str(rules.variant)).write_position(start)
         return cls(record, programs=True)  # the caller's own specs

@@ -179,7 +179,7 @@ def save(body: dict, limits: Limits) -> dict:
 def _table(page: dict, limits: Limits):
     """The table of the game a page sends, replayed from its moves; its bots checked as a
     page's bots are (:func:`~seqsolve.serve.checks.check_bot`) and never a program."""
-    from ..play.table import HUMAN, STREAM, Table
+    from ..play.table import HUMAN, Table, table_record
 
     variant = field(page, "variant", str, required=True)
     players = whole(page, "players", None, 1, 12)
@@ -199,18 +199,7 @@ def _table(page: dict, limits: Limits):
         raise RequestError(f"no seat of the game is yours ({HUMAN!r}): nobody to play it")
     seats = [s if s == HUMAN else check_bot(s, game, limits.max_seconds) for s in seats]
     moves = _strings(page, "moves", MAX_MOVES)
-    record = {
-        "game": 0,
-        "deal": 0,
-        "variant": str(rules.variant),
-        "players": rules.players,
-        "teams": rules.teams,
-        "seed": seed,
-        "stream": list(STREAM),
-        "seats": seats,
-        "side_bot": list(range(rules.teams)),
-        "moves": moves,
-    }
+    record = table_record(rules, seed, seats, moves)
     start = field(page, "start", str)
     if start is not None:
         record["start"] = start
