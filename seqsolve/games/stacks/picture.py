@@ -86,21 +86,7 @@ def _card(box: Box, card: int | None, size: float, cls: str | None, data: dict) 
     fit = min(1.0, box.w / (0.62 * size * len(label) + 6))  # an action card's name fits its card
     rim = COLOURS[colour(card)] if card is not None and colour(card) is not None else "#8a8270"
     shapes = [
-        Shape(
-            "rect",
-            {
-                "x": box.x,
-                "y": box.y,
-                "width": box.w,
-                "height": box.h,
-                "rx": 4,
-                "fill": BACK if card is None else FACE,
-                "stroke": rim,
-                "stroke-width": 1.5,
-            },
-            cls=cls,
-            data=data,
-        ),
+        _rect(box, {"fill": BACK if card is None else FACE, "stroke": rim, "stroke-width": 1.5}, cls, data),
         text(
             box.x + box.w / 2, box.y + box.h / 2 + size / 3, label, size * fit, ink, **{"font-weight": "bold"}
         ),
@@ -108,42 +94,21 @@ def _card(box: Box, card: int | None, size: float, cls: str | None, data: dict) 
     return shapes
 
 
+def _rect(box: Box, style: dict, cls: str, data: dict, pad: float = 0, rx: float = 4) -> Shape:
+    """A rounded rectangle over ``box``, grown by ``pad`` on every side: a card, an empty
+    place and an outline differ only in ``style``."""
+    place = {"x": box.x - pad, "y": box.y - pad, "width": box.w + 2 * pad, "height": box.h + 2 * pad}
+    return Shape("rect", {**place, "rx": rx, **style}, cls=cls, data=data)
+
+
 def _empty(box: Box, cls: str, data: dict, stroke: str = "#b8b2a0") -> Shape:
     """The outline of an empty place (a pile slot, an empty discard pile)."""
-    return Shape(
-        "rect",
-        {
-            "x": box.x,
-            "y": box.y,
-            "width": box.w,
-            "height": box.h,
-            "rx": 4,
-            "fill": "none",
-            "stroke": stroke,
-            "stroke-width": 1.5,
-            "stroke-dasharray": "4 3",
-        },
-        cls=cls,
-        data=data,
-    )
+    style = {"fill": "none", "stroke": stroke, "stroke-width": 1.5, "stroke-dasharray": "4 3"}
+    return _rect(box, style, cls, data)
 
 
 def _outline(box: Box, stroke: str, cls: str, data: dict, pad: float = 4, width: float = 3) -> Shape:
-    return Shape(
-        "rect",
-        {
-            "x": box.x - pad,
-            "y": box.y - pad,
-            "width": box.w + 2 * pad,
-            "height": box.h + 2 * pad,
-            "rx": 6,
-            "fill": "none",
-            "stroke": stroke,
-            "stroke-width": width,
-        },
-        cls=cls,
-        data=data,
-    )
+    return _rect(box, {"fill": "none", "stroke": stroke, "stroke-width": width}, cls, data, pad=pad, rx=6)
 
 
 class _Table:
