@@ -149,6 +149,20 @@ def _prints_to_stderr():
         sys.stdout = shown
 
 
+@contextlib.contextmanager
+def _writers_code(fault, *lets_through: type[BaseException]):
+    """Around a call into the bot writer's code: what it prints goes to stderr, Ctrl-C and
+    ``lets_through`` pass, and any other exception, whatever its class, becomes
+    ``fault(where)`` (``where``: the exception in one line, at the bot's own line)."""
+    try:
+        with _prints_to_stderr():
+            yield
+    except (KeyboardInterrupt, *lets_through):
+        raise
+    except _BUGS as exc:  # the bot writer's code, any bug
+        raise fault(_located(exc)) from None
+
+
 def _located(exc: BaseException, origin: str | None = None) -> str:
     """``ValueError: bad (my_bots.py, line 12)``: an exception in one line, with the
     innermost frame of ``origin`` (a file) where one is, else the innermost frame."""
@@ -382,13 +396,8 @@ class PythonBot(Bot):
         self.params = dict(getattr(cls, "params", {}))  # type: ignore[misc]
         self.options = dict(values)
         self.inner_class = cls
-        try:
-            with _prints_to_stderr():
-                self.inner = cls(**values, **(extra or {}))
-        except KeyboardInterrupt:
-            raise
-        except _BUGS as exc:  # the bot writer's code, any bug
-            raise BotError(f"bot {name}: {cls.__name__}(...) raised {_located(exc)}") from None
+        with _writers_code(lambda where: BotError(f"bot {name}: {cls.__name__}(...) raised {where}")):
+            self.inner = cls(**values, **(extra or {}))
         # a Bot subclass's choose checks its arguments as this one's does: call it unchecked
         unchecked = getattr(type(self.inner).choose, "unchecked", None)
         self._choose = functools.partial(unchecked, self.inner) if unchecked else self.inner.choose
@@ -397,29 +406,15 @@ class PythonBot(Bot):
         start = getattr(self.inner, "start", None)
         if start is None:
             return
-        try:
-            with _prints_to_stderr():
-                start(rules, seats, seat)
-        except BotFailure:
-            raise
-        except KeyboardInterrupt:
-            raise
-        except _BUGS as exc:  # the bot writer's code, any bug
-            raise BotFailure(f"start raised {_located(exc)}") from None
+        with _writers_code(lambda where: BotFailure(f"start raised {where}"), BotFailure):
+            start(rules, seats, seat)
 
     def check_rules(self, rules) -> None:
         check = getattr(self.inner, "check_rules", None)
         if check is None:
             return
-        try:
-            with _prints_to_stderr():
-                check(rules)
-        except BotError:
-            raise
-        except KeyboardInterrupt:
-            raise
-        except _BUGS as exc:  # the bot writer's code, any bug
-            raise BotError(f"bot {self.name}: check_rules raised {_located(exc)}") from None
+        with _writers_code(lambda where: BotError(f"bot {self.name}: check_rules raised {where}"), BotError):
+            check(rules)
 
     def choose(self, observation, rng) -> int:
         shown, sys.stdout = sys.stdout, sys.stderr  # as in _prints_to_stderr, at a lower cost a move
