@@ -54,7 +54,7 @@ PRESETS = {
     "classic-4p-teams": ("classic", 4, 2),
 }
 
-#: what the default analysis was before issue 36 (CHANGELOG 2026-12-02 to 2026-12-06):
+#: what the default analysis was before the proofs and the last play came in (CHANGELOG 2026-12-02 to 2026-12-06):
 #: ``search`` at the same budget, but no proof search (a turn read 1 only when it won at
 #: once) and the worlds not weighed by the last play (a position recorded none, so
 #: ``search`` stood for its spec without ``infer``).  Its estimates were not kept within

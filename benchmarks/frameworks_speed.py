@@ -1,4 +1,4 @@
-"""Random games through the framework wrappers beside the core's (issue 40).
+"""Random games through the framework wrappers beside the core's.
 
 Five ways to play a uniformly random game of classic Sequence (2 players), timed in
 CPU seconds of this process (``time.process_time``), interleaved round by round so that

@@ -1,5 +1,5 @@
 """OpenSpiel's information-set MCTS, seated in seqsolve's match runner, against
-seqsolve's bots (issue 40: train with their tools, measure with ours).
+seqsolve's bots (train with their tools, measure with ours).
 
 Plays ``--games`` games (classic, 2 players; the runner's pairs: each deal twice, the
 seats swapped) of ``seqsolve.frameworks.openspiel.ISMCTSBot`` with ``--sims``

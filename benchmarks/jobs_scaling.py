@@ -1,4 +1,4 @@
-"""How much faster a match runs at ``--jobs 2`` than at ``--jobs 1`` (issue 37).
+"""How much faster a match runs at ``--jobs 2`` than at ``--jobs 1``.
 
 Each run is a fresh Python process (so a worker pool's start-up is paid, as on the
 command line) that plays a match through ``run_games`` the way ``seqsolve match``

@@ -1,5 +1,5 @@
 """Games a second of a trivial Python bot played in-process against the same bot over
-``ext:`` (issue 40).
+``ext:``.
 
 The bot plays the first legal action.  In-process it is the class ``FirstLegal`` of this
 file (``benchmarks/python_bot_speed.py:FirstLegal``); over the line protocol it is this

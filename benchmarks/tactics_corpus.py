@@ -355,7 +355,7 @@ def solved(entry: dict, analysis) -> bool:
 
 def unproven_extremes(analysis) -> int:
     """How many turns of ``analysis`` print a win chance (or an interval end) of 1.000 or
-    0.000 without a proof: only a proven turn may (issue 36)."""
+    0.000 without a proof: only a proven turn may."""
     from seqsolve.analysis.results import is_proven
 
     count = 0

@@ -118,7 +118,7 @@ def test_annotating_a_three_side_game_plays_out_each_decision():
 
 
 def test_annotate_weighs_the_last_play_as_analyze_does():
-    """Issue 36, section 3: what the opponent just chose not to do is evidence about its
+    """What the opponent just chose not to do is evidence about its
     hand.  ``annotate`` weighs each decision's worlds by the opponent's last play exactly
     as ``analyze`` of that position does (the same estimates), and the weighing changes them."""
     from seqsolve.play.records import Replay

@@ -1,4 +1,4 @@
-"""Pictures of Sequence Stacks positions on the command line (issue 38): ``show --to
+"""Pictures of Sequence Stacks positions on the command line: ``show --to
 svg|png`` with ``--arrows`` from ``analyze --json``, ``analyze --to svg|png``,
 ``annotate --pictures DIR`` on a Stacks record, the same as for Sequence; and bad
 input: one line, exit 1 (2 for options that mean nothing together), nothing written."""

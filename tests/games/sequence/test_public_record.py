@@ -299,7 +299,7 @@ def test_p19_a_draft_position_from_replay_analyses_as_the_game_in_play(tmp_path)
 
 
 def test_p19_the_draft_preset_file_analyses_at_the_defaults_as_the_game_in_play(tmp_path):
-    """Issue 36: a position of the ``draft`` preset written by ``replay --to sqn`` and read
+    """A position of the ``draft`` preset written by ``replay --to sqn`` and read
     back by ``analyze FILE`` gives, at the analysis's defaults, the very answer the game
     in play gets (the tree's budget, proofs and the hidden-card report included)."""
     out = tmp_path / "games.jsonl"

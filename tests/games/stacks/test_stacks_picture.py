@@ -1,4 +1,4 @@
-"""Pictures of Sequence Stacks positions (issue 38): the SVG holds one element per
+"""Pictures of Sequence Stacks positions: the SVG holds one element per
 thing the position holds — a ``pile`` per sequence pile with its colour, top card and
 count (ST-7, ST-8), a ``card`` per card of each hand (``?`` where hidden, §4.8), a
 ``chip`` per chip by seat and colour (ST-4), a ``discard`` per seat, the draw,
