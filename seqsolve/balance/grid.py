@@ -58,9 +58,10 @@ class VariantPoint:
         return asdict(self)
 
 
-def parse_vary(text: str, game: Game | None = None) -> tuple[str, list[object]]:
+def parse_vary(text: str, game: Game | None = None, option: str = "--vary") -> tuple[str, list[object]]:
     """``"sequences_to_win=1,2,3"`` -> ``("sequences_to_win", [1, 2, 3])``, the values
-    read by the game of the grid (:func:`grid_game`).
+    read by the game of the grid (:func:`grid_game`); ``option`` is what errors call the
+    text (``fair`` reads its ``--try`` here too).
 
     >>> parse_vary("players=2,3")
     ('players', [2, 3])
@@ -69,15 +70,16 @@ def parse_vary(text: str, game: Game | None = None) -> tuple[str, list[object]]:
     name, eq, values = text.partition("=")
     name = name.strip()
     if not eq or not name or not values.strip():
-        raise BalanceError(f"--vary {text!r}: expected OPTION=VALUE,VALUE,... (e.g. players=2,3,4)")
+        example = "players=2,3,4" if option == "--vary" else "hand_bonus=1,2"
+        raise BalanceError(f"{option} {text!r}: expected OPTION=VALUE,VALUE,... (e.g. {example})")
     parsed = []
     for item in values.split(","):
         if not item.strip():
-            raise BalanceError(f"--vary {text!r}: an empty value")
+            raise BalanceError(f"{option} {text!r}: an empty value")
         try:
             parsed.append(game.parse_option(name, item))
         except RulesError as exc:
-            raise BalanceError(f"--vary {text!r}: {exc}") from None
+            raise BalanceError(f"{option} {text!r}: {exc}") from None
     return name, parsed
 
 

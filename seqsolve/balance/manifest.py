@@ -1,5 +1,6 @@
-"""The output folder of a balance run: its ``manifest.json`` (what was run, so that
-a rerun resumes only the same run) and the lock held while games are written."""
+"""The output folder of a balance run or a race (``seqsolve fair``, :mod:`.race`): its
+``manifest.json`` (what was run, so that a rerun resumes only the same run) and the lock
+held while games are written."""
 
 from __future__ import annotations
 
@@ -23,9 +24,9 @@ MANIFEST = "manifest.json"
 MANIFEST_FORMAT = 1
 
 
-def _manifest(config: BalanceConfig) -> dict:
+def _manifest(config: BalanceConfig, kind: str = "balance") -> dict:
     return {
-        "seqsolve": "balance",
+        "seqsolve": kind,
         "format": MANIFEST_FORMAT,
         "seed": config.seed,
         "seeds": SEED_SCHEME,
@@ -61,8 +62,9 @@ def _run_value(manifest: dict, key: str) -> str:
     return json.dumps(value)
 
 
-def read_manifest(out: str) -> dict | None:
-    """The manifest of an output folder, or None when there is none."""
+def read_manifest(out: str, kind: str = "balance") -> dict | None:
+    """The manifest of an output folder, or None when there is none; ``kind`` is the
+    command whose run it must hold (``balance`` or ``fair``)."""
     path = os.path.join(out, MANIFEST)
     if not os.path.exists(path):
         return None
@@ -70,9 +72,9 @@ def read_manifest(out: str) -> dict | None:
         with open(path, "rb") as fh:
             data = loads_json(fh.read())
     except (OSError, ValueError):
-        raise BalanceError(f"{path}: not a seqsolve balance manifest; choose another --out") from None
-    if not isinstance(data, dict) or data.get("seqsolve") != "balance":
-        raise BalanceError(f"{path}: not a seqsolve balance manifest; choose another --out")
+        raise BalanceError(f"{path}: not a seqsolve {kind} manifest; choose another --out") from None
+    if not isinstance(data, dict) or data.get("seqsolve") != kind:
+        raise BalanceError(f"{path}: not a seqsolve {kind} manifest; choose another --out")
     if data.get("format") != MANIFEST_FORMAT:
         raise BalanceError(
             f"{path}: manifest format {json.dumps(data.get('format'))} is not one this seqsolve reads"
@@ -83,33 +85,36 @@ def read_manifest(out: str) -> dict | None:
 
 
 @contextlib.contextmanager
-def open_output(config: BalanceConfig, out: str) -> Iterator[None]:
+def open_output(
+    config: BalanceConfig, out: str, kind: str = "balance", extra: dict | None = None
+) -> Iterator[None]:
     """Create (when its parent exists) and lock the output folder for the run, and
     check that it holds this run or nothing: its manifest keeps what decides the games
-    and the report (:data:`RUN_KEYS`), and a rerun with any of them changed is refused
-    rather than mixing two runs.  The lock is held until the ``with`` block ends.
+    and the report (:data:`RUN_KEYS`, and every key of ``extra``: a race's own rule),
+    and a rerun with any of them changed is refused rather than mixing two runs.  The
+    lock is held until the ``with`` block ends.
     """
     created = make_output_folder(out)
     running = False
     try:
         with FolderLock(out):
-            found = read_manifest(out)
-            mine = _manifest(config)
+            found = read_manifest(out, kind)
+            mine = {**_manifest(config, kind), **(extra or {})}
             if found is not None:
                 if found.get("seeds") != SEED_SCHEME:
                     raise BalanceError(
-                        f"{out} holds a balance run made with the seeds of seqsolve before spawn-key streams;"
+                        f"{out} holds a {kind} run made with the seeds of seqsolve before spawn-key streams;"
                         " its games cannot be resumed: choose another --out"
                     )
-                for key, name in RUN_KEYS.items():
+                for key, name in {**RUN_KEYS, **{k: k for k in extra or {}}}.items():
                     if _run_value(found, key) != _run_value(mine, key):
                         raise BalanceError(
-                            f"{out} holds a balance run with {name}={_run_value(found, key)}, not "
+                            f"{out} holds a {kind} run with {name}={_run_value(found, key)}, not "
                             f"{_run_value(mine, key)}; use the same options to resume, or choose another --out"
                         )
             elif os.listdir(out):
                 raise BalanceError(
-                    f"--out {out}: the folder is not empty and holds no balance run; choose another"
+                    f"--out {out}: the folder is not empty and holds no {kind} run; choose another"
                 )
             check_files(
                 [

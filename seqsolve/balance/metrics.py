@@ -77,6 +77,17 @@ def balance_test(side_wins: Sequence[int]) -> dict:
     }
 
 
+def first_seat_scores(point: VariantPoint, records: Sequence[dict]) -> list[float]:
+    """The score of the side that moves first in each self-play game: 1 a win, 1/T a
+    draw (T sides), 0 a loss; its mean minus 1/T is the first seat's advantage."""
+    sides = point.teams
+    first_side = point.rules().first_seat % sides
+    return [
+        1 / sides if r["winner_side"] is None else 1.0 if r["winner_side"] == first_side else 0.0
+        for r in records
+    ]
+
+
 def summarize_point(result: PointResult) -> dict:
     """Every balance metric of one point, from its records (docs/balance-metrics.md)."""
     point = result.point
@@ -87,17 +98,15 @@ def summarize_point(result: PointResult) -> dict:
     side_wins = [0] * sides
     draws = 0
     terminations: Counter = Counter()
-    scores = []  # the first mover's side: 1 win, 1/T draw, 0 loss
+    scores = first_seat_scores(point, records)
     legal = plies = 0
     for r in records:
         w = r["winner_side"]
         terminations[r["termination"]] += 1
         if w is None:
             draws += 1
-            scores.append(1 / sides)
         else:
             side_wins[w] += 1
-            scores.append(1.0 if w == first_side else 0.0)
         legal += r["detail"]["legal"]
         plies += r["plies"]
     decisive = n - draws

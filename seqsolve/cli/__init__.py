@@ -2,7 +2,7 @@
 
 :mod:`.position` (show, apply, convert, perft, bench), :mod:`.match` (match,
 tournament, replay, bots), :mod:`.analysis` (analyze, annotate) and
-:mod:`.balance` (balance), :mod:`.play` (play), :mod:`.serve` (serve); the options they share are in :mod:`.options`, the way
+:mod:`.balance` (balance), :mod:`.fair` (fair), :mod:`.play` (play), :mod:`.serve` (serve); the options they share are in :mod:`.options`, the way
 they fail in :mod:`.errors`.  The commands are thin: they call the modules that do
 the work, importing the heavy ones (numpy, joblib, the compiled core) inside the
 command so that --help and every usage error answer at once.
@@ -16,7 +16,7 @@ import sys
 import click
 
 from .. import __version__
-from . import analysis, balance, match, play, position, serve
+from . import analysis, balance, fair, match, play, position, serve
 from .errors import describe, interrupt_as_error, one_line
 
 __all__ = ["main"]
@@ -90,6 +90,7 @@ for _commands in (
     match.COMMANDS,
     analysis.COMMANDS,
     balance.COMMANDS,
+    fair.COMMANDS,
     play.COMMANDS,
     serve.COMMANDS,
 ):

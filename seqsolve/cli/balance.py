@@ -53,9 +53,12 @@ def _stages(bar: Progress, total_jobs: int):
     return on_start
 
 
-def _command_line(ctx: click.Context) -> str:
-    """The command that reproduces this run (the options that differ from their defaults)."""
-    parts = ["seqsolve", "balance", *ctx.params.get("bots", ())]
+def _command_line(ctx: click.Context, arguments: tuple[str, ...] | None = None) -> str:
+    """The command that reproduces this run (the options that differ from their defaults);
+    ``arguments`` are the command's own arguments (default: balance's bots)."""
+    if arguments is None:
+        arguments = ctx.params.get("bots", ())
+    parts = ["seqsolve", ctx.command.name, *arguments]
     for param in ctx.command.params:
         if not isinstance(param, click.Option) or param.name in ("progress",):
             continue

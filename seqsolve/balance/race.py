@@ -1,0 +1,348 @@
+"""The race for the fairest compensation (``seqsolve fair``): candidates played in
+rounds, the clearly unfair ones dropped as soon as their interval says so.
+
+The candidates are one variant with every combination of the values tried for its
+compensation options (any option of the variant's game: nothing here knows what a
+rule does), and the variant as it is (*the original*).  In the manner of F-race
+(Birattari, Stützle, Paquete and Varrentrapp, GECCO 2002) and irace, each round
+plays ``batch`` more self-play games of every candidate still in the race, then
+drops, at once:
+
+* every candidate whose interval for the first seat's advantage excludes 0 while
+  another candidate's still includes it;
+* every candidate surely further from fair than another: the nearest its interval
+  comes to 0 is further than the furthest another's goes (this one decides when no
+  interval includes 0 any more).
+
+The candidate whose interval reaches least far from 0 is never dropped, so one always
+remains.  The race stops when ``keep`` or fewer remain, or when the next round would
+pass the budget.  The intervals are confidence sequences (:mod:`.sequential`), valid
+however many rounds are looked at.
+
+The games are ``balance``'s (:mod:`.run`): a candidate's self-play games are those
+``seqsolve balance`` plays for that variant with the same seed and bots, kept in the
+same record files, so a race resumes like a balance run, and the race is a function
+of the records alone: the same seed gives the same race at any ``--jobs``, resumed or
+not.  :func:`race` is the rule itself, on scores, with no game in it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..games import RulesError, game_for
+from ..play.match import run_games
+from .grid import SEATING, BalanceError, VariantPoint, expand_grid, parse_vary
+from .metrics import PointResult, first_seat_scores
+from .run import BalanceConfig, _check_details, _never_stop, check_balance, jobs_of, match_games
+from .sequential import fixed_games_for, sequence_interval, tuned_rho
+
+
+@dataclass(frozen=True)
+class RaceConfig:
+    """Everything that decides a race: the balance run underneath (candidates as its
+    points, the original first; bots; seed; ``weak``/``strong`` for the skill match)
+    and the race's own rule."""
+
+    balance: BalanceConfig
+    tries: tuple[tuple[str, tuple], ...]
+    batch: int = 100
+    budget: int = 20_000
+    level: float = 0.95
+    keep: int = 1
+    best: int = 3
+
+    @property
+    def candidates(self) -> tuple[VariantPoint, ...]:
+        return self.balance.points
+
+    @property
+    def alpha(self) -> float:
+        return 1 - self.level
+
+    @property
+    def rho(self) -> float:
+        """The confidence sequence's mixture, tuned for the games a candidate plays when
+        none is dropped (fixed by the options, before any game)."""
+        return tuned_rho(self.budget // len(self.candidates), self.alpha)
+
+    def to_json(self) -> dict:
+        return {
+            "tries": {name: list(values) for name, values in self.tries},
+            "batch": self.batch,
+            "budget": self.budget,
+            "level": self.level,
+            "keep": self.keep,
+        }
+
+
+def candidates_of(
+    variant: str, tries: Sequence[str], players: int | None = None, teams: int | None = None
+) -> tuple[VariantPoint, ...]:
+    """The original ``variant`` first, then every other combination of the values of the
+    ``--try`` options, each option taking its value in ``variant`` too (a candidate
+    names only the options it changes).
+
+    >>> [p.label for p in candidates_of("classic", ["hand_bonus=1,2"])]
+    ['classic 2p', 'classic[hand_bonus=1] 2p', 'classic[hand_bonus=2] 2p']
+    >>> len(candidates_of("classic", ["hand_bonus=1", "first_turn_jacks=off"]))
+    4
+
+    Raises:
+        BalanceError: a bad variant, option or value; a seating option tried; an
+            option or a value given twice.
+    """
+    if not tries:
+        raise BalanceError("give at least one --try OPTION=V1,V2,... (the compensation values to race)")
+    try:
+        game_for(variant).parse_variant(variant)
+    except RulesError as exc:
+        raise BalanceError(f"VARIANT {variant!r}: {exc}") from None
+    (original,) = expand_grid([variant], (), players, teams)
+    game = game_for(original.variant)
+    base = game.parse_variant(original.variant)
+    own = base.options()
+    grid: dict[str, list] = {}
+    for text in tries:
+        name, values = parse_vary(text, game, "--try")
+        if name in SEATING:
+            raise BalanceError(
+                f"--try {text!r}: {name} is the seating, not a compensation; give it with --{name}"
+            )
+        if name in grid:
+            raise BalanceError(f"--try {name} is given twice; list all its values in one --try")
+        if len(set(map(repr, values))) < len(values):
+            raise BalanceError(f"--try {text!r}: a value is given twice")
+        grid[name] = list(dict.fromkeys([own.get(name), *values]))
+    points = [original]
+    seen = {original.rules()}
+    for combo in itertools.product(*grid.values()):
+        changed = {k: v for k, v in zip(grid, combo) if v != own.get(k)}
+        text = str(base.with_overrides(changed))
+        try:
+            (point,) = expand_grid([text], (), original.players, original.teams)
+        except BalanceError as exc:
+            raise BalanceError(f"--try: {exc}") from None
+        if point.rules() not in seen:
+            seen.add(point.rules())
+            points.append(point)
+    if len(points) < 2:
+        raise BalanceError(f"--try gives no variant other than {original.label}: nothing to race")
+    return tuple(points)
+
+
+def option_values(point: VariantPoint, names: Sequence[str]) -> dict[str, object]:
+    """The value of each tried option in a candidate (its preset's default when not
+    overridden), as the variant's game gives it."""
+    options = game_for(point.variant).parse_variant(point.variant).options()
+    return {name: options.get(name) for name in names}
+
+
+@dataclass
+class RaceResult:
+    """What a race did: per candidate its games, interval and the round it left the
+    race in (None: still in), and every round's intervals."""
+
+    games: list[int]
+    intervals: list[tuple[float, float, float]]  # advantage, low, high
+    dropped: list[int | None]
+    rounds: list[dict] = field(default_factory=list)
+    stopped: str = ""
+
+    @property
+    def spent(self) -> int:
+        return sum(self.games)
+
+    def ranking(self) -> list[int]:
+        """Candidates best first: those still in by distance of the advantage from 0,
+        then those dropped, the later the better."""
+
+        def key(i: int):
+            adv = abs(self.intervals[i][0])
+            d = self.dropped[i]
+            return (0, 0, adv) if d is None else (1, -d, adv)
+
+        return sorted(range(len(self.games)), key=key)
+
+
+def _reach(low: float, high: float) -> tuple[float, float]:
+    """How near and how far from 0 an interval comes."""
+    near = 0.0 if low <= 0 <= high else min(abs(low), abs(high))
+    return near, max(abs(low), abs(high))
+
+
+def drops(intervals: dict[int, tuple[float, float, float]]) -> list[int]:
+    """The candidates a round drops, from the intervals of those still in (see the
+    module's rule).
+
+    >>> drops({0: (0.05, 0.02, 0.08), 1: (0.0, -0.03, 0.03), 2: (-0.01, -0.04, 0.02)})
+    [0]
+    >>> drops({0: (0.05, 0.04, 0.06), 1: (0.02, 0.01, 0.03)})
+    [0]
+    """
+    reach = {i: _reach(lo, hi) for i, (_, lo, hi) in intervals.items()}
+    fair = {i for i, (near, _) in reach.items() if near == 0}
+    out = []
+    for i, (near, _) in reach.items():
+        others_far = [far for j, (_, far) in reach.items() if j != i]
+        if not others_far:
+            continue
+        if (near > 0 and fair - {i}) or near > min(others_far):
+            out.append(i)
+    return out
+
+
+def race(
+    scores_of: Callable[[int, int], np.ndarray],
+    fair_share: Sequence[float],
+    batch: int,
+    budget: int,
+    alpha: float,
+    rho: float,
+    keep: int = 1,
+) -> RaceResult:
+    """Race ``len(fair_share)`` candidates: ``scores_of(i, n)`` gives the scores (1 win,
+    1/sides a draw, 0 loss) of candidate ``i``'s first ``n`` games.
+
+    Raises:
+        BalanceError: the budget does not pay for one round.
+    """
+    k = len(fair_share)
+    if batch * k > budget:
+        raise BalanceError(
+            f"--budget {budget} does not pay for one round: {k} candidates x --batch {batch} = {batch * k} games"
+        )
+    result = RaceResult([0] * k, [(np.nan, -1.0, 1.0)] * k, [None] * k)
+    alive = list(range(k))
+    n = 0
+    while True:
+        n += batch
+        number = len(result.rounds) + 1
+        seen = {}
+        for i in alive:
+            scores = np.asarray(scores_of(i, n), dtype=float)
+            mean, low, high = sequence_interval(float(scores.sum()), len(scores), alpha, rho)
+            f = fair_share[i]
+            seen[i] = (mean - f, low - f, high - f)
+            result.games[i] = len(scores)
+            result.intervals[i] = seen[i]
+        gone = drops(seen)
+        for i in gone:
+            result.dropped[i] = number
+        result.rounds.append(
+            {"round": number, "games": n, "intervals": {i: list(v) for i, v in seen.items()}, "dropped": gone}
+        )
+        alive = [i for i in alive if i not in gone]
+        if len(alive) <= keep:
+            result.stopped = f"{len(alive)} candidate{'s' if len(alive) != 1 else ''} left (--keep {keep})"
+            return result
+        if result.spent + batch * len(alive) > budget:
+            result.stopped = (
+                f"the budget: the next round needs {batch * len(alive)} games, {budget - result.spent} left"
+            )
+            return result
+
+
+def uniform_grid(result: RaceResult, best: int, scores: np.ndarray, alpha: float) -> dict:
+    """What a uniform grid (every candidate the same games) would have needed to reach
+    the precision the race ended with on its best candidate: as many games as the
+    best played for every candidate (the same sequential interval), and the games of
+    a fixed-``n`` interval as wide (the observed variance of the best's scores)."""
+    k = len(result.games)
+    _, low, high = result.intervals[best]
+    width = (high - low) / 2
+    variance = float(np.var(scores)) if len(scores) > 1 else 0.25
+    fixed = fixed_games_for(width, alpha, max(variance, 1e-4)) if width > 0 else result.games[best]
+    return {
+        "race_games": result.spent,
+        "best_games": result.games[best],
+        "half_width": width,
+        "same_sequence": k * result.games[best],
+        "fixed_interval_games_each": fixed,
+        "fixed_interval": k * fixed,
+    }
+
+
+def check_race(config: RaceConfig) -> None:
+    """Validate the bots, every candidate's games and the budget before anything is written.
+
+    Raises:
+        BalanceError: naming what is wrong.
+    """
+    check_balance(config.balance)
+    k = len(config.candidates)
+    if config.batch * k > config.budget:
+        raise BalanceError(
+            f"--budget {config.budget} does not pay for one round: {k} candidates x --batch {config.batch}"
+            f" = {config.batch * k} games"
+        )
+
+
+def run_race(
+    config: RaceConfig,
+    out: str | None = None,
+    jobs: int = -1,
+    backend: str | None = None,
+    match_games_each: int | None = None,
+    on_start: Callable[[str, int], None] | None = None,
+    on_records: Callable[[list[dict]], None] | None = None,
+) -> tuple[RaceResult, list[PointResult]]:
+    """Race the candidates, then play the skill match (when ``weak`` is set) of the
+    best few and the original; returns the race and the records of those reported
+    (the original first, then the best), each cut to the games the race used.
+
+    An ``out`` folder must be held open by :func:`seqsolve.balance.manifest.open_output`.
+    """
+    bal = config.balance
+    check_race(config)
+    points = bal.points
+    held: dict[int, list[dict]] = {}
+
+    def scores_of(i: int, n: int) -> np.ndarray:
+        point = points[i]
+        job = jobs_of(bal, point)[0]
+        path = os.path.join(out, point.slug, job.filename) if out else None
+        have = len(held.get(i, ()))
+        if on_start:
+            on_start(f"{point.label} games {have + 1}-{n}", n - have)
+        tally = game_for(point.variant).tally
+        records = run_games(
+            job.config,
+            n,
+            jobs=jobs,
+            out=path,
+            backend=backend,
+            detail=tally,
+            on_records=_never_stop(on_records),
+        )
+        _check_details(path, records, tally(point.rules()))
+        held[i] = records
+        return first_seat_scores(point, records)
+
+    fair = [1 / p.teams for p in points]
+    result = race(scores_of, fair, config.batch, config.budget, config.alpha, config.rho, config.keep)
+    order = result.ranking()
+    shown = [0] + [i for i in order if i != 0][: config.best]
+    reported = []
+    for i in shown:
+        point = points[i]
+        pr = PointResult(point)
+        self_job, *rest = jobs_of(bal, point)
+        pr.records["self"] = held[i][: result.games[i]]
+        pr.configs["self"] = self_job.config
+        for job in rest:  # the skill match
+            n = match_games(match_games_each or config.batch, point.teams)
+            path = os.path.join(out, point.slug, job.filename) if out else None
+            if on_start:
+                on_start(f"{point.label} strong vs weak", n)
+            pr.records[job.name] = run_games(
+                job.config, n, jobs=jobs, out=path, backend=backend, on_records=_never_stop(on_records)
+            )
+            pr.configs[job.name] = job.config
+        reported.append(pr)
+    return result, reported

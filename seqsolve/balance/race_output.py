@@ -1,0 +1,195 @@
+"""A race (``seqsolve fair``) in words, numbers and one plot: the race table, the
+costs of the best candidates beside the original (``balance``'s own table), the JSON
+report, the Markdown report and the plot of seat advantage against each tried value."""
+
+from __future__ import annotations
+
+import os
+
+from .output import TABLE_COLUMNS, _interval, _pct, format_balance, format_markdown, format_text, table_rows
+from .plots import new_figure
+from .race import RaceConfig, RaceResult, option_values
+
+RACE_COLUMNS = ("rank", "variant", "games", "first seat adv. (pp) [sequential CI]", "result")
+
+#: how long a summary's heatmap is kept out of the report: it is the board's, not the race's
+_LEFT_OUT = ("heatmap",)
+
+
+def _status(result: RaceResult, i: int, original: bool) -> str:
+    d = result.dropped[i]
+    text = "in" if d is None else f"dropped in round {d}"
+    return f"{text} (original)" if original else text
+
+
+def race_rows(config: RaceConfig, result: RaceResult) -> list[list[str]]:
+    """One row per candidate, best first."""
+    rows = []
+    for rank, i in enumerate(result.ranking(), 1):
+        adv, low, high = result.intervals[i]
+        rows.append(
+            [
+                str(rank),
+                config.candidates[i].label,
+                str(result.games[i]),
+                f"{_pct(adv, True)} {_interval([low, high], True)}",
+                _status(result, i, i == 0),
+            ]
+        )
+    return rows
+
+
+def _grid_line(grid: dict) -> str:
+    return (
+        f"games: the race {grid['race_games']}; a uniform grid to the same precision "
+        f"(±{100 * grid['half_width']:.1f} pp on the best) {grid['fixed_interval']} with fixed-n intervals "
+        f"({grid['fixed_interval_games_each']} each), {grid['same_sequence']} with these sequential ones"
+    )
+
+
+def format_race(config: RaceConfig, result: RaceResult, summaries: list[dict], grid: dict) -> str:
+    """The terminal report: the race, then the costs of the best beside the original."""
+    level = round(100 * config.level)
+    lines = [
+        f"race: {len(result.rounds)} rounds of {config.batch} games, stopped by {result.stopped}",
+        format_text(RACE_COLUMNS, race_rows(config, result)),
+        f"sequential CI: {level}% confidence sequence (normal mixture), valid at every round",
+        _grid_line(grid),
+        "",
+        "the original and the best, as 'seqsolve balance' reports them (fixed-n intervals):",
+        format_balance(summaries),
+    ]
+    return "\n".join(lines)
+
+
+def report_json(config: RaceConfig, result: RaceResult, summaries: list[dict], grid: dict) -> dict:
+    """The race as one JSON object (docs/fair-command.md lists its fields)."""
+    names = [name for name, _ in config.tries]
+    bal = config.balance
+    candidates = []
+    for i, point in enumerate(config.candidates):
+        adv, low, high = result.intervals[i]
+        candidates.append(
+            {
+                "variant": point.variant,
+                "label": point.label,
+                "original": i == 0,
+                "values": option_values(point, names),
+                "games": result.games[i],
+                "first_seat_advantage": adv,
+                "first_seat_advantage_cs": [low, high],
+                "dropped_in_round": result.dropped[i],
+            }
+        )
+    return {
+        "seqsolve": "fair",
+        "variant": config.candidates[0].variant,
+        "players": config.candidates[0].players,
+        "teams": config.candidates[0].teams,
+        "bots": list(bal.bots),
+        "seed": bal.seed,
+        "skill": {"strong": bal.strong_bot, "weak": bal.weak} if bal.weak else None,
+        "race": {
+            **config.to_json(),
+            "interval": "normal-mixture confidence sequence (Howard et al. 2021), scores in [0, 1]",
+            "rho": config.rho,
+            "rounds": len(result.rounds),
+            "stopped": result.stopped,
+            "games": result.spent,
+        },
+        "uniform_grid": grid,
+        "ranking": [config.candidates[i].label for i in result.ranking()],
+        "candidates": candidates,
+        "rounds": [
+            {
+                "round": r["round"],
+                "games": r["games"],
+                "intervals": {config.candidates[i].label: v for i, v in r["intervals"].items()},
+                "dropped": [config.candidates[i].label for i in r["dropped"]],
+            }
+            for r in result.rounds
+        ],
+        "reported": [{k: v for k, v in s.items() if k not in _LEFT_OUT} for s in summaries],
+    }
+
+
+def markdown_report(
+    config: RaceConfig,
+    result: RaceResult,
+    summaries: list[dict],
+    data: dict,
+    plot: str | None,
+    report_path: str,
+) -> str:
+    """The Markdown report, linking the plot relative to the report."""
+    level = round(100 * config.level)
+    lines = [
+        f"# The fairest compensation for {config.candidates[0].label}",
+        "",
+        f"Command: `{data['command']}`",
+        "",
+        (
+            f"Bots {', '.join(config.balance.bots)}, seed {config.balance.seed}; {len(result.rounds)} rounds of "
+            f"{config.batch} games per candidate, stopped by {result.stopped}.  Intervals: {level}% confidence "
+            "sequences (normal mixture, valid at every round; docs/fair-command.md)."
+        ),
+        "",
+        format_markdown(RACE_COLUMNS, race_rows(config, result)),
+        "",
+        _grid_line(data["uniform_grid"]) + ".",
+        "",
+        "## The original and the best, as `seqsolve balance` reports them",
+        "",
+        (
+            "Fixed-n 95% intervals on the games each candidate played in the race; *delta* rows in the JSON "
+            "compare each with the original."
+        ),
+        "",
+        format_markdown(TABLE_COLUMNS, table_rows(summaries)),
+        "",
+    ]
+    if plot:
+        link = os.path.relpath(plot, os.path.dirname(os.path.abspath(report_path)) or ".")
+        lines += ["![seat advantage against each tried value](" + link.replace(os.sep, "/") + ")", ""]
+    return "\n".join(lines)
+
+
+def plot_race(config: RaceConfig, result: RaceResult):
+    """Seat advantage against each tried option's values: every candidate at its value,
+    with its sequential interval, black while in the race, grey once dropped."""
+    names = [name for name, _ in config.tries]
+    fig = new_figure(4.2 * len(names) + 0.8, 3.6)
+    axes = fig.subplots(1, len(names), sharey=True, squeeze=False)[0]
+    values = [option_values(p, names) for p in config.candidates]
+    for ax, name in zip(axes, names):
+        xs = list(dict.fromkeys(str(v[name]) for v in values))
+        at = {x: k for k, x in enumerate(xs)}
+        groups: dict[str, list[int]] = {}
+        for i, v in enumerate(values):
+            groups.setdefault(str(v[name]), []).append(i)
+        for x, members in groups.items():
+            for j, i in enumerate(members):
+                adv, low, high = (100 * y for y in result.intervals[i])
+                offset = (j - (len(members) - 1) / 2) * 0.12
+                alive = result.dropped[i] is None
+                ax.errorbar(
+                    at[x] + offset,
+                    adv,
+                    yerr=[[adv - low], [high - adv]],
+                    fmt="s" if i == 0 else "o",
+                    color="black" if alive else "#9a9a9a",
+                    capsize=3,
+                    ms=5,
+                )
+        ax.axhline(0, color="#c0392b", lw=1)
+        ax.set_xticks(range(len(xs)), xs)
+        ax.set_xlabel(name)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].set_ylabel("first seat's advantage, pp")
+    level = round(100 * config.level)
+    fig.suptitle(
+        f"{config.candidates[0].label}: seat advantage ({level}% confidence sequences; "
+        "black: still in, grey: dropped, square: original)",
+        fontsize="medium",
+    )
+    return fig
