@@ -1,0 +1,204 @@
+"""The race for the fairest compensation (``seqsolve fair``): the anytime-valid
+interval, the race's rule on known rates, and the command on a few hundred greedy games."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from seqsolve.balance.race import candidates_of, drops, race
+from seqsolve.balance.sequential import fixed_half_width, half_width, sequence_interval, tuned_rho
+from seqsolve.play.records import read_records
+
+FAST = ("--bot", "greedy", "--jobs", "1", "--no-progress")
+#: the original, one extra card, and seven: the second seat's hand twice the first's
+RACE = ("classic", "--try", "hand_bonus=1,7", "--batch", "20", "--budget", "400", "--seed", "5")
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    from seqsolve.cli import main
+
+    result = CliRunner().invoke(main, ["fair", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def run_json(*args: str) -> dict:
+    code, out, err = run_cli(*args, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def _stable(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k not in ("seconds", "out", "command")}
+
+
+# ---------------------------------------------------------------- the interval
+
+
+def _paths(p: float, paths: int, games: int, seed: int) -> np.ndarray:
+    """Running means of ``paths`` independent sequences of Bernoulli(p) games."""
+    wins = np.random.default_rng(seed).random((paths, games)) < p
+    return np.cumsum(wins, axis=1) / np.arange(1, games + 1)
+
+
+@pytest.mark.parametrize("p", [0.5, 0.3])
+def test_sequential_interval_covers_at_every_look_where_the_fixed_one_does_not(p):
+    alpha, games, every = 0.05, 2000, 20
+    looks = np.arange(every, games + 1, every)
+    rho = tuned_rho(games, alpha)
+    means = _paths(p, 3000, games, seed=int(p * 100))[:, looks - 1]
+    errors = np.abs(means - p)
+    sequential = half_width(looks, alpha, rho)
+    fixed = fixed_half_width(looks, alpha, p * (1 - p))  # the fixed-n interval at the true variance
+    assert np.all(sequential > fixed)  # the price of looking whenever one likes
+    missed_sequential = np.mean(np.any(errors >= sequential, axis=1))
+    missed_fixed = np.mean(np.any(errors >= fixed, axis=1))
+    assert missed_sequential <= alpha  # valid at all 100 looks at once
+    assert missed_fixed > 3 * alpha  # the fixed-n interval, looked at 100 times, is not
+    # at one look decided in advance the fixed one is right (about 5% misses)
+    assert abs(np.mean(errors[:, -1] >= fixed[-1]) - alpha) < 0.015
+
+
+def test_interval_is_clipped_and_empty_without_games():
+    assert sequence_interval(0, 0, 0.05, 10.0)[1:] == (0.0, 1.0)
+    mean, low, high = sequence_interval(10, 10, 0.05, 10.0)
+    assert mean == 1.0 and high == 1.0 and low < 1.0
+
+
+# ---------------------------------------------------------------- the race's rule
+
+
+def _known_rates(rates, seed=0):
+    rng = np.random.default_rng(seed)
+    games = [(rng.random(100_000) < r).astype(float) for r in rates]
+    return lambda i, n: games[i][:n]
+
+
+def test_race_drops_the_unfair_and_keeps_the_fair():
+    result = race(_known_rates([0.56, 0.5, 0.75, 0.48]), [0.5] * 4, 100, 40_000, 0.05, tuned_rho(2000, 0.05))
+    assert result.dropped[1] is None and result.ranking()[0] == 1
+    assert result.dropped[2] is not None and result.dropped[2] <= 2  # 25 points off: gone at once
+    assert result.dropped[0] is not None  # 6 points off: later, once its interval leaves 0
+    assert result.games[2] < result.games[0] <= result.games[1]
+    assert result.spent == sum(100 * len(r["intervals"]) for r in result.rounds)
+
+
+def test_race_stops_at_the_budget_and_never_drops_everyone():
+    result = race(_known_rates([0.7, 0.72]), [0.5, 0.5], 50, 1000, 0.05, tuned_rho(500, 0.05))
+    assert [d is None for d in result.dropped].count(True) >= 1
+    assert result.spent <= 1000 and "budget" in result.stopped or "left" in result.stopped
+    # none fair: the one surely further from 0 than the other goes
+    assert drops({0: (0.3, 0.25, 0.35), 1: (0.1, 0.05, 0.15)}) == [0]
+    assert drops({0: (0.1, 0.05, 0.15), 1: (0.12, 0.06, 0.18)}) == []
+
+
+def test_candidates_are_the_original_and_every_combination():
+    labels = [p.label for p in candidates_of("classic", ["hand_bonus=1,2", "first_turn_jacks=off"], 4, 2)]
+    assert labels[0] == "classic 4p/2t" and len(labels) == 6
+    assert "classic[hand_bonus=2,first_turn_jacks=off] 4p/2t" in labels
+    # a tried value equal to the original's is the original, not a second candidate
+    assert [p.label for p in candidates_of("classic[hand_bonus=1]", ["hand_bonus=0,1"])] == [
+        "classic[hand_bonus=1] 2p",
+        "classic[hand_bonus=0] 2p",
+    ]
+
+
+# ---------------------------------------------------------------- the command
+
+
+def test_race_drops_a_clearly_unfair_candidate_and_reports_the_costs():
+    data = run_json(*RACE, *FAST)
+    by_label = {c["label"]: c for c in data["candidates"]}
+    unfair = by_label["classic[hand_bonus=7] 2p"]
+    assert unfair["dropped_in_round"] is not None
+    assert unfair["first_seat_advantage_cs"][1] < 0  # the seat with twice the cards wins
+    assert data["ranking"][-1] == unfair["label"]
+    assert unfair["games"] < max(c["games"] for c in data["candidates"])
+    assert data["race"]["games"] == sum(c["games"] for c in data["candidates"]) <= 400
+    grid = data["uniform_grid"]
+    assert grid["race_games"] == data["race"]["games"] and grid["same_sequence"] >= grid["race_games"]
+    # the original is reported first, with balance's metrics, then the best
+    reported = data["reported"]
+    assert reported[0]["label"] == "classic 2p" and reported[0]["games"] == by_label["classic 2p"]["games"]
+    assert {"turns", "draw_rate", "terminations", "jacks_mean", "exchanges_mean"} <= reported[0].keys()
+    assert all("delta" in r for r in reported[1:])
+
+
+def test_same_seed_same_race_whatever_jobs():
+    one = run_json(*RACE, *FAST)
+    two = run_json(*RACE, "--bot", "greedy", "--jobs", "2", "--no-progress")
+    assert _stable(one) == _stable(two)
+    other = run_json(*RACE[:-1], "6", *FAST)
+    assert other["candidates"] != one["candidates"]
+
+
+def test_interrupted_race_resumes_to_the_same_answer(tmp_path):
+    out = tmp_path / "race"
+    args = (*RACE, "--out", str(out), "--no-plots", *FAST)
+    first = run_json(*args)
+    # an interruption: one candidate's last games lost, the last record cut short, no report yet
+    path = out / candidates_of("classic", ["hand_bonus=1"])[1].slug / "self.jsonl"
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:25]) + lines[25][:-30])
+    (out / "fair.json").unlink()
+    resumed = run_json(*args)
+    assert _stable(resumed) == _stable(first)
+    _, records = read_records(str(path))
+    assert [r["game"] for r in records] == list(range(first["candidates"][1]["games"]))
+    fresh = run_json(*RACE, *FAST)
+    assert _stable(fresh) == _stable(first)
+    # without --seed the folder's seed is used; another seed is refused
+    again = run_json(*RACE[:-2], "--out", str(out), "--no-plots", *FAST)
+    assert again["seed"] == 5 and again["candidates"] == first["candidates"]
+    code, _, err = run_cli(*RACE[:-1], "6", "--out", str(out), *FAST)
+    assert code == 1 and "holds a fair run with seed=5" in err
+
+
+def test_out_writes_json_report_and_plot_and_skill(tmp_path):
+    out = tmp_path / "race"
+    code, stdout, err = run_cli(
+        *RACE, "--out", str(out), "--weak", "random", "--match-games", "4", "--best", "1", *FAST
+    )
+    assert code == 0, err
+    assert "rank" in stdout and "dropped in round" in stdout and "written:" in stdout
+    data = json.loads((out / "fair.json").read_text())
+    assert [r["skill"]["bots"] for r in data["reported"]] == [["greedy", "random"]] * 2
+    assert len(data["reported"]) == 2  # the original and --best 1
+    report = (out / "fair.md").read_text()
+    assert "![seat advantage" in report and "fair/advantage.png" in report
+    assert (out / "fair" / "advantage.png").read_bytes()[:4] == b"\x89PNG"
+    # a folder holding something else (here the plot's) is refused
+    code, _, err = run_cli(*RACE, "--out", str(out / "fair"), *FAST)
+    assert code == 1 and "not empty" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("classic", "--try", "nosuch=1"), "--try 'nosuch=1': unknown option 'nosuch'"),
+        (
+            ("classic", "--try", "hand_bonus=x"),
+            "--try 'hand_bonus=x': option hand_bonus takes a whole number",
+        ),
+        (("classic", "--try", "hand_bonus=99"), "--try 'hand_bonus=99': option hand_bonus must be"),
+        (("classic", "--try", "hand_bonus"), "expected OPTION=VALUE"),
+        (("classic", "--try", "players=3"), "players is the seating"),
+        (("classic", "--try", "hand_bonus=1,1"), "a value is given twice"),
+        (("classic", "--try", "hand_bonus=0"), "nothing to race"),
+        (("classic",), "give at least one --try"),
+        (("nosuch", "--try", "hand_bonus=1"), "VARIANT 'nosuch': unknown preset"),
+        (("classic", "--try", "hand_bonus=1", "--bot", "nosuchbot"), "unknown bot 'nosuchbot'"),
+        (("classic", "--try", "hand_bonus=1", "--budget", "10"), "does not pay for one round"),
+        (("classic", "--try", "hand_bonus=1", "--strong", "greedy"), "--strong goes with --weak"),
+        (("classic", "--try", "hand_bonus=1", "--level", "2"), "--level"),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
+    out = tmp_path / "race"
+    code, stdout, stderr = run_cli(*args, "--out", str(out), "--no-progress")
+    assert code != 0 and stdout == ""
+    assert message in stderr and stderr.count("\n") == 1, stderr
+    assert not out.exists()
