@@ -248,16 +248,16 @@ def race(
             return result
 
 
-def uniform_grid(result: RaceResult, best: int, scores: np.ndarray, alpha: float) -> dict:
+def uniform_grid(result: RaceResult, best: int, scores: Sequence[float], level: float) -> dict:
     """What a uniform grid (every candidate the same games) would have needed to reach
-    the precision the race ended with on its best candidate: as many games as the
-    best played for every candidate (the same sequential interval), and the games of
-    a fixed-``n`` interval as wide (the observed variance of the best's scores)."""
+    the precision the race ended with on its ``best`` candidate (``scores``: its games):
+    as many games as the best played, for every candidate (the same sequential
+    interval), and the games with which ``balance``'s fixed-``n`` interval is as narrow
+    (scores distributed as the best's)."""
     k = len(result.games)
     _, low, high = result.intervals[best]
     width = (high - low) / 2
-    variance = float(np.var(scores)) if len(scores) > 1 else 0.25
-    fixed = fixed_games_for(width, alpha, max(variance, 1e-4)) if width > 0 else result.games[best]
+    fixed = fixed_games_for(scores, width, level) if width > 0 and len(scores) else result.games[best]
     return {
         "race_games": result.spent,
         "best_games": result.games[best],

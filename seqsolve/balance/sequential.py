@@ -33,6 +33,7 @@ it is conservative for a rate far from 1/2 (three sides: a fair share of 1/3).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -95,16 +96,38 @@ def fixed_half_width(n: int | np.ndarray, alpha: float, variance: float = SCORE_
     return float(width) if np.ndim(width) == 0 else width
 
 
-def fixed_games_for(width: float, alpha: float, variance: float = SCORE_VARIANCE) -> int:
-    """The games a fixed-``n`` normal interval needs to be at most ``width`` wide on
-    each side (a uniform grid reaching the precision a race ended with).
+def fixed_games_for(scores: Sequence[float], width: float, level: float) -> int:
+    """The games ``balance``'s fixed-``n`` interval (the score test of
+    :func:`seqsolve.stats.paired_score_interval`) needs to be at most ``width`` wide on
+    each side, for scores distributed as ``scores``: what a uniform grid would play per
+    candidate to reach the precision a race ended with.
 
-    >>> fixed_games_for(0.031, 0.05)
-    1000
+    >>> fixed_games_for([0.0, 1.0] * 50, 0.031, 0.95)
+    996
+
+    Raises:
+        ValueError: no scores, or a width that is not positive.
     """
-    from scipy.stats import norm
+    from .. import stats
 
-    if width <= 0:
-        raise ValueError("a width must be positive")
-    z = float(norm.ppf(1 - alpha / 2))
-    return max(1, math.ceil(z * z * variance / (width * width) - 1e-9))
+    if width <= 0 or not len(scores):
+        raise ValueError("a width must be positive, and scores given")
+    values, counts = stats._pair_values(scores)
+    total = sum(counts)
+
+    def wide(n: int) -> bool:
+        _, low, high = stats._interval_from_counts(values, [c * n / total for c in counts], level)
+        return (high - low) / 2 > width
+
+    low, high = 1, 1
+    while wide(high):
+        low, high = high + 1, high * 2
+        if high > 10**12:
+            return high
+    while low < high:
+        mid = (low + high) // 2
+        if wide(mid):
+            low = mid + 1
+        else:
+            high = mid
+    return high

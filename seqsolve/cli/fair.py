@@ -276,7 +276,7 @@ def fair(
     summaries = summarize(reported)
     top = result.ranking()[0]
     grid = uniform_grid(
-        result, top, first_seat_scores(points[top], _records_of(reported, points[top])), config.alpha
+        result, top, first_seat_scores(points[top], _records_of(reported, points[top])), level
     )
     data = report_json(config, result, summaries, grid)
     data["command"] = _command_line(ctx, (variant,))
