@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import os
 
-from .output import TABLE_COLUMNS, _interval, _pct, format_balance, format_markdown, format_text, table_rows
+from .output import (
+    TABLE_COLUMNS,
+    _interval,
+    _pct,
+    format_balance,
+    format_markdown,
+    format_text,
+    match_rows,
+    table_rows,
+)
 from .plots import new_figure
 from .race import RaceConfig, RaceResult, option_values
 
@@ -148,6 +157,14 @@ def markdown_report(
         format_markdown(TABLE_COLUMNS, table_rows(summaries)),
         "",
     ]
+    header, rows = match_rows(summaries)
+    if rows:  # the skill match: the strong bot's score against the weak one
+        lines += [
+            f"Skill: {config.balance.strong_bot} against {config.balance.weak}, paired deals (95% CI).",
+            "",
+            format_markdown(header, rows),
+            "",
+        ]
     if plot:
         link = os.path.relpath(plot, os.path.dirname(os.path.abspath(report_path)) or ".")
         lines += ["![seat advantage against each tried value](" + link.replace(os.sep, "/") + ")", ""]
