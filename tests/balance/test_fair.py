@@ -202,3 +202,25 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
     assert code != 0 and stdout == ""
     assert message in stderr and stderr.count("\n") == 1, stderr
     assert not out.exists()
+
+
+@pytest.mark.parametrize("backend", ["threading", "dask"])
+def test_other_backends_give_the_same_race(backend):
+    """``--backend dask`` without --scheduler starts a local Dask cluster."""
+    if backend == "dask":
+        import distributed  # noqa: F401  (installed by the test extra: a missing one must fail, not skip)
+    args = (
+        "classic",
+        "--try",
+        "hand_bonus=7",
+        "--batch",
+        "10",
+        "--budget",
+        "60",
+        "--seed",
+        "2",
+        "--bot",
+        "greedy",
+    )
+    local = run_json(*args, "--jobs", "1", "--no-progress")
+    assert _stable(run_json(*args, "--backend", backend, "--jobs", "2", "--no-progress")) == _stable(local)
