@@ -268,6 +268,22 @@ def uniform_grid(result: RaceResult, best: int, scores: Sequence[float], level: 
     }
 
 
+class HeldGames:
+    """The games of a candidate kept in memory between rounds of a race without
+    ``--out``, in the shape of the record file :func:`~seqsolve.play.match.run_games`
+    resumes from (its ``done`` games are skipped, new ones ``append`` ed): a race never
+    plays a game twice."""
+
+    path = "memory (no --out)"
+
+    def __init__(self) -> None:
+        self.done: dict[int, dict] = {}
+
+    def append(self, records: list[dict], lines: str | None = None) -> None:
+        for r in records:
+            self.done[r["game"]] = r
+
+
 def check_race(config: RaceConfig) -> None:
     """Validate the bots, every candidate's games and the budget before anything is written.
 
@@ -302,20 +318,20 @@ def run_race(
     check_race(config)
     points = bal.points
     held: dict[int, list[dict]] = {}
+    kept = [HeldGames() for _ in points]  # without ``out``, a round plays only its new games
 
     def scores_of(i: int, n: int) -> np.ndarray:
         point = points[i]
         job = jobs_of(bal, point)[0]
         path = os.path.join(out, point.slug, job.filename) if out else None
-        have = len(held.get(i, ()))
         if on_start:
-            on_start(f"{point.label} games {have + 1}-{n}", n - have)
+            on_start(f"{point.label}: games 1-{n}", n)
         tally = game_for(point.variant).tally
         records = run_games(
             job.config,
             n,
             jobs=jobs,
-            out=path,
+            out=path or kept[i],
             backend=backend,
             detail=tally,
             on_records=_never_stop(on_records),

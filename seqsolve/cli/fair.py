@@ -53,7 +53,8 @@ Examples:
   seqsolve fair classic --try hand_bonus=1,2 --bot greedy --batch 50 --budget 3000 --json
   seqsolve fair classic --try hand_bonus=1 --weak random --match-games 400 --out runs/skill
       also: how much skill still decides (heuristic against random) in the original and the best
-  seqsolve fair stacks --try OPTION=V1,V2 --bot greedy --out runs/stacks
+  seqsolve fair stacks --players 3 --try OPTION=V1,V2 --out runs/stacks
+      any option of Sequence Stacks (docs/rules.md), raced with its default bot
 Rerunning the same command with the same --out resumes an interrupted race
 (the seed is read back from the folder when --seed is not given) and gives the same answer.
 \b
@@ -73,7 +74,8 @@ does not void them, unlike a fixed-n interval. See docs/fair-command.md.
     multiple=True,
     metavar="OPTION=V1,V2,...",
     help="Values of a compensation option to race (any option of the variant's game, "
-    "e.g. hand_bonus=1,2 or first_turn_jacks=off); several --try race every combination.",
+    "e.g. hand_bonus=1,2 or first_turn_jacks=off), besides its value in VARIANT; "
+    "several --try race every combination.",
 )
 @click.option(
     "--bot",
@@ -184,8 +186,8 @@ def fair(
     """Race the compensation values of VARIANT for the fairest: the one whose first
     seat has no advantage.
 
-    The candidates are VARIANT with every combination of the --try values, and
-    VARIANT as it is (the original).  Each is played by the bot against itself, a
+    The candidates are VARIANT with every combination of the --try values and of
+    each tried option's own value in VARIANT: VARIANT as it is (the original) is one.  Each is played by the bot against itself, a
     new deal every game (as 'seqsolve balance' does), in rounds; the clearly unfair
     are dropped early, so the games go to the candidates that might be fair.
     Reported: every candidate's advantage with its sequential interval and the round

@@ -224,3 +224,25 @@ def test_other_backends_give_the_same_race(backend):
     )
     local = run_json(*args, "--jobs", "1", "--no-progress")
     assert _stable(run_json(*args, "--backend", backend, "--jobs", "2", "--no-progress")) == _stable(local)
+
+
+def test_a_race_without_out_plays_each_game_once(monkeypatch):
+    from seqsolve.balance import race as race_module
+    from seqsolve.balance.run import BalanceConfig
+
+    played = []
+    real = race_module.run_games
+
+    def counting(config, games, **kwargs):
+        before = len(kwargs["out"].done)
+        records = real(config, games, **kwargs)
+        played.append(len(records) - before)
+        return records
+
+    monkeypatch.setattr(race_module, "run_games", counting)
+    points = candidates_of("classic", ["hand_bonus=7"])
+    config = race_module.RaceConfig(
+        BalanceConfig(points, ("greedy",), seed=4), (("hand_bonus", (7,)),), 10, 60
+    )
+    result, reported = race_module.run_race(config, jobs=1)
+    assert sum(played) == result.spent == sum(len(r.records["self"]) for r in reported)
