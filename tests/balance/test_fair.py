@@ -246,3 +246,26 @@ def test_a_race_without_out_plays_each_game_once(monkeypatch):
     )
     result, reported = race_module.run_race(config, jobs=1)
     assert sum(played) == result.spent == sum(len(r.records["self"]) for r in reported)
+
+
+def test_ctrl_c_keeps_the_finished_rounds_and_a_rerun_finishes_the_race(tmp_path, monkeypatch):
+    from seqsolve.balance import race as race_module
+
+    out = tmp_path / "race"
+    args = (*RACE, "--out", str(out), "--no-plots", *FAST)
+    real, calls = race_module.run_games, []
+
+    def interrupted_later(*a, **kw):
+        calls.append(1)
+        if len(calls) == 7:
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(race_module, "run_games", interrupted_later)
+    code, stdout, stderr = run_cli(*args)
+    assert code == 130 and stdout == "" and "rerun the same command to resume" in stderr
+    assert not (out / "fair.json").exists()
+    kept = read_records(str(out / "classic-2p2t" / "self.jsonl"))[1]
+    assert len(kept) >= 40  # the rounds played before Ctrl-C stay
+    monkeypatch.setattr(race_module, "run_games", real)
+    assert _stable(run_json(*args)) == _stable(run_json(*RACE, *FAST))
