@@ -2,8 +2,8 @@
 program writes destroys anything.
 
 Each file output (``match``/``play --out``, pictures' ``--out``, ``balance --report``
-and ``--csv``, ``play``'s ``save``) and each folder output (``tournament``/``balance
---out``, ``annotate --pictures``) is run on a symbolic link to a file, to nothing yet, to
+and ``--csv``, ``fair --report``, ``play``'s ``save``) and each folder output
+(``tournament``/``balance``/``fair --out``, ``annotate --pictures``) is run on a symbolic link to a file, to nothing yet, to
 ``/dev/null`` and ``/dev/full`` (links in the test's folder: no test names a device),
 on a FIFO nobody reads, and beside a user's own ``X.tmp`` file or folder.  Whatever the
 outcome, a link stays a link, a FIFO a FIFO, and nothing else in the folder changes; a
@@ -31,6 +31,8 @@ NO_READER = "a pipe that nobody reads: start its reader first, or give a file"
 NO_SPACE = "cannot write (No space left on device)"
 BALANCE = ("balance", "random", "--games", "2", "--seed", "1", "--no-plots", "--no-progress")
 MATCH = ("match", "random", "random", "--games", "2", "--seed", "1", "--jobs", "1", "--no-progress")
+FAIR = ("fair", "classic", "--try", "hand_bonus=1", "--bot", "random", "--batch", "2", "--budget", "4")
+FAIR = (*FAIR, "--seed", "1", "--jobs", "1", "--no-plots", "--no-progress")
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +100,7 @@ FILE_OUTPUTS = {
     ),
     "balance --report": (".md", "replace", lambda p, t: _command((*BALANCE, "--report", p))),
     "balance --csv": (".csv", "replace", lambda p, t: _command((*BALANCE, "--csv", p))),
+    "fair --report": (".md", "replace", lambda p, t: _command((*FAIR, "--report", p))),
     "play save": (".sqn", "replace", _save),
     "match --out": (".jsonl", "record", lambda p, t: _command((*MATCH, "--out", p))),
     "play --out": (
@@ -193,6 +196,7 @@ FOLDER_OUTPUTS = {
         ("tournament", "random", "greedy", "--games", "2", "--seed", "1", "--no-progress", "--out", p)
     ),
     "balance --out": lambda p, r: _command((*BALANCE, "--out", p)),
+    "fair --out": lambda p, r: _command((*FAIR, "--out", p)),
     "annotate --pictures": lambda p, r: _command(
         ("annotate", r, "--game", "0", "--iters", "5", "--seed", "1", "--pictures", p)
     ),
@@ -271,14 +275,15 @@ def test_annotate_pictures_of_a_stacks_game_in_a_missing_folder_is_refused_first
         ("tournament", "random", "greedy", "--games", "2", "--no-progress"),
         (*BALANCE,),
         (*MATCH,),
+        (*FAIR,),
     ],
-    ids=["tournament", "balance", "match"],
+    ids=["tournament", "balance", "match", "fair"],
 )
 def test_an_unreachable_scheduler_leaves_no_output_behind(tmp_path, monkeypatch, command):
     def unreachable(scheduler):
         raise click.UsageError(f"cannot reach the Dask scheduler {scheduler}: refused")
 
-    for module in ("seqsolve.cli.match", "seqsolve.cli.balance"):
+    for module in ("seqsolve.cli.match", "seqsolve.cli.balance", "seqsolve.cli.fair"):
         monkeypatch.setattr(f"{module}.dask_backend", unreachable)
     out = tmp_path / ("games.jsonl" if command[0] == "match" else "out")
     message = fails(
