@@ -56,6 +56,7 @@ class RaceConfig:
     level: float = 0.95
     keep: int = 1
     best: int = 3
+    separate: bool = False
 
     @property
     def candidates(self) -> tuple[VariantPoint, ...]:
@@ -78,20 +79,27 @@ class RaceConfig:
             "budget": self.budget,
             "level": self.level,
             "keep": self.keep,
+            "separate": self.separate,
         }
 
 
 def candidates_of(
-    variant: str, tries: Sequence[str], players: int | None = None, teams: int | None = None
+    variant: str,
+    tries: Sequence[str],
+    players: int | None = None,
+    teams: int | None = None,
+    separate: bool = False,
 ) -> tuple[VariantPoint, ...]:
     """The original ``variant`` first, then every other combination of the values of the
     ``--try`` options, each option taking its value in ``variant`` too (a candidate
-    names only the options it changes).
+    names only the options it changes); with ``separate``, one option changed at a time.
 
     >>> [p.label for p in candidates_of("classic", ["hand_bonus=1,2"])]
     ['classic 2p', 'classic[hand_bonus=1] 2p', 'classic[hand_bonus=2] 2p']
     >>> len(candidates_of("classic", ["hand_bonus=1", "first_turn_jacks=off"]))
     4
+    >>> len(candidates_of("classic", ["hand_bonus=1", "first_turn_jacks=off"], separate=True))
+    3
 
     Raises:
         BalanceError: a bad variant, option or value; a seating option tried; an
@@ -121,8 +129,14 @@ def candidates_of(
         grid[name] = list(dict.fromkeys([own.get(name), *values]))
     points = [original]
     seen = {original.rules()}
-    for combo in itertools.product(*grid.values()):
-        changed = {k: v for k, v in zip(grid, combo) if v != own.get(k)}
+    if separate:
+        changes = [{k: v} for k, values in grid.items() for v in values if v != own.get(k)]
+    else:
+        changes = [
+            {k: v for k, v in zip(grid, combo) if v != own.get(k)}
+            for combo in itertools.product(*grid.values())
+        ]
+    for changed in changes:
         text = str(base.with_overrides(changed))
         try:
             (point,) = expand_grid([text], (), original.players, original.teams)

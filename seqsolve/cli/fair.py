@@ -50,6 +50,8 @@ Examples:
   seqsolve fair classic --try hand_bonus=1,2 --try first_turn_jacks=off --out runs/fair
       classic, 2 players, heuristic self-play: 6 candidates (the original among them)
   seqsolve fair classic --players 4 --teams 2 --try hand_bonus=1,2 --budget 40000 --out runs/fair4
+  seqsolve fair classic --separate --try hand_bonus=1,2,3 --try first_turn_jacks=off --out runs/each
+      each rule alone: 5 candidates, not 4 x 2 = 8 combinations
   seqsolve fair classic --try hand_bonus=1,2 --bot greedy --batch 50 --budget 3000 --json
   seqsolve fair classic --try hand_bonus=1 --weak random --match-games 400 --out runs/skill
       also: how much skill still decides (heuristic against random) in the original and the best
@@ -76,6 +78,11 @@ does not void them, unlike a fixed-n interval. See docs/fair-command.md.
     help="Values of a compensation option to race (any option of the variant's game, "
     "e.g. hand_bonus=1,2 or first_turn_jacks=off), besides its value in VARIANT; "
     "several --try race every combination.",
+)
+@click.option(
+    "--separate",
+    is_flag=True,
+    help="Change one tried option at a time (the original and each value alone), not every combination.",
 )
 @click.option(
     "--bot",
@@ -161,6 +168,7 @@ def fair(
     ctx,
     variant,
     tries,
+    separate,
     bots,
     players,
     teams,
@@ -210,7 +218,7 @@ def fair(
     from ..play.config import check_programs
     from .balance import _default_bot
 
-    points = candidates_of(variant, tries, players, teams)
+    points = candidates_of(variant, tries, players, teams, separate)
     found = read_manifest(out, "fair") if out and os.path.isdir(out) else None
     given_seed = seed
     if seed is None:
@@ -232,6 +240,7 @@ def fair(
         level=level,
         keep=keep,
         best=best,
+        separate=separate,
     )
     check_race(config)
     check_programs(

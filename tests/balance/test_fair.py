@@ -99,6 +99,16 @@ def test_candidates_are_the_original_and_every_combination():
     labels = [p.label for p in candidates_of("classic", ["hand_bonus=1,2", "first_turn_jacks=off"], 4, 2)]
     assert labels[0] == "classic 4p/2t" and len(labels) == 6
     assert "classic[hand_bonus=2,first_turn_jacks=off] 4p/2t" in labels
+    # --separate: one option changed at a time
+    labels = [
+        p.label for p in candidates_of("classic", ["hand_bonus=1,2", "first_turn_jacks=off"], separate=True)
+    ]
+    assert labels == [
+        "classic 2p",
+        "classic[hand_bonus=1] 2p",
+        "classic[hand_bonus=2] 2p",
+        "classic[first_turn_jacks=off] 2p",
+    ]
     # a tried value equal to the original's is the original, not a second candidate
     assert [p.label for p in candidates_of("classic[hand_bonus=1]", ["hand_bonus=0,1"])] == [
         "classic[hand_bonus=1] 2p",
