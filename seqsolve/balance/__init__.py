@@ -20,6 +20,10 @@ a stream of the root seed keyed by the point itself (:mod:`seqsolve.play.seeds`)
 variant to a grid changes nothing for the others, and the same variant listed
 twice (a *replica*) gets its own, independent games.
 
+A *race* (:mod:`.race`, the ``fair`` command) plays the same self-play games for the
+candidate values of compensation rules, in rounds, and drops the clearly unfair ones on
+anytime-valid intervals (:mod:`.sequential`).
+
 Everything reported is computed from the records by :func:`.metrics.summarize_point`
 (the metrics are defined in docs/balance-metrics.md) and written out by
 :mod:`.output` and :mod:`.plots`.

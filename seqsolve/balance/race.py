@@ -39,7 +39,7 @@ from ..games import RulesError, game_for
 from ..play.match import run_games
 from .grid import SEATING, BalanceError, VariantPoint, expand_grid, parse_vary
 from .metrics import PointResult, first_seat_scores
-from .run import BalanceConfig, _check_details, _never_stop, check_balance, jobs_of, match_games
+from .run import BalanceConfig, check_balance, check_details, jobs_of, match_games, never_stop
 from .sequential import fixed_games_for, sequence_interval, tuned_rho
 
 
@@ -348,9 +348,9 @@ def run_race(
             out=path or kept[i],
             backend=backend,
             detail=tally,
-            on_records=_never_stop(on_records),
+            on_records=never_stop(on_records),
         )
-        _check_details(path, records, tally(point.rules()))
+        check_details(path, records, tally(point.rules()))
         held[i] = records
         return first_seat_scores(point, records)
 
@@ -371,7 +371,7 @@ def run_race(
             if on_start:
                 on_start(f"{point.label} strong vs weak", n)
             pr.records[job.name] = run_games(
-                job.config, n, jobs=jobs, out=path, backend=backend, on_records=_never_stop(on_records)
+                job.config, n, jobs=jobs, out=path, backend=backend, on_records=never_stop(on_records)
             )
             pr.configs[job.name] = job.config
         reported.append(pr)

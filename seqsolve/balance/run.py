@@ -180,17 +180,17 @@ def run_balance(
                 out=path,
                 backend=backend,
                 detail=game_for(point.variant).tally if job.kind == "self" else None,
-                on_records=_never_stop(on_records),
+                on_records=never_stop(on_records),
             )
             if job.kind == "self":
-                _check_details(path, records, game_for(point.variant).tally(point.rules()))
+                check_details(path, records, game_for(point.variant).tally(point.rules()))
             result.records[job.name] = records
             result.configs[job.name] = job.config
         results.append(result)
     return results
 
 
-def _check_details(path: str | None, records: list[dict], tally) -> None:
+def check_details(path: str | None, records: list[dict], tally) -> None:
     """Every self-play record holds a sound ``detail`` (a resumed run reads them back from
     a file anyone may have edited): else one line naming the file and the game."""
     for r in records:
@@ -203,7 +203,7 @@ def _check_details(path: str | None, records: list[dict], tally) -> None:
             raise BalanceError(f"{path}: game {r.get('game')}: detail: {problem}")
 
 
-def _never_stop(callback: Callable[[list[dict]], None] | None):
+def never_stop(callback: Callable[[list[dict]], None] | None):
     """A progress callback for run_games that never asks it to stop early."""
     if callback is None:
         return None
