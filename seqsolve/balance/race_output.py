@@ -187,7 +187,7 @@ def plot_race(config: RaceConfig, result: RaceResult):
         for x, members in groups.items():
             for j, i in enumerate(members):
                 adv, low, high = (100 * y for y in result.intervals[i])
-                offset = (j - (len(members) - 1) / 2) * 0.12
+                offset = (j - (len(members) - 1) / 2) * min(0.12, 0.7 / len(members))  # within its value
                 alive = result.dropped[i] is None
                 ax.errorbar(
                     at[x] + offset,
