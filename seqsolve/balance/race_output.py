@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from .output import (
+    STACKS_COLUMNS,
     TABLE_COLUMNS,
     _interval,
     _pct,
@@ -14,6 +15,7 @@ from .output import (
     format_markdown,
     format_text,
     match_rows,
+    stacks_rows,
     table_rows,
 )
 from .plots import new_figure
@@ -157,6 +159,14 @@ def markdown_report(
         format_markdown(TABLE_COLUMNS, table_rows(summaries)),
         "",
     ]
+    stacks = stacks_rows(summaries)
+    if stacks:  # Sequence Stacks' own counts (docs/balance-metrics.md)
+        lines += [
+            "Sequence Stacks: action cards per game (95% CI).",
+            "",
+            format_markdown(STACKS_COLUMNS, stacks),
+            "",
+        ]
     header, rows = match_rows(summaries)
     if rows:  # the skill match: the strong bot's score against the weak one
         lines += [

@@ -279,3 +279,16 @@ def test_ctrl_c_keeps_the_finished_rounds_and_a_rerun_finishes_the_race(tmp_path
     assert len(kept) >= 40  # the rounds played before Ctrl-C stay
     monkeypatch.setattr(race_module, "run_games", real)
     assert _stable(run_json(*args)) == _stable(run_json(*RACE, *FAST))
+
+
+def test_a_sequence_stacks_race_reports_its_own_counts(tmp_path):
+    """Any option of the variant's game is raced: here one of Sequence Stacks, with its default bot."""
+    out = tmp_path / "race"
+    args = ("stacks", "--try", "stacks_win_chips=4", "--batch", "8", "--budget", "32", "--seed", "1")
+    data = run_json(*args, "--jobs", "1", "--no-progress", "--out", str(out))
+    assert data["bots"] == ["greedy"] and [c["values"] for c in data["candidates"]] == [
+        {"stacks_win_chips": 5},
+        {"stacks_win_chips": 4},
+    ]
+    assert "blocks_mean" in data["reported"][0]
+    assert "Sequence Stacks: action cards per game" in (out / "fair.md").read_text()
