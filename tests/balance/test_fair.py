@@ -49,7 +49,7 @@ def test_sequential_interval_covers_at_every_look_where_the_fixed_one_does_not(p
     alpha, games, every = 0.05, 2000, 20
     looks = np.arange(every, games + 1, every)
     rho = tuned_rho(games, alpha)
-    means = _paths(p, 3000, games, seed=int(p * 100))[:, looks - 1]
+    means = _paths(p, 2000, games, seed=int(p * 100))[:, looks - 1]
     errors = np.abs(means - p)
     sequential = half_width(looks, alpha, rho)
     fixed = fixed_half_width(looks, alpha, p * (1 - p))  # the fixed-n interval at the true variance
@@ -59,7 +59,7 @@ def test_sequential_interval_covers_at_every_look_where_the_fixed_one_does_not(p
     assert missed_sequential <= alpha  # valid at all 100 looks at once
     assert missed_fixed > 3 * alpha  # the fixed-n interval, looked at 100 times, is not
     # at one look decided in advance the fixed one is right (about 5% misses)
-    assert abs(np.mean(errors[:, -1] >= fixed[-1]) - alpha) < 0.015
+    assert abs(np.mean(errors[:, -1] >= fixed[-1]) - alpha) < 0.02
 
 
 def test_interval_is_clipped_and_empty_without_games():
