@@ -51,6 +51,7 @@ OPTIONS: dict[str, str] = {
     # compensation rules (docs/rules.md §2.5, K-1 and K-2): a table can play them
     "hand_bonus": "int",
     "first_turn_jacks": "choice:on,off",
+    "first_turn_short": "int",  # K-3
 }
 
 #: The range of every whole-number option (RULES.md §2; RULES-NOTES "Option ranges"),
@@ -74,6 +75,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "draft_size": (1, 16),
     "bonus_cards": (0, 39),
     "hand_bonus": (0, 7),  # K-1: at most a second classic hand
+    "first_turn_short": (0, 39),  # K-3: and fewer than hand_size (the first seat keeps a card)
 }
 
 HAND_SIZE_TABLES: dict[str, dict] = {
@@ -107,6 +109,7 @@ DEFAULTS: dict[str, object] = {
     "bonus_cards": 0,
     "hand_bonus": 0,
     "first_turn_jacks": "on",
+    "first_turn_short": 0,
 }
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -362,6 +365,7 @@ class Rules:
     bonus_cards: int = 0
     hand_bonus: int = 0
     first_turn_jacks: str = "on"
+    first_turn_short: int = 0
 
     @classmethod
     def from_options(cls, preset: str, opts: dict[str, Any]) -> Rules:
@@ -430,6 +434,16 @@ class Rules:
         if self.hand_size + self.hand_bonus > 40:
             raise RulesError(
                 f"a hand of {self.hand_size} + hand_bonus={self.hand_bonus} is more than 40 cards (K-1)"
+            )
+        if self.first_turn_short >= self.hand_size:
+            raise RulesError(
+                f"first_turn_short={self.first_turn_short} leaves the first seat no card: "
+                f"it must be less than the hand of {self.hand_size} (K-3)"
+            )
+        if self.first_turn_short and self.draw_mode == "draft":
+            raise RulesError(
+                "first_turn_short cannot be played with the draft (draw_mode=draft): "
+                "the first seat fills its hand from the draw pile (K-3)"
             )
         if self.hand_size + self.bonus_cards > 40:
             raise RulesError(

@@ -10,6 +10,7 @@ deals, and that a game without them is dealt and played as before.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -161,3 +162,111 @@ def test_k2_random_playouts_keep_the_rule():
                 kinds.add(deck.kind(deck.codes[card]))
     assert CardKind.WILD in first_cards["on"]
     assert first_cards["off"] == {CardKind.NORMAL}
+
+
+# ---------------------------------------------------------------- K-3 first_turn_short
+
+
+@pytest.mark.parametrize("players, first", [(2, 0), (3, 0), (3, 2), (4, 1)])
+def test_k3_first_turn_short_deals_the_first_seat_n_cards_fewer(players, first):
+    """K-3: the first seat is skipped in the last N rounds of the deal; the others hold hand_size."""
+    rules = parse_rules(f"classic[first_seat={first},first_turn_short=2]", players=players)
+    plain = State.new(parse_rules(f"classic[first_seat={first}]", players=players), seed=7)
+    state = State.new(rules, seed=7)
+    size = rules.hand_size
+    assert state.core.hand_sizes() == [size - 2 if s == first else size for s in range(players)]
+    assert len(state.core.draw_pile()) == len(plain.core.draw_pile()) + 2
+
+
+def test_k3_first_seat_fills_its_hand_at_the_end_of_its_first_turn():
+    """K-3: after its first play the first seat draws N + 1 cards from the pile; the next
+    seat draws one as usual, and so does the first seat from its second turn on."""
+    rules = rules_for(first_turn_short=2)
+    state = make(rules, hands=["5H 6H 7H 8H 9H", "5D 6D 7D 8D 9D TD QD"], draw="rest")
+    codes = rules.deck_cards.codes
+    pile = len(state.core.draw_pile())
+    state.apply("5H@e5")
+    assert state.core.hand_sizes() == [7, 7]
+    assert len(state.core.draw_pile()) == pile - 3
+    kept = Counter(codes[c] for c in state.core.hand(0)) - Counter(["6H", "7H", "8H", "9H"])
+    assert sum(kept.values()) == 3  # three new cards beside the four kept
+    play = next(m for m in moves(state) if m.startswith("5D@"))
+    state.apply(play)
+    assert state.core.hand_sizes() == [7, 7]
+    assert len(state.core.draw_pile()) == pile - 4
+    state.apply(moves(state)[0])
+    assert state.core.hand_sizes() == [7, 7]
+    assert len(state.core.draw_pile()) == pile - 5
+
+
+def test_k3_a_pass_on_the_first_turn_fills_the_hand_too():
+    """K-3: a first turn that ends in a pass (voluntary pass allowed) still fills the hand."""
+    rules = rules_for(first_turn_short=3, allow_voluntary_pass=True)
+    state = make(rules, hands=["5H 6H 7H 8H", "5D 6D 7D 8D 9D TD QD"], draw="rest")
+    state.apply("pass")
+    assert state.core.hand_sizes() == [7, 7]
+    ref = RefGame.from_position(
+        make(rules, hands=["5H 6H 7H 8H", "5D 6D 7D 8D 9D TD QD"], draw="rest").to_position()
+    )
+    ref.apply("pass")
+    assert [len(h) for h in ref.hands] == [7, 7]
+
+
+def test_k3_reference_fills_the_same_cards_as_the_core():
+    """K-3 in the reference: from the same position both engines give the first seat the same cards."""
+    rules = rules_for("classic", 3, first_turn_short=2, first_seat=1)
+    state = State.new(rules, seed=11)
+    ref = RefGame.from_position(state.to_position())
+    move = moves(state)[0]
+    state.apply(move)
+    ref.apply(move)
+    codes = rules.deck_cards.codes
+    assert sorted(ref.hands[1]) == sorted(codes[c] for c in state.core.hand(1))
+    assert len(ref.hands[1]) == rules.hand_size
+    assert to_sqn(state.to_position()) == to_sqn(ref.to_position())
+
+
+def test_k3_reference_deals_as_the_core():
+    """K-3 in the reference: the first seat is skipped in the last rounds, the deck is whole."""
+    rules = rules_for("classic", 3, first_turn_short=2, first_seat=2)
+    g = RefGame.new(rules, rng=random.Random(4))
+    assert [len(h) for h in g.hands] == [6, 6, 4]
+    assert sorted(g._all_cards()) == sorted(rules.deck_cards.cards())
+
+
+def test_k3_random_games_keep_full_hands_after_the_first_turn():
+    """K-3 on the core's random-play path: after turn 0 every hand is full again."""
+    rules = parse_rules("classic[first_turn_short=3,hand_bonus=1]", players=3)
+    state = State.new(rules, seed=2)
+    assert state.core.hand_sizes() == [3, 7, 7]
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        state.apply(state.legal_actions()[int(rng.integers(len(state.legal_actions())))])
+    assert state.core.hand_sizes() == [6, 7, 7]
+
+
+def test_k3_first_turn_short_in_position_files():
+    """K-3, P-1: written in the variant and read back; the short hand fits P-11.7."""
+    state = State.new(parse_rules("classic[first_turn_short=2]", players=2), seed=3)
+    text = to_sqn(state.to_position())
+    assert text.startswith("classic[first_turn_short=2] ")
+    back = parse_position(text)
+    assert str(back.rules.variant) == "classic[first_turn_short=2]"
+    assert len(back.hands[0].known) == 5
+    assert to_sqn(State.from_position(back).to_position()) == text
+
+
+def test_k3_first_turn_short_refuses_bad_values():
+    """K-3: a whole number below the hand size, never with the draft; one line naming the option."""
+    with pytest.raises(
+        RulesError, match=r"first_turn_short=7 leaves the first seat no card: .* hand of 7 \(K-3\)"
+    ):
+        parse_rules("classic[first_turn_short=7]", players=2)
+    with pytest.raises(RulesError, match="first_turn_short"):
+        parse_rules("classic[first_turn_short=-1]", players=2)
+    with pytest.raises(RulesError, match="first_turn_short"):
+        parse_rules("classic[first_turn_short=two]", players=2)
+    with pytest.raises(RulesError, match=r"first_turn_short cannot be played with the draft"):
+        parse_rules("draft[first_turn_short=1]", players=2)
