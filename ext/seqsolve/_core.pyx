@@ -194,6 +194,9 @@ cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     g.draw_known = 1
     g.to_move = t.first_seat
     g.ex_left = t.ex_limit if t.ex_limit >= 0 else 32767
+    for s in range(t.sides):  # K-5: the later sides' chips stand on the board before play
+        g.chips[s] |= t.head_start[s]
+        g.empty &= ~t.head_start[s]
     for i in range(t.deck_n):
         g.draw[i] = t.deck[i]
     g.draw_n = t.deck_n
@@ -810,6 +813,13 @@ cdef class CoreRules:
         t.hand_bonus = int(options.get("hand_bonus", 0))
         t.first_turn_jacks = int(options.get("first_turn_jacks", 1))
         t.first_turn_short = int(options.get("first_turn_short", 0))
+        for side, cells in options.get("head_start_cells", ()):
+            if not 0 <= side < MAX_SIDES:
+                raise ValueError("head_start: no such side in the core")
+            for cell in cells:
+                if not 0 <= cell < N_CELLS or (bit(cell) & (t.head_start[0] | t.head_start[1] | t.head_start[2])):
+                    raise ValueError("head_start: a cell off the board or given twice")
+                t.head_start[side] |= bit(cell)
         t.restrict_side = -1
         if not 0 <= t.bonus_cards <= MAX_HAND - t.hand_size:
             raise ValueError("too many bonus cards for the core")

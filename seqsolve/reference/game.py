@@ -88,13 +88,17 @@ class RefGame:
         after it (K-1); with ``first_turn_short=N`` the first seat is skipped
         in the last N rounds of the ordinary deal (K-3); in the draft variant the
         next ``draft_size`` cards are turned face up; the rest is the draw
-        pile.  ``rules.first_seat`` moves first.  ``seats`` defaults to the
+        pile.  With ``head_start=N`` the later sides' chips stand on their
+        cells before the deal (K-5).  ``rules.first_seat`` moves first.  ``seats`` defaults to the
         colours ``'bgr'[:teams]`` repeated (C-7).
         """
         if seats is None:
             seats = COLOURS[: rules.teams] * (rules.players // rules.teams)
         _check_seats(rules, seats)
         game = cls(rules, seats, rng)
+        for side, cells in rules.head_start_cells():  # K-5: seat `side` plays for side `side`
+            for cell in cells:
+                game.board[cell] = seats[side]
         pile = rules.deck_cards.cards()
         game.rng.shuffle(pile)
         for rnd in range(rules.hand_size):

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...errors import ArgumentError
 from ..base import RulesError
-from .board import SIZE, Layout, get_layout
+from .board import SIZE, Layout, get_layout, parse_cell
 from .cards import Deck, make_deck
 
 PLAYER_COUNTS = (2, 3, 4, 6, 8, 9, 10, 12)
@@ -52,6 +52,7 @@ OPTIONS: dict[str, str] = {
     "hand_bonus": "int",
     "first_turn_jacks": "choice:on,off",
     "first_turn_short": "int",  # K-3
+    "head_start": "int",  # K-5
 }
 
 #: The range of every whole-number option (RULES.md §2; RULES-NOTES "Option ranges"),
@@ -76,7 +77,18 @@ RANGES: dict[str, tuple[int, int]] = {
     "bonus_cards": (0, 39),
     "hand_bonus": (0, 7),  # K-1: at most a second classic hand
     "first_turn_short": (0, 39),  # K-3: and fewer than hand_size (the first seat keeps a card)
+    "head_start": (0, 4),  # K-5: the cells of HEAD_START_CELLS
 }
+
+#: K-5 (``head_start=N``): the cells where each later side's chips stand before the
+#: first turn, by the order the sides first move after the first seat's side; a
+#: side gets the first N of its row.  Each row is symmetric under a half turn of
+#: the board, no cell is in the heart (D-3) or next to another of the table, so
+#: no two chips of the table share a five-cell line but through a corner.
+HEAD_START_CELLS: tuple[tuple[str, ...], ...] = (
+    ("c3", "h8", "c8", "h3"),  # the side that moves second
+    ("c6", "h5", "f3", "e8"),  # the side that moves third (three sides)
+)
 
 HAND_SIZE_TABLES: dict[str, dict] = {
     "official": {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3},
@@ -110,6 +122,7 @@ DEFAULTS: dict[str, object] = {
     "hand_bonus": 0,
     "first_turn_jacks": "on",
     "first_turn_short": 0,
+    "head_start": 0,
 }
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -366,6 +379,7 @@ class Rules:
     hand_bonus: int = 0
     first_turn_jacks: str = "on"
     first_turn_short: int = 0
+    head_start: int = 0
 
     @classmethod
     def from_options(cls, preset: str, opts: dict[str, Any]) -> Rules:
@@ -502,6 +516,15 @@ class Rules:
             + (self.bonus_cards if seat == 0 else 0)
             + (self.hand_bonus if seat != self.first_seat else 0)
         )
+
+    def head_start_cells(self) -> list[tuple[int, list[int]]]:
+        """K-5: ``(side, cells)`` for every side but the first seat's, in the order they
+        first move, each with the first ``head_start`` cells of its HEAD_START_CELLS row."""
+        out = []
+        for k in range(1, self.teams):
+            side = (self.first_seat + k) % self.players % self.teams
+            out.append((side, [parse_cell(c) for c in HEAD_START_CELLS[k - 1][: self.head_start]]))
+        return out
 
     @property
     def unlimited_exchanges(self) -> bool:

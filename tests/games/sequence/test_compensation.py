@@ -1,5 +1,5 @@
-"""Compensation rules (docs/rules.md §2.5): K-1 ``hand_bonus`` and K-2
-``first_turn_jacks``, on the compiled engine, in position files and against the
+"""Compensation rules (docs/rules.md §2.5): K-1 ``hand_bonus``, K-2
+``first_turn_jacks``, K-3 ``first_turn_short`` and K-5 ``head_start``, on the compiled engine, in position files and against the
 plain-Python reference.
 
 Each is a rule a table can play that gives the later seats something back for
@@ -17,6 +17,7 @@ import pytest
 from state_helpers import make, moves, rules_for
 
 from seqsolve.games.sequence.actions import IllegalMoveError, decode_action
+from seqsolve.games.sequence.board import parse_cell
 from seqsolve.games.sequence.cards import CardKind
 from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
 from seqsolve.games.sequence.rules import RulesError, parse_rules
@@ -270,3 +271,71 @@ def test_k3_first_turn_short_refuses_bad_values():
         parse_rules("classic[first_turn_short=two]", players=2)
     with pytest.raises(RulesError, match=r"first_turn_short cannot be played with the draft"):
         parse_rules("draft[first_turn_short=1]", players=2)
+
+
+# ---------------------------------------------------------------- K-5 head_start
+
+
+@pytest.mark.parametrize(
+    "players, teams, first, expected",
+    [
+        (2, None, 0, {"g": "c3 h8"}),
+        (2, None, 1, {"b": "c3 h8"}),
+        (3, None, 2, {"b": "c3 h8", "g": "c6 h5"}),
+        (4, 2, 1, {"b": "c3 h8"}),
+        (6, 3, 0, {"g": "c3 h8", "r": "c6 h5"}),
+    ],
+)
+def test_k5_head_start_puts_the_later_sides_chips_on_their_cells(players, teams, first, expected):
+    """K-5: before the first turn each side but the first seat's holds the first N cells of
+    its row, in the order the sides first move; the cards are dealt as without the option."""
+    rules = parse_rules(f"classic[first_seat={first},head_start=2]", players=players, teams=teams)
+    plain = State.new(parse_rules(f"classic[first_seat={first}]", players=players, teams=teams), seed=6)
+    state = State.new(rules, seed=6)
+    board = state.to_position().board
+    placed = {c: t for c, t in enumerate(board) if t not in (".", "*")}
+    assert placed == {
+        parse_cell(name): colour for colour, names in expected.items() for name in names.split()
+    }
+    assert [state.hand(s) for s in range(players)] == [plain.hand(s) for s in range(players)]
+    ref = RefGame.new(rules, rng=random.Random(2))
+    assert tuple(ref.board) == board
+
+
+def test_k5_head_start_chips_are_ordinary_chips():
+    """K-5: a head-start chip counts toward a sequence and a one-eyed jack takes it off."""
+    rules = rules_for(head_start=1, sequences_to_win=1)
+    one_eyed = _jacks(rules, CardKind.REMOVE)[0]
+    state = State.new(rules, seed=9)
+    position = state.to_position()
+    assert position.board[parse_cell("c3")] == "g"
+    # the first seat with a one-eyed jack may remove it on the first turn ...
+    built = make(rules, chips={"g": "c3"}, hands=[f"{one_eyed}", "AS"], draw="rest")
+    assert moves(built) == [f"{one_eyed}xc3"]
+    # ... and the side it belongs to finishes a line through it: a1 (corner) b2 c3 d4 e5
+    wild = _jacks(rules, CardKind.WILD)[0]
+    line = make(rules, chips={"g": "c3 d4 e5"}, hands=["AS", f"{wild}"], draw="rest", to_move=1, turn=1)
+    line.apply(f"{wild}@b2")
+    assert line.is_terminal() and line.outcome().winner == "g"
+
+
+def test_k5_head_start_in_position_files_and_parity():
+    """K-5, P-1: written in the variant, the chips on the board; both engines play on alike."""
+    rules = parse_rules("classic[head_start=4]", players=3)
+    state = State.new(rules, seed=8)
+    text = to_sqn(state.to_position())
+    assert text.startswith("classic[head_start=4] ")
+    back = parse_position(text)
+    assert back.board == state.to_position().board
+    ref = RefGame.from_position(back)
+    assert ref.legal_moves() == moves(state)
+
+
+def test_k5_head_start_refuses_bad_values():
+    """K-5: 0..4 cells a side; one line naming the option."""
+    with pytest.raises(RulesError, match=r"head_start must be 0\.\.4, not 5"):
+        parse_rules("classic[head_start=5]", players=2)
+    with pytest.raises(RulesError, match="head_start"):
+        parse_rules("classic[head_start=-1]", players=2)
+    with pytest.raises(RulesError, match="head_start"):
+        parse_rules("classic[head_start=c3]", players=2)

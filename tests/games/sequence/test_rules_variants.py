@@ -156,6 +156,7 @@ def test_option_table_lists_every_option_in_order():
         "hand_bonus",  # compensation rules, docs/rules.md §2.5 (K-1, K-2)
         "first_turn_jacks",
         "first_turn_short",
+        "head_start",
     ]
     assert set(DEFAULTS) == set(OPTIONS) - {"players"}
 
