@@ -19,7 +19,7 @@ from state_helpers import make, moves, rules_for
 from seqsolve.games.sequence.actions import IllegalMoveError, decode_action
 from seqsolve.games.sequence.board import parse_cell
 from seqsolve.games.sequence.cards import CardKind
-from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
+from seqsolve.games.sequence.notation import PositionError, parse_position, to_readable, to_sqn
 from seqsolve.games.sequence.rules import RulesError, parse_rules
 from seqsolve.games.sequence.state import State
 from seqsolve.reference.game import RefGame
@@ -257,6 +257,7 @@ def test_k3_first_turn_short_in_position_files():
     assert str(back.rules.variant) == "classic[first_turn_short=2]"
     assert len(back.hands[0].known) == 5
     assert to_sqn(State.from_position(back).to_position()) == text
+    assert to_sqn(parse_position(to_readable(back))) == text  # the readable form too
 
 
 def test_k3_first_turn_short_refuses_bad_values():
@@ -327,6 +328,7 @@ def test_k5_head_start_in_position_files_and_parity():
     assert text.startswith("classic[head_start=4] ")
     back = parse_position(text)
     assert back.board == state.to_position().board
+    assert to_sqn(parse_position(to_readable(back))) == text  # the readable form too
     ref = RefGame.from_position(back)
     assert ref.legal_moves() == moves(state)
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from seqsolve.games.base import RulesError
-from seqsolve.games.stacks.position_text import parse, to_stn
+from seqsolve.games.stacks.position_text import parse, to_readable, to_stn
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import StacksState
 from seqsolve.reference.stacks import ReferenceStacks
@@ -86,6 +86,7 @@ def test_k4_stacks_first_turn_short_in_stn_lines():
     back = parse(line)
     assert back.rules == rules
     assert to_stn(StacksState.from_position(back).to_position()) == line
+    assert to_stn(parse(to_readable(back))) == line  # the readable form too
 
 
 def test_k4_stacks_first_turn_short_refuses_bad_values():
