@@ -341,3 +341,12 @@ def test_k5_head_start_refuses_bad_values():
         parse_rules("classic[head_start=-1]", players=2)
     with pytest.raises(RulesError, match="head_start"):
         parse_rules("classic[head_start=c3]", players=2)
+
+
+@pytest.mark.parametrize("option", ["first_turn_short=1", "head_start=1"])
+def test_k3_k5_framework_wrappers_refuse_what_they_cannot_deal(option):
+    """K-3, K-5: the framework wrappers deal full hands on an empty board; they refuse in one line."""
+    from seqsolve.frameworks._tables import game_rules
+
+    with pytest.raises(RulesError, match=option.split("=")[0]):
+        game_rules(f"classic[{option}]")
