@@ -48,7 +48,7 @@ OPTIONS: dict[str, str] = {
     "heart_rule": "choice:off,on",
     # analysis only, not a rule of any printed game (RULES-NOTES): seat 0 is dealt extra cards
     "bonus_cards": "int",
-    # compensation rules (docs/rules.md §2.5, K-1 and K-2): a table can play them
+    # compensation rules (docs/rules.md §2.5, K-1 to K-5; K-4 is Stacks'): a table can play them
     "hand_bonus": "int",
     "first_turn_jacks": "choice:on,off",
     "first_turn_short": "int",  # K-3
@@ -83,8 +83,8 @@ RANGES: dict[str, tuple[int, int]] = {
 #: K-5 (``head_start=N``): the cells where each later side's chips stand before the
 #: first turn, by the order the sides first move after the first seat's side; a
 #: side gets the first N of its row.  Each row is symmetric under a half turn of
-#: the board, no cell is in the heart (D-3) or next to another of the table, so
-#: no two chips of the table share a five-cell line but through a corner.
+#: the board, and no cell is in the heart (D-3) or next to another of the table:
+#: a head start, not a half-built line.
 HEAD_START_CELLS: tuple[tuple[str, ...], ...] = (
     ("c3", "h8", "c8", "h3"),  # the side that moves second
     ("c6", "h5", "f3", "e8"),  # the side that moves third (three sides)
