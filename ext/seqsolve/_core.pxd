@@ -122,6 +122,8 @@ ctypedef struct Tables:
     u128 remove_sel[MAX_CODES]           # all ones for a one-eyed jack, else 0
     int hand_bonus                       # K-1: extra cards dealt to every seat but first_seat
     int first_turn_jacks                 # K-2: 0 = no jack on turn 0 while another card plays
+    int first_turn_short                 # K-3: cards first_seat is dealt short, filled after turn 0
+    u128 head_start[MAX_SIDES]           # K-5: each side's chips on the board before the first turn
 
 # Per-side window counts kept up to date by apply_action (issue 14, item 2), so the
 # bots read a window's fill instead of recounting it per candidate cell.  Off (all

@@ -168,6 +168,23 @@ cdef inline int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t
     return 0
 
 
+cdef int fill_first_hand(const Tables* t, Game* g, int seat, bitgen_t* rng) noexcept nogil:
+    """K-3: at the end of the game's first turn the seat that played it draws until its
+    hand is full (hand_size, with seat 0's bonus_cards and the later seats' hand_bonus).
+    Returns 1 when a draw ended the game (only a hand-built position with a short pile)."""
+    cdef int full = t.hand_size + (t.bonus_cards if seat == 0 else 0)
+    cdef int before
+    if seat != t.first_seat:
+        full += t.hand_bonus
+    while g.hand_n[seat] < full:
+        before = g.hand_n[seat]
+        if take_card(t, g, seat, -1, rng):
+            return 1
+        if g.hand_n[seat] == before:  # no card left anywhere
+            break
+    return 0
+
+
 cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     """A new game: empty board, shuffled deck, hands dealt one card at a time (C-12, C-13)."""
     cdef int i, s
@@ -177,12 +194,17 @@ cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     g.draw_known = 1
     g.to_move = t.first_seat
     g.ex_left = t.ex_limit if t.ex_limit >= 0 else 32767
+    for s in range(t.sides):  # K-5: the later sides' chips stand on the board before play
+        g.chips[s] |= t.head_start[s]
+        g.empty &= ~t.head_start[s]
     for i in range(t.deck_n):
         g.draw[i] = t.deck[i]
     g.draw_n = t.deck_n
     shuffle(g.draw, g.draw_n, rng)
     for i in range(t.hand_size):
         for s in range(t.players):
+            if s == t.first_seat and i >= t.hand_size - t.first_turn_short:
+                continue  # K-3: the first seat is skipped in the last rounds
             g.draw_n -= 1
             hand_add(g, s, g.draw[g.draw_n])
     for i in range(t.bonus_cards):  # analysis option bonus_cards: seat 0's extra cards
@@ -491,6 +513,8 @@ cdef inline void apply_inline(const Tables* t, Game* g, int32_t action, bitgen_t
         g.last_play[seat] = action + 1
         g.last_ex[seat] = (t.ex_limit if t.ex_limit >= 0 else 32767) - g.ex_left
     if kind == ACT_PASS:
+        if t.first_turn_short and g.turn == 0 and fill_first_hand(t, g, seat, rng):
+            return
         end_turn(t, g, 0)
         return
     hand_remove(g, seat, card)
@@ -522,6 +546,8 @@ cdef inline void apply_inline(const Tables* t, Game* g, int32_t action, bitgen_t
             g.termination = TERM_WIN
             return
     if take_card(t, g, seat, pick, rng):
+        return
+    if t.first_turn_short and g.turn == 0 and fill_first_hand(t, g, seat, rng):
         return
     end_turn(t, g, 1)
 
@@ -786,11 +812,21 @@ cdef class CoreRules:
         t.bonus_cards = int(options.get("bonus_cards", 0))
         t.hand_bonus = int(options.get("hand_bonus", 0))
         t.first_turn_jacks = int(options.get("first_turn_jacks", 1))
+        t.first_turn_short = int(options.get("first_turn_short", 0))
+        for side, cells in options.get("head_start_cells", ()):
+            if not 0 <= side < MAX_SIDES:
+                raise ValueError("head_start: no such side in the core")
+            for cell in cells:
+                if not 0 <= cell < N_CELLS or (bit(cell) & (t.head_start[0] | t.head_start[1] | t.head_start[2])):
+                    raise ValueError("head_start: a cell off the board or given twice")
+                t.head_start[side] |= bit(cell)
         t.restrict_side = -1
         if not 0 <= t.bonus_cards <= MAX_HAND - t.hand_size:
             raise ValueError("too many bonus cards for the core")
         if not 0 <= t.hand_bonus <= MAX_HAND - t.hand_size:
             raise ValueError("too many hand_bonus cards for the core")
+        if not 0 <= t.first_turn_short < t.hand_size or (t.first_turn_short and t.draft_mode):
+            raise ValueError("first_turn_short must leave the first seat a card, without a draft")
         if not (0 < len(deck) <= MAX_DECK and 0 < len(card_kind) <= MAX_CODES):
             raise ValueError("deck too large for the core")
         if not (t.players <= MAX_SEATS and t.hand_size <= MAX_HAND and t.draft_size <= MAX_DRAFT):

@@ -467,8 +467,11 @@ cdef void st_deal(const StTables* t, StGame* g, bitgen_t* rng) noexcept nogil:
     g.result = ST_ONGOING
     for i in range(ST_HAND):
         for s in range(t.players):
+            if s == 0 and i >= ST_HAND - t.first_turn_short:
+                continue  # K-4: seat 0 is skipped in the last rounds of the deal
             draw_card(g, s, rng)
-    begin_turn(t, g, rng)
+    if t.first_turn_short == 0:
+        begin_turn(t, g, rng)  # K-4: otherwise seat 0 plays its first turn short, unrefilled
 
 
 cdef unsigned int perft_calls = 0  # inner nodes counted by perft, to space out its signal checks
@@ -510,13 +513,15 @@ cdef class StacksTables:
 
     def __init__(self, int players, str refill, int max_piles_per_colour, int chip_supply,
                  int win_chips, int win_min_each, bint actions_from_discard,
-                 bint steal_chip_can_win, int max_turns, list deck):
+                 bint steal_chip_can_win, int max_turns, list deck, int first_turn_short=0):
         cdef StTables* t = &self.t
         cdef int k
         if not 2 <= players <= ST_MAX_SEATS or not 1 <= max_piles_per_colour <= ST_MAX_PILES // 2:
             raise ValueError("too many players or piles for the Stacks engine")
         if len(deck) != ST_KINDS or sum(deck) > ST_DECK or not 0 <= chip_supply <= 127:
             raise ValueError("deck or chip supply too large for the Stacks engine")
+        if not 0 <= first_turn_short < ST_HAND:
+            raise ValueError("stacks_first_turn_short must leave seat 0 a card")
         memset(t, 0, sizeof(StTables))
         t.players = players
         t.refill_empty_only = refill == "empty_hand_only"
@@ -527,6 +532,7 @@ cdef class StacksTables:
         t.actions_from_discard = actions_from_discard
         t.steal_chip_can_win = steal_chip_can_win
         t.max_turns = max_turns
+        t.first_turn_short = first_turn_short
         for k in range(ST_KINDS):
             t.deck[k] = deck[k]
             t.deck_n += deck[k]

@@ -36,7 +36,7 @@ def game_rules(variant: str = "classic", players: int = 2, teams: int = 0) -> Ru
 
     Raises:
         RulesError: an unknown preset or option, or rules the wrappers cannot deal
-            explicitly (bonus cards, hand_bonus, a draft that reshuffles).
+            explicitly (bonus cards, hand_bonus, first_turn_short, head_start, a draft that reshuffles).
     """
     for name, value in (("players", players), ("teams", teams)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -46,6 +46,10 @@ def game_rules(variant: str = "classic", players: int = 2, teams: int = 0) -> Ru
         raise RulesError("the framework wrappers do not deal bonus cards (bonus_cards must be 0)")
     if rules.hand_bonus:
         raise RulesError("the framework wrappers do not deal extra cards (hand_bonus must be 0)")
+    if rules.first_turn_short:
+        raise RulesError("the framework wrappers do not deal short hands (first_turn_short must be 0)")
+    if rules.head_start:
+        raise RulesError("the framework wrappers start from an empty board (head_start must be 0)")
     if rules.draw_mode == "draft" and rules.deck_exhaustion == "reshuffle":
         raise RulesError("the framework wrappers cannot deal a draft that reshuffles (deck_exhaustion)")
     return rules

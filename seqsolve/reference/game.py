@@ -85,19 +85,26 @@ class RefGame:
         first, until every seat holds ``hand_size``, then seat 0 takes
         ``bonus_cards`` more (an analysis option), then ``hand_bonus`` more
         rounds go to every seat but the first seat, in turn order from the seat
-        after it (K-1); in the draft variant the
+        after it (K-1); with ``first_turn_short=N`` the first seat is skipped
+        in the last N rounds of the ordinary deal (K-3); in the draft variant the
         next ``draft_size`` cards are turned face up; the rest is the draw
-        pile.  ``rules.first_seat`` moves first.  ``seats`` defaults to the
+        pile.  With ``head_start=N`` the later sides' chips stand on their
+        cells before the deal (K-5).  ``rules.first_seat`` moves first.  ``seats`` defaults to the
         colours ``'bgr'[:teams]`` repeated (C-7).
         """
         if seats is None:
             seats = COLOURS[: rules.teams] * (rules.players // rules.teams)
         _check_seats(rules, seats)
         game = cls(rules, seats, rng)
+        for side, cells in rules.head_start_cells():  # K-5: seat `side` plays for side `side`
+            for cell in cells:
+                game.board[cell] = seats[side]
         pile = rules.deck_cards.cards()
         game.rng.shuffle(pile)
-        for _ in range(rules.hand_size):
+        for rnd in range(rules.hand_size):
             for seat in range(rules.players):
+                if seat == rules.first_seat and rnd >= rules.hand_size - rules.first_turn_short:
+                    continue  # K-3: the first seat is dealt first_turn_short cards fewer
                 game.hands[seat].append(pile.pop(0))
         for _ in range(min(rules.bonus_cards, len(pile))):  # analysis option: seat 0's extra cards
             game.hands[0].append(pile.pop(0))
@@ -394,6 +401,8 @@ class RefGame:
             self.last[seat] = [*self.exchanged, str(Move(move.kind, move.card, move.cell))]
             self.exchanged = []
         if move.kind is MoveKind.PASS:
+            if not self._fill_first_hand(seat):
+                return
             self._end_turn(chip_changed=False)
             return
         self.hands[seat].remove(move.card)
@@ -415,6 +424,8 @@ class RefGame:
                 self._finish(colour, "win")
                 return
         if not self._take_card(seat, move.pick):
+            return
+        if not self._fill_first_hand(seat):
             return
         self._end_turn(chip_changed=True)
 
@@ -491,6 +502,20 @@ class RefGame:
         if self.draft is None:
             return self._draw_blind(seat)
         return self._take_from_draft(seat, pick)
+
+    def _fill_first_hand(self, seat: int) -> bool:
+        """K-3 (``first_turn_short=N``): at the end of the game's first turn the seat that
+        played it draws until its hand is full.  False if a draw ended the game."""
+        if not self.rules.first_turn_short or self.turn != 0:
+            return True
+        full = self.rules.hand_limit(seat)
+        while len(self.hands[seat]) < full:
+            before = len(self.hands[seat])
+            if not self._draw_blind(seat):
+                return False
+            if len(self.hands[seat]) == before:  # no card left anywhere
+                break
+        return True
 
     def _draw_blind(self, seat: int) -> bool:
         if not self.draw_pile:

@@ -83,15 +83,21 @@ class ReferenceStacks:
     def new(cls, rules: StacksRules, rng: random.Random) -> ReferenceStacks:
         """Deal a game (ST-5): the deck shuffled by ``rng`` (the list is the pile top
         first), one card at a time round the table from seat 0 until each holds 5;
-        ``rng`` stays the game's shuffle source for recycling (ST-20)."""
+        ``rng`` stays the game's shuffle source for recycling (ST-20).  With
+        ``stacks_first_turn_short=N`` (K-4) seat 0 is skipped in the last N rounds
+        and plays its first turn with what it was dealt: no refill before it."""
         game = cls(rules, rng)
         deck = [card for card, copies in enumerate(rules.deck) for _ in range(copies)]
         rng.shuffle(deck)
         game.draw = list(deck)
-        for _ in range(HAND_SIZE):
+        short = rules.first_turn_short  # K-4: seat 0 skipped in the last rounds, then not refilled
+        for rnd in range(HAND_SIZE):
             for seat in range(rules.players):
+                if seat == 0 and rnd >= HAND_SIZE - short:
+                    continue
                 game._draw_one(seat)
-        game._start_turn(0)
+        if not short:
+            game._start_turn(0)
         return game
 
     @classmethod

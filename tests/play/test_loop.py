@@ -197,6 +197,23 @@ def test_search_options_play_as_in_python(spec):
         assert _stable(_compiled(config, range(2))) == _stable(_python_runner(config, range(2)))
 
 
+@pytest.mark.parametrize(
+    "variant, players, teams",
+    [
+        ("classic[first_turn_short=2]", 2, 2),  # K-3
+        ("classic[head_start=2]", 3, 3),  # K-5
+        ("classic[head_start=1,first_seat=1]", 4, 2),  # K-5 with teams
+        ("classic[hand_bonus=1,first_turn_jacks=off,first_turn_short=1,head_start=1]", 2, 2),  # K-1..K-5
+    ],
+)
+def test_compensation_rules_play_as_in_python(variant, players, teams):
+    """K-1 to K-5 (docs/rules.md §2.5) in the compiled loop: the deal, the first turn and
+    the board before it as the Python runner plays them, for one-ply bots and a search."""
+    for bots in (("greedy", "random"), ("heuristic", "mcts:iters=60")):
+        config = MatchConfig(bots=bots, variant=variant, players=players, teams=teams, seed=47)
+        assert _stable(_compiled(config, range(teams))) == _stable(_python_runner(config, range(teams)))
+
+
 def test_halted_searches_end_the_loops_match():
     """halt() is how Ctrl-C reaches searches off the main thread: the loop's match ends
     with KeyboardInterrupt instead of playing on with unsearched moves."""

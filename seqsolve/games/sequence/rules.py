@@ -17,7 +17,7 @@ from typing import Any
 
 from ...errors import ArgumentError
 from ..base import RulesError
-from .board import SIZE, Layout, get_layout
+from .board import SIZE, Layout, get_layout, parse_cell
 from .cards import Deck, make_deck
 
 PLAYER_COUNTS = (2, 3, 4, 6, 8, 9, 10, 12)
@@ -48,9 +48,11 @@ OPTIONS: dict[str, str] = {
     "heart_rule": "choice:off,on",
     # analysis only, not a rule of any printed game (RULES-NOTES): seat 0 is dealt extra cards
     "bonus_cards": "int",
-    # compensation rules (docs/rules.md §2.5, K-1 and K-2): a table can play them
+    # compensation rules (docs/rules.md §2.5, K-1 to K-5; K-4 is Stacks'): a table can play them
     "hand_bonus": "int",
     "first_turn_jacks": "choice:on,off",
+    "first_turn_short": "int",  # K-3
+    "head_start": "int",  # K-5
 }
 
 #: The range of every whole-number option (RULES.md §2; RULES-NOTES "Option ranges"),
@@ -74,7 +76,19 @@ RANGES: dict[str, tuple[int, int]] = {
     "draft_size": (1, 16),
     "bonus_cards": (0, 39),
     "hand_bonus": (0, 7),  # K-1: at most a second classic hand
+    "first_turn_short": (0, 39),  # K-3: and fewer than hand_size (the first seat keeps a card)
+    "head_start": (0, 4),  # K-5: the cells of HEAD_START_CELLS
 }
+
+#: K-5 (``head_start=N``): the cells where each later side's chips stand before the
+#: first turn, by the order the sides first move after the first seat's side; a
+#: side gets the first N of its row.  Each row is symmetric under a half turn of
+#: the board, and no cell is in the heart (D-3) or next to another of the table:
+#: a head start, not a half-built line.
+HEAD_START_CELLS: tuple[tuple[str, ...], ...] = (
+    ("c3", "h8", "c8", "h3"),  # the side that moves second
+    ("c6", "h5", "f3", "e8"),  # the side that moves third (three sides)
+)
 
 HAND_SIZE_TABLES: dict[str, dict] = {
     "official": {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3},
@@ -107,6 +121,8 @@ DEFAULTS: dict[str, object] = {
     "bonus_cards": 0,
     "hand_bonus": 0,
     "first_turn_jacks": "on",
+    "first_turn_short": 0,
+    "head_start": 0,
 }
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -362,6 +378,8 @@ class Rules:
     bonus_cards: int = 0
     hand_bonus: int = 0
     first_turn_jacks: str = "on"
+    first_turn_short: int = 0
+    head_start: int = 0
 
     @classmethod
     def from_options(cls, preset: str, opts: dict[str, Any]) -> Rules:
@@ -431,6 +449,16 @@ class Rules:
             raise RulesError(
                 f"a hand of {self.hand_size} + hand_bonus={self.hand_bonus} is more than 40 cards (K-1)"
             )
+        if self.first_turn_short >= self.hand_size:
+            raise RulesError(
+                f"first_turn_short={self.first_turn_short} leaves the first seat no card: "
+                f"it must be less than the hand of {self.hand_size} (K-3)"
+            )
+        if self.first_turn_short and self.draw_mode == "draft":
+            raise RulesError(
+                "first_turn_short cannot be played with the draft (draw_mode=draft): "
+                "the first seat fills its hand from the draw pile (K-3)"
+            )
         if self.hand_size + self.bonus_cards > 40:
             raise RulesError(
                 f"a hand of {self.hand_size} + {self.bonus_cards} bonus cards is more than 40 cards"
@@ -488,6 +516,15 @@ class Rules:
             + (self.bonus_cards if seat == 0 else 0)
             + (self.hand_bonus if seat != self.first_seat else 0)
         )
+
+    def head_start_cells(self) -> list[tuple[int, list[int]]]:
+        """K-5: ``(side, cells)`` for every side but the first seat's, in the order they
+        first move, each with the first ``head_start`` cells of its HEAD_START_CELLS row."""
+        out = []
+        for k in range(1, self.teams):
+            side = (self.first_seat + k) % self.players % self.teams
+            out.append((side, [parse_cell(c) for c in HEAD_START_CELLS[k - 1][: self.head_start]]))
+        return out
 
     @property
     def unlimited_exchanges(self) -> bool:

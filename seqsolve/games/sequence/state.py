@@ -101,6 +101,8 @@ def core_rules(rules: Rules) -> _core.CoreRules:
         "bonus_cards": rules.bonus_cards,
         "hand_bonus": rules.hand_bonus,  # K-1
         "first_turn_jacks": int(rules.first_turn_jacks == "on"),  # K-2
+        "first_turn_short": rules.first_turn_short,  # K-3
+        "head_start_cells": rules.head_start_cells(),  # K-5
     }
     return _core.CoreRules(
         options,

@@ -31,6 +31,7 @@ class StacksRules:
     actions_from_discard: bool = True  # ST-12
     steal_chip_can_win: bool = False  # ST-19
     max_turns: int = 3000  # ST-22
+    first_turn_short: int = 0  # K-4 (docs/rules.md §2.5): seat 0 dealt this many cards fewer
 
     @property
     def teams(self) -> int:
@@ -79,6 +80,7 @@ OPTIONS = {
     "stacks_actions_from_discard": "actions_from_discard",
     "stacks_steal_chip_can_win": "steal_chip_can_win",
     "max_turns": "max_turns",
+    "stacks_first_turn_short": "first_turn_short",
 }
 OPTION_NAMES = {field: name for name, field in OPTIONS.items()}
 REFILLS = ("turn_start", "empty_hand_only")
@@ -217,6 +219,7 @@ def _check(r: StacksRules, only: str | None = None) -> None:
     within("stacks_win_chips", r.win_chips, 1, 2 * MAX_CHIP_SUPPLY)
     within("stacks_win_min_each", r.win_min_each, 0, MAX_CHIP_SUPPLY)
     within("max_turns", r.max_turns, 1, MAX_TURNS)
+    within("stacks_first_turn_short", r.first_turn_short, 0, 4)  # K-4: seat 0 keeps a card
 
 
 def _check_winnable(r: StacksRules, given: set[str]) -> None:

@@ -92,6 +92,7 @@ def stacks_tables(rules: StacksRules) -> _stacks.StacksTables:
         rules.steal_chip_can_win,
         rules.max_turns,
         rules.deck,
+        rules.first_turn_short,
     )
 
 

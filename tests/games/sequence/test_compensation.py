@@ -1,5 +1,5 @@
-"""Compensation rules (docs/rules.md §2.5): K-1 ``hand_bonus`` and K-2
-``first_turn_jacks``, on the compiled engine, in position files and against the
+"""Compensation rules (docs/rules.md §2.5): K-1 ``hand_bonus``, K-2
+``first_turn_jacks``, K-3 ``first_turn_short`` and K-5 ``head_start``, on the compiled engine, in position files and against the
 plain-Python reference.
 
 Each is a rule a table can play that gives the later seats something back for
@@ -10,14 +10,16 @@ deals, and that a game without them is dealt and played as before.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
 from state_helpers import make, moves, rules_for
 
 from seqsolve.games.sequence.actions import IllegalMoveError, decode_action
+from seqsolve.games.sequence.board import parse_cell
 from seqsolve.games.sequence.cards import CardKind
-from seqsolve.games.sequence.notation import PositionError, parse_position, to_sqn
+from seqsolve.games.sequence.notation import PositionError, parse_position, to_readable, to_sqn
 from seqsolve.games.sequence.rules import RulesError, parse_rules
 from seqsolve.games.sequence.state import State
 from seqsolve.reference.game import RefGame
@@ -161,3 +163,190 @@ def test_k2_random_playouts_keep_the_rule():
                 kinds.add(deck.kind(deck.codes[card]))
     assert CardKind.WILD in first_cards["on"]
     assert first_cards["off"] == {CardKind.NORMAL}
+
+
+# ---------------------------------------------------------------- K-3 first_turn_short
+
+
+@pytest.mark.parametrize("players, first", [(2, 0), (3, 0), (3, 2), (4, 1)])
+def test_k3_first_turn_short_deals_the_first_seat_n_cards_fewer(players, first):
+    """K-3: the first seat is skipped in the last N rounds of the deal; the others hold hand_size."""
+    rules = parse_rules(f"classic[first_seat={first},first_turn_short=2]", players=players)
+    plain = State.new(parse_rules(f"classic[first_seat={first}]", players=players), seed=7)
+    state = State.new(rules, seed=7)
+    size = rules.hand_size
+    assert state.core.hand_sizes() == [size - 2 if s == first else size for s in range(players)]
+    assert len(state.core.draw_pile()) == len(plain.core.draw_pile()) + 2
+
+
+def test_k3_first_seat_fills_its_hand_at_the_end_of_its_first_turn():
+    """K-3: after its first play the first seat draws N + 1 cards from the pile; the next
+    seat draws one as usual, and so does the first seat from its second turn on."""
+    rules = rules_for(first_turn_short=2)
+    state = make(rules, hands=["5H 6H 7H 8H 9H", "5D 6D 7D 8D 9D TD QD"], draw="rest")
+    codes = rules.deck_cards.codes
+    pile = len(state.core.draw_pile())
+    state.apply("5H@e5")
+    assert state.core.hand_sizes() == [7, 7]
+    assert len(state.core.draw_pile()) == pile - 3
+    kept = Counter(codes[c] for c in state.core.hand(0)) - Counter(["6H", "7H", "8H", "9H"])
+    assert sum(kept.values()) == 3  # three new cards beside the four kept
+    play = next(m for m in moves(state) if m.startswith("5D@"))
+    state.apply(play)
+    assert state.core.hand_sizes() == [7, 7]
+    assert len(state.core.draw_pile()) == pile - 4
+    state.apply(moves(state)[0])
+    assert state.core.hand_sizes() == [7, 7]
+    assert len(state.core.draw_pile()) == pile - 5
+
+
+def test_k3_a_pass_on_the_first_turn_fills_the_hand_too():
+    """K-3: a first turn that ends in a pass (voluntary pass allowed) still fills the hand."""
+    rules = rules_for(first_turn_short=3, allow_voluntary_pass=True)
+    state = make(rules, hands=["5H 6H 7H 8H", "5D 6D 7D 8D 9D TD QD"], draw="rest")
+    state.apply("pass")
+    assert state.core.hand_sizes() == [7, 7]
+    ref = RefGame.from_position(
+        make(rules, hands=["5H 6H 7H 8H", "5D 6D 7D 8D 9D TD QD"], draw="rest").to_position()
+    )
+    ref.apply("pass")
+    assert [len(h) for h in ref.hands] == [7, 7]
+
+
+def test_k3_reference_fills_the_same_cards_as_the_core():
+    """K-3 in the reference: from the same position both engines give the first seat the same cards."""
+    rules = rules_for("classic", 3, first_turn_short=2, first_seat=1)
+    state = State.new(rules, seed=11)
+    ref = RefGame.from_position(state.to_position())
+    move = moves(state)[0]
+    state.apply(move)
+    ref.apply(move)
+    codes = rules.deck_cards.codes
+    assert sorted(ref.hands[1]) == sorted(codes[c] for c in state.core.hand(1))
+    assert len(ref.hands[1]) == rules.hand_size
+    assert to_sqn(state.to_position()) == to_sqn(ref.to_position())
+
+
+def test_k3_reference_deals_as_the_core():
+    """K-3 in the reference: the first seat is skipped in the last rounds, the deck is whole."""
+    rules = rules_for("classic", 3, first_turn_short=2, first_seat=2)
+    g = RefGame.new(rules, rng=random.Random(4))
+    assert [len(h) for h in g.hands] == [6, 6, 4]
+    assert sorted(g._all_cards()) == sorted(rules.deck_cards.cards())
+
+
+def test_k3_random_games_keep_full_hands_after_the_first_turn():
+    """K-3 on the core's random-play path: after turn 0 every hand is full again."""
+    rules = parse_rules("classic[first_turn_short=3,hand_bonus=1]", players=3)
+    state = State.new(rules, seed=2)
+    assert state.core.hand_sizes() == [3, 7, 7]
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        state.apply(state.legal_actions()[int(rng.integers(len(state.legal_actions())))])
+    assert state.core.hand_sizes() == [6, 7, 7]
+
+
+def test_k3_first_turn_short_in_position_files():
+    """K-3, P-1: written in the variant and read back; the short hand fits P-11.7."""
+    state = State.new(parse_rules("classic[first_turn_short=2]", players=2), seed=3)
+    text = to_sqn(state.to_position())
+    assert text.startswith("classic[first_turn_short=2] ")
+    back = parse_position(text)
+    assert str(back.rules.variant) == "classic[first_turn_short=2]"
+    assert len(back.hands[0].known) == 5
+    assert to_sqn(State.from_position(back).to_position()) == text
+    assert to_sqn(parse_position(to_readable(back))) == text  # the readable form too
+
+
+def test_k3_first_turn_short_refuses_bad_values():
+    """K-3: a whole number below the hand size, never with the draft; one line naming the option."""
+    with pytest.raises(
+        RulesError, match=r"first_turn_short=7 leaves the first seat no card: .* hand of 7 \(K-3\)"
+    ):
+        parse_rules("classic[first_turn_short=7]", players=2)
+    with pytest.raises(RulesError, match="first_turn_short"):
+        parse_rules("classic[first_turn_short=-1]", players=2)
+    with pytest.raises(RulesError, match="first_turn_short"):
+        parse_rules("classic[first_turn_short=two]", players=2)
+    with pytest.raises(RulesError, match=r"first_turn_short cannot be played with the draft"):
+        parse_rules("draft[first_turn_short=1]", players=2)
+
+
+# ---------------------------------------------------------------- K-5 head_start
+
+
+@pytest.mark.parametrize(
+    "players, teams, first, expected",
+    [
+        (2, None, 0, {"g": "c3 h8"}),
+        (2, None, 1, {"b": "c3 h8"}),
+        (3, None, 2, {"b": "c3 h8", "g": "c6 h5"}),
+        (4, 2, 1, {"b": "c3 h8"}),
+        (6, 3, 0, {"g": "c3 h8", "r": "c6 h5"}),
+    ],
+)
+def test_k5_head_start_puts_the_later_sides_chips_on_their_cells(players, teams, first, expected):
+    """K-5: before the first turn each side but the first seat's holds the first N cells of
+    its row, in the order the sides first move; the cards are dealt as without the option."""
+    rules = parse_rules(f"classic[first_seat={first},head_start=2]", players=players, teams=teams)
+    plain = State.new(parse_rules(f"classic[first_seat={first}]", players=players, teams=teams), seed=6)
+    state = State.new(rules, seed=6)
+    board = state.to_position().board
+    placed = {c: t for c, t in enumerate(board) if t not in (".", "*")}
+    assert placed == {
+        parse_cell(name): colour for colour, names in expected.items() for name in names.split()
+    }
+    assert [state.hand(s) for s in range(players)] == [plain.hand(s) for s in range(players)]
+    ref = RefGame.new(rules, rng=random.Random(2))
+    assert tuple(ref.board) == board
+
+
+def test_k5_head_start_chips_are_ordinary_chips():
+    """K-5: a head-start chip counts toward a sequence and a one-eyed jack takes it off."""
+    rules = rules_for(head_start=1, sequences_to_win=1)
+    one_eyed = _jacks(rules, CardKind.REMOVE)[0]
+    state = State.new(rules, seed=9)
+    position = state.to_position()
+    assert position.board[parse_cell("c3")] == "g"
+    # the first seat with a one-eyed jack may remove it on the first turn ...
+    built = make(rules, chips={"g": "c3"}, hands=[f"{one_eyed}", "AS"], draw="rest")
+    assert moves(built) == [f"{one_eyed}xc3"]
+    # ... and the side it belongs to finishes a line through it: a1 (corner) b2 c3 d4 e5
+    wild = _jacks(rules, CardKind.WILD)[0]
+    line = make(rules, chips={"g": "c3 d4 e5"}, hands=["AS", f"{wild}"], draw="rest", to_move=1, turn=1)
+    line.apply(f"{wild}@b2")
+    assert line.is_terminal() and line.outcome().winner == "g"
+
+
+def test_k5_head_start_in_position_files_and_parity():
+    """K-5, P-1: written in the variant, the chips on the board; both engines play on alike."""
+    rules = parse_rules("classic[head_start=4]", players=3)
+    state = State.new(rules, seed=8)
+    text = to_sqn(state.to_position())
+    assert text.startswith("classic[head_start=4] ")
+    back = parse_position(text)
+    assert back.board == state.to_position().board
+    assert to_sqn(parse_position(to_readable(back))) == text  # the readable form too
+    ref = RefGame.from_position(back)
+    assert ref.legal_moves() == moves(state)
+
+
+def test_k5_head_start_refuses_bad_values():
+    """K-5: 0..4 cells a side; one line naming the option."""
+    with pytest.raises(RulesError, match=r"head_start must be 0\.\.4, not 5"):
+        parse_rules("classic[head_start=5]", players=2)
+    with pytest.raises(RulesError, match="head_start"):
+        parse_rules("classic[head_start=-1]", players=2)
+    with pytest.raises(RulesError, match="head_start"):
+        parse_rules("classic[head_start=c3]", players=2)
+
+
+@pytest.mark.parametrize("option", ["first_turn_short=1", "head_start=1"])
+def test_k3_k5_framework_wrappers_refuse_what_they_cannot_deal(option):
+    """K-3, K-5: the framework wrappers deal full hands on an empty board; they refuse in one line."""
+    from seqsolve.frameworks._tables import game_rules
+
+    with pytest.raises(RulesError, match=option.split("=")[0]):
+        game_rules(f"classic[{option}]")

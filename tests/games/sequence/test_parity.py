@@ -260,6 +260,10 @@ OPTION_VARIANTS = [
     ("draft", 2, {"hand_bonus": 1}),  # K-1
     ("classic", 2, {"first_turn_jacks": "off"}),  # K-2
     ("seed000", 3, {"first_turn_jacks": "off", "hand_bonus": 1}),  # K-1, K-2
+    ("classic", 3, {"first_turn_short": 2, "first_seat": 1}),  # K-3
+    ("seed000", 2, {"first_turn_short": 1, "hand_bonus": 1, "first_turn_jacks": "off"}),  # K-1, K-2, K-3
+    ("classic", 3, {"head_start": 4, "first_seat": 1}),  # K-5
+    ("draft", 2, {"head_start": 2}),  # K-5
 ]
 
 

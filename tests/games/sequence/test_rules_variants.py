@@ -155,6 +155,8 @@ def test_option_table_lists_every_option_in_order():
         "bonus_cards",  # analysis only (RULES-NOTES), after the tables of RULES.md
         "hand_bonus",  # compensation rules, docs/rules.md §2.5 (K-1, K-2)
         "first_turn_jacks",
+        "first_turn_short",
+        "head_start",
     ]
     assert set(DEFAULTS) == set(OPTIONS) - {"players"}
 

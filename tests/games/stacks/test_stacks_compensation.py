@@ -1,0 +1,99 @@
+"""Compensation rule K-4 of docs/rules.md §2.5 for Sequence Stacks:
+``stacks_first_turn_short=N`` deals seat 0 (who moves first, ST-6) N cards fewer
+and skips the refill before its first turn, on both engines and in STN lines.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from seqsolve.games.base import RulesError
+from seqsolve.games.stacks.position_text import parse, to_readable, to_stn
+from seqsolve.games.stacks.rules import make_rules
+from seqsolve.games.stacks.state import StacksState
+from seqsolve.reference.stacks import ReferenceStacks
+
+
+@pytest.mark.parametrize("players, short", [(2, 1), (3, 2), (6, 4)])
+def test_k4_stacks_first_turn_short_deals_seat_0_fewer_cards(players, short):
+    """K-4: seat 0 holds 5 - N cards on its first turn in both engines; the others hold 5."""
+    rules = make_rules(f"stacks[stacks_first_turn_short={short}]", players)
+    deck = sum(rules.deck)
+    expected = [5 - short] + [5] * (players - 1)
+    for pos in (
+        StacksState.new(rules, seed=3).to_position(),
+        ReferenceStacks.new(rules, random.Random(3)).to_position(),
+    ):
+        assert pos.to_move == 0 and pos.turn == 0
+        assert [len(h) + u for h, u in zip(pos.hands, pos.unknown)] == expected
+        assert pos.draw_count == deck - sum(expected)
+
+
+@pytest.mark.parametrize("refill", ["turn_start", "empty_hand_only"])
+def test_k4_stacks_without_the_option_the_deal_is_unchanged(refill):
+    """K-4 off (N = 0): five cards each, as ST-5 deals them."""
+    rules = make_rules(f"stacks[stacks_refill={refill},stacks_first_turn_short=0]", 3)
+    assert rules == make_rules(f"stacks[stacks_refill={refill}]", 3)
+    pos = StacksState.new(rules, seed=1).to_position()
+    assert [len(h) for h in pos.hands] == [5, 5, 5]
+
+
+def test_k4_stacks_seat_0_refills_at_its_second_turn():
+    """K-4 with ST-11 (turn_start): from its second turn on seat 0 is refilled to 5 as usual."""
+    rules = make_rules("stacks[stacks_first_turn_short=3]", 2)
+    choose = np.random.default_rng(7)
+    checked = 0
+    for seed in range(6):
+        game = StacksState.new(rules, seed=seed)
+        assert len(game.to_position().hands[0]) == 2
+        while not game.is_terminal():
+            pos = game.to_position()
+            if pos.turn > 0 and pos.to_move == 0 and pos.block_asked is None and pos.draw_count:
+                assert len(pos.hands[0]) + pos.unknown[0] >= 5 or pos.progress or pos.refilled
+                checked += 1
+                break
+            legal = game.legal_actions()
+            game.apply(legal[int(choose.integers(len(legal)))])
+    assert checked >= 3
+
+
+def test_k4_stacks_engines_agree_after_a_short_deal():
+    """K-4: the compiled engine and the reference play on alike from a short first hand."""
+    rules = make_rules("stacks[stacks_first_turn_short=2]", 3)
+    choose = np.random.default_rng(11)
+    driver = StacksState.new(rules, seed=5)
+    for _ in range(40):
+        if driver.is_terminal():
+            break
+        pos = driver.to_position()
+        core, ref = StacksState.from_position(pos), ReferenceStacks.from_position(pos)
+        assert core.legal_actions() == ref.legal_actions()
+        action = core.legal_actions()[int(choose.integers(len(core.legal_actions())))]
+        core.apply(action)
+        ref.apply(action)
+        assert core.to_position() == ref.to_position()
+        driver.apply(action)
+
+
+def test_k4_stacks_first_turn_short_in_stn_lines():
+    """K-4, STN: the option is written in the variant and read back; seat 0's short hand is legal."""
+    rules = make_rules("stacks[stacks_first_turn_short=2]", 2)
+    line = to_stn(StacksState.new(rules, seed=4).to_position())
+    assert line.startswith("stacks[stacks_first_turn_short=2] 0> ")
+    back = parse(line)
+    assert back.rules == rules
+    assert to_stn(StacksState.from_position(back).to_position()) == line
+    assert to_stn(parse(to_readable(back))) == line  # the readable form too
+
+
+def test_k4_stacks_first_turn_short_refuses_bad_values():
+    """K-4: 0..4 (seat 0 keeps a card), a whole number; one line naming the option."""
+    with pytest.raises(RulesError, match=r"option stacks_first_turn_short must be between 0 and 4, not 5"):
+        make_rules("stacks[stacks_first_turn_short=5]", 2)
+    with pytest.raises(RulesError, match="stacks_first_turn_short"):
+        make_rules("stacks[stacks_first_turn_short=-1]", 2)
+    with pytest.raises(RulesError, match="stacks_first_turn_short"):
+        make_rules("stacks[stacks_first_turn_short=two]", 2)
