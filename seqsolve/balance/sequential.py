@@ -68,6 +68,45 @@ def tuned_rho(n: int, alpha: float) -> float:
     return float(grid[int(np.argmin(widths))])
 
 
+def sequence_games_for(width: float, alpha: float) -> int:
+    """The fewest games after which the confidence sequence, tuned for that many
+    (:func:`tuned_rho`), is at most ``width`` wide on each side: what a race tunes its
+    mixture for when it knows the precision it wants.
+
+    >>> n = sequence_games_for(0.025, 0.05)
+    >>> half_width(n, 0.05, tuned_rho(n, 0.05)) <= 0.025 < half_width(n - 50, 0.05, tuned_rho(n - 50, 0.05))
+    True
+    """
+    if width <= 0:
+        raise ValueError("a width must be positive")
+    low, high = 1, 2
+    while half_width(high, alpha, tuned_rho(high, alpha)) > width:
+        low, high = high, high * 2
+    while low < high:
+        mid = (low + high) // 2
+        if half_width(mid, alpha, tuned_rho(mid, alpha)) > width:
+            low = mid + 1
+        else:
+            high = mid
+    return high
+
+
+def fixed_games(width: float, variance: float, alpha: float) -> int:
+    """The games a fixed-``n`` normal interval needs to be at most ``width`` wide on
+    each side, for scores of that ``variance``: the size of a confirmation decided
+    before its first game.
+
+    >>> fixed_games(0.01, 0.25, 0.05)
+    9604
+    """
+    from scipy.stats import norm
+
+    if width <= 0:
+        raise ValueError("a width must be positive")
+    z = float(norm.ppf(1 - alpha / 2))
+    return math.ceil(round((z / width) ** 2 * variance, 6))
+
+
 def sequence_interval(total: float, n: int, alpha: float, rho: float) -> tuple[float, float, float]:
     """``(mean, low, high)`` of ``n`` scores in [0, 1] summing to ``total``: the
     anytime-valid interval, clipped to [0, 1]; with no scores ``(nan, 0, 1)``.
