@@ -9,8 +9,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from seqsolve.balance.race import candidates_of, drops, race
-from seqsolve.balance.sequential import fixed_half_width, half_width, sequence_interval, tuned_rho
+from seqsolve.balance.race import RacePlan, candidates_of, drops, race, uniform_grid
+from seqsolve.balance.sequential import (
+    fixed_games,
+    fixed_half_width,
+    half_width,
+    sequence_games_for,
+    sequence_interval,
+    tuned_rho,
+)
 from seqsolve.play.records import read_records
 
 FAST = ("--bot", "greedy", "--jobs", "1", "--no-progress")
@@ -95,6 +102,72 @@ def test_race_stops_at_the_budget_and_never_drops_everyone():
     assert drops({0: (0.1, 0.05, 0.15), 1: (0.12, 0.06, 0.18)}) == []
 
 
+def _simulated_race(advantages, sides, seed, precision=0.02, budget=100_000):
+    """A race on candidates of known advantage (points), planned as ``fair`` plans it."""
+    share = 1 / sides
+    rates = [a / 100 + share for a in advantages]
+    plan = RacePlan.of(len(rates), sides, 100, budget, 0.95, precision)
+    result = race(
+        _known_rates(rates, seed),
+        [share] * len(rates),
+        100,
+        budget,
+        0.05,
+        plan.rho,
+        1,
+        plan.select_width,
+        plan.confirm,
+    )
+    return result, plan, rates
+
+
+def test_the_confirmation_interval_holds_the_picks_advantage_in_95_percent_of_races():
+    """The pick is chosen on its first games and judged on new ones: its fixed-n interval
+    stays valid although the pick is the candidate that looked fairest."""
+    held, picks = [], set()
+    for seed in range(60):
+        result, plan, rates = _simulated_race([3.0, -1.0, 0.5, -6.0], 2, seed, precision=0.03)
+        c = result.confirmed
+        assert c is not None and c["games"] == plan.confirm == fixed_games(0.03, 0.25, 0.05)
+        _, low, high = result.intervals[c["candidate"]]
+        held.append(low <= rates[c["candidate"]] - 0.5 <= high)
+        picks.add(c["candidate"])
+        assert result.games[c["candidate"]] == c["selection_games"] + c["games"]
+    assert 3 not in picks  # never the -6 one (the rest are within the selection's 7.5 points)
+    assert np.mean(held) >= 0.88  # 95% expected; 60 races
+
+
+@pytest.mark.parametrize(
+    ("advantages", "sides"),
+    [
+        ([4, -2, -7, 2.5, -3.5, -8.5, 1, -5, -10], 2),  # hand_bonus 0-2 crossed with a rule worth 0/-1.5/-3
+        ([5, -1, -6, 3.5, -2.5, -7.5, 2, -4, -9], 3),  # the same with three sides
+    ],
+)
+def test_the_race_needs_at_most_a_third_of_a_uniform_grids_games(advantages, sides):
+    """Issue 39's goal, on a simulated candidate set: the grid plays every candidate to
+    the precision the race reached on its pick, with fixed-n intervals."""
+    race_games = grid_games = 0
+    for seed in range(8):
+        result, _, _ = _simulated_race(advantages, sides, seed, precision=0.01)
+        pick = result.ranking()[0]
+        assert abs(advantages[pick]) <= 3  # one of the fair ones, within the selection's width
+        scores = _known_rates([a / 100 + 1 / sides for a in advantages], seed)(pick, result.games[pick])
+        grid = uniform_grid(result, pick, scores, 0.95)
+        assert 0.008 <= grid["half_width"] <= 0.012  # the precision asked for, 1 pp
+        assert grid["fixed_interval"] == len(advantages) * grid["fixed_interval_games_each"]
+        race_games += grid["race_games"]
+        grid_games += grid["fixed_interval"]
+    assert race_games <= grid_games / 3
+
+
+def test_a_race_without_the_budget_for_a_confirmation_has_one_stage():
+    result, plan, _ = _simulated_race([3.0, -1.0, 0.5], 2, 0, precision=0.01, budget=6000)
+    assert plan.confirm == 0 and plan.select_width is None and result.confirmed is None
+    assert plan.rho == tuned_rho(2000, 0.05)  # tuned for budget / candidates, as before
+    assert sequence_games_for(0.025, 0.05) > fixed_games(0.025, 0.25, 0.05) * 2  # the sequence's price
+
+
 def test_candidates_are_the_original_and_every_combination():
     labels = [p.label for p in candidates_of("classic", ["hand_bonus=1,2", "first_turn_jacks=off"], 4, 2)]
     assert labels[0] == "classic 4p/2t" and len(labels) == 6
@@ -167,6 +240,34 @@ def test_interrupted_race_resumes_to_the_same_answer(tmp_path):
     assert code == 1 and "holds a fair run with seed=5" in err
 
 
+def test_a_race_with_a_confirmation_reports_it_and_resumes_to_the_same_answer(tmp_path):
+    """--precision 10: about a hundred new games confirm the pick, within the budget of 400."""
+    out = tmp_path / "race"
+    args = (*RACE, "--precision", "10", "--out", str(out), "--no-plots", *FAST)
+    first = run_json(*args)
+    conf = first["race"]["confirmation"]
+    confirm = fixed_games(0.1, 0.25, 0.05)
+    assert conf["games"] == confirm and first["race"]["selection_width"] == pytest.approx(0.25)
+    pick = next(c for c in first["candidates"] if c["label"] == conf["candidate"])
+    assert first["ranking"][0] == conf["candidate"] and pick["dropped_in_round"] is None
+    assert pick["games"] == conf["selection_games"] + confirm
+    assert pick["first_seat_advantage_cs"] == conf["first_seat_advantage_ci"]
+    grid = first["uniform_grid"]
+    assert grid["race_share"] == pytest.approx(grid["race_games"] / grid["fixed_interval"])
+    assert first["race"]["games"] <= 400
+    # resumed after the confirmation's records lost their tail: the same race
+    path = (
+        out
+        / next(p for p in candidates_of("classic", ["hand_bonus=1,7"]) if p.label == conf["candidate"]).slug
+    )
+    lines = (path / "self.jsonl").read_text().splitlines(keepends=True)
+    (path / "self.jsonl").write_text("".join(lines[: len(lines) - 40]))
+    (out / "fair.json").unlink()
+    assert _stable(run_json(*args)) == _stable(first)
+    code, stdout, _ = run_cli(*RACE, "--precision", "10", *FAST)
+    assert code == 0 and f"confirmed on {confirm} new games" in stdout and "of a uniform grid's" in stdout
+
+
 def test_out_writes_json_report_and_plot_and_skill(tmp_path):
     out = tmp_path / "race"
     code, stdout, err = run_cli(
@@ -204,6 +305,7 @@ def test_out_writes_json_report_and_plot_and_skill(tmp_path):
         (("classic", "--try", "hand_bonus=1", "--budget", "10"), "does not pay for one round"),
         (("classic", "--try", "hand_bonus=1", "--strong", "greedy"), "--strong goes with --weak"),
         (("classic", "--try", "hand_bonus=1", "--level", "2"), "--level"),
+        (("classic", "--try", "hand_bonus=1", "--precision", "0"), "--precision"),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
