@@ -10,7 +10,9 @@ It prints, per candidate set: the race's games and the grid's (means over runs),
 ratio, how often the pick was within 1 point of the fairest candidate, and how often
 the pick's final interval held its true advantage.
 
-    python benchmarks/fair_race_sim.py --runs 100 --seed 1
+    python benchmarks/fair_race_sim.py --runs 100 --seed 1 [--precision 1 --batch 200 --budget 40000]
+
+The defaults are those of ``seqsolve fair``.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def simulate(advantages, sides, runs, seed, batch, budget, level, precision):
             batch,
             budget,
             1 - level,
-            plan.rho,
+            plan.bet,
             1,
             plan.select_width,
             plan.confirm,
@@ -76,7 +78,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batch", type=int, default=200)
-    parser.add_argument("--budget", type=int, default=200_000)
+    parser.add_argument("--budget", type=int, default=40_000)
     parser.add_argument("--level", type=float, default=0.95)
     parser.add_argument("--precision", type=float, default=1.0, help="points")
     args = parser.parse_args()
@@ -84,7 +86,9 @@ def main() -> None:
         f"{args.runs} runs each, --batch {args.batch} --budget {args.budget} --level {args.level}"
         f" --precision {args.precision}"
     )
-    print("| candidates | race games | grid games | race / grid | pick within 1 pp of the fairest | pick's CI holds |")
+    print(
+        "| candidates | race games | grid games | race / grid | pick within 1 pp of the fairest | pick's CI holds |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     for name, advantages, sides in SCENARIOS:
         r = simulate(

@@ -60,7 +60,7 @@ from ..play.match import run_games
 from .grid import SEATING, BalanceError, VariantPoint, expand_grid, parse_vary
 from .metrics import PointResult, first_seat_scores
 from .run import BalanceConfig, check_balance, check_details, jobs_of, match_games, never_stop
-from .sequential import fixed_games, fixed_games_for, sequence_games_for, sequence_interval, tuned_rho
+from .sequential import bet_for_games, bet_games_for, bet_interval, fixed_games, fixed_games_for, tuned_bet
 
 #: the selection stage's width, in multiples of the precision wanted: a coarser
 #: selection costs fewer games but may pick a candidate less fair by up to about that
@@ -72,10 +72,10 @@ SELECTION_FACTOR = 2.5
 @dataclass(frozen=True)
 class RacePlan:
     """What a race's options decide before any game: the confidence sequence's
-    mixture ``rho``, the selection's width (None: one stage) and the confirmation's
-    games (0: none)."""
+    ``bet``, the selection's width (None: one stage) and the confirmation's games (0:
+    none)."""
 
-    rho: float
+    bet: float
     select_width: float | None
     confirm: int
 
@@ -85,8 +85,8 @@ class RacePlan:
         confirmation has the games a fixed-n interval needs for ``precision`` at the
         variance of a fair game with no draw, ``f (1 - f)`` for a fair share ``f``
         (draws only lower it), when the budget pays for them and a round of every
-        candidate; the mixture is tuned for the selection's width, or for the games a
-        candidate plays when none is dropped if fewer.
+        candidate; the bet is tuned for the selection's width, or in a race of one
+        stage for the games a candidate plays when none is dropped.
 
         >>> plan = RacePlan.of(6, 2, 200, 40_000, 0.95, 0.01)
         >>> plan.confirm, plan.select_width
@@ -99,11 +99,11 @@ class RacePlan:
         confirm = fixed_games(precision, share * (1 - share), alpha)
         if batch * k + confirm > budget:
             confirm = 0
-        width = SELECTION_FACTOR * precision if confirm else None
-        each = budget // k
-        if width:
-            each = min(each, sequence_games_for(width, alpha))
-        return cls(tuned_rho(each, alpha), width, confirm)
+        variance = share * (1 - share)
+        if confirm:
+            width = SELECTION_FACTOR * precision
+            return cls(tuned_bet(width, alpha, variance), width, confirm)
+        return cls(bet_for_games(budget // k, alpha, variance), None, 0)
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,12 @@ class RaceConfig:
     @property
     def plan(self) -> RacePlan:
         return RacePlan.of(
-            len(self.candidates), self.candidates[0].teams, self.batch, self.budget, self.level, self.precision
+            len(self.candidates),
+            self.candidates[0].teams,
+            self.batch,
+            self.budget,
+            self.level,
+            self.precision,
         )
 
     @property
@@ -145,8 +150,8 @@ class RaceConfig:
         return self.plan.select_width
 
     @property
-    def rho(self) -> float:
-        return self.plan.rho
+    def bet(self) -> float:
+        return self.plan.bet
 
     def to_json(self) -> dict:
         return {
@@ -299,7 +304,7 @@ def race(
     batch: int,
     budget: int,
     alpha: float,
-    rho: float,
+    bet: float,
     keep: int = 1,
     select_width: float | None = None,
     confirm: int = 0,
@@ -328,7 +333,7 @@ def race(
         seen = {}
         for i in alive:
             scores = np.asarray(scores_of(i, n), dtype=float)
-            mean, low, high = sequence_interval(float(scores.sum()), len(scores), alpha, rho)
+            mean, low, high = bet_interval(scores, alpha, bet)
             f = fair_share[i]
             seen[i] = (mean - f, low - f, high - f)
             result.games[i] = len(scores)
@@ -387,8 +392,8 @@ def uniform_grid(result: RaceResult, best: int, scores: Sequence[float], level: 
     interval, reached with ``balance``'s fixed-``n`` interval on scores distributed as
     the best's (``scores``: all its games; a confirmed pick's new games only count).
     ``same_sequence`` is the same grid with confidence sequences: as many games each
-    as the best played in a race of one stage, as the sequence tuned for that width
-    needs after a confirmation.  ``race_share`` is the race's games over the grid's."""
+    as the best played in a race of one stage, as the betting sequence tuned for that
+    width needs after a confirmation.  ``race_share`` is the race's games over the grid's."""
     k = len(result.games)
     _, low, high = result.intervals[best]
     width = (high - low) / 2
@@ -396,7 +401,10 @@ def uniform_grid(result: RaceResult, best: int, scores: Sequence[float], level: 
     scores = list(scores)
     if result.confirmed and result.confirmed["candidate"] == best:
         scores = scores[result.confirmed["selection_games"] :]
-        sequence = sequence_games_for(width, alpha) if width > 0 else result.games[best]
+        values, counts = np.unique(np.asarray(scores, dtype=float), return_counts=True)
+        sequence = (
+            bet_games_for(values, counts, width, alpha) if width > 0 and len(scores) else result.games[best]
+        )
     else:
         sequence = result.games[best]
     fixed = fixed_games_for(scores, width, level) if width > 0 and len(scores) else result.games[best]
@@ -492,7 +500,7 @@ def run_race(
         config.batch,
         config.budget,
         config.alpha,
-        config.rho,
+        config.bet,
         config.keep,
         config.select_width,
         config.confirm_games,

@@ -37,7 +37,7 @@ def _status(result: RaceResult, i: int, original: bool) -> str:
 
 def _interval_line(config: RaceConfig, result: RaceResult) -> str:
     level = round(100 * config.level)
-    line = f"CI: {level}% confidence sequence (normal mixture), valid at every round"
+    line = f"CI: {level}% confidence sequence (betting), valid at every round"
     if result.confirmed:
         c = result.confirmed
         adv, low, high = c["sequential"]
@@ -117,8 +117,8 @@ def report_json(config: RaceConfig, result: RaceResult, summaries: list[dict], g
         "skill": {"strong": bal.strong_bot, "weak": bal.weak} if bal.weak else None,
         "race": {
             **config.to_json(),
-            "interval": "normal-mixture confidence sequence (Howard et al. 2021), scores in [0, 1]",
-            "rho": config.rho,
+            "interval": "betting confidence sequence with a fixed bet (Waudby-Smith and Ramdas 2024), scores in [0, 1]",
+            "bet": config.bet,
             "selection_width": config.select_width,
             "rounds": len(result.rounds),
             "stopped": result.stopped,
@@ -178,7 +178,7 @@ def markdown_report(
                 if result.confirmed
                 else ""
             )
-            + f".  Intervals: {level}% confidence sequences (normal mixture, valid at every round;"
+            + f".  Intervals: {level}% confidence sequences (betting, valid at every round;"
             " docs/fair-command.md)"
             + (", the pick's the fixed-n interval of its confirmation games." if result.confirmed else ".")
         ),

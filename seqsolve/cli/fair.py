@@ -67,9 +67,8 @@ The selection stops when --keep candidates are left, when every one left is know
 2.5 x --precision, or when the next round would pass --budget; then the pick plays new
 games, as many as a fixed-n interval needs for +-precision, and is reported with that
 interval on those games alone. The race's intervals are anytime-valid confidence
-sequences (the normal-mixture boundary of Howard, Ramdas, McAuliffe and Sekhon,
-Ann. Statist. 2021), so looking after every round does not void them, unlike a fixed-n
-interval. The report compares the race's games with a uniform grid's at the same
+sequences (a fixed bet on either side: Waudby-Smith and Ramdas, JRSS-B 2024), so
+looking after every round does not void them, unlike a fixed-n interval. The report compares the race's games with a uniform grid's at the same
 precision. See docs/fair-command.md.
 """
 )
