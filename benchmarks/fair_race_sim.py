@@ -26,7 +26,7 @@ from seqsolve.balance.race import RacePlan, race, uniform_grid
 #: candidate sets: (name, advantages in points, sides).  hand_bonus 0/1/2 giving about
 #: +4, -2 and -7 points in two-player classic, crossed with rules worth 0 to -4 points
 SCENARIOS = [
-    ("6: the 2p run of docs/fair-command.md", [6.4, 5.2, -2.0, -2.3, -9.5, -10.7], 2),
+    ("6: classic 2p as in the example below", [6.4, 5.2, -2.0, -2.3, -9.5, -10.7], 2),
     ("6: hand_bonus 0-2 x a -3.5 rule", [4, -2, -7, 0.5, -5.5, -10.5], 2),
     ("9: hand_bonus 0-2 x 0/-1.5/-3", [a + b for a in (4, -2, -7) for b in (0, -1.5, -3)], 2),
     ("12: hand_bonus 0-3 x 0/-1.5/-3", [a + b for a in (4, -2, -7, -11) for b in (0, -1.5, -3)], 2),
@@ -46,7 +46,7 @@ def simulate(advantages, sides, runs, seed, batch, budget, level, precision):
         rng = np.random.default_rng([seed, run])
         games = [(rng.random(budget) < r).astype(float) for r in rates]
         result = race(
-            lambda i, n: games[i][:n],
+            lambda i, n, games=games: games[i][:n],
             [share] * k,
             batch,
             budget,

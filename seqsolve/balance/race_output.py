@@ -255,8 +255,9 @@ def plot_race(config: RaceConfig, result: RaceResult):
     axes[0].set_ylabel("first seat's advantage, pp")
     level = round(100 * config.level)
     fig.suptitle(
-        f"{config.candidates[0].label}: seat advantage ({level}% confidence sequences; "
-        "black: still in, grey: dropped, square: original)",
+        f"{config.candidates[0].label}: seat advantage ({level}% confidence sequences"
+        + ("; the pick's: fixed-n on its confirmation games" if result.confirmed else "")
+        + ";\nblack: still in, grey: dropped, square: original)",
         fontsize="medium",
     )
     return fig
