@@ -210,12 +210,14 @@ def fair(
     The candidates are VARIANT with every combination of the --try values and of
     each tried option's own value in VARIANT: VARIANT as it is (the original) is one.  Each is played by the bot against itself, a
     new deal every game (as 'seqsolve balance' does), in rounds; the clearly unfair
-    are dropped early, so the games go to the candidates that might be fair.
-    Reported: every candidate's advantage with its sequential interval and the round
-    it was dropped in; for the original and the --best few, balance's metrics (game
-    length, draws and stalls, jacks and exchanges per game, --weak's skill match);
-    the games the race spent against what a uniform grid would have needed; with
-    --out or --report, a plot of the advantage against each tried value.
+    are dropped early, so the games go to the candidates that might be fair; then the
+    pick (the fairest left) plays new games to be known to +-PRECISION points.
+    Reported: every candidate's advantage with its sequential interval (the pick's:
+    the fixed-n interval of its new games) and the round it was dropped in; for the
+    original and the --best few, balance's metrics (game length, draws and stalls,
+    jacks and exchanges per game, --weak's skill match); the games the race spent
+    against what a uniform grid needs for the same precision; with --out or
+    --report, a plot of the advantage against each tried value.
     """
     if strong is not None and weak is None:
         raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
