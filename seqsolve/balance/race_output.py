@@ -180,7 +180,7 @@ def markdown_report(
             )
             + f".  Intervals: {level}% confidence sequences (betting, valid at every round;"
             " docs/fair-command.md)"
-            + (", the pick's the fixed-n interval of its confirmation games." if result.confirmed else ".")
+            + ("; the pick's: the fixed-n interval of its confirmation games." if result.confirmed else ".")
         ),
         "",
         format_markdown(RACE_COLUMNS, race_rows(config, result)),

@@ -291,6 +291,8 @@ def test_a_race_with_a_confirmation_reports_it_and_resumes_to_the_same_answer(tm
     (path / "self.jsonl").write_text("".join(lines[: len(lines) - 40]))
     (out / "fair.json").unlink()
     assert _stable(run_json(*args)) == _stable(first)
+    two = run_json(*RACE, "--precision", "10", "--bot", "greedy", "--jobs", "2", "--no-progress")
+    assert _stable(two) == _stable(run_json(*RACE, "--precision", "10", *FAST))  # and whatever --jobs
     code, stdout, _ = run_cli(*RACE, "--precision", "10", *FAST)
     assert code == 0 and f"confirmed on {confirm} new games" in stdout and "of a uniform grid's" in stdout
 
