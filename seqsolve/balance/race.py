@@ -31,9 +31,9 @@ stages, the way a screening trial hands its pick to a confirmatory one:
    the precision at the variance of a fair game), and its advantage is the fixed-``n``
    score-test interval of those new games alone.  They are independent of the games
    that picked it, so that interval is valid as it is, with no price for the looks
-   and no winner's curse, and a fixed-``n`` interval is about 1.55 times narrower
-   than a confidence sequence over the same games: the pick's games are what a
-   uniform grid pays for every candidate.
+   and no winner's curse; and a fixed-``n`` interval is about 1.4 times narrower
+   than the confidence sequence over as many games, so the pick's new games are
+   what a uniform grid pays for every candidate.
 
 When the budget does not pay for a round of every candidate and the confirmation,
 the race has one stage: the rounds go on until ``keep`` or fewer remain or the
