@@ -15,9 +15,29 @@ drops, at once:
   interval includes 0 any more).
 
 The candidate whose interval reaches least far from 0 is never dropped, so one always
-remains.  The race stops when ``keep`` or fewer remain, or when the next round would
-pass the budget.  The intervals are confidence sequences (:mod:`.sequential`), valid
-however many rounds are looked at.
+remains.  The intervals are confidence sequences (:mod:`.sequential`), valid however
+many rounds are looked at.
+
+A race aims at a *precision*: the fairest candidate's advantage known to within
+``precision`` on each side.  When the budget pays for it, the race works in two
+stages, the way a screening trial hands its pick to a confirmatory one:
+
+1. *selection*: the rounds above, with intervals tuned for a coarser width
+   (:data:`SELECTION_FACTOR` times the precision), until ``keep`` or fewer remain, or
+   every one left is known to that coarser width (the rest are as fair as one another
+   at that scale), or the next round and the confirmation would pass the budget;
+2. *confirmation*: the one left whose advantage is nearest 0 plays a number of new
+   games fixed before the first of them (:func:`.sequential.fixed_games`: enough for
+   the precision at the variance of a fair game), and its advantage is the fixed-``n``
+   score-test interval of those new games alone.  They are independent of the games
+   that picked it, so that interval is valid as it is, with no price for the looks
+   and no winner's curse; and a fixed-``n`` interval is about 1.4 times narrower
+   than the confidence sequence over as many games, so the pick's new games are
+   what a uniform grid pays for every candidate.
+
+When the budget does not pay for a round of every candidate and the confirmation,
+the race has one stage: the rounds go on until ``keep`` or fewer remain or the
+budget is spent, and every interval is the confidence sequence.
 
 The games are ``balance``'s (:mod:`.run`): a candidate's self-play games are those
 ``seqsolve balance`` plays for that variant with the same seed and bots, kept in the
@@ -40,7 +60,50 @@ from ..play.match import run_games
 from .grid import SEATING, BalanceError, VariantPoint, expand_grid, parse_vary
 from .metrics import PointResult, first_seat_scores
 from .run import BalanceConfig, check_balance, check_details, jobs_of, match_games, never_stop
-from .sequential import fixed_games_for, sequence_interval, tuned_rho
+from .sequential import bet_for_games, bet_games_for, bet_interval, fixed_games, fixed_games_for, tuned_bet
+
+#: the selection stage's width, in multiples of the precision wanted: a coarser
+#: selection costs fewer games but may pick a candidate less fair by up to about that
+#: much; 2.5 kept the race within a third of a uniform grid on the simulated candidate
+#: sets of docs/fair-command.md, picking one within 1 point of the fairest in most runs
+SELECTION_FACTOR = 2.5
+
+
+@dataclass(frozen=True)
+class RacePlan:
+    """What a race's options decide before any game: the confidence sequence's
+    ``bet``, the selection's width (None: one stage) and the confirmation's games (0:
+    none)."""
+
+    bet: float
+    select_width: float | None
+    confirm: int
+
+    @classmethod
+    def of(cls, k: int, sides: int, batch: int, budget: int, level: float, precision: float) -> RacePlan:
+        """The plan of a race of ``k`` candidates with ``sides`` sides.  The
+        confirmation has the games a fixed-n interval needs for ``precision`` at the
+        variance of a fair game with no draw, ``f (1 - f)`` for a fair share ``f``
+        (draws only lower it), when the budget pays for them and a round of every
+        candidate; the bet is tuned for the selection's width, or in a race of one
+        stage for the games a candidate plays when none is dropped.
+
+        >>> plan = RacePlan.of(6, 2, 200, 40_000, 0.95, 0.01)
+        >>> plan.confirm, plan.select_width
+        (9604, 0.025)
+        >>> RacePlan.of(6, 2, 200, 10_000, 0.95, 0.01).confirm
+        0
+        """
+        alpha = 1 - level
+        share = 1 / sides
+        confirm = fixed_games(precision, share * (1 - share), alpha)
+        if batch * k + confirm > budget:
+            confirm = 0
+        variance = share * (1 - share)
+        if confirm:
+            width = SELECTION_FACTOR * precision
+            return cls(tuned_bet(width, alpha, variance), width, confirm)
+        return cls(bet_for_games(budget // k, alpha, variance), None, 0)
 
 
 @dataclass(frozen=True)
@@ -57,6 +120,7 @@ class RaceConfig:
     keep: int = 1
     best: int = 3
     separate: bool = False
+    precision: float = 0.01
 
     @property
     def candidates(self) -> tuple[VariantPoint, ...]:
@@ -67,10 +131,27 @@ class RaceConfig:
         return 1 - self.level
 
     @property
-    def rho(self) -> float:
-        """The confidence sequence's mixture, tuned for the games a candidate plays when
-        none is dropped (fixed by the options, before any game)."""
-        return tuned_rho(self.budget // len(self.candidates), self.alpha)
+    def plan(self) -> RacePlan:
+        return RacePlan.of(
+            len(self.candidates),
+            self.candidates[0].teams,
+            self.batch,
+            self.budget,
+            self.level,
+            self.precision,
+        )
+
+    @property
+    def confirm_games(self) -> int:
+        return self.plan.confirm
+
+    @property
+    def select_width(self) -> float | None:
+        return self.plan.select_width
+
+    @property
+    def bet(self) -> float:
+        return self.plan.bet
 
     def to_json(self) -> dict:
         return {
@@ -80,6 +161,7 @@ class RaceConfig:
             "level": self.level,
             "keep": self.keep,
             "separate": self.separate,
+            "precision": self.precision,
         }
 
 
@@ -167,6 +249,9 @@ class RaceResult:
     dropped: list[int | None]
     rounds: list[dict] = field(default_factory=list)
     stopped: str = ""
+    #: the confirmation stage: the candidate, its new games, their fixed-n interval
+    #: and the sequential one it had when picked; None for a race of one stage
+    confirmed: dict | None = None
 
     @property
     def spent(self) -> int:
@@ -176,10 +261,12 @@ class RaceResult:
         """Candidates best first: those still in by distance of the advantage from 0,
         then those dropped, the later the better."""
 
+        pick = self.confirmed["candidate"] if self.confirmed else None
+
         def key(i: int):
             adv = abs(self.intervals[i][0])
             d = self.dropped[i]
-            return (0, 0, adv) if d is None else (1, -d, adv)
+            return (0, i != pick, adv) if d is None else (1, -d, adv)
 
         return sorted(range(len(self.games)), key=key)
 
@@ -217,19 +304,25 @@ def race(
     batch: int,
     budget: int,
     alpha: float,
-    rho: float,
+    bet: float,
     keep: int = 1,
+    select_width: float | None = None,
+    confirm: int = 0,
 ) -> RaceResult:
     """Race ``len(fair_share)`` candidates: ``scores_of(i, n)`` gives the scores (1 win,
-    1/sides a draw, 0 loss) of candidate ``i``'s first ``n`` games.
+    1/sides a draw, 0 loss) of candidate ``i``'s first ``n`` games.  With ``confirm``
+    games, the race has two stages (the module's rule): the selection stops once every
+    candidate left is within ``select_width`` on each side, and the pick then plays
+    ``confirm`` new games.
 
     Raises:
-        BalanceError: the budget does not pay for one round.
+        BalanceError: the budget does not pay for one round (and the confirmation).
     """
     k = len(fair_share)
-    if batch * k > budget:
+    if batch * k + confirm > budget:
         raise BalanceError(
             f"--budget {budget} does not pay for one round: {k} candidates x --batch {batch} = {batch * k} games"
+            + (f" and {confirm} to confirm" if confirm else "")
         )
     result = RaceResult([0] * k, [(np.nan, -1.0, 1.0)] * k, [None] * k)
     alive = list(range(k))
@@ -240,7 +333,7 @@ def race(
         seen = {}
         for i in alive:
             scores = np.asarray(scores_of(i, n), dtype=float)
-            mean, low, high = sequence_interval(float(scores.sum()), len(scores), alpha, rho)
+            mean, low, high = bet_interval(scores, alpha, bet)
             f = fair_share[i]
             seen[i] = (mean - f, low - f, high - f)
             result.games[i] = len(scores)
@@ -254,31 +347,75 @@ def race(
         alive = [i for i in alive if i not in gone]
         if len(alive) <= keep:
             result.stopped = f"{len(alive)} candidate{'s' if len(alive) != 1 else ''} left (--keep {keep})"
-            return result
-        if result.spent + batch * len(alive) > budget:
+            break
+        if select_width and all((seen[i][2] - seen[i][1]) / 2 <= select_width for i in alive):
             result.stopped = (
-                f"the budget: the next round needs {batch * len(alive)} games, {budget - result.spent} left"
+                f"{len(alive)} candidates left, each known to ±{100 * select_width:.1f} pp"
+                " (as fair as one another at that scale)"
             )
-            return result
+            break
+        if result.spent + batch * len(alive) + confirm > budget:
+            result.stopped = (
+                f"the budget: the next round needs {batch * len(alive)} games, {budget - result.spent - confirm} left"
+                + (f" besides the {confirm} to confirm" if confirm else "")
+            )
+            break
+    if confirm:
+        _confirm(result, scores_of, fair_share, confirm, alpha)
+    return result
+
+
+def _confirm(result: RaceResult, scores_of, fair_share, confirm: int, alpha: float) -> None:
+    """The confirmation stage: the pick's ``confirm`` new games and their fixed-n interval."""
+    from ..stats import paired_score_interval
+
+    pick = result.ranking()[0]
+    before = result.games[pick]
+    scores = np.asarray(scores_of(pick, before + confirm), dtype=float)[before:]
+    mean, low, high = paired_score_interval(scores, 1 - alpha)
+    f = fair_share[pick]
+    result.confirmed = {
+        "candidate": pick,
+        "selection_games": before,
+        "games": len(scores),
+        "interval": [mean - f, low - f, high - f],
+        "sequential": list(result.intervals[pick]),
+    }
+    result.games[pick] = before + len(scores)
+    result.intervals[pick] = (mean - f, low - f, high - f)
 
 
 def uniform_grid(result: RaceResult, best: int, scores: Sequence[float], level: float) -> dict:
-    """What a uniform grid (every candidate the same games) would have needed to reach
-    the precision the race ended with on its ``best`` candidate (``scores``: its games):
-    as many games as the best played, for every candidate (the same sequential
-    interval), and the games with which ``balance``'s fixed-``n`` interval is as narrow
-    (scores distributed as the best's)."""
+    """What the designer's alternative, a uniform grid (every candidate the same games,
+    fixed in advance, one look at the end), needs to know every candidate as precisely
+    as the race ended up knowing its ``best``: the half width of the best's final
+    interval, reached with ``balance``'s fixed-``n`` interval on scores distributed as
+    the best's (``scores``: all its games; a confirmed pick's new games only count).
+    ``same_sequence`` is the same grid with confidence sequences: as many games each
+    as the best played in a race of one stage, as the betting sequence tuned for that
+    width needs after a confirmation.  ``race_share`` is the race's games over the grid's."""
     k = len(result.games)
     _, low, high = result.intervals[best]
     width = (high - low) / 2
+    alpha = 1 - level
+    scores = list(scores)
+    if result.confirmed and result.confirmed["candidate"] == best:
+        scores = scores[result.confirmed["selection_games"] :]
+        values, counts = np.unique(np.asarray(scores, dtype=float), return_counts=True)
+        sequence = (
+            bet_games_for(values, counts, width, alpha) if width > 0 and len(scores) else result.games[best]
+        )
+    else:
+        sequence = result.games[best]
     fixed = fixed_games_for(scores, width, level) if width > 0 and len(scores) else result.games[best]
     return {
         "race_games": result.spent,
         "best_games": result.games[best],
         "half_width": width,
-        "same_sequence": k * result.games[best],
+        "same_sequence": k * sequence,
         "fixed_interval_games_each": fixed,
         "fixed_interval": k * fixed,
+        "race_share": result.spent / (k * fixed),
     }
 
 
@@ -311,6 +448,8 @@ def check_race(config: RaceConfig) -> None:
             f"--budget {config.budget} does not pay for one round: {k} candidates x --batch {config.batch}"
             f" = {config.batch * k} games"
         )
+    if not 0 < config.precision < 0.5:
+        raise BalanceError(f"--precision {100 * config.precision:g}: give a width in points between 0 and 50")
 
 
 def run_race(
@@ -355,7 +494,17 @@ def run_race(
         return first_seat_scores(point, records)
 
     fair = [1 / p.teams for p in points]
-    result = race(scores_of, fair, config.batch, config.budget, config.alpha, config.rho, config.keep)
+    result = race(
+        scores_of,
+        fair,
+        config.batch,
+        config.budget,
+        config.alpha,
+        config.bet,
+        config.keep,
+        config.select_width,
+        config.confirm_games,
+    )
     order = result.ranking()
     shown = [0] + [i for i in order if i != 0][: config.best]
     reported = []

@@ -21,7 +21,7 @@ from .output import (
 from .plots import new_figure
 from .race import RaceConfig, RaceResult, option_values
 
-RACE_COLUMNS = ("rank", "variant", "games", "first seat adv. (pp) [sequential CI]", "result")
+RACE_COLUMNS = ("rank", "variant", "games", "first seat adv. (pp) [CI]", "result")
 
 #: how long a summary's heatmap is kept out of the report: it is the board's, not the race's
 _LEFT_OUT = ("heatmap",)
@@ -30,7 +30,22 @@ _LEFT_OUT = ("heatmap",)
 def _status(result: RaceResult, i: int, original: bool) -> str:
     d = result.dropped[i]
     text = "in" if d is None else f"dropped in round {d}"
+    if result.confirmed and result.confirmed["candidate"] == i:
+        text = f"picked, confirmed on {result.confirmed['games']} new games (fixed-n CI)"
     return f"{text} (original)" if original else text
+
+
+def _interval_line(config: RaceConfig, result: RaceResult) -> str:
+    level = round(100 * config.level)
+    line = f"CI: {level}% confidence sequence (betting), valid at every round"
+    if result.confirmed:
+        c = result.confirmed
+        adv, low, high = c["sequential"]
+        line += (
+            f"; the pick's: {level}% fixed-n interval on its {c['games']} confirmation games alone"
+            f" (picked after {c['selection_games']} games at {_pct(adv, True)} {_interval([low, high], True)})"
+        )
+    return line
 
 
 def race_rows(config: RaceConfig, result: RaceResult) -> list[list[str]]:
@@ -52,19 +67,19 @@ def race_rows(config: RaceConfig, result: RaceResult) -> list[list[str]]:
 
 def _grid_line(grid: dict) -> str:
     return (
-        f"games: the race {grid['race_games']}; a uniform grid to the same precision "
-        f"(±{100 * grid['half_width']:.1f} pp on the best) {grid['fixed_interval']} with fixed-n intervals "
-        f"({grid['fixed_interval_games_each']} each), {grid['same_sequence']} with these sequential ones"
+        f"games: the race {grid['race_games']}, {100 * grid['race_share']:.0f}% of a uniform grid's to the same"
+        f" precision (±{100 * grid['half_width']:.2f} pp on the best): {grid['fixed_interval']} with fixed-n"
+        f" intervals ({grid['fixed_interval_games_each']} each), {grid['same_sequence']} with sequential ones"
     )
 
 
 def format_race(config: RaceConfig, result: RaceResult, summaries: list[dict], grid: dict) -> str:
     """The terminal report: the race, then the costs of the best beside the original."""
-    level = round(100 * config.level)
     lines = [
-        f"race: {len(result.rounds)} rounds of {config.batch} games, stopped by {result.stopped}",
+        f"race: {len(result.rounds)} rounds of {config.batch} games, stopped by {result.stopped}"
+        + (f"; then the pick's confirmation ({result.confirmed['games']} games)" if result.confirmed else ""),
         format_text(RACE_COLUMNS, race_rows(config, result)),
-        f"sequential CI: {level}% confidence sequence (normal mixture), valid at every round",
+        _interval_line(config, result),
         _grid_line(grid),
         "",
         "the original and the best, as 'seqsolve balance' reports them (fixed-n intervals):",
@@ -102,10 +117,12 @@ def report_json(config: RaceConfig, result: RaceResult, summaries: list[dict], g
         "skill": {"strong": bal.strong_bot, "weak": bal.weak} if bal.weak else None,
         "race": {
             **config.to_json(),
-            "interval": "normal-mixture confidence sequence (Howard et al. 2021), scores in [0, 1]",
-            "rho": config.rho,
+            "interval": "betting confidence sequence with a fixed bet (Waudby-Smith and Ramdas 2024), scores in [0, 1]",
+            "bet": config.bet,
+            "selection_width": config.select_width,
             "rounds": len(result.rounds),
             "stopped": result.stopped,
+            "confirmation": _confirmation_json(config, result),
             "games": result.spent,
         },
         "uniform_grid": grid,
@@ -121,6 +138,20 @@ def report_json(config: RaceConfig, result: RaceResult, summaries: list[dict], g
             for r in result.rounds
         ],
         "reported": [{k: v for k, v in s.items() if k not in _LEFT_OUT} for s in summaries],
+    }
+
+
+def _confirmation_json(config: RaceConfig, result: RaceResult) -> dict | None:
+    c = result.confirmed
+    if not c:
+        return None
+    return {
+        "candidate": config.candidates[c["candidate"]].label,
+        "selection_games": c["selection_games"],
+        "games": c["games"],
+        "first_seat_advantage": c["interval"][0],
+        "first_seat_advantage_ci": c["interval"][1:],
+        "at_selection": c["sequential"],
     }
 
 
@@ -141,11 +172,20 @@ def markdown_report(
         "",
         (
             f"Bots {', '.join(config.balance.bots)}, seed {config.balance.seed}; {len(result.rounds)} rounds of "
-            f"{config.batch} games per candidate, stopped by {result.stopped}.  Intervals: {level}% confidence "
-            "sequences (normal mixture, valid at every round; docs/fair-command.md)."
+            f"{config.batch} games per candidate, stopped by {result.stopped}"
+            + (
+                f", then the pick's confirmation on {result.confirmed['games']} new games"
+                if result.confirmed
+                else ""
+            )
+            + f".  Intervals: {level}% confidence sequences (betting, valid at every round;"
+            " docs/fair-command.md)"
+            + ("; the pick's: the fixed-n interval of its confirmation games." if result.confirmed else ".")
         ),
         "",
         format_markdown(RACE_COLUMNS, race_rows(config, result)),
+        "",
+        _interval_line(config, result) + ".",
         "",
         _grid_line(data["uniform_grid"]) + ".",
         "",
@@ -215,8 +255,9 @@ def plot_race(config: RaceConfig, result: RaceResult):
     axes[0].set_ylabel("first seat's advantage, pp")
     level = round(100 * config.level)
     fig.suptitle(
-        f"{config.candidates[0].label}: seat advantage ({level}% confidence sequences; "
-        "black: still in, grey: dropped, square: original)",
+        f"{config.candidates[0].label}: seat advantage ({level}% confidence sequences"
+        + ("; the pick's: fixed-n on its confirmation games" if result.confirmed else "")
+        + ";\nblack: still in, grey: dropped, square: original)",
         fontsize="medium",
     )
     return fig

@@ -49,7 +49,7 @@ from .progress import Progress, progress_enabled
 Examples:
   seqsolve fair classic --try hand_bonus=1,2 --try first_turn_jacks=off --out runs/fair
       classic, 2 players, heuristic self-play: 6 candidates (the original among them)
-  seqsolve fair classic --players 4 --teams 2 --try hand_bonus=1,2 --budget 40000 --out runs/fair4
+  seqsolve fair classic --players 4 --teams 2 --try hand_bonus=1,2 --budget 60000 --out runs/fair4
   seqsolve fair classic --separate --try hand_bonus=1,2,3 --try first_turn_jacks=off --out runs/each
       each rule alone: 5 candidates, not 4 x 2 = 8 combinations
   seqsolve fair classic --try hand_bonus=1,2 --bot greedy --batch 50 --budget 3000 --json
@@ -62,11 +62,14 @@ Rerunning the same command with the same --out resumes an interrupted race
 \b
 How it races: every round plays --batch more games of every candidate still in the race;
 a candidate is dropped as soon as its interval for the first seat's advantage excludes 0
-while another's still includes it (or its interval lies wholly further from 0 than another's);
-the race stops when --keep candidates are left or the next round would pass --budget.
-The intervals are anytime-valid confidence sequences (the normal-mixture boundary of
-Howard, Ramdas, McAuliffe and Sekhon, Ann. Statist. 2021), so looking after every round
-does not void them, unlike a fixed-n interval. See docs/fair-command.md.
+while another's still includes it (or its interval lies wholly further from 0 than another's).
+The selection stops when --keep candidates are left, when every one left is known to
+2.5 x --precision, or when the next round would pass --budget; then the pick plays new
+games, as many as a fixed-n interval needs for +-precision, and is reported with that
+interval on those games alone. The race's intervals are anytime-valid confidence
+sequences (a fixed bet on either side: Waudby-Smith and Ramdas, JRSS-B 2024), so
+looking after every round does not void them, unlike a fixed-n interval. The report compares the race's games with a uniform grid's at the same
+precision. See docs/fair-command.md.
 """
 )
 @click.argument("variant")
@@ -104,9 +107,18 @@ does not void them, unlike a fixed-n interval. See docs/fair-command.md.
 @click.option(
     "--budget",
     type=click.IntRange(1, MAX_GAMES),
-    default=20_000,
+    default=40_000,
     show_default=True,
     help="Self-play games of the whole race, at most (the skill matches not counted).",
+)
+@click.option(
+    "--precision",
+    type=FiniteFloat(0.01, 49.99),
+    default=1.0,
+    show_default=True,
+    metavar="PP",
+    help="Half width, in points, wanted on the fairest's advantage: the confirmation's games "
+    "(a race of one stage when the budget does not pay for them).",
 )
 @click.option(
     "--level",
@@ -174,6 +186,7 @@ def fair(
     teams,
     batch,
     budget,
+    precision,
     level,
     keep,
     best,
@@ -197,12 +210,14 @@ def fair(
     The candidates are VARIANT with every combination of the --try values and of
     each tried option's own value in VARIANT: VARIANT as it is (the original) is one.  Each is played by the bot against itself, a
     new deal every game (as 'seqsolve balance' does), in rounds; the clearly unfair
-    are dropped early, so the games go to the candidates that might be fair.
-    Reported: every candidate's advantage with its sequential interval and the round
-    it was dropped in; for the original and the --best few, balance's metrics (game
-    length, draws and stalls, jacks and exchanges per game, --weak's skill match);
-    the games the race spent against what a uniform grid would have needed; with
-    --out or --report, a plot of the advantage against each tried value.
+    are dropped early, so the games go to the candidates that might be fair; then the
+    pick (the fairest left) plays new games to be known to +-PRECISION points.
+    Reported: every candidate's advantage with its sequential interval (the pick's:
+    the fixed-n interval of its new games) and the round it was dropped in; for the
+    original and the --best few, balance's metrics (game length, draws and stalls,
+    jacks and exchanges per game, --weak's skill match); the games the race spent
+    against what a uniform grid needs for the same precision; with --out or
+    --report, a plot of the advantage against each tried value.
     """
     if strong is not None and weak is None:
         raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
@@ -241,6 +256,7 @@ def fair(
         keep=keep,
         best=best,
         separate=separate,
+        precision=precision / 100,
     )
     check_race(config)
     check_programs(

@@ -9,8 +9,16 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from seqsolve.balance.race import candidates_of, drops, race
-from seqsolve.balance.sequential import fixed_half_width, half_width, sequence_interval, tuned_rho
+from seqsolve.balance.race import RacePlan, candidates_of, drops, race, uniform_grid
+from seqsolve.balance.sequential import (
+    bet_for_games,
+    bet_interval,
+    fixed_games,
+    fixed_half_width,
+    half_width,
+    sequence_games_for,
+    tuned_rho,
+)
 from seqsolve.play.records import read_records
 
 FAST = ("--bot", "greedy", "--jobs", "1", "--no-progress")
@@ -38,34 +46,54 @@ def _stable(data: dict) -> dict:
 # ---------------------------------------------------------------- the interval
 
 
-def _paths(p: float, paths: int, games: int, seed: int) -> np.ndarray:
-    """Running means of ``paths`` independent sequences of Bernoulli(p) games."""
-    wins = np.random.default_rng(seed).random((paths, games)) < p
-    return np.cumsum(wins, axis=1) / np.arange(1, games + 1)
+def _paths(probabilities, paths: int, games: int, seed: int) -> np.ndarray:
+    """``paths`` independent sequences of ``games`` scores: 0, 1/3 (a draw of three
+    sides) or 1 with the given probabilities."""
+    values = np.array([0.0, 1 / 3, 1.0])
+    return values[np.random.default_rng(seed).choice(3, size=(paths, games), p=probabilities)]
 
 
-@pytest.mark.parametrize("p", [0.5, 0.3])
-def test_sequential_interval_covers_at_every_look_where_the_fixed_one_does_not(p):
+@pytest.mark.parametrize(
+    ("probabilities", "sides"),
+    [((0.5, 0.0, 0.5), 2), ((0.62, 0.06, 0.32), 3)],  # two sides; three with draws, near their fair share
+)
+def test_betting_sequence_covers_at_every_look_where_the_fixed_one_does_not(probabilities, sides):
     alpha, games, every = 0.05, 2000, 20
     looks = np.arange(every, games + 1, every)
-    rho = tuned_rho(games, alpha)
-    means = _paths(p, 2000, games, seed=int(p * 100))[:, looks - 1]
-    errors = np.abs(means - p)
-    sequential = half_width(looks, alpha, rho)
-    fixed = fixed_half_width(looks, alpha, p * (1 - p))  # the fixed-n interval at the true variance
-    assert np.all(sequential > fixed)  # the price of looking whenever one likes
-    missed_sequential = np.mean(np.any(errors >= sequential, axis=1))
-    missed_fixed = np.mean(np.any(errors >= fixed, axis=1))
+    scores = _paths(probabilities, 1500, games, seed=sides)
+    mean = float(np.dot(probabilities, [0.0, 1 / 3, 1.0]))
+    variance = float(np.dot(probabilities, (np.array([0.0, 1 / 3, 1.0]) - mean) ** 2))
+    bet = bet_for_games(games, alpha, 1 / sides * (1 - 1 / sides))
+    # the interval leaves out the true mean exactly when a capital bet against it reaches 2/alpha
+    threshold = np.log(2 / alpha)
+    up = np.cumsum(np.log1p(bet * (scores - mean)), axis=1)[:, looks - 1]
+    down = np.cumsum(np.log1p(-bet * (scores - mean)), axis=1)[:, looks - 1]
+    missed_sequential = np.mean(np.any(np.maximum(up, down) >= threshold, axis=1))
+    running = np.cumsum(scores, axis=1)[:, looks - 1] / looks
+    fixed = fixed_half_width(looks, alpha, variance)  # the fixed-n interval at the true variance
+    missed_fixed = np.mean(np.any(np.abs(running - mean) >= fixed, axis=1))
     assert missed_sequential <= alpha  # valid at all 100 looks at once
     assert missed_fixed > 3 * alpha  # the fixed-n interval, looked at 100 times, is not
-    # at one look decided in advance the fixed one is right (about 5% misses)
-    assert abs(np.mean(errors[:, -1] >= fixed[-1]) - alpha) < 0.02
+    assert abs(np.mean(np.abs(running[:, -1] - mean) >= fixed[-1]) - alpha) < 0.02  # right at one look
+    # the interval is that set: just inside its ends no capital has reached 2/alpha, just outside one has
+    for path in scores[:5]:
+        _, low, high = bet_interval(path[:1000], alpha, bet)
+        for end, side in ((low, 1.0), (high, -1.0)):
+            if 0 < end < 1:
+                inside = np.sum(np.log1p(side * bet * (path[:1000] - (end + side * 1e-6))))
+                outside = np.sum(np.log1p(side * bet * (path[:1000] - (end - side * 1e-6))))
+                assert inside < threshold <= outside
+    # the price of looking whenever one likes, and how much the bet saves on the normal mixture
+    _, low, high = bet_interval(scores[0], alpha, bet)
+    assert fixed[-1] < (high - low) / 2 < half_width(games, alpha, tuned_rho(games, alpha))
 
 
 def test_interval_is_clipped_and_empty_without_games():
-    assert sequence_interval(0, 0, 0.05, 10.0)[1:] == (0.0, 1.0)
-    mean, low, high = sequence_interval(10, 10, 0.05, 10.0)
+    assert bet_interval([], 0.05, 0.1)[1:] == (0.0, 1.0)
+    mean, low, high = bet_interval([1.0] * 10, 0.05, 0.5)
     assert mean == 1.0 and high == 1.0 and low < 1.0
+    with pytest.raises(ValueError):
+        bet_interval([0.5], 0.05, 1.0)
 
 
 # ---------------------------------------------------------------- the race's rule
@@ -78,7 +106,9 @@ def _known_rates(rates, seed=0):
 
 
 def test_race_drops_the_unfair_and_keeps_the_fair():
-    result = race(_known_rates([0.56, 0.5, 0.75, 0.48]), [0.5] * 4, 100, 40_000, 0.05, tuned_rho(2000, 0.05))
+    result = race(
+        _known_rates([0.56, 0.5, 0.75, 0.48]), [0.5] * 4, 100, 40_000, 0.05, bet_for_games(2000, 0.05)
+    )
     assert result.dropped[1] is None and result.ranking()[0] == 1
     assert result.dropped[2] is not None and result.dropped[2] <= 2  # 25 points off: gone at once
     assert result.dropped[0] is not None  # 6 points off: later, once its interval leaves 0
@@ -87,12 +117,82 @@ def test_race_drops_the_unfair_and_keeps_the_fair():
 
 
 def test_race_stops_at_the_budget_and_never_drops_everyone():
-    result = race(_known_rates([0.7, 0.72]), [0.5, 0.5], 50, 1000, 0.05, tuned_rho(500, 0.05))
+    result = race(_known_rates([0.7, 0.72]), [0.5, 0.5], 50, 1000, 0.05, bet_for_games(500, 0.05))
     assert [d is None for d in result.dropped].count(True) >= 1
     assert result.spent <= 1000 and "budget" in result.stopped or "left" in result.stopped
     # none fair: the one surely further from 0 than the other goes
     assert drops({0: (0.3, 0.25, 0.35), 1: (0.1, 0.05, 0.15)}) == [0]
     assert drops({0: (0.1, 0.05, 0.15), 1: (0.12, 0.06, 0.18)}) == []
+
+
+def _simulated_race(advantages, sides, seed, precision=0.02, budget=100_000):
+    """A race on candidates of known advantage (points), planned as ``fair`` plans it."""
+    share = 1 / sides
+    rates = [a / 100 + share for a in advantages]
+    plan = RacePlan.of(len(rates), sides, 100, budget, 0.95, precision)
+    result = race(
+        _known_rates(rates, seed),
+        [share] * len(rates),
+        100,
+        budget,
+        0.05,
+        plan.bet,
+        1,
+        plan.select_width,
+        plan.confirm,
+    )
+    return result, plan, rates
+
+
+def test_the_confirmation_interval_holds_the_picks_advantage_in_95_percent_of_races():
+    """The pick is chosen on its first games and judged on new ones: its fixed-n interval
+    stays valid although the pick is the candidate that looked fairest."""
+    held, picks = [], []
+    for seed in range(60):
+        result, plan, rates = _simulated_race([3.0, -1.0, 0.5, -6.0], 2, seed, precision=0.03)
+        c = result.confirmed
+        assert c is not None and c["games"] == plan.confirm == fixed_games(0.03, 0.25, 0.05)
+        _, low, high = result.intervals[c["candidate"]]
+        held.append(low <= rates[c["candidate"]] - 0.5 <= high)
+        picks.append(c["candidate"])
+        assert result.games[c["candidate"]] == c["selection_games"] + c["games"]
+    # mostly one of the two nearest 0; the selection knows them only to 7.5 points
+    assert np.mean([p in (1, 2) for p in picks]) >= 0.7
+    assert np.mean(held) >= 0.88  # 95% expected; 60 races
+
+
+@pytest.mark.parametrize(
+    ("advantages", "sides"),
+    [
+        ([4, -2, -7, 2.5, -3.5, -8.5, 1, -5, -10], 2),  # hand_bonus 0-2 crossed with a rule worth 0/-1.5/-3
+        ([5, -1, -6, 3.5, -2.5, -7.5, 2, -4, -9], 3),  # the same with three sides
+    ],
+)
+def test_the_race_needs_at_most_a_third_of_a_uniform_grids_games(advantages, sides):
+    """Issue 39's goal, on a simulated candidate set: the grid plays every candidate to
+    the precision the race reached on its pick, with fixed-n intervals."""
+    race_games = grid_games = 0
+    picked = []
+    for seed in range(8):
+        result, _, _ = _simulated_race(advantages, sides, seed, precision=0.01)
+        pick = result.ranking()[0]
+        picked.append(abs(advantages[pick]))
+        scores = _known_rates([a / 100 + 1 / sides for a in advantages], seed)(pick, result.games[pick])
+        grid = uniform_grid(result, pick, scores, 0.95)
+        assert 0.008 <= grid["half_width"] <= 0.012  # the precision asked for, 1 pp
+        assert grid["fixed_interval"] == len(advantages) * grid["fixed_interval_games_each"]
+        race_games += grid["race_games"]
+        grid_games += grid["fixed_interval"]
+    assert race_games <= grid_games / 3
+    # the pick: at most the selection's 2.5 points from the fairest, within 1 point on average
+    assert max(picked) <= min(map(abs, advantages)) + 2.5 and np.mean(picked) <= min(map(abs, advantages)) + 1
+
+
+def test_a_race_without_the_budget_for_a_confirmation_has_one_stage():
+    result, plan, _ = _simulated_race([3.0, -1.0, 0.5], 2, 0, precision=0.01, budget=6000)
+    assert plan.confirm == 0 and plan.select_width is None and result.confirmed is None
+    assert plan.bet == pytest.approx(bet_for_games(2000, 0.05))  # tuned for budget / candidates
+    assert sequence_games_for(0.025, 0.05) > fixed_games(0.025, 0.25, 0.05) * 2  # the normal mixture's price
 
 
 def test_candidates_are_the_original_and_every_combination():
@@ -167,6 +267,36 @@ def test_interrupted_race_resumes_to_the_same_answer(tmp_path):
     assert code == 1 and "holds a fair run with seed=5" in err
 
 
+def test_a_race_with_a_confirmation_reports_it_and_resumes_to_the_same_answer(tmp_path):
+    """--precision 10: about a hundred new games confirm the pick, within the budget of 400."""
+    out = tmp_path / "race"
+    args = (*RACE, "--precision", "10", "--out", str(out), "--no-plots", *FAST)
+    first = run_json(*args)
+    conf = first["race"]["confirmation"]
+    confirm = fixed_games(0.1, 0.25, 0.05)
+    assert conf["games"] == confirm and first["race"]["selection_width"] == pytest.approx(0.25)
+    pick = next(c for c in first["candidates"] if c["label"] == conf["candidate"])
+    assert first["ranking"][0] == conf["candidate"] and pick["dropped_in_round"] is None
+    assert pick["games"] == conf["selection_games"] + confirm
+    assert pick["first_seat_advantage_cs"] == conf["first_seat_advantage_ci"]
+    grid = first["uniform_grid"]
+    assert grid["race_share"] == pytest.approx(grid["race_games"] / grid["fixed_interval"])
+    assert first["race"]["games"] <= 400
+    # resumed after the confirmation's records lost their tail: the same race
+    path = (
+        out
+        / next(p for p in candidates_of("classic", ["hand_bonus=1,7"]) if p.label == conf["candidate"]).slug
+    )
+    lines = (path / "self.jsonl").read_text().splitlines(keepends=True)
+    (path / "self.jsonl").write_text("".join(lines[: len(lines) - 40]))
+    (out / "fair.json").unlink()
+    assert _stable(run_json(*args)) == _stable(first)
+    two = run_json(*RACE, "--precision", "10", "--bot", "greedy", "--jobs", "2", "--no-progress")
+    assert _stable(two) == _stable(run_json(*RACE, "--precision", "10", *FAST))  # and whatever --jobs
+    code, stdout, _ = run_cli(*RACE, "--precision", "10", *FAST)
+    assert code == 0 and f"confirmed on {confirm} new games" in stdout and "of a uniform grid's" in stdout
+
+
 def test_out_writes_json_report_and_plot_and_skill(tmp_path):
     out = tmp_path / "race"
     code, stdout, err = run_cli(
@@ -204,6 +334,7 @@ def test_out_writes_json_report_and_plot_and_skill(tmp_path):
         (("classic", "--try", "hand_bonus=1", "--budget", "10"), "does not pay for one round"),
         (("classic", "--try", "hand_bonus=1", "--strong", "greedy"), "--strong goes with --weak"),
         (("classic", "--try", "hand_bonus=1", "--level", "2"), "--level"),
+        (("classic", "--try", "hand_bonus=1", "--precision", "0"), "--precision"),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
