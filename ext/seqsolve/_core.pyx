@@ -14,6 +14,7 @@ from libc.stdlib cimport malloc, free
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
+from numpy.random import PCG64
 
 # ---------------------------------------------------------------- bit helpers
 
@@ -753,6 +754,92 @@ cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
 # applies it with apply_inline, so the game, the draws and the bit generator's stream
 # are those of playout().
 
+# numpy's PCG64 drawn inline: the playout's draw is then a few multiplications instead of
+# a call through the bit generator's table.  The same stream as numpy's (XSL-RR output,
+# the low half of a 64-bit output first, its high half kept for the next 32-bit draw;
+# seqsolve._loop reproduces it too); the state goes in and out through the bit
+# generator's public ``state``.
+
+ctypedef struct QuickRng:
+    u128 state, inc
+    int has_uint32
+    uint32_t uinteger
+    bitgen_t bg                  # the same stream for the core's functions (deal, reshuffles)
+
+cdef u128 PCG_MULT = ((<u128>2549297995355413924ULL) << 64) | (<u128>4865540595714422341ULL)
+
+
+cdef inline uint64_t quick_next64(QuickRng* p) noexcept nogil:
+    cdef uint64_t x
+    cdef unsigned int rot
+    p.state = p.state * PCG_MULT + p.inc
+    x = (<uint64_t>(p.state >> 64)) ^ (<uint64_t>p.state)
+    rot = <unsigned int>(p.state >> 122)
+    return (x >> rot) | (x << ((64 - rot) & 63))
+
+
+cdef inline uint32_t quick_next32(QuickRng* p) noexcept nogil:
+    cdef uint64_t nxt
+    if p.has_uint32:
+        p.has_uint32 = 0
+        return p.uinteger
+    nxt = quick_next64(p)
+    p.has_uint32 = 1
+    p.uinteger = <uint32_t>(nxt >> 32)
+    return <uint32_t>nxt
+
+
+cdef inline uint32_t quick_below(QuickRng* p, uint32_t n) noexcept nogil:
+    """rand_below on the inline stream."""
+    cdef uint64_t m = <uint64_t>quick_next32(p) * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t threshold
+    if low < n:
+        threshold = (<uint32_t>0 - n) % n
+        while low < threshold:
+            m = <uint64_t>quick_next32(p) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef uint64_t quick_bg_next64(void* st) noexcept nogil:
+    return quick_next64(<QuickRng*>st)
+
+
+cdef uint32_t quick_bg_next32(void* st) noexcept nogil:
+    return quick_next32(<QuickRng*>st)
+
+
+cdef double quick_bg_double(void* st) noexcept nogil:
+    return (quick_next64(<QuickRng*>st) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef bint quick_rng_load(QuickRng* p, object bit_generator) except -1:
+    """Take over a numpy PCG64's stream (False, nothing taken, for any other kind)."""
+    if type(bit_generator) is not PCG64:
+        return 0
+    st = bit_generator.state
+    p.state = mask_from_int(st["state"]["state"])
+    p.inc = mask_from_int(st["state"]["inc"])
+    p.has_uint32 = st["has_uint32"]
+    p.uinteger = st["uinteger"]
+    p.bg.state = p
+    p.bg.next_uint64 = quick_bg_next64
+    p.bg.next_uint32 = quick_bg_next32
+    p.bg.next_double = quick_bg_double
+    p.bg.next_raw = quick_bg_next64
+    return 1
+
+
+cdef void quick_rng_store(QuickRng* p, object bit_generator) except *:
+    """Hand the stream back where quick_rng_load took it, advanced by what was drawn."""
+    st = bit_generator.state
+    st["state"] = {"state": mask_to_int(p.state), "inc": mask_to_int(p.inc)}
+    st["has_uint32"] = p.has_uint32
+    st["uinteger"] = p.uinteger
+    bit_generator.state = st
+
+
 cdef uint64_t SPARE_BIT = (<uint64_t>1) << (MAX_CODES - 1)  # a code no card has (quick_tables)
 cdef uint8_t BYTE_SELECT[256][8]  # BYTE_SELECT[b][k]: the k-th set bit of byte b (0 past its last)
 
@@ -946,7 +1033,7 @@ cdef inline void counts_card(HandCounts* h, int seat, int card, int delta) noexc
     h.have[seat] = (h.have[seat] & ~b) | (b & -(<uint64_t>(h.copies[seat][card] != 0)))
 
 
-cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng,
+cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, QuickRng* own,
                                  const QuickTables* q, const HandCounts* h) noexcept nogil:
     """uniform_inline(t, g, rng, 1) from the kept counts (no draft, every card known).
 
@@ -973,7 +1060,7 @@ cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng,
     total = n_plays + n_dead
     if n_plays == 0 or t.vpass or total == 0:
         total += 1
-    r = rand_below(rng, total)
+    r = quick_below(own, total) if own != NULL else rand_below(rng, total)
     if r >= n_plays + n_dead:
         return encode(ACT_PASS, 0, NO_CELL, -1)
     if r >= n_plays:
@@ -1009,9 +1096,10 @@ cdef int quick_count(const Tables* t, const Game* g, const QuickTables* q, const
         n += 1
     return upto[n] + codes[n-1]
 cdef Game scratch
-cdef int quick_playout(const Tables* t, Game* g, bitgen_t* rng, const QuickTables* q,
+cdef int quick_playout(const Tables* t, Game* g, bitgen_t* rng, QuickRng* own, const QuickTables* q,
                        HandCounts* h) noexcept nogil:
-    """playout() for rules quick_tables accepts, on a game just dealt."""
+    """playout() for rules quick_tables accepts, on a game just dealt; ``own``, when
+    not NULL, is the stream behind ``rng``, drawn inline for the choice."""
     global sink
     cdef int plies = 0, seat, kind, held
     cdef int32_t action
@@ -1021,9 +1109,9 @@ cdef int quick_playout(const Tables* t, Game* g, bitgen_t* rng, const QuickTable
         if g.turn == 0 and not t.first_turn_jacks:
             action = uniform_inline(t, g, rng, 1)  # K-2: the first turn's own count
         else:
-            action = quick_choice(t, g, rng, q, h)
+            action = quick_choice(t, g, rng, own, q, h)
             if EXPV == 1:
-                action = quick_choice(t, g, rng, q, h)
+                action = quick_choice(t, g, rng, own, q, h)
         if EXPV == 4:
             sink += rand_below(rng, 50)
         if EXPV == 5:
@@ -1524,32 +1612,41 @@ def random_games(CoreRules rules, bit_generator, long n_games):
     """Play ``n_games`` uniformly random games from fresh deals without the GIL.
 
     The games are those of ``deal`` then ``playout`` on one game, one after the other
-    from the same bit generator (the same actions, the same draws); where the rules
-    allow (see quick_tables) they are played by quick_playout, which keeps the counts
-    a random move needs instead of recounting them every ply.
+    from the same bit generator (the same actions, the same draws, the bit generator
+    left in the same state); where the rules allow (quick_tables) they are played by
+    quick_playout, which keeps the counts a random move needs instead of recounting
+    them every ply, and a numpy PCG64 is drawn from inline.
 
     Returns (games, actions, draws): the workload of ``seqsolve bench``."""
     cdef bitgen_t* rng = bitgen_of(bit_generator)
     cdef Game g
     cdef QuickTables q
     cdef HandCounts h
+    cdef QuickRng own
+    cdef QuickRng* own_p = NULL
     cdef bint quick = quick_tables(&rules.t, &q)
-    cdef long i
+    cdef long i = 0, j, chunk
     cdef long long plies = 0, draws = 0
-    with nogil:
-        for i in range(n_games):
-            if (i & 255) == 255:  # Ctrl-C: every few milliseconds
-                with gil:
-                    PyErr_CheckSignals()
-            deal(&rules.t, &g, rng)
-            if EXPV == 7:
-                deal(&rules.t, &scratch, rng)
-            if quick:
-                plies += quick_playout(&rules.t, &g, rng, &q, &h)
-            else:
-                plies += playout(&rules.t, &g, rng)
-            if g.result == RESULT_DRAW:
-                draws += 1
+    if quick and quick_rng_load(&own, bit_generator):
+        own_p = &own
+        rng = &own.bg
+    try:
+        while i < n_games:
+            chunk = n_games - i if n_games - i < 256 else 256  # then Ctrl-C: every few milliseconds
+            with nogil:
+                for j in range(chunk):
+                    deal(&rules.t, &g, rng)
+                    if quick:
+                        plies += quick_playout(&rules.t, &g, rng, own_p, &q, &h)
+                    else:
+                        plies += playout(&rules.t, &g, rng)
+                    if g.result == RESULT_DRAW:
+                        draws += 1
+            i += chunk
+            PyErr_CheckSignals()
+    finally:
+        if own_p != NULL:
+            quick_rng_store(own_p, bit_generator)
     return n_games, plies, draws
 
 
