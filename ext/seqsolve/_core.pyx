@@ -44,12 +44,22 @@ cdef inline void shuffle(uint8_t* cards, int n, bitgen_t* rng) noexcept nogil:
 
 cdef inline void hand_remove(Game* g, int seat, int card) noexcept nogil:
     """Take the first copy of ``card`` out of the hand (the last card fills its slot).
-    The whole hand is looked at, last to first, so the loop has no exit to mispredict:
-    where the card sits is random in a playout."""
+    A hand of up to 8 cards is searched as one 64-bit word (the lowest byte equal to
+    the card: the zero-byte test is exact for the lowest zero byte), a larger one
+    card by card, the whole hand looked at so that the loop has no exit to
+    mispredict: where the card sits is random in a playout."""
     cdef int i, n = g.hand_n[seat], at = -1
     cdef uint8_t* hand = g.hand[seat]
-    for i in range(n - 1, -1, -1):
-        at = i if hand[i] == card else at
+    cdef uint64_t word, hits
+    if n <= 8:
+        memcpy(&word, hand, 8)  # MAX_HAND >= 8: the bytes past the hand are there, and masked
+        word ^= <uint64_t>card * <uint64_t>0x0101010101010101
+        hits = (word - <uint64_t>0x0101010101010101) & ~word & <uint64_t>0x8080808080808080
+        hits &= (<uint64_t>1 << (8 * n)) - 1 if n < 8 else ~(<uint64_t>0)
+        at = (ctz64(hits) >> 3) if hits else -1
+    else:
+        for i in range(n - 1, -1, -1):
+            at = i if hand[i] == card else at
     if at >= 0:
         hand[at] = hand[n - 1]
         g.hand_n[seat] = n - 1
@@ -890,14 +900,15 @@ cdef inline int quick_nth(u128 mask, int k) noexcept nogil:
 
 ctypedef struct QuickTables:
     int8_t cell_code[N_CELLS]        # the plain card code of each cell, -1 for none
-    int32_t wild_sel[MAX_CODES]      # all ones for a two-eyed jack's code, else 0
-    int32_t remove_sel[MAX_CODES]    # all ones for a one-eyed jack's code, else 0
+    uint64_t wild                    # the two-eyed jacks' codes, as bits
+    uint64_t remove                  # the one-eyed jacks' codes, as bits
     u128 lines[N_CELLS][4]           # the windows through a cell by step: 1, 10, 11, 9
 
 ctypedef struct HandCounts:
     uint8_t copies[MAX_SEATS][MAX_CODES]   # copies of each code in each hand
     uint64_t have[MAX_SEATS]               # the codes each hand holds, as bits
-    uint8_t free_n[MAX_CODES]              # empty cells of each plain card's code
+    uint8_t free_n[MAX_CODES]              # the cells each code can take: a plain card's
+                                           # empty cells, kept; a jack's, written each ply
     uint64_t dead                          # plain codes whose every cell is taken
 
 
@@ -918,8 +929,8 @@ cdef bint quick_tables(const Tables* t, QuickTables* q) noexcept nogil:
     memset(q, 0, sizeof(QuickTables))
     memset(q.cell_code, -1, sizeof(q.cell_code))
     for c in range(t.n_codes):
-        q.wild_sel[c] = -1 if t.card_kind[c] == CARD_WILD else 0
-        q.remove_sel[c] = -1 if t.card_kind[c] == CARD_REMOVE else 0
+        q.wild |= (<uint64_t>(t.card_kind[c] == CARD_WILD)) << c
+        q.remove |= (<uint64_t>(t.card_kind[c] == CARD_REMOVE)) << c
         if t.card_kind[c] != CARD_NORMAL:
             continue
         cells = t.card_cells[c]
@@ -1034,7 +1045,7 @@ cdef inline void counts_card(HandCounts* h, int seat, int card, int delta) noexc
 
 
 cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, QuickRng* own,
-                                 const QuickTables* q, const HandCounts* h) noexcept nogil:
+                                 const QuickTables* q, HandCounts* h) noexcept nogil:
     """uniform_inline(t, g, rng, 1) from the kept counts (no draft, every card known).
 
     The action drawn is found without a data-dependent exit: the codes held are
@@ -1046,13 +1057,20 @@ cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, 
     cdef int upto[MAX_HAND + 1]          # upto[k]: the actions of codes[0..k)
     cdef uint64_t have = h.have[seat], dead
     cdef u128 removable = removable_chips(t, g, side), targets
-    cdef int n_empty = popcount128(g.empty), n_removable = popcount128(removable)
+    cdef uint64_t jacks = q.wild
+    while jacks:  # a jack's count is the empty cells, or the chips it may take
+        h.free_n[ctz64(jacks)] = popcount128(g.empty)
+        jacks &= jacks - 1
+    jacks = q.remove
+    while jacks:
+        h.free_n[ctz64(jacks)] = popcount128(removable)
+        jacks &= jacks - 1
     upto[0] = 0
     for n in range(g.hand_n[seat]):  # as many turns as cards, not codes: the same every ply
         c = ctz64(have | SPARE_BIT)  # past the last code held: the spare code, no action
         have &= have - 1
         codes[n] = c
-        upto[n + 1] = upto[n] + h.free_n[c] + (q.wild_sel[c] & n_empty) + (q.remove_sel[c] & n_removable)
+        upto[n + 1] = upto[n] + h.free_n[c]
     n = g.hand_n[seat]
     n_plays = upto[n]
     dead = h.have[seat] & h.dead & -(<uint64_t>(g.ex_left > 0))
@@ -1078,29 +1096,10 @@ cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, 
     return encode(ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE, c, quick_nth(targets, r), -1)
 
 
-cdef int EXPV = 0
-cdef int sink = 0
-cdef int quick_count(const Tables* t, const Game* g, const QuickTables* q, const HandCounts* h) noexcept nogil:
-    cdef int seat = g.to_move, side = t.seat_side[seat], n = 0, k, c, n_plays, n_dead, total, r
-    cdef int codes[MAX_HAND]
-    cdef int upto[MAX_HAND + 1]          # upto[k]: the actions of codes[0..k)
-    cdef uint64_t have = h.have[seat], dead
-    cdef u128 removable = removable_chips(t, g, side), targets
-    cdef int n_empty = popcount128(g.empty), n_removable = popcount128(removable)
-    upto[0] = 0
-    while have:
-        c = ctz64(have)
-        have &= have - 1
-        codes[n] = c
-        upto[n + 1] = upto[n] + h.free_n[c] + (q.wild_sel[c] & n_empty) + (q.remove_sel[c] & n_removable)
-        n += 1
-    return upto[n] + codes[n-1]
-cdef Game scratch
 cdef int quick_playout(const Tables* t, Game* g, bitgen_t* rng, QuickRng* own, const QuickTables* q,
                        HandCounts* h) noexcept nogil:
     """playout() for rules quick_tables accepts, on a game just dealt; ``own``, when
     not NULL, is the stream behind ``rng``, drawn inline for the choice."""
-    global sink
     cdef int plies = 0, seat, kind, held
     cdef int32_t action
     counts_start(t, g, h)
@@ -1110,19 +1109,6 @@ cdef int quick_playout(const Tables* t, Game* g, bitgen_t* rng, QuickRng* own, c
             action = uniform_inline(t, g, rng, 1)  # K-2: the first turn's own count
         else:
             action = quick_choice(t, g, rng, own, q, h)
-            if EXPV == 1:
-                action = quick_choice(t, g, rng, own, q, h)
-        if EXPV == 4:
-            sink += rand_below(rng, 50)
-        if EXPV == 5:
-            sink += quick_count(t, g, q, h)
-        if EXPV == 6:
-            sink += quick_nth(g.empty, sink & 15)
-        if EXPV == 2:
-            memcpy(&scratch, g, sizeof(Game))
-            apply_inline(t, &scratch, action, rng, NULL, -1)
-        if EXPV == 3:
-            memcpy(&scratch, g, sizeof(Game))
         held = g.hand_n[seat]
         kind = act_kind(action)
         if kind == ACT_PLACE:
@@ -1687,12 +1673,3 @@ def _random_games_general(CoreRules rules, bit_generator, long n_games):  # TEMP
                 draws += 1
     return n_games, plies, draws
 
-
-def _set_expv(int v):
-    global EXPV
-    EXPV = v
-
-
-def _quick_ok(CoreRules rules):  # TEMP
-    cdef QuickTables q
-    return quick_tables(&rules.t, &q)
