@@ -38,6 +38,103 @@ cdef inline void shuffle(uint8_t* cards, int n, bitgen_t* rng) noexcept nogil:
         cards[j] = tmp
 
 
+# numpy's PCG64 drawn inline: the playout's draw is then a few multiplications instead of
+# a call through the bit generator's table.  The same stream as numpy's (XSL-RR output,
+# the low half of a 64-bit output first, its high half kept for the next 32-bit draw;
+# seqsolve._loop reproduces it too); the state goes in and out through the bit
+# generator's public ``state``.
+
+ctypedef struct QuickRng:
+    u128 state, inc
+    int has_uint32
+    uint32_t uinteger
+    bitgen_t bg                  # the same stream for the core's functions (deal, reshuffles)
+
+cdef u128 PCG_MULT = ((<u128>2549297995355413924ULL) << 64) | (<u128>4865540595714422341ULL)
+
+
+cdef inline uint64_t quick_next64(QuickRng* p) noexcept nogil:
+    cdef uint64_t x
+    cdef unsigned int rot
+    p.state = p.state * PCG_MULT + p.inc
+    x = (<uint64_t>(p.state >> 64)) ^ (<uint64_t>p.state)
+    rot = <unsigned int>(p.state >> 122)
+    return (x >> rot) | (x << ((64 - rot) & 63))
+
+
+cdef inline uint32_t quick_next32(QuickRng* p) noexcept nogil:
+    cdef uint64_t nxt
+    if p.has_uint32:
+        p.has_uint32 = 0
+        return p.uinteger
+    nxt = quick_next64(p)
+    p.has_uint32 = 1
+    p.uinteger = <uint32_t>(nxt >> 32)
+    return <uint32_t>nxt
+
+
+cdef inline uint32_t quick_below(QuickRng* p, uint32_t n) noexcept nogil:
+    """rand_below on the inline stream."""
+    cdef uint64_t m = <uint64_t>quick_next32(p) * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t threshold
+    if low < n:
+        threshold = (<uint32_t>0 - n) % n
+        while low < threshold:
+            m = <uint64_t>quick_next32(p) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef uint64_t quick_bg_next64(void* st) noexcept nogil:
+    return quick_next64(<QuickRng*>st)
+
+
+cdef uint32_t quick_bg_next32(void* st) noexcept nogil:
+    return quick_next32(<QuickRng*>st)
+
+
+cdef double quick_bg_double(void* st) noexcept nogil:
+    return (quick_next64(<QuickRng*>st) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline void quick_shuffle(uint8_t* cards, int n, QuickRng* p) noexcept nogil:
+    """shuffle() on the inline stream."""
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(n - 1, 0, -1):
+        j = quick_below(p, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+
+
+cdef bint quick_rng_load(QuickRng* p, object bit_generator) except -1:
+    """Take over a numpy PCG64's stream (False, nothing taken, for any other kind)."""
+    if type(bit_generator) is not PCG64:
+        return 0
+    st = bit_generator.state
+    p.state = mask_from_int(st["state"]["state"])
+    p.inc = mask_from_int(st["state"]["inc"])
+    p.has_uint32 = st["has_uint32"]
+    p.uinteger = st["uinteger"]
+    p.bg.state = p
+    p.bg.next_uint64 = quick_bg_next64
+    p.bg.next_uint32 = quick_bg_next32
+    p.bg.next_double = quick_bg_double
+    p.bg.next_raw = quick_bg_next64
+    return 1
+
+
+cdef void quick_rng_store(QuickRng* p, object bit_generator) except *:
+    """Hand the stream back where quick_rng_load took it, advanced by what was drawn."""
+    st = bit_generator.state
+    st["state"] = {"state": mask_to_int(p.state), "inc": mask_to_int(p.inc)}
+    st["has_uint32"] = p.has_uint32
+    st["uinteger"] = p.uinteger
+    bit_generator.state = st
+
+
 # ---------------------------------------------------------------- actions
 
 # ---------------------------------------------------------------- cards
@@ -181,6 +278,12 @@ cdef inline int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t
 
 cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     """A new game: empty board, shuffled deck, hands dealt one card at a time (C-12, C-13)."""
+    deal_inline(t, g, rng, NULL)
+
+
+cdef inline void deal_inline(const Tables* t, Game* g, bitgen_t* rng, QuickRng* own) noexcept nogil:
+    """deal()'s body; ``own``, when not NULL, is the stream behind ``rng``, drawn inline
+    for the shuffle (random_games)."""
     cdef int i, s
     memset(g, 0, sizeof(Game))
     g.empty = t.playable
@@ -191,7 +294,10 @@ cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     for i in range(t.deck_n):
         g.draw[i] = t.deck[i]
     g.draw_n = t.deck_n
-    shuffle(g.draw, g.draw_n, rng)
+    if own != NULL:
+        quick_shuffle(g.draw, g.draw_n, own)
+    else:
+        shuffle(g.draw, g.draw_n, rng)
     for i in range(t.hand_size):
         for s in range(t.players):
             g.draw_n -= 1
@@ -764,92 +870,6 @@ cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
 # applies it with apply_inline, so the game, the draws and the bit generator's stream
 # are those of playout().
 
-# numpy's PCG64 drawn inline: the playout's draw is then a few multiplications instead of
-# a call through the bit generator's table.  The same stream as numpy's (XSL-RR output,
-# the low half of a 64-bit output first, its high half kept for the next 32-bit draw;
-# seqsolve._loop reproduces it too); the state goes in and out through the bit
-# generator's public ``state``.
-
-ctypedef struct QuickRng:
-    u128 state, inc
-    int has_uint32
-    uint32_t uinteger
-    bitgen_t bg                  # the same stream for the core's functions (deal, reshuffles)
-
-cdef u128 PCG_MULT = ((<u128>2549297995355413924ULL) << 64) | (<u128>4865540595714422341ULL)
-
-
-cdef inline uint64_t quick_next64(QuickRng* p) noexcept nogil:
-    cdef uint64_t x
-    cdef unsigned int rot
-    p.state = p.state * PCG_MULT + p.inc
-    x = (<uint64_t>(p.state >> 64)) ^ (<uint64_t>p.state)
-    rot = <unsigned int>(p.state >> 122)
-    return (x >> rot) | (x << ((64 - rot) & 63))
-
-
-cdef inline uint32_t quick_next32(QuickRng* p) noexcept nogil:
-    cdef uint64_t nxt
-    if p.has_uint32:
-        p.has_uint32 = 0
-        return p.uinteger
-    nxt = quick_next64(p)
-    p.has_uint32 = 1
-    p.uinteger = <uint32_t>(nxt >> 32)
-    return <uint32_t>nxt
-
-
-cdef inline uint32_t quick_below(QuickRng* p, uint32_t n) noexcept nogil:
-    """rand_below on the inline stream."""
-    cdef uint64_t m = <uint64_t>quick_next32(p) * n
-    cdef uint32_t low = <uint32_t>m
-    cdef uint32_t threshold
-    if low < n:
-        threshold = (<uint32_t>0 - n) % n
-        while low < threshold:
-            m = <uint64_t>quick_next32(p) * n
-            low = <uint32_t>m
-    return <uint32_t>(m >> 32)
-
-
-cdef uint64_t quick_bg_next64(void* st) noexcept nogil:
-    return quick_next64(<QuickRng*>st)
-
-
-cdef uint32_t quick_bg_next32(void* st) noexcept nogil:
-    return quick_next32(<QuickRng*>st)
-
-
-cdef double quick_bg_double(void* st) noexcept nogil:
-    return (quick_next64(<QuickRng*>st) >> 11) * (1.0 / 9007199254740992.0)
-
-
-cdef bint quick_rng_load(QuickRng* p, object bit_generator) except -1:
-    """Take over a numpy PCG64's stream (False, nothing taken, for any other kind)."""
-    if type(bit_generator) is not PCG64:
-        return 0
-    st = bit_generator.state
-    p.state = mask_from_int(st["state"]["state"])
-    p.inc = mask_from_int(st["state"]["inc"])
-    p.has_uint32 = st["has_uint32"]
-    p.uinteger = st["uinteger"]
-    p.bg.state = p
-    p.bg.next_uint64 = quick_bg_next64
-    p.bg.next_uint32 = quick_bg_next32
-    p.bg.next_double = quick_bg_double
-    p.bg.next_raw = quick_bg_next64
-    return 1
-
-
-cdef void quick_rng_store(QuickRng* p, object bit_generator) except *:
-    """Hand the stream back where quick_rng_load took it, advanced by what was drawn."""
-    st = bit_generator.state
-    st["state"] = {"state": mask_to_int(p.state), "inc": mask_to_int(p.inc)}
-    st["has_uint32"] = p.has_uint32
-    st["uinteger"] = p.uinteger
-    bit_generator.state = st
-
-
 cdef uint64_t SPARE_BIT = (<uint64_t>1) << (MAX_CODES - 1)  # a code no card has (quick_tables)
 cdef uint8_t BYTE_SELECT[256][8]  # BYTE_SELECT[b][k]: the k-th set bit of byte b (0 past its last)
 
@@ -1052,7 +1072,7 @@ cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, 
     counted twice in loops of the same length, the second adding up how many
     running totals the number drawn has passed (its exit would be a coin toss for
     the branch predictor every ply)."""
-    cdef int seat = g.to_move, side = t.seat_side[seat], n = 0, k, c, n_plays, n_dead, total, r
+    cdef int seat = g.to_move, side = t.seat_side[seat], n = 0, k, c, n_plays, n_dead, total, r, cell
     cdef int codes[MAX_HAND]
     cdef int upto[MAX_HAND + 1]          # upto[k]: the actions of codes[0..k)
     cdef uint64_t have = h.have[seat], dead
@@ -1093,7 +1113,11 @@ cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, 
     c = codes[k]
     r -= upto[k]
     targets = (t.play_cells[c] & g.empty) | (removable & t.remove_sel[c])
-    return encode(ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE, c, quick_nth(targets, r), -1)
+    if r < 2:  # a plain card's cell (most plies): its first or second target, a short chain
+        cell = ctz128(targets & (targets - <u128>r))
+    else:
+        cell = quick_nth(targets, r)
+    return encode(ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE, c, cell, -1)
 
 
 cdef int quick_playout(const Tables* t, Game* g, bitgen_t* rng, QuickRng* own, const QuickTables* q,
@@ -1621,7 +1645,7 @@ def random_games(CoreRules rules, bit_generator, long n_games):
             chunk = n_games - i if n_games - i < 256 else 256  # then Ctrl-C: every few milliseconds
             with nogil:
                 for j in range(chunk):
-                    deal(&rules.t, &g, rng)
+                    deal_inline(&rules.t, &g, rng, own_p)
                     if quick:
                         plies += quick_playout(&rules.t, &g, rng, own_p, &q, &h)
                     else:
