@@ -892,8 +892,7 @@ byte_select_table()
 
 cdef inline int quick_nth(u128 mask, int k) noexcept nogil:
     """nth_cell(mask, k), the last byte's bit read from BYTE_SELECT: the same halving
-    by masks down to a byte, then one load instead of a chain of 7 steps (in a random
-    playout the cell's pick was a fifth of the time of a ply)."""
+    by masks down to a byte, then one load instead of a chain of 7 dependent steps."""
     cdef uint64_t lo = <uint64_t>mask, hi = <uint64_t>(mask >> 64), s
     cdef int n = popcount64(lo), base
     s = (<uint64_t>0) - <uint64_t>(k >= n)  # all ones: the bit is in the high word
@@ -1068,10 +1067,11 @@ cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, 
                                  const QuickTables* q, HandCounts* h) noexcept nogil:
     """uniform_inline(t, g, rng, 1) from the kept counts (no draft, every card known).
 
-    The action drawn is found without a data-dependent exit: the codes held are
-    counted twice in loops of the same length, the second adding up how many
-    running totals the number drawn has passed (its exit would be a coin toss for
-    the branch predictor every ply)."""
+    Every ply the choice is a chain of dependent steps (the count, the draw, the code
+    drawn, its cell, the placement the next count reads), so each step is kept short:
+    the loops run once per card in the hand, whatever the codes (no exit for the
+    branch predictor to guess), and the cell of a plain card, the first or second of
+    its targets, is read without the general select (quick_nth, for the jacks)."""
     cdef int seat = g.to_move, side = t.seat_side[seat], n = 0, k, c, n_plays, n_dead, total, r, cell
     cdef int codes[MAX_HAND]
     cdef int upto[MAX_HAND + 1]          # upto[k]: the actions of codes[0..k)
@@ -1682,18 +1682,4 @@ def scan_counts(CoreGame game, long repeats, bint incremental):
                     found += full_scan(t, &game.g, s)
                     scans += 1
     return scans, found
-
-
-def _random_games_general(CoreRules rules, bit_generator, long n_games):  # TEMP A/B
-    cdef bitgen_t* rng = bitgen_of(bit_generator)
-    cdef Game g
-    cdef long i
-    cdef long long plies = 0, draws = 0
-    with nogil:
-        for i in range(n_games):
-            deal(&rules.t, &g, rng)
-            plies += playout(&rules.t, &g, rng)
-            if g.result == RESULT_DRAW:
-                draws += 1
-    return n_games, plies, draws
 
