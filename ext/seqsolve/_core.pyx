@@ -922,6 +922,8 @@ ctypedef struct QuickTables:
     uint64_t wild                    # the two-eyed jacks' codes, as bits
     uint64_t remove                  # the one-eyed jacks' codes, as bits
     u128 lines[N_CELLS][4]           # the windows through a cell by step: 1, 10, 11, 9
+    uint8_t free_start[MAX_CODES]    # each plain code's cells on the empty board
+    uint64_t dead_start              # plain codes with no cell (none on a full layout)
 
 ctypedef struct HandCounts:
     uint8_t copies[MAX_SEATS][MAX_CODES]   # copies of each code in each hand
@@ -959,6 +961,10 @@ cdef bint quick_tables(const Tables* t, QuickTables* q) noexcept nogil:
             if q.cell_code[cell] >= 0:
                 return 0
             q.cell_code[cell] = c
+    for c in range(t.n_codes):
+        if t.card_kind[c] == CARD_NORMAL:
+            q.free_start[c] = popcount128(t.card_cells[c] & t.playable)
+            q.dead_start |= (<uint64_t>(q.free_start[c] == 0)) << c
     for w in range(N_WINDOWS):
         m = t.window_mask[w]
         if popcount128(m) != 5:
@@ -1030,19 +1036,18 @@ cdef inline void quick_place(const Tables* t, Game* g, int32_t action, bitgen_t*
     end_turn(t, g, 1)
 
 
-cdef inline void counts_start(const Tables* t, const Game* g, HandCounts* h) noexcept nogil:
-    """The counts of a game just dealt (every card known)."""
+cdef inline void counts_start(const Tables* t, const Game* g, const QuickTables* q, HandCounts* h) noexcept nogil:
+    """The counts of a game just dealt (every card known, the board empty)."""
     cdef int s, i, c
-    memset(h, 0, sizeof(HandCounts))
+    memset(h.copies, 0, t.players * sizeof(h.copies[0]))
     for s in range(t.players):
+        h.have[s] = 0
         for i in range(g.hand_n[s]):
             c = g.hand[s][i]
             h.copies[s][c] += 1
             h.have[s] |= (<uint64_t>1) << c
-    for c in range(t.n_codes):
-        if t.card_kind[c] == CARD_NORMAL:
-            h.free_n[c] = popcount128(t.card_cells[c] & g.empty)
-            h.dead |= (<uint64_t>(h.free_n[c] == 0)) << c
+    memcpy(h.free_n, q.free_start, sizeof(h.free_n))
+    h.dead = q.dead_start
 
 
 cdef inline void counts_cell(const QuickTables* q, HandCounts* h, int cell, int delta) noexcept nogil:
@@ -1126,7 +1131,7 @@ cdef int quick_playout(const Tables* t, Game* g, bitgen_t* rng, QuickRng* own, c
     not NULL, is the stream behind ``rng``, drawn inline for the choice."""
     cdef int plies = 0, seat, kind, held
     cdef int32_t action
-    counts_start(t, g, h)
+    counts_start(t, g, q, h)
     while g.result == RESULT_NONE:
         seat = g.to_move
         if g.turn == 0 and not t.first_turn_jacks:
