@@ -141,22 +141,12 @@ cdef void quick_rng_store(QuickRng* p, object bit_generator) except *:
 
 cdef inline void hand_remove(Game* g, int seat, int card) noexcept nogil:
     """Take the first copy of ``card`` out of the hand (the last card fills its slot).
-    A hand of up to 8 cards is searched as one 64-bit word (the lowest byte equal to
-    the card: the zero-byte test is exact for the lowest zero byte), a larger one
-    card by card, the whole hand looked at so that the loop has no exit to
-    mispredict: where the card sits is random in a playout."""
+    The whole hand is looked at, last to first, so the loop has no exit to mispredict:
+    where the card sits is random in a playout."""
     cdef int i, n = g.hand_n[seat], at = -1
     cdef uint8_t* hand = g.hand[seat]
-    cdef uint64_t word, hits
-    if n <= 8:
-        memcpy(&word, hand, 8)  # MAX_HAND >= 8: the bytes past the hand are there, and masked
-        word ^= <uint64_t>card * <uint64_t>0x0101010101010101
-        hits = (word - <uint64_t>0x0101010101010101) & ~word & <uint64_t>0x8080808080808080
-        hits &= (<uint64_t>1 << (8 * n)) - 1 if n < 8 else ~(<uint64_t>0)
-        at = (ctz64(hits) >> 3) if hits else -1
-    else:
-        for i in range(n - 1, -1, -1):
-            at = i if hand[i] == card else at
+    for i in range(n - 1, -1, -1):
+        at = i if hand[i] == card else at
     if at >= 0:
         hand[at] = hand[n - 1]
         g.hand_n[seat] = n - 1
@@ -866,9 +856,11 @@ cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
 # below keeps it instead: the copies of each card code in each hand and the empty
 # cells of each plain card's code, both changed by one at a time as cards and chips
 # move.  It chooses the same action from the same draw as uniform_inline (codes in
-# ascending order, cells in ascending order, then the exchanges, then a pass), and
-# applies it with apply_inline, so the game, the draws and the bit generator's stream
-# are those of playout().
+# ascending order, cells in ascending order, then the exchanges, then a pass).  A
+# placement is applied by quick_place, which asks declare_sequences only when a run of
+# five is there (the tally is off in a random game: nothing reads it, nothing keeps
+# it); every other action by apply_inline.  So the game, the draws and the bit
+# generator's stream are those of playout() (tests/games/sequence/test_random_games.py).
 
 cdef uint64_t SPARE_BIT = (<uint64_t>1) << (MAX_CODES - 1)  # a code no card has (quick_tables)
 cdef uint8_t BYTE_SELECT[256][8]  # BYTE_SELECT[b][k]: the k-th set bit of byte b (0 past its last)
