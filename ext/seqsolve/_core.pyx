@@ -1074,11 +1074,11 @@ cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, 
     cdef int upto[MAX_HAND + 1]          # upto[k]: the actions of codes[0..k)
     cdef uint64_t have = h.have[seat], dead
     cdef u128 removable = removable_chips(t, g, side), targets
-    cdef uint64_t jacks = q.wild
-    while jacks:  # a jack's count is the empty cells, or the chips it may take
+    cdef uint64_t jacks = q.wild & have
+    while jacks:  # a jack held counts the empty cells, or the chips it may take
         h.free_n[ctz64(jacks)] = popcount128(g.empty)
         jacks &= jacks - 1
-    jacks = q.remove
+    jacks = q.remove & have
     while jacks:
         h.free_n[ctz64(jacks)] = popcount128(removable)
         jacks &= jacks - 1
