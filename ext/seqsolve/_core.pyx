@@ -8,12 +8,13 @@ the fixed-size ``Game`` struct, so playouts and tree search never touch Python.
 The Python classes at the bottom are the narrow door the package uses.
 """
 
-from libc.stdint cimport uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
+from numpy.random import PCG64
 
 # ---------------------------------------------------------------- bit helpers
 
@@ -35,6 +36,103 @@ cdef inline void shuffle(uint8_t* cards, int n, bitgen_t* rng) noexcept nogil:
         tmp = cards[i]
         cards[i] = cards[j]
         cards[j] = tmp
+
+
+# numpy's PCG64 drawn inline: the playout's draw is then a few multiplications instead of
+# a call through the bit generator's table.  The same stream as numpy's (XSL-RR output,
+# the low half of a 64-bit output first, its high half kept for the next 32-bit draw;
+# seqsolve._loop reproduces it too); the state goes in and out through the bit
+# generator's public ``state``.
+
+ctypedef struct QuickRng:
+    u128 state, inc
+    int has_uint32
+    uint32_t uinteger
+    bitgen_t bg                  # the same stream for the core's functions (deal, reshuffles)
+
+cdef u128 PCG_MULT = ((<u128>2549297995355413924ULL) << 64) | (<u128>4865540595714422341ULL)
+
+
+cdef inline uint64_t quick_next64(QuickRng* p) noexcept nogil:
+    cdef uint64_t x
+    cdef unsigned int rot
+    p.state = p.state * PCG_MULT + p.inc
+    x = (<uint64_t>(p.state >> 64)) ^ (<uint64_t>p.state)
+    rot = <unsigned int>(p.state >> 122)
+    return (x >> rot) | (x << ((64 - rot) & 63))
+
+
+cdef inline uint32_t quick_next32(QuickRng* p) noexcept nogil:
+    cdef uint64_t nxt
+    if p.has_uint32:
+        p.has_uint32 = 0
+        return p.uinteger
+    nxt = quick_next64(p)
+    p.has_uint32 = 1
+    p.uinteger = <uint32_t>(nxt >> 32)
+    return <uint32_t>nxt
+
+
+cdef inline uint32_t quick_below(QuickRng* p, uint32_t n) noexcept nogil:
+    """rand_below on the inline stream."""
+    cdef uint64_t m = <uint64_t>quick_next32(p) * n
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t threshold
+    if low < n:
+        threshold = (<uint32_t>0 - n) % n
+        while low < threshold:
+            m = <uint64_t>quick_next32(p) * n
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef uint64_t quick_bg_next64(void* st) noexcept nogil:
+    return quick_next64(<QuickRng*>st)
+
+
+cdef uint32_t quick_bg_next32(void* st) noexcept nogil:
+    return quick_next32(<QuickRng*>st)
+
+
+cdef double quick_bg_double(void* st) noexcept nogil:
+    return (quick_next64(<QuickRng*>st) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline void quick_shuffle(uint8_t* cards, int n, QuickRng* p) noexcept nogil:
+    """shuffle() on the inline stream."""
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(n - 1, 0, -1):
+        j = quick_below(p, i + 1)
+        tmp = cards[i]
+        cards[i] = cards[j]
+        cards[j] = tmp
+
+
+cdef bint quick_rng_load(QuickRng* p, object bit_generator) except -1:
+    """Take over a numpy PCG64's stream (False, nothing taken, for any other kind)."""
+    if type(bit_generator) is not PCG64:
+        return 0
+    st = bit_generator.state
+    p.state = mask_from_int(st["state"]["state"])
+    p.inc = mask_from_int(st["state"]["inc"])
+    p.has_uint32 = st["has_uint32"]
+    p.uinteger = st["uinteger"]
+    p.bg.state = p
+    p.bg.next_uint64 = quick_bg_next64
+    p.bg.next_uint32 = quick_bg_next32
+    p.bg.next_double = quick_bg_double
+    p.bg.next_raw = quick_bg_next64
+    return 1
+
+
+cdef void quick_rng_store(QuickRng* p, object bit_generator) except *:
+    """Hand the stream back where quick_rng_load took it, advanced by what was drawn."""
+    st = bit_generator.state
+    st["state"] = {"state": mask_to_int(p.state), "inc": mask_to_int(p.inc)}
+    st["has_uint32"] = p.has_uint32
+    st["uinteger"] = p.uinteger
+    bit_generator.state = st
 
 
 # ---------------------------------------------------------------- actions
@@ -187,6 +285,12 @@ cdef int fill_first_hand(const Tables* t, Game* g, int seat, bitgen_t* rng) noex
 
 cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     """A new game: empty board, shuffled deck, hands dealt one card at a time (C-12, C-13)."""
+    deal_inline(t, g, rng, NULL)
+
+
+cdef inline void deal_inline(const Tables* t, Game* g, bitgen_t* rng, QuickRng* own) noexcept nogil:
+    """deal()'s body; ``own``, when not NULL, is the stream behind ``rng``, drawn inline
+    for the shuffle (random_games)."""
     cdef int i, s
     memset(g, 0, sizeof(Game))
     g.empty = t.playable
@@ -200,7 +304,10 @@ cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     for i in range(t.deck_n):
         g.draw[i] = t.deck[i]
     g.draw_n = t.deck_n
-    shuffle(g.draw, g.draw_n, rng)
+    if own != NULL:
+        quick_shuffle(g.draw, g.draw_n, own)
+    else:
+        shuffle(g.draw, g.draw_n, rng)
     for i in range(t.hand_size):
         for s in range(t.players):
             if s == t.first_seat and i >= t.hand_size - t.first_turn_short:
@@ -769,6 +876,313 @@ cdef int playout(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     return plies
 
 
+# ---------------------------------------------------------------- quick random playouts
+# A random playout reads, every ply, how many cells each card in the mover's hand can
+# take.  uniform_inline recounts that from the bitboards for every card; the playout
+# below keeps it instead: the copies of each card code in each hand and the empty
+# cells of each plain card's code, both changed by one at a time as cards and chips
+# move.  It chooses the same action from the same draw as uniform_inline (codes in
+# ascending order, cells in ascending order, then the exchanges, then a pass).  A
+# placement is applied by quick_place, which asks declare_sequences only when a run of
+# five is there (the tally is off in a random game: nothing reads it, nothing keeps
+# it); every other action by apply_inline.  So the game, the draws and the bit
+# generator's stream are those of playout() (tests/games/sequence/test_random_games.py).
+
+cdef uint64_t SPARE_BIT = (<uint64_t>1) << (MAX_CODES - 1)  # a code no card has (quick_tables)
+cdef uint8_t BYTE_SELECT[256][8]  # BYTE_SELECT[b][k]: the k-th set bit of byte b (0 past its last)
+
+
+cdef void byte_select_table() noexcept nogil:
+    """Fill BYTE_SELECT (once, at import)."""
+    cdef int b, k, i
+    for b in range(256):
+        k = 0
+        for i in range(8):
+            BYTE_SELECT[b][i] = 0
+        for i in range(8):
+            if (b >> i) & 1:
+                BYTE_SELECT[b][k] = i
+                k += 1
+
+
+byte_select_table()
+
+
+cdef inline int quick_nth(u128 mask, int k) noexcept nogil:
+    """nth_cell(mask, k), the last byte's bit read from BYTE_SELECT: the same halving
+    by masks down to a byte, then one load instead of a chain of 7 dependent steps."""
+    cdef uint64_t lo = <uint64_t>mask, hi = <uint64_t>(mask >> 64), s
+    cdef int n = popcount64(lo), base
+    s = (<uint64_t>0) - <uint64_t>(k >= n)  # all ones: the bit is in the high word
+    k -= n & <int>s
+    lo = (hi & s) | (lo & ~s)
+    base = 64 & <int>s
+    n = popcount64(lo & <uint64_t>0xFFFFFFFF)
+    s = (<uint64_t>0) - <uint64_t>(k >= n)
+    k -= n & <int>s
+    lo >>= 32 & <int>s
+    base += 32 & <int>s
+    n = popcount64(lo & <uint64_t>0xFFFF)
+    s = (<uint64_t>0) - <uint64_t>(k >= n)
+    k -= n & <int>s
+    lo >>= 16 & <int>s
+    base += 16 & <int>s
+    n = popcount64(lo & <uint64_t>0xFF)
+    s = (<uint64_t>0) - <uint64_t>(k >= n)
+    k -= n & <int>s
+    lo >>= 8 & <int>s
+    base += 8 & <int>s
+    return base + BYTE_SELECT[lo & 0xFF][k & 7]
+
+
+ctypedef struct QuickTables:
+    int8_t cell_code[N_CELLS]        # the plain card code of each cell, -1 for none
+    uint64_t wild                    # the two-eyed jacks' codes, as bits
+    uint64_t remove                  # the one-eyed jacks' codes, as bits
+    u128 lines[N_CELLS][4]           # the windows through a cell by step: 1, 10, 11, 9
+    uint8_t free_start[MAX_CODES]    # each plain code's cells on the empty board
+    uint64_t dead_start              # plain codes with no cell (none on a full layout)
+
+ctypedef struct HandCounts:
+    uint8_t copies[MAX_SEATS][MAX_CODES]   # copies of each code in each hand
+    uint64_t have[MAX_SEATS]               # the codes each hand holds, as bits
+    uint8_t free_n[MAX_CODES]              # the cells each code can take: a plain card's
+                                           # empty cells, kept; a jack's, written each ply
+    uint64_t dead                          # plain codes whose every cell is taken
+
+
+cdef int QUICK_STEP[4]
+QUICK_STEP[:] = [1, 10, 11, 9]
+
+
+cdef bint quick_tables(const Tables* t, QuickTables* q) noexcept nogil:
+    """The tables of quick_playout; False when these rules need the general playout:
+    a draft (a choice of pick per action), a bot restriction, a board where a cell
+    belongs to two plain cards (then a chip changes more than one code's count), or
+    windows that are not the 192 lines of five cells of the 10 x 10 board (the quick
+    sequence check reads runs of five along the lines through the placed cell), or a
+    compensation that changes the start (K-3 refills the first hand after its first
+    turn, K-5 puts chips on the board before it: the counts here start from an empty
+    board and full hands)."""
+    cdef int c, cell, w, v, d, a, step, k, s
+    cdef u128 cells, m
+    if t.draft_mode or t.restrict or t.n_codes >= MAX_CODES:  # SPARE_BIT must be no card
+        return 0
+    if t.first_turn_short:
+        return 0
+    for s in range(MAX_SIDES):
+        if t.head_start[s]:
+            return 0
+    memset(q, 0, sizeof(QuickTables))
+    memset(q.cell_code, -1, sizeof(q.cell_code))
+    for c in range(t.n_codes):
+        q.wild |= (<uint64_t>(t.card_kind[c] == CARD_WILD)) << c
+        q.remove |= (<uint64_t>(t.card_kind[c] == CARD_REMOVE)) << c
+        if t.card_kind[c] != CARD_NORMAL:
+            continue
+        cells = t.card_cells[c]
+        while cells:
+            cell = ctz128(cells)
+            cells &= cells - 1
+            if q.cell_code[cell] >= 0:
+                return 0
+            q.cell_code[cell] = c
+    for c in range(t.n_codes):
+        if t.card_kind[c] == CARD_NORMAL:
+            q.free_start[c] = popcount128(t.card_cells[c] & t.playable)
+            q.dead_start |= (<uint64_t>(q.free_start[c] == 0)) << c
+    for w in range(N_WINDOWS):
+        m = t.window_mask[w]
+        if popcount128(m) != 5:
+            return 0
+        a = ctz128(m)
+        step = ctz128(m & (m - 1)) - a
+        for d in range(4):
+            if step == QUICK_STEP[d]:
+                break
+        else:
+            return 0
+        if a // 10 + 4 * (step >= 9) > 9 or a % 10 + 4 * (step == 1 or step == 11) > 9 or a % 10 < 4 * (step == 9):
+            return 0  # off the board's edge
+        for v in range(w):
+            if t.window_mask[v] == m:
+                return 0
+        for k in range(5):
+            if not (m >> (a + k * step)) & 1:
+                return 0
+            q.lines[a + k * step][d] |= m
+    return 1
+
+
+cdef inline bint quick_full(const QuickTables* q, int cell, u128 counting) noexcept nogil:
+    """Whether a window through ``cell`` holds five counting cells, without a branch:
+    along each line through the cell, the cells that start a run of five."""
+    cdef u128 x, r, found
+    x = q.lines[cell][0] & counting
+    r = x & (x >> 1)
+    found = r & (r >> 2) & (x >> 4)
+    x = q.lines[cell][1] & counting
+    r = x & (x >> 10)
+    found |= r & (r >> 20) & (x >> 40)
+    x = q.lines[cell][2] & counting
+    r = x & (x >> 11)
+    found |= r & (r >> 22) & (x >> 44)
+    x = q.lines[cell][3] & counting
+    r = x & (x >> 9)
+    found |= r & (r >> 18) & (x >> 36)
+    return found != 0
+
+
+cdef inline void quick_place(const Tables* t, Game* g, int32_t action, bitgen_t* rng,
+                             const QuickTables* q) noexcept nogil:
+    """apply_inline for a placement with the tally off and no draft: the sequence
+    check reads quick_full first, and only a full window goes to declare_sequences."""
+    cdef int seat = g.to_move, side = t.seat_side[seat], card = act_card(action), cell = act_cell(action)
+    cdef u128 b = bit(cell)
+    cdef bint won
+    g.last_play[seat] = action + 1
+    g.last_ex[seat] = (t.ex_limit if t.ex_limit >= 0 else 32767) - g.ex_left
+    hand_remove(g, seat, card)
+    discard(g, seat, card)
+    g.chips[side] |= b
+    g.empty &= ~b
+    if quick_full(q, cell, g.chips[side] | t.corners):
+        won = declare_sequences(t, g, side, cell, NULL, -1)
+    else:
+        won = side_total(t, g, side) >= t.seq_to_win
+    if won:
+        g.result = side
+        g.termination = TERM_WIN
+        return
+    if g.draw_n > 0:
+        g.draw_n -= 1
+        hand_add(g, seat, g.draw[g.draw_n])
+    elif take_card(t, g, seat, -1, rng):
+        return
+    end_turn(t, g, 1)
+
+
+cdef inline void counts_start(const Tables* t, const Game* g, const QuickTables* q, HandCounts* h) noexcept nogil:
+    """The counts of a game just dealt (every card known, the board empty)."""
+    cdef int s, i, c
+    memset(h.copies, 0, t.players * sizeof(h.copies[0]))
+    for s in range(t.players):
+        h.have[s] = 0
+        for i in range(g.hand_n[s]):
+            c = g.hand[s][i]
+            h.copies[s][c] += 1
+            h.have[s] |= (<uint64_t>1) << c
+    memcpy(h.free_n, q.free_start, sizeof(h.free_n))
+    h.dead = q.dead_start
+
+
+cdef inline void counts_cell(const QuickTables* q, HandCounts* h, int cell, int delta) noexcept nogil:
+    """A chip comes onto (``delta`` -1) or off (+1) ``cell``."""
+    cdef int c = q.cell_code[cell]
+    cdef uint64_t b
+    if c < 0:
+        return
+    h.free_n[c] += delta
+    b = (<uint64_t>1) << c
+    h.dead = (h.dead & ~b) | (b & -(<uint64_t>(h.free_n[c] == 0)))
+
+
+cdef inline void counts_card(HandCounts* h, int seat, int card, int delta) noexcept nogil:
+    """A copy of ``card`` comes into (``delta`` 1) or leaves (-1) ``seat``'s hand."""
+    cdef uint64_t b = (<uint64_t>1) << card
+    h.copies[seat][card] += delta
+    h.have[seat] = (h.have[seat] & ~b) | (b & -(<uint64_t>(h.copies[seat][card] != 0)))
+
+
+cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, QuickRng* own,
+                                 const QuickTables* q, HandCounts* h) noexcept nogil:
+    """uniform_inline(t, g, rng, 1) from the kept counts (no draft, every card known).
+
+    Every ply the choice is a chain of dependent steps (the count, the draw, the code
+    drawn, its cell, the placement the next count reads), so each step is kept short:
+    the loops run once per card in the hand, whatever the codes (no exit for the
+    branch predictor to guess), and the cell of a plain card, the first or second of
+    its targets, is read without the general select (quick_nth, for the jacks)."""
+    cdef int seat = g.to_move, side = t.seat_side[seat], n = 0, k, c, n_plays, n_dead, total, r, cell
+    cdef int codes[MAX_HAND]
+    cdef int upto[MAX_HAND + 1]          # upto[k]: the actions of codes[0..k)
+    cdef uint64_t have = h.have[seat], dead
+    cdef u128 removable = removable_chips(t, g, side), targets
+    cdef uint64_t jacks = q.wild & have
+    while jacks:  # a jack held counts the empty cells, or the chips it may take
+        h.free_n[ctz64(jacks)] = popcount128(g.empty)
+        jacks &= jacks - 1
+    jacks = q.remove & have
+    while jacks:
+        h.free_n[ctz64(jacks)] = popcount128(removable)
+        jacks &= jacks - 1
+    upto[0] = 0
+    for n in range(g.hand_n[seat]):  # as many turns as cards, not codes: the same every ply
+        c = ctz64(have | SPARE_BIT)  # past the last code held: the spare code, no action
+        have &= have - 1
+        codes[n] = c
+        upto[n + 1] = upto[n] + h.free_n[c]
+    n = g.hand_n[seat]
+    n_plays = upto[n]
+    dead = h.have[seat] & h.dead & -(<uint64_t>(g.ex_left > 0))
+    n_dead = popcount64(dead)
+    total = n_plays + n_dead
+    if n_plays == 0 or t.vpass or total == 0:
+        total += 1
+    r = quick_below(own, total) if own != NULL else rand_below(rng, total)
+    if r >= n_plays + n_dead:
+        return encode(ACT_PASS, 0, NO_CELL, -1)
+    if r >= n_plays:
+        r -= n_plays
+        while r > 0:
+            dead &= dead - 1
+            r -= 1
+        return encode(ACT_EXCHANGE, ctz64(dead), NO_CELL, -1)
+    k = 0
+    for c in range(1, n):
+        k += upto[c] <= r
+    c = codes[k]
+    r -= upto[k]
+    targets = (t.play_cells[c] & g.empty) | (removable & t.remove_sel[c])
+    if r < 2:  # a plain card's cell (most plies): its first or second target, a short chain
+        cell = ctz128(targets & (targets - <u128>r))
+    else:
+        cell = quick_nth(targets, r)
+    return encode(ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE, c, cell, -1)
+
+
+cdef int quick_playout(const Tables* t, Game* g, bitgen_t* rng, QuickRng* own, const QuickTables* q,
+                       HandCounts* h) noexcept nogil:
+    """playout() for rules quick_tables accepts, on a game just dealt; ``own``, when
+    not NULL, is the stream behind ``rng``, drawn inline for the choice."""
+    cdef int plies = 0, seat, kind, held
+    cdef int32_t action
+    counts_start(t, g, q, h)
+    while g.result == RESULT_NONE:
+        seat = g.to_move
+        if g.turn == 0 and not t.first_turn_jacks:
+            action = uniform_inline(t, g, rng, 1)  # K-2: the first turn's own count
+        else:
+            action = quick_choice(t, g, rng, own, q, h)
+        held = g.hand_n[seat]
+        kind = act_kind(action)
+        if kind == ACT_PLACE:
+            quick_place(t, g, action, rng, q)
+        else:
+            apply_inline(t, g, action, rng, NULL, -1)
+        plies += 1
+        if kind == ACT_PASS:
+            continue
+        counts_card(h, seat, act_card(action), -1)
+        if g.hand_n[seat] == held:  # a card was drawn: it went to the end of the hand
+            counts_card(h, seat, g.hand[seat][held - 1], 1)
+        if kind == ACT_PLACE:
+            counts_cell(q, h, act_cell(action), -1)
+        elif kind == ACT_REMOVE:
+            counts_cell(q, h, act_cell(action), 1)
+    return plies
+
+
 cdef int full_scan(const Tables* t, const Game* g, int side) noexcept nogil:
     """Count the windows wholly of one side (the slow scan incremental detection avoids)."""
     cdef u128 counting = g.chips[side] | t.corners
@@ -1248,20 +1662,42 @@ cdef long long perft(const Tables* t, const Game* g, bitgen_t* rng, int depth) e
 def random_games(CoreRules rules, bit_generator, long n_games):
     """Play ``n_games`` uniformly random games from fresh deals without the GIL.
 
+    The games are those of ``deal`` then ``playout`` on one game, one after the other
+    from the same bit generator (the same actions, the same draws, the bit generator
+    left in the same state); where the rules allow (quick_tables) they are played by
+    quick_playout, which keeps the counts a random move needs instead of recounting
+    them every ply, and a numpy PCG64 is drawn from inline.
+
     Returns (games, actions, draws): the workload of ``seqsolve bench``."""
     cdef bitgen_t* rng = bitgen_of(bit_generator)
     cdef Game g
-    cdef long i
+    cdef QuickTables q
+    cdef HandCounts h
+    cdef QuickRng own
+    cdef QuickRng* own_p = NULL
+    cdef bint quick = quick_tables(&rules.t, &q)
+    cdef long i = 0, j, chunk
     cdef long long plies = 0, draws = 0
-    with nogil:
-        for i in range(n_games):
-            if (i & 255) == 255:  # Ctrl-C: every few milliseconds
-                with gil:
-                    PyErr_CheckSignals()
-            deal(&rules.t, &g, rng)
-            plies += playout(&rules.t, &g, rng)
-            if g.result == RESULT_DRAW:
-                draws += 1
+    if quick and quick_rng_load(&own, bit_generator):
+        own_p = &own
+        rng = &own.bg
+    try:
+        while i < n_games:
+            chunk = n_games - i if n_games - i < 256 else 256  # then Ctrl-C: every few milliseconds
+            with nogil:
+                for j in range(chunk):
+                    deal_inline(&rules.t, &g, rng, own_p)
+                    if quick:
+                        plies += quick_playout(&rules.t, &g, rng, own_p, &q, &h)
+                    else:
+                        plies += playout(&rules.t, &g, rng)
+                    if g.result == RESULT_DRAW:
+                        draws += 1
+            i += chunk
+            PyErr_CheckSignals()
+    finally:
+        if own_p != NULL:
+            quick_rng_store(own_p, bit_generator)
     return n_games, plies, draws
 
 
@@ -1287,3 +1723,4 @@ def scan_counts(CoreGame game, long repeats, bint incremental):
                     found += full_scan(t, &game.g, s)
                     scans += 1
     return scans, found
+
