@@ -137,7 +137,7 @@ def match(
         config = replace(config, seed=seed)
     games = -(-games // rules.teams) * rules.teams
     test, tracker = _sprt_tracker(sprt, rules.teams)
-    import_runner()  # before the record file exists
+    import_runner(backend)  # before the record file exists
     bar = Progress(progress_enabled(progress))
     bar.start(" vs ".join(bots), games)
     feed = tracker[1] if tracker else None
@@ -244,7 +244,7 @@ def tournament(
     recorded = _recorded_seed(first_path, first) if seed is None else None
     if seed is None:  # the first pairing's records, when there are some, hold the seed
         seed = fresh_seed() if recorded is None else recorded
-    import_runner()  # before the folder is made
+    import_runner(backend)  # before the folder is made
     if out:
         check_output_folder(out)
     bar = Progress(progress_enabled(progress))

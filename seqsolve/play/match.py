@@ -240,11 +240,19 @@ def chunks(games: Iterable[int], size: int) -> Iterator[list[int]]:
         yield part
 
 
-def import_runner() -> None:
-    """Import joblib and its process backend now.  A Ctrl-C that lands inside an
-    import can be lost, or end the process by the signal after its message, so
-    the commands import what runs the games before they write a record file:
-    from then on an interruption is theirs to answer (and to say how to resume)."""
+def import_runner(backend: str | None = None) -> None:
+    """Import what will run the games now.  A Ctrl-C that lands inside an import can
+    be lost, or end the process by the signal after its message, so the commands
+    import it before they write a record file: from then on an interruption is
+    theirs to answer (and to say how to resume).  On this machine that is the
+    standard library's process pool when the workers will be forks (Linux, one
+    thread: see :mod:`.pool`), which needs no joblib (a twentieth of a CPU second
+    at the start of every command); else joblib and its process backend."""
+    if backend in (None, "loky") and pool.forks():
+        import concurrent.futures.process  # noqa: F401
+        import multiprocessing.context  # noqa: F401
+
+        return
     import joblib  # noqa: F401
     from joblib.externals import loky  # noqa: F401
 
@@ -333,8 +341,6 @@ def _plays_cheap_games(config: MatchConfig, detail: MakeTally | None) -> bool:
 
 
 def _run(store, config, games, jobs, on_records, backend, chunk, detail, stats) -> list[dict]:
-    from joblib.externals.loky.process_executor import TerminatedWorkerError
-
     done: dict[int, dict] = {}
     if store:
         done = {g: r for g, r in store.done.items() if g < games}
@@ -351,7 +357,9 @@ def _run(store, config, games, jobs, on_records, backend, chunk, detail, stats) 
         try:
             play()
             return [done[g] for g in sorted(done)]
-        except TerminatedWorkerError as exc:
+        except Exception as exc:
+            if not pool.lost(exc):
+                raise
             # a worker killed (the out-of-memory killer, a signal, a crash): its chunk's
             # games are played again by new workers, from the same seeds, so the results
             # are those of an unbroken run; twice with nothing finished between, it stops
@@ -491,8 +499,11 @@ def _ctrl_c_held() -> Iterator[None]:
         yield
         return
     # multiprocessing's resource tracker, when it first starts, unblocks SIGINT
-    # and SIGTERM for the thread that starts it (CPython <= 3.12): start it first
-    _start_trackers_quietly()
+    # and SIGTERM for the thread that starts it (CPython <= 3.12): start it first.
+    # Forked workers use none (their semaphores are unlinked at once): starting the
+    # two trackers, each a fresh Python, cost a third of a CPU second a command
+    if not pool.forks():
+        _start_trackers_quietly()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield

@@ -32,8 +32,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from .records import record_lines
@@ -191,11 +189,33 @@ def stop_pool() -> None:
         executor.shutdown(wait=True, kill_workers=True)
 
 
-def lost_worker(executor, exc: BaseException) -> BaseException:
-    """A fork pool's ``BrokenProcessPool`` as the ``TerminatedWorkerError`` that loky
-    raises (and the runner answers), with the exit codes of the workers."""
-    from joblib.externals.loky.process_executor import TerminatedWorkerError
+def forks() -> bool:
+    """Whether the process's pool is (or, started now, would be) a fork pool: no
+    joblib, no loky and no resource tracker process for it, only forks of this one."""
+    executor = _POOL[0]
+    if executor is not None:
+        return not hasattr(executor, "_flags")
+    return _FORK and threading.active_count() == 1
 
+
+class LostWorker(RuntimeError):
+    """A worker process of a fork pool died (killed by a signal, the out-of-memory
+    killer); the message gives the exit codes of the workers as loky's
+    ``TerminatedWorkerError`` does, which the runner answers alike."""
+
+
+def lost(exc: BaseException) -> bool:
+    """Whether ``exc`` says a worker process died: a fork pool's, or loky's (looked up
+    only when loky was imported: a fork pool never imports it)."""
+    if isinstance(exc, LostWorker):
+        return True
+    loky = sys.modules.get("joblib.externals.loky.process_executor")
+    return loky is not None and isinstance(exc, loky.TerminatedWorkerError)
+
+
+def lost_worker(executor, exc: BaseException) -> BaseException:
+    """A fork pool's ``BrokenProcessPool`` as a :class:`LostWorker` with the exit
+    codes of the workers."""
     codes = []
     for process in (getattr(executor, "_processes", None) or {}).values():
         process.join(1)
@@ -204,7 +224,7 @@ def lost_worker(executor, exc: BaseException) -> BaseException:
             codes.append(f"{signal.Signals(-code).name}({code})")
         elif code:
             codes.append(f"EXIT({code})")
-    return TerminatedWorkerError(
+    return LostWorker(
         f"a worker process died ({exc}); the exit codes of the workers are {{{', '.join(codes)}}}"
     )
 
@@ -303,8 +323,12 @@ def play_on_workers(
     file when the worker made them, and returns True to stop.
 
     Raises:
-        TerminatedWorkerError: a worker died; what finished is kept (the pool is stopped).
+        LostWorker, TerminatedWorkerError: a worker died (of a fork pool, of loky's);
+            what finished is kept (the pool is stopped).
     """
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
+    from concurrent.futures.process import BrokenProcessPool
+
     executor = pool(n_jobs)
     stats.pool_started = True
     running: set[Future] = set()
