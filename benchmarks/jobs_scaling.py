@@ -1,66 +1,97 @@
-"""How much faster a match runs at ``--jobs 2`` than at ``--jobs 1``.
+"""How much faster ``seqsolve match`` runs at ``--jobs 2`` than at ``--jobs 1``, and
+how much of it no second core can share.
 
-Each run is a fresh Python process (so a worker pool's start-up is paid, as on the
-command line) that plays a match through ``run_games`` the way ``seqsolve match``
-does, and reports the runner's wall time, its own CPU time and each worker's
-(``RunStats``).  Runs alternate ``--jobs 1`` and ``--jobs 2`` round by round, so a
-change in the machine's load hits both alike; the speed-up is given per round, as
-a median and a range.
+Each run is the whole command in a fresh Python process (``python -m seqsolve match
+... --no-progress``: start-up, imports, the workers' start, the report), as a user
+types it.  Runs alternate ``--jobs 1`` and ``--jobs 2`` round by round, so a change in
+the machine's load hits both alike; each figure is given per round, as a median and a
+range.  From each run:
 
-Wall-clock speed-up needs two idle cores: on a shared machine it is only a lower
-bound.  Two figures do not depend on the load:
+* ``wall``: the command's wall time, and ``speedup``, that of ``--jobs 1`` over that of
+  ``--jobs 2`` (the figure a user sees; it needs two idle cores);
+* ``cpu``: user + system CPU time of the command and every process it started
+  (``os.wait4``);
+* ``parent``: CPU time of the command's own process; ``here``: the part of it spent
+  playing games (a run plays its first games itself, to measure them);
+  ``serial = parent - here`` is the work of the run that no worker can take over
+  (interpreter start-up, imports, dealing tasks, taking results, the report), and
+  ``serial_share`` its part of the whole ``--jobs 1`` run.
 
-* ``cpu_overhead``: CPU time of all processes at ``--jobs 2`` over that at
-  ``--jobs 1`` (what parallel play costs in extra work: start-up, tasks, results);
-* ``cpu_bound``: the speed-up two idle cores would give if no process ever waited,
-  ``cpu(jobs 1) / max(cpu(jobs 2) / 2, the busiest process's cpu)``.
+Two figures do not depend on the load:
+
+* ``cpu_overhead``: CPU at ``--jobs 2`` over CPU at ``--jobs 1`` (what parallel play
+  costs in extra work: the pool, tasks, results);
+* ``bound``: the speed-up two idle cores would give, ``cpu(jobs 1) / (serial +
+  max((cpu(jobs 2) - serial) / 2, the busiest worker's CPU))``.
 
 Usage:  python benchmarks/jobs_scaling.py [--workload greedy|search|all] [--rounds 3]
-            [--greedy-games 40000] [--search-games 400] [--json]
+            [--greedy-games 40000] [--search-games 400] [--seed 1] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 #: workload -> (bot specs, default games)
-WORKLOADS = {"greedy": (("greedy", "greedy"), 40_000), "search": (("search", "greedy"), 400)}
+WORKLOADS = {"greedy": (("greedy", "greedy"), 40_000), "search": (("search", "search"), 400)}
 
+#: the command, run in the child with a note of its own CPU time written at exit
+#: (after the pool's workers have ended, so their CPU is counted as the children's)
 CHILD = """
-import json, sys, time
-from seqsolve.play import pool
-from seqsolve.play.config import MatchConfig
-from seqsolve.play.match import run_games
+import atexit, json, resource, sys
 
-bots, games, jobs, seed = json.loads(sys.argv[1])
-stats = pool.RunStats()
-wall, cpu = time.perf_counter(), time.process_time()
-records = run_games(MatchConfig(bots=tuple(bots), seed=seed), games, jobs=jobs, stats=stats)
-wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-print(json.dumps({"games": len(records), "wall": wall, "runner_cpu": cpu,
-                  "worker_cpu": sorted(stats.worker_cpu.values()), "here_games": stats.here_games,
-                  "tasks": stats.tasks, "pool": stats.pool_started}))
+note, args = sys.argv[1], sys.argv[2:]
+seen = {}
+
+def write_note():
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    pool = sys.modules.get("seqsolve.play.pool")
+    stats = seen.get("stats")
+    with open(note, "w") as f:
+        json.dump({"parent": me.ru_utime + me.ru_stime,
+                   "here": pool.here_seconds if pool else 0.0,
+                   "worker_cpu": sorted(stats.worker_cpu.values()) if stats else [],
+                   "tasks": stats.tasks if stats else 0,
+                   "pool": bool(stats and stats.pool_started)}, f)
+
+atexit.register(write_note)
+from seqsolve.play import pool as _pool
+
+_play_on_workers = _pool.play_on_workers
+
+def play_on_workers(*a, **k):
+    seen["stats"] = a[10]  # the run's RunStats, for each worker's CPU time
+    return _play_on_workers(*a, **k)
+
+_pool.play_on_workers = play_on_workers
+from seqsolve.__main__ import run
+run(args)
 """
 
 
 def one_run(bots: tuple[str, ...], games: int, jobs: int, seed: int) -> dict:
-    """One match in a fresh process; its figures, with the whole command's wall time."""
-    started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD, json.dumps([list(bots), games, jobs, seed])],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    run = json.loads(done.stdout)
-    run["command_wall"] = time.perf_counter() - started
-    run["cpu"] = run["runner_cpu"] + sum(run["worker_cpu"])
-    run["busiest"] = max([run["runner_cpu"], *run["worker_cpu"]])
+    """One ``seqsolve match`` in a fresh process: its wall time, CPU times and pool use."""
+    args = ["match", *bots, "--games", str(games), "--jobs", str(jobs), "--seed", str(seed), "--no-progress"]
+    with tempfile.TemporaryDirectory() as folder:
+        note = os.path.join(folder, "note.json")
+        started = time.perf_counter()
+        child = subprocess.Popen([sys.executable, "-c", CHILD, note, *args], stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode:
+            raise SystemExit(f"seqsolve {' '.join(args)} failed (exit code {child.returncode})")
+        with open(note, encoding="utf-8") as f:
+            run = json.load(f)
+    run.update(wall=wall, cpu=usage.ru_utime + usage.ru_stime)
+    run["serial"] = run["parent"] - run["here"]
     return run
 
 
@@ -72,12 +103,14 @@ def measure(workload: str, games: int, rounds: int, seed: int) -> dict:
         order = (1, 2) if r % 2 == 0 else (2, 1)
         runs = {jobs: one_run(bots, games, jobs, seed) for jobs in order}
         one, two = runs[1], runs[2]
+        parallel = max((two["cpu"] - two["serial"]) / 2, max(two["worker_cpu"], default=0.0))
         rows.append(
             {
                 "speedup": one["wall"] / two["wall"],
-                "command_speedup": one["command_wall"] / two["command_wall"],
                 "cpu_overhead": two["cpu"] / one["cpu"],
-                "cpu_bound": one["cpu"] / max(two["cpu"] / 2, two["busiest"]),
+                "bound": one["cpu"] / (two["serial"] + parallel),
+                "serial": two["serial"],
+                "serial_share": two["serial"] / one["cpu"],
                 "busy": two["cpu"] / (2 * two["wall"]),
                 "jobs1": one,
                 "jobs2": two,
@@ -88,13 +121,21 @@ def measure(workload: str, games: int, rounds: int, seed: int) -> dict:
         values = [row[key] for row in rows]
         return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
+    keys = ("speedup", "cpu_overhead", "bound", "serial", "serial_share", "busy")
     return {
         "workload": workload,
         "command": f"seqsolve match {' '.join(bots)} --games {games} --seed {seed}",
         "games": games,
+        "load": os.getloadavg()[0],
         "rounds": rows,
-        **{key: spread(key) for key in ("speedup", "command_speedup", "cpu_overhead", "cpu_bound", "busy")},
+        **{key: spread(key) for key in keys},
+        "cpu_jobs1": spread_of([row["jobs1"]["cpu"] for row in rows]),
+        "cpu_jobs2": spread_of([row["jobs2"]["cpu"] for row in rows]),
     }
+
+
+def spread_of(values: list[float]) -> dict:
+    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
 def main() -> None:
@@ -113,16 +154,22 @@ def main() -> None:
         print(json.dumps(results, indent=2))
         return
     for res in results:
-        print(f"{res['command']}, --jobs 2 over --jobs 1, {len(res['rounds'])} rounds interleaved:")
-        for key, what in [
-            ("speedup", "runner wall-clock speed-up"),
-            ("command_speedup", "whole-command wall-clock speed-up"),
-            ("cpu_overhead", "CPU at --jobs 2 / CPU at --jobs 1"),
-            ("cpu_bound", "speed-up on two idle cores, from CPU times"),
-            ("busy", "cores kept busy at --jobs 2 (CPU / 2 x wall)"),
+        print(
+            f"{res['command']}, --jobs 2 over --jobs 1, {len(res['rounds'])} rounds interleaved"
+            f" (load {res['load']:.1f} at the end):"
+        )
+        for key, what, unit in [
+            ("speedup", "whole-command wall-clock speed-up", "x"),
+            ("cpu_jobs1", "CPU of all processes, --jobs 1", " s"),
+            ("cpu_jobs2", "CPU of all processes, --jobs 2", " s"),
+            ("cpu_overhead", "CPU at --jobs 2 / CPU at --jobs 1", "x"),
+            ("serial", "serial CPU at --jobs 2 (parent, not games)", " s"),
+            ("serial_share", "serial CPU / CPU at --jobs 1", ""),
+            ("bound", "speed-up on two idle cores, from CPU times", "x"),
+            ("busy", "cores kept busy at --jobs 2 (CPU / 2 x wall)", ""),
         ]:
             s = res[key]
-            print(f"  {what:48s} {s['median']:.2f}  ({s['min']:.2f}-{s['max']:.2f})")
+            print(f"  {what:48s} {s['median']:.3f}{unit}  ({s['min']:.3f}-{s['max']:.3f})")
 
 
 if __name__ == "__main__":

@@ -42,7 +42,6 @@ import contextlib
 import functools
 import hashlib
 import importlib
-import importlib.metadata
 import importlib.util
 import os
 import re

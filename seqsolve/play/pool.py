@@ -24,6 +24,7 @@ The other joblib backends (``threading``, ``dask``) keep joblib's own scheduling
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
 import signal
@@ -80,6 +81,16 @@ _POOL: list = [None, 0]
 
 #: how many pools this process has started (one per run, unless a worker died)
 pools_started = 0
+
+
+@atexit.register
+def _let_go() -> None:
+    """At exit, once the standard library's own exit hook has ended the workers (it
+    runs before this one), drop the pool while the modules its clean-up calls are
+    still there: a pool left to the interpreter's last sweep is collected after
+    ``concurrent.futures.process`` (imported only when a run first needs workers)
+    and prints an "Exception ignored" traceback."""
+    _POOL[:] = [None, 0]
 
 
 def pool(n_jobs: int):
