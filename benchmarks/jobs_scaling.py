@@ -21,8 +21,11 @@ Two figures do not depend on the load:
 
 * ``cpu_overhead``: CPU at ``--jobs 2`` over CPU at ``--jobs 1`` (what parallel play
   costs in extra work: the pool, tasks, results);
-* ``bound``: the speed-up two idle cores would give, ``cpu(jobs 1) / (serial +
-  max((cpu(jobs 2) - serial) / 2, the busiest worker's CPU))``.
+* ``alone``: the parent's CPU time while no worker runs (before the workers start,
+  the first games measured included, and after the last game is in: the report, the
+  exit), which a second core cannot shorten;
+* ``bound``: the speed-up two idle cores would give, ``cpu(jobs 1) / (alone +
+  max((cpu(jobs 2) - alone) / 2, the busiest worker's CPU))``.
 
 Usage:  python benchmarks/jobs_scaling.py [--workload greedy|search|all] [--rounds 3]
             [--greedy-games 40000] [--search-games 400] [--seed 1] [--json]
@@ -50,12 +53,15 @@ import atexit, json, resource, sys
 note, args = sys.argv[1], sys.argv[2:]
 seen = {}
 
-def write_note():
+def cpu():
     me = resource.getrusage(resource.RUSAGE_SELF)
+    return me.ru_utime + me.ru_stime
+
+def write_note():
     pool = sys.modules.get("seqsolve.play.pool")
     stats = seen.get("stats")
     with open(note, "w") as f:
-        json.dump({"parent": me.ru_utime + me.ru_stime,
+        json.dump({"parent": cpu(), "before": seen.get("before"), "after": seen.get("after"),
                    "here": pool.here_seconds if pool else 0.0,
                    "worker_cpu": sorted(stats.worker_cpu.values()) if stats else [],
                    "tasks": stats.tasks if stats else 0,
@@ -68,7 +74,11 @@ _play_on_workers = _pool.play_on_workers
 
 def play_on_workers(*a, **k):
     seen["stats"] = a[10]  # the run's RunStats, for each worker's CPU time
-    return _play_on_workers(*a, **k)
+    seen["before"] = cpu()  # the workers are started now
+    try:
+        return _play_on_workers(*a, **k)
+    finally:
+        seen["after"] = cpu()  # the last game is in
 
 _pool.play_on_workers = play_on_workers
 from seqsolve.__main__ import run
@@ -92,6 +102,10 @@ def one_run(bots: tuple[str, ...], games: int, jobs: int, seed: int) -> dict:
             run = json.load(f)
     run.update(wall=wall, cpu=usage.ru_utime + usage.ru_stime)
     run["serial"] = run["parent"] - run["here"]
+    if run["before"] is not None:  # the parent's CPU while no worker ran: before them, after them
+        run["alone"] = run["before"] + run["parent"] - run["after"]
+    else:
+        run["alone"] = run["parent"]
     return run
 
 
@@ -103,12 +117,13 @@ def measure(workload: str, games: int, rounds: int, seed: int) -> dict:
         order = (1, 2) if r % 2 == 0 else (2, 1)
         runs = {jobs: one_run(bots, games, jobs, seed) for jobs in order}
         one, two = runs[1], runs[2]
-        parallel = max((two["cpu"] - two["serial"]) / 2, max(two["worker_cpu"], default=0.0))
+        parallel = max((two["cpu"] - two["alone"]) / 2, max(two["worker_cpu"], default=0.0))
         rows.append(
             {
                 "speedup": one["wall"] / two["wall"],
                 "cpu_overhead": two["cpu"] / one["cpu"],
-                "bound": one["cpu"] / (two["serial"] + parallel),
+                "bound": one["cpu"] / (two["alone"] + parallel),
+                "alone": two["alone"],
                 "serial": two["serial"],
                 "serial_share": two["serial"] / one["cpu"],
                 "busy": two["cpu"] / (2 * two["wall"]),
@@ -121,7 +136,7 @@ def measure(workload: str, games: int, rounds: int, seed: int) -> dict:
         values = [row[key] for row in rows]
         return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
-    keys = ("speedup", "cpu_overhead", "bound", "serial", "serial_share", "busy")
+    keys = ("speedup", "cpu_overhead", "bound", "alone", "serial", "serial_share", "busy")
     return {
         "workload": workload,
         "command": f"seqsolve match {' '.join(bots)} --games {games} --seed {seed}",
@@ -164,6 +179,7 @@ def main() -> None:
             ("cpu_jobs2", "CPU of all processes, --jobs 2", " s"),
             ("cpu_overhead", "CPU at --jobs 2 / CPU at --jobs 1", "x"),
             ("serial", "serial CPU at --jobs 2 (parent, not games)", " s"),
+            ("alone", "parent CPU while no worker runs, --jobs 2", " s"),
             ("serial_share", "serial CPU / CPU at --jobs 1", ""),
             ("bound", "speed-up on two idle cores, from CPU times", "x"),
             ("busy", "cores kept busy at --jobs 2 (CPU / 2 x wall)", ""),

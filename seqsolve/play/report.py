@@ -20,31 +20,54 @@ def bot_labels(bots: tuple[str, ...]) -> list[str]:
     return [f"{b} ({i + 1})" for i, b in enumerate(bots)]
 
 
-def _deal_scores(records: list[dict]) -> list[float]:
-    """The first bot's mean score per deal: the unit of the paired statistics."""
-    by_deal: dict[int, list[float]] = defaultdict(list)
-    for r in records:
-        by_deal[r["deal"]].append(r["score"])
-    return [sum(v) / len(v) for _, v in sorted(by_deal.items())]
-
-
 def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float | None = None) -> dict:
-    """Wins, draws, losses, score with a 95% interval, Elo, LOS, per-side split, lengths."""
+    """Wins, draws, losses, score with a 95% interval, Elo, LOS, per-side split, lengths.
+
+    One pass over the records, in their order (sums of scores of 1/3 depend on it):
+    this runs after the last game, while every core but this one is idle.
+    """
     games = len(records)
     labels = bot_labels(bots)
+    sides = records[0]["teams"] if records else 2
     wins = [0] * len(bots)
     draws = 0
+    score_sum = 0.0
+    by_deal: dict[int, list[float]] = defaultdict(list)  # the first bot's scores per deal
+    side_wins = [0] * sides  # whoever played the side
+    firsts: dict[tuple, list[int]] = {}  # a seating's sides of the first bot
+    mine = [[0, 0, 0] for _ in range(sides)]  # the first bot's games, wins, draws per side
+    lengths = []
+    terminations: dict[str, int] = defaultdict(int)
+    forfeits = []
     for r in records:
-        if r["winner_side"] is None:
+        winner, seating, score = r["winner_side"], r["side_bot"], r["score"]
+        if winner is None:
             draws += 1
         else:
-            wins[r["side_bot"][r["winner_side"]]] += 1
-    sides = records[0]["teams"] if records else 2
+            wins[seating[winner]] += 1
+            side_wins[winner] += 1
+        score_sum += score
+        by_deal[r["deal"]].append(score)
+        key = tuple(seating)
+        first = firsts.get(key)
+        if first is None:
+            first = firsts[key] = [side for side in range(sides) if seating[side] == 0]
+        for side in first:
+            counts = mine[side]
+            counts[0] += 1
+            if winner == side:
+                counts[1] += 1
+            elif winner is None:
+                counts[2] += 1
+        lengths.append(r["turns"])
+        terminations[r["termination"]] += 1
+        if r.get("forfeit"):
+            forfeits.append({"game": r["game"], **r["forfeit"]})
     two_bots = len(set(bots)) == 2 or len(bots) == 2
-    a_wins = sum(1 for r in records if r["winner_side"] is not None and r["side_bot"][r["winner_side"]] == 0)
+    a_wins = wins[0] if bots else 0
     a_losses = games - draws - a_wins
-    score = sum(r["score"] for r in records) / games if games else float("nan")
-    deal_scores = _deal_scores(records)
+    score = score_sum / games if games else float("nan")
+    deal_scores = [sum(v) / len(v) for _, v in sorted(by_deal.items())]
     if games and len(deal_scores) > 1:
         _, low, high = stats.paired_score_interval(deal_scores)
     elif games:
@@ -71,15 +94,11 @@ def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float |
         summary["elo"] = None
         summary["elo_ci"] = None
         summary["los"] = stats.likelihood_of_superiority(a_wins, a_losses) if games else None
-    summary["by_side"] = _by_side(records, sides)
-    summary["first_bot_by_side"] = _first_bot_by_side(records, sides)
-    lengths = [r["turns"] for r in records]
+    summary["by_side"] = _by_side(side_wins, games)
+    summary["first_bot_by_side"] = _first_bot_by_side(mine)
     summary["turns"] = stats.summarize_lengths(lengths) if lengths else None
-    terminations: dict[str, int] = defaultdict(int)
-    for r in records:
-        terminations[r["termination"]] += 1
     summary["terminations"] = dict(sorted(terminations.items()))
-    summary["forfeits"] = [{"game": r["game"], **r["forfeit"]} for r in records if r.get("forfeit")]
+    summary["forfeits"] = forfeits
     summary["seconds"] = seconds
     summary["games_per_s"] = games / seconds if seconds else None
     return summary
@@ -94,28 +113,24 @@ def _json_elo(x: float) -> float | str | None:
     return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
 
 
-def _by_side(records: list[dict], sides: int) -> list[dict]:
+def _by_side(side_wins: list[int], n: int) -> list[dict]:
     """How often each side (seat colour) won, whoever played it: the seat advantage."""
     out = []
-    n = len(records)
-    for side in range(sides):
-        won = sum(1 for r in records if r["winner_side"] == side)
+    for side, won in enumerate(side_wins):
         _, low, high = stats.rate_interval(won, n) if n else (0, float("nan"), float("nan"))
         out.append({"side": side, "wins": won, "win_rate": won / n if n else None, "ci": [low, high]})
     return out
 
 
-def _first_bot_by_side(records: list[dict], sides: int) -> list[dict]:
-    """The first bot's score split by the side it played."""
+def _first_bot_by_side(mine: list[list[int]]) -> list[dict]:
+    """The first bot's score split by the side it played, from its games, wins and
+    draws on each side."""
     out = []
-    for side in range(sides):
-        mine = [r for r in records if r["side_bot"][side] == 0]
-        if not mine:
+    for side, (games, w, d) in enumerate(mine):
+        if not games:
             continue
-        w = sum(1 for r in mine if r["winner_side"] == side)
-        d = sum(1 for r in mine if r["winner_side"] is None)
-        s, low, high = stats.score_interval(w, d, len(mine) - w - d)
-        out.append({"side": side, "games": len(mine), "score": s, "ci": [low, high]})
+        s, low, high = stats.score_interval(w, d, games - w - d)
+        out.append({"side": side, "games": games, "score": s, "ci": [low, high]})
     return out
 
 
