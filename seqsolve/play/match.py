@@ -384,7 +384,8 @@ def _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail
 
     def play() -> None:
         task = _play_chunk  # looked up now: what a test put in its place is what workers get
-        todo = (g for g in range(games) if g not in done)
+        # the games not yet played (a fresh run: all, without a look-up for each)
+        todo = (g for g in range(games) if g not in done) if done else iter(range(games))
         left = games - len(done)
         n_jobs = workers(jobs, left)
         measure = chunk is None and pool.IN_PROCESS_SECONDS > 0 and not cost.games
