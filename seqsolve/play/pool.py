@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from .columns import Columns
 from .records import record_lines
 
 #: a match whose games are estimated to take less CPU time than this in all (seconds)
@@ -241,13 +242,17 @@ def lost_worker(executor, exc: BaseException) -> BaseException:
     )
 
 
-def worker_task(play: Callable, config, games: list[int], detail, moves: bool) -> tuple:
+def worker_task(play: Callable, config, games: list[int], detail, moves: bool, packed: bool = False) -> tuple:
     """One task in a worker: ``play``'s records of ``games`` with what they cost there:
     (pid, the process's CPU time so far, the task's CPU seconds, records, and with
-    ``moves`` (a record file is kept) their lines for the file, written here)."""
+    ``moves`` (a record file is kept) their lines for the file, written here).  With
+    ``packed`` the records travel as :class:`~.columns.Columns` (a fifth of the
+    runner's work to take in: see :mod:`.columns`)."""
     started = time.process_time()
     records = play(config, games, detail, moves)
     lines = record_lines(records) if moves else None
+    if packed:
+        records = Columns.of(records)
     cpu = time.process_time()
     return os.getpid(), cpu, cpu - started, records, lines
 
@@ -328,11 +333,13 @@ def play_on_workers(
     held: Callable,
     stats: RunStats,
     here: bool = True,
+    packed: bool = False,
 ) -> None:
     """Play the ``left`` games of ``todo`` on ``n_jobs`` workers of the :func:`pool`,
     this process playing too (with ``here``) until the first worker answers.  ``take_records`` gets
-    every finished task's records (in completion order), with their lines for a record
-    file when the worker made them, and returns True to stop.
+    every finished task's records (in completion order; from a worker, as
+    :class:`~.columns.Columns` with ``packed``), with their lines for a record file
+    when the worker made them, and returns True to stop.
 
     Raises:
         LostWorker, TerminatedWorkerError: a worker died (of a fork pool, of loky's);
@@ -352,7 +359,7 @@ def play_on_workers(
             if not part:
                 return False
             left -= len(part)
-            running.add(executor.submit(worker_task, play, config, part, detail, moves))
+            running.add(executor.submit(worker_task, play, config, part, detail, moves, packed))
             return True
 
         sys.stdout.flush()  # a fork would write what is buffered again when it ends

@@ -11,6 +11,7 @@ import math
 from collections import defaultdict
 
 from .. import stats
+from .columns import Outcomes
 
 
 def bot_labels(bots: tuple[str, ...]) -> list[str]:
@@ -20,7 +21,33 @@ def bot_labels(bots: tuple[str, ...]) -> list[str]:
     return [f"{b} ({i + 1})" for i, b in enumerate(bots)]
 
 
-def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float | None = None) -> dict:
+#: the fields of a record that a match's summary reads, in the order :func:`_rows` gives them
+_READ = ("winner_side", "side_bot", "score", "deal", "turns", "termination", "forfeit", "game")
+
+
+def _rows(records: list[dict] | Outcomes):
+    """The fields a summary reads, a tuple per game in the records' order; from the
+    columns of :class:`~.columns.Outcomes` without building a record."""
+    if isinstance(records, Outcomes):
+        return zip(*(records.column(key) for key in _READ))
+    return (
+        (
+            r["winner_side"],
+            r["side_bot"],
+            r["score"],
+            r["deal"],
+            r["turns"],
+            r["termination"],
+            r.get("forfeit"),
+            r["game"],
+        )
+        for r in records
+    )
+
+
+def summarize_match(
+    records: list[dict] | Outcomes, bots: tuple[str, ...], seconds: float | None = None
+) -> dict:
     """Wins, draws, losses, score with a 95% interval, Elo, LOS, per-side split, lengths.
 
     One pass over the records, in their order (sums of scores of 1/3 depend on it):
@@ -28,7 +55,10 @@ def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float |
     """
     games = len(records)
     labels = bot_labels(bots)
-    sides = records[0]["teams"] if records else 2
+    if not games:
+        sides = 2
+    else:
+        sides = records.column("teams")[0] if isinstance(records, Outcomes) else records[0]["teams"]
     wins = [0] * len(bots)
     draws = 0
     score_sum = 0.0
@@ -39,15 +69,14 @@ def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float |
     lengths = []
     terminations: dict[str, int] = defaultdict(int)
     forfeits = []
-    for r in records:
-        winner, seating, score = r["winner_side"], r["side_bot"], r["score"]
+    for winner, seating, score, deal, turns, termination, forfeit, game in _rows(records):
         if winner is None:
             draws += 1
         else:
             wins[seating[winner]] += 1
             side_wins[winner] += 1
         score_sum += score
-        by_deal[r["deal"]].append(score)
+        by_deal[deal].append(score)
         key = tuple(seating)
         first = firsts.get(key)
         if first is None:
@@ -59,10 +88,10 @@ def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float |
                 counts[1] += 1
             elif winner is None:
                 counts[2] += 1
-        lengths.append(r["turns"])
-        terminations[r["termination"]] += 1
-        if r.get("forfeit"):
-            forfeits.append({"game": r["game"], **r["forfeit"]})
+        lengths.append(turns)
+        terminations[termination] += 1
+        if forfeit:
+            forfeits.append({"game": game, **forfeit})
     two_bots = len(set(bots)) == 2 or len(bots) == 2
     a_wins = wins[0] if bots else 0
     a_losses = games - draws - a_wins
