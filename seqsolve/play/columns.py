@@ -135,7 +135,11 @@ def parts_of(done: dict[int, dict | Columns]) -> list[Columns | list[dict]]:
     hold it), each part once."""
     dicts: list[dict] = []
     seen: dict[int, Columns] = {}
+    last = None
     for value in done.values():
+        if value is last:  # a part's games follow each other in ``done``
+            continue
+        last = value
         if isinstance(value, Columns):
             seen.setdefault(id(value), value)
         else:

@@ -391,6 +391,8 @@ def _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail
     moves = store is not None
 
     def take_records(records: list[dict] | Columns, lines: str | None = None) -> bool:
+        if packed and not isinstance(records, Columns):  # played here: kept alike
+            records = Columns.of(records)
         if isinstance(records, Columns):
             done.update(dict.fromkeys(records.column("game"), records))
         else:

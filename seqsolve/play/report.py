@@ -8,7 +8,7 @@ uninterrupted one would.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from .. import stats
 from .columns import Outcomes
@@ -21,28 +21,24 @@ def bot_labels(bots: tuple[str, ...]) -> list[str]:
     return [f"{b} ({i + 1})" for i, b in enumerate(bots)]
 
 
-#: the fields of a record that a match's summary reads, in the order :func:`_rows` gives them
-_READ = ("winner_side", "side_bot", "score", "deal", "turns", "termination", "forfeit", "game")
+def _deal_scores(records: list[dict]) -> list[float]:
+    """The first bot's mean score per deal: the unit of the paired statistics."""
+    by_deal: dict[int, list[float]] = defaultdict(list)
+    for r in records:
+        by_deal[r["deal"]].append(r["score"])
+    return [sum(v) / len(v) for _, v in sorted(by_deal.items())]
 
 
-def _rows(records: list[dict] | Outcomes):
-    """The fields a summary reads, a tuple per game in the records' order; from the
-    columns of :class:`~.columns.Outcomes` without building a record."""
+#: the fields of a record that a match's summary reads
+_READ = ("winner_side", "side_bot", "score", "deal", "turns", "termination", "forfeit", "game", "teams")
+
+
+def _columns(records: list[dict] | Outcomes) -> dict[str, list]:
+    """The fields a summary reads, each a list in the records' order; from the columns
+    of :class:`~.columns.Outcomes` without building a record."""
     if isinstance(records, Outcomes):
-        return zip(*(records.column(key) for key in _READ))
-    return (
-        (
-            r["winner_side"],
-            r["side_bot"],
-            r["score"],
-            r["deal"],
-            r["turns"],
-            r["termination"],
-            r.get("forfeit"),
-            r["game"],
-        )
-        for r in records
-    )
+        return {key: records.column(key) for key in _READ}
+    return {key: [r.get(key) for r in records] for key in _READ}
 
 
 def summarize_match(
@@ -50,52 +46,41 @@ def summarize_match(
 ) -> dict:
     """Wins, draws, losses, score with a 95% interval, Elo, LOS, per-side split, lengths.
 
-    One pass over the records, in their order (sums of scores of 1/3 depend on it):
+    Computed from the columns of the fields it reads, in the records' order (sums of
+    scores of 1/3 depend on it), with the games counted by (winner, seating) first:
     this runs after the last game, while every core but this one is idle.
     """
     games = len(records)
     labels = bot_labels(bots)
-    if not games:
-        sides = 2
-    else:
-        sides = records.column("teams")[0] if isinstance(records, Outcomes) else records[0]["teams"]
+    col = _columns(records)
+    sides = col["teams"][0] if games else 2
+    # how many games each seating (side -> bot) ended with each winning side (None: a draw)
+    endings = Counter(zip(col["winner_side"], map(tuple, col["side_bot"])))
     wins = [0] * len(bots)
     draws = 0
-    score_sum = 0.0
-    by_deal: dict[int, list[float]] = defaultdict(list)  # the first bot's scores per deal
     side_wins = [0] * sides  # whoever played the side
-    firsts: dict[tuple, list[int]] = {}  # a seating's sides of the first bot
     mine = [[0, 0, 0] for _ in range(sides)]  # the first bot's games, wins, draws per side
-    lengths = []
-    terminations: dict[str, int] = defaultdict(int)
-    forfeits = []
-    for winner, seating, score, deal, turns, termination, forfeit, game in _rows(records):
+    for (winner, seating), n in endings.items():
         if winner is None:
-            draws += 1
+            draws += n
         else:
-            wins[seating[winner]] += 1
-            side_wins[winner] += 1
-        score_sum += score
-        by_deal[deal].append(score)
-        key = tuple(seating)
-        first = firsts.get(key)
-        if first is None:
-            first = firsts[key] = [side for side in range(sides) if seating[side] == 0]
-        for side in first:
-            counts = mine[side]
-            counts[0] += 1
-            if winner == side:
-                counts[1] += 1
-            elif winner is None:
-                counts[2] += 1
-        lengths.append(turns)
-        terminations[termination] += 1
-        if forfeit:
-            forfeits.append({"game": game, **forfeit})
+            wins[seating[winner]] += n
+            side_wins[winner] += n
+        for side in range(sides):
+            if seating[side] == 0:
+                mine[side][0] += n
+                if winner == side:
+                    mine[side][1] += n
+                elif winner is None:
+                    mine[side][2] += n
     two_bots = len(set(bots)) == 2 or len(bots) == 2
     a_wins = wins[0] if bots else 0
     a_losses = games - draws - a_wins
-    score = score_sum / games if games else float("nan")
+    scores = col["score"]
+    score = sum(scores) / games if games else float("nan")
+    by_deal: dict[int, list[float]] = defaultdict(list)  # the first bot's scores per deal
+    for deal, s in zip(col["deal"], scores):
+        by_deal[deal].append(s)
     deal_scores = [sum(v) / len(v) for _, v in sorted(by_deal.items())]
     if games and len(deal_scores) > 1:
         _, low, high = stats.paired_score_interval(deal_scores)
@@ -125,9 +110,9 @@ def summarize_match(
         summary["los"] = stats.likelihood_of_superiority(a_wins, a_losses) if games else None
     summary["by_side"] = _by_side(side_wins, games)
     summary["first_bot_by_side"] = _first_bot_by_side(mine)
-    summary["turns"] = stats.summarize_lengths(lengths) if lengths else None
-    summary["terminations"] = dict(sorted(terminations.items()))
-    summary["forfeits"] = forfeits
+    summary["turns"] = stats.summarize_lengths(col["turns"]) if games else None
+    summary["terminations"] = dict(sorted(Counter(col["termination"]).items()))
+    summary["forfeits"] = [{"game": g, **f} for g, f in zip(col["game"], col["forfeit"]) if f]
     summary["seconds"] = seconds
     summary["games_per_s"] = games / seconds if seconds else None
     return summary
