@@ -27,8 +27,12 @@ Two figures do not depend on the load:
 * ``bound``: the speed-up two idle cores would give, ``cpu(jobs 1) / (alone +
   max((cpu(jobs 2) - alone) / 2, the busiest worker's CPU))``.
 
+``--tree DIR`` (again for each) runs the command of another checkout too (its own
+``seqsolve``, built in place: ``PYTHONPATH`` and the working directory set to it), its runs
+interleaved with this one's, round by round: a change measured against its base.
+
 Usage:  python benchmarks/jobs_scaling.py [--workload greedy|search|all] [--rounds 3]
-            [--greedy-games 40000] [--search-games 400] [--seed 1] [--json]
+            [--greedy-games 40000] [--search-games 400] [--seed 1] [--tree DIR]... [--json]
 """
 
 from __future__ import annotations
@@ -41,7 +45,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
+#: this checkout, whose ``seqsolve`` the runs use unless ``--tree`` names others
+HERE = str(Path(__file__).resolve().parent.parent)
 #: workload -> (bot specs, default games)
 WORKLOADS = {"greedy": (("greedy", "greedy"), 40_000), "search": (("search", "search"), 400)}
 
@@ -86,13 +93,17 @@ run(args)
 """
 
 
-def one_run(bots: tuple[str, ...], games: int, jobs: int, seed: int) -> dict:
-    """One ``seqsolve match`` in a fresh process: its wall time, CPU times and pool use."""
+def one_run(bots: tuple[str, ...], games: int, jobs: int, seed: int, tree: str = HERE) -> dict:
+    """One ``seqsolve match`` of checkout ``tree`` in a fresh process: its wall time, CPU
+    times and pool use."""
     args = ["match", *bots, "--games", str(games), "--jobs", str(jobs), "--seed", str(seed), "--no-progress"]
     with tempfile.TemporaryDirectory() as folder:
         note = os.path.join(folder, "note.json")
         started = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-c", CHILD, note, *args], stdout=subprocess.DEVNULL)
+        env = {**os.environ, "PYTHONPATH": tree}
+        child = subprocess.Popen(
+            [sys.executable, "-c", CHILD, note, *args], stdout=subprocess.DEVNULL, cwd=tree, env=env
+        )
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - started
         child.returncode = os.waitstatus_to_exitcode(status)
@@ -109,48 +120,66 @@ def one_run(bots: tuple[str, ...], games: int, jobs: int, seed: int) -> dict:
     return run
 
 
-def measure(workload: str, games: int, rounds: int, seed: int) -> dict:
+def measure(workload: str, games: int, rounds: int, seed: int, trees: list[str]) -> list[dict]:
+    """The figures of ``workload`` for each checkout of ``trees``, their runs interleaved."""
     bots = WORKLOADS[workload][0]
-    one_run(bots, 2, 1, seed)  # caches warm
-    rows = []
+    for tree in trees:
+        one_run(bots, 2, 1, seed, tree)  # caches warm
+    rows: dict[str, list[dict]] = {tree: [] for tree in trees}
     for r in range(rounds):
-        order = (1, 2) if r % 2 == 0 else (2, 1)
-        runs = {jobs: one_run(bots, games, jobs, seed) for jobs in order}
-        one, two = runs[1], runs[2]
-        parallel = max((two["cpu"] - two["alone"]) / 2, max(two["worker_cpu"], default=0.0))
-        rows.append(
-            {
-                "speedup": one["wall"] / two["wall"],
-                "cpu_overhead": two["cpu"] / one["cpu"],
-                "bound": one["cpu"] / (two["alone"] + parallel),
-                "alone": two["alone"],
-                "serial": two["serial"],
-                "serial_share": two["serial"] / one["cpu"],
-                "busy": two["cpu"] / (2 * two["wall"]),
-                "jobs1": one,
-                "jobs2": two,
-            }
-        )
+        for tree in trees if r % 2 == 0 else trees[::-1]:
+            order = (1, 2) if r % 2 == 0 else (2, 1)
+            runs = {jobs: one_run(bots, games, jobs, seed, tree) for jobs in order}
+            rows[tree].append(_row(runs[1], runs[2]))
+    return [_result(workload, bots, games, seed, tree, rows[tree]) for tree in trees]
 
+
+def _row(one: dict, two: dict) -> dict:
+    """One round's figures from its ``--jobs 1`` and ``--jobs 2`` runs."""
+    parallel = max((two["cpu"] - two["alone"]) / 2, max(two["worker_cpu"], default=0.0))
+    return {
+        "speedup": one["wall"] / two["wall"],
+        "cpu_overhead": two["cpu"] / one["cpu"],
+        "bound": one["cpu"] / (two["alone"] + parallel),
+        "alone": two["alone"],
+        "serial": two["serial"],
+        "serial_share": two["serial"] / one["cpu"],
+        "busy": two["cpu"] / (2 * two["wall"]),
+        "cpu_jobs1": one["cpu"],
+        "cpu_jobs2": two["cpu"],
+        "jobs1": one,
+        "jobs2": two,
+    }
+
+
+#: the figures reported, each as a median and a range over the rounds
+KEYS = (
+    "speedup",
+    "cpu_jobs1",
+    "cpu_jobs2",
+    "cpu_overhead",
+    "serial",
+    "alone",
+    "serial_share",
+    "bound",
+    "busy",
+)
+
+
+def _result(workload: str, bots: tuple[str, ...], games: int, seed: int, tree: str, rows: list[dict]) -> dict:
     def spread(key: str) -> dict:
         values = [row[key] for row in rows]
         return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
-    keys = ("speedup", "cpu_overhead", "bound", "alone", "serial", "serial_share", "busy")
     return {
         "workload": workload,
+        "tree": tree,
         "command": f"seqsolve match {' '.join(bots)} --games {games} --seed {seed}",
         "games": games,
         "load": os.getloadavg()[0],
         "rounds": rows,
-        **{key: spread(key) for key in keys},
-        "cpu_jobs1": spread_of([row["jobs1"]["cpu"] for row in rows]),
-        "cpu_jobs2": spread_of([row["jobs2"]["cpu"] for row in rows]),
+        **{key: spread(key) for key in KEYS},
     }
-
-
-def spread_of(values: list[float]) -> dict:
-    return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
 def main() -> None:
@@ -160,18 +189,22 @@ def main() -> None:
     parser.add_argument("--greedy-games", type=int, default=WORKLOADS["greedy"][1])
     parser.add_argument("--search-games", type=int, default=WORKLOADS["search"][1])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--tree", action="append", default=[], metavar="DIR", help="another checkout to run too"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     names = list(WORKLOADS) if args.workload == "all" else [args.workload]
     games = {"greedy": args.greedy_games, "search": args.search_games}
-    results = [measure(name, games[name], args.rounds, args.seed) for name in names]
+    trees = [HERE, *(str(Path(t).resolve()) for t in args.tree)]
+    results = [res for name in names for res in measure(name, games[name], args.rounds, args.seed, trees)]
     if args.json:
         print(json.dumps(results, indent=2))
         return
     for res in results:
         print(
-            f"{res['command']}, --jobs 2 over --jobs 1, {len(res['rounds'])} rounds interleaved"
-            f" (load {res['load']:.1f} at the end):"
+            f"{res['command']} ({res['tree']}), --jobs 2 over --jobs 1, {len(res['rounds'])} rounds"
+            f" interleaved (load {res['load']:.1f} at the end):"
         )
         for key, what, unit in [
             ("speedup", "whole-command wall-clock speed-up", "x"),

@@ -45,8 +45,8 @@ IN_PROCESS_SECONDS = 1.0
 
 #: the first games are played here until they have taken this long (seconds), to
 #: measure what a game costs before deciding how to play the rest: the second core
-#: idles meanwhile, so it is kept short (a few hundred greedy games measure them)
-PROBE_SECONDS = 0.02
+#: idles meanwhile, so it is kept short (a hundred greedy games measure them)
+PROBE_SECONDS = 0.01
 
 #: a task takes about this long (seconds) at most, and at least :data:`SHORTEST_TASK`
 #: (towards the end of a match): long enough that a task's own cost (dispatch, the

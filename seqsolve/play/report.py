@@ -13,6 +13,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import numpy as np
+
 from .. import stats
 from .columns import Outcomes
 
@@ -29,6 +31,28 @@ def _deal_scores(records: list[dict]) -> list[float]:
     by_deal: dict[int, list[float]] = defaultdict(list)
     for r in records:
         by_deal[r["deal"]].append(r["score"])
+    return [sum(v) / len(v) for _, v in sorted(by_deal.items())]
+
+
+def _mean_per_deal(deals: list[int], scores: list[float]) -> list[float]:
+    """The first bot's mean score per deal, in deal order (what :func:`_deal_scores`
+    gives).  Scores of halves (two sides: 0, 1/2, 1) add up exactly in any order, so numpy
+    sums them per deal when every deal's games follow each other; else (thirds, or deals
+    out of order) they are summed as Python does, in the records' order.
+
+    >>> _mean_per_deal([0, 0, 1, 1], [1.0, 0.5, 0.0, 1.0]), _mean_per_deal([0, 0], [1 / 3, 1.0])
+    ([0.75, 0.5], [0.6666666666666666])
+    """
+    if scores:
+        d = np.asarray(deals, dtype=np.int64)
+        x = np.asarray(scores, dtype=float)
+        if (d[1:] >= d[:-1]).all() and (x * 2 == np.round(x * 2)).all():
+            starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]])
+            counts = np.diff(np.r_[starts, d.size])
+            return (np.add.reduceat(x, starts) / counts).tolist()
+    by_deal: dict[int, list[float]] = defaultdict(list)
+    for deal, s in zip(deals, scores):
+        by_deal[deal].append(s)
     return [sum(v) / len(v) for _, v in sorted(by_deal.items())]
 
 
@@ -100,10 +124,7 @@ def _summary(records: list[dict] | Outcomes, bots: tuple[str, ...], seconds: flo
     a_losses = games - draws - a_wins
     scores = col["score"]
     score = sum(scores) / games if games else float("nan")
-    by_deal: dict[int, list[float]] = defaultdict(list)  # the first bot's scores per deal
-    for deal, s in zip(col["deal"], scores):
-        by_deal[deal].append(s)
-    deal_scores = [sum(v) / len(v) for _, v in sorted(by_deal.items())]
+    deal_scores = _mean_per_deal(col["deal"], scores)
     if games and len(deal_scores) > 1:
         _, low, high = stats.paired_score_interval(deal_scores)
     elif games:
