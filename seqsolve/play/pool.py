@@ -14,7 +14,14 @@ and a greedy match of 40,000 games is only a few seconds of work.  So the runner
   of a tournament or balance run;
 * sizes each task by the measured cost of a game, large while much is left and
   smaller towards the end (guided scheduling), so both cores finish together;
-* keeps two tasks per worker queued, so no worker waits for the runner.
+* keeps two tasks per worker queued, so no worker waits for the runner;
+* forks its workers on Linux (no joblib, no resource-tracker process: :func:`pool`),
+  and, for a caller that reads columns (``match``) and keeps no record file, has them
+  send their games column by column (:mod:`.columns`): a fifth of the runner's work
+  to take in, against records.
+
+What the runner does while no worker plays (its start-up, the first games, the report)
+is what a second core cannot shorten: ``benchmarks/jobs_scaling.py`` measures it.
 
 Which process plays which game changes nothing: every game is a pure function of
 (config, game number) (see :mod:`.seeds`), so records are the same at any ``--jobs``.
