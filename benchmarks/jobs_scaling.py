@@ -17,7 +17,7 @@ range.  From each run:
   (interpreter start-up, imports, dealing tasks, taking results, the report), and
   ``serial_share`` its part of the whole ``--jobs 1`` run.
 
-Two figures do not depend on the load:
+Three figures depend little on the load (CPU time, not wall time):
 
 * ``cpu_overhead``: CPU at ``--jobs 2`` over CPU at ``--jobs 1`` (what parallel play
   costs in extra work: the pool, tasks, results);
