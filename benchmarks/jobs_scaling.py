@@ -11,7 +11,8 @@ range.  From each run:
   ``--jobs 2`` (the figure a user sees; it needs two idle cores);
 * ``cpu``: user + system CPU time of the command and every process it started
   (``os.wait4``);
-* ``parent``: CPU time of the command's own process; ``here``: the part of it spent
+* ``parent``: CPU time of the command's own process (its interpreter's end included, the
+  total less what it and its reaped children had used at exit); ``here``: the part of it spent
   playing games (a run plays its first games itself, to measure them);
   ``serial = parent - here`` is the work of the run that no worker can take over
   (interpreter start-up, imports, dealing tasks, taking results, the report), and
@@ -60,15 +61,16 @@ import atexit, json, resource, sys
 note, args = sys.argv[1], sys.argv[2:]
 seen = {}
 
-def cpu():
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    return me.ru_utime + me.ru_stime
+def cpu(who=resource.RUSAGE_SELF):
+    used = resource.getrusage(who)
+    return used.ru_utime + used.ru_stime
 
 def write_note():
     pool = sys.modules.get("seqsolve.play.pool")
     stats = seen.get("stats")
     with open(note, "w") as f:
-        json.dump({"parent": cpu(), "before": seen.get("before"), "after": seen.get("after"),
+        json.dump({"parent": cpu(), "children": cpu(resource.RUSAGE_CHILDREN),
+                   "before": seen.get("before"), "after": seen.get("after"),
                    "here": pool.here_seconds if pool else 0.0,
                    "worker_cpu": sorted(stats.worker_cpu.values()) if stats else [],
                    "tasks": stats.tasks if stats else 0,
@@ -112,6 +114,9 @@ def one_run(bots: tuple[str, ...], games: int, jobs: int, seed: int, tree: str =
         with open(note, encoding="utf-8") as f:
             run = json.load(f)
     run.update(wall=wall, cpu=usage.ru_utime + usage.ru_stime)
+    # the interpreter's own end, after the note (the workers were reaped before it)
+    run["exit"] = max(0.0, run["cpu"] - run["parent"] - run["children"])
+    run["parent"] += run["exit"]
     run["serial"] = run["parent"] - run["here"]
     if run["before"] is not None:  # the parent's CPU while no worker ran: before them, after them
         run["alone"] = run["before"] + run["parent"] - run["after"]
