@@ -2,13 +2,13 @@
 no record file, and how such a run hands its match to the report.
 
 A record is a dict of some fifteen fields.  Sent from a worker process as dicts, each
-is built again in the runner, field by field, while the workers play: for a greedy
-match that was a fifth of the runner's work (0.06 CPU seconds a 40,000-game match),
-taken from the two cores the workers need.  As columns (one list per field, the
-fields of every record in the same order) the same games cost the runner a fifth of
-that, and the report reads the columns it needs without a dict being built.  The
-records are the same: :meth:`Columns.records` and iterating :class:`Outcomes` build
-them, field for field and in order, only when asked.
+is built again in the runner, field by field, while the workers play: in a 40,000-game
+greedy match that was 0.06 of the 0.08 CPU seconds the runner spent on its pool (30
+tasks; 0.02 with empty results), taken from the two cores the workers need.  As
+columns (one list per field, the fields of every record in the same order) the same
+games take a fifth of that to unpickle, and the report reads the columns it needs
+without a dict being built.  The records are the same: :meth:`Columns.records` and
+iterating :class:`Outcomes` build them, field for field and in order, only when asked.
 """
 
 from __future__ import annotations
