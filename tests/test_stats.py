@@ -458,3 +458,30 @@ def test_sprt_line_says_which_hypothesis_was_accepted(decision, llr, expected):
         "decision": decision,
     }
     assert format_match(summary).splitlines()[-1] == "  " + expected
+
+
+def test_the_root_finder_brackets_and_converges():
+    """Brent's method of the intervals: the root to within its tolerance, at an end or
+    deep inside the bracket, and a bracket without a sign change refused."""
+    from seqsolve.stats import _root
+
+    root = _root(lambda x: x**3 - 2 * x - 5, 2.0, 3.0, xtol=1e-15)
+    assert abs(root - 2.0945514815423265) <= 4e-15
+    assert _root(lambda x: x - 0.5, 0.0, 0.5, xtol=1e-12) == 0.5
+    tiny = _root(lambda x: x - 1e-290, 1e-300, 0.5, xtol=1e-300)
+    assert math.isclose(tiny, 1e-290, rel_tol=1e-14)
+    steep = _root(lambda x: math.expm1(50 * x), -1.0, 2.0, xtol=1e-14)
+    assert abs(steep) <= 1e-13
+    with pytest.raises(ValueError, match="no sign change"):
+        _root(lambda x: x * x + 1, -1.0, 1.0, xtol=1e-12)
+
+
+def test_percentiles_are_numpys():
+    """The report's percentiles, computed without np.percentile (whose first call
+    imports numpy.ma), are its numbers exactly."""
+    from seqsolve.stats import _percentiles
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 3, 10, 101, 1000):
+        x = rng.integers(1, 300, n).astype(float)
+        assert _percentiles(x, (10, 50, 90)) == [float(v) for v in np.percentile(x, [10, 50, 90])]

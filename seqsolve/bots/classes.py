@@ -42,7 +42,6 @@ import contextlib
 import functools
 import hashlib
 import importlib
-import importlib.metadata
 import importlib.util
 import os
 import re
@@ -295,6 +294,8 @@ def check_bot_class(cls: Any, name: str) -> None:
 def entry_points() -> dict[str, importlib.metadata.EntryPoint]:
     """The installed packages' bots (group ``seqsolve.bots``) by name, the first of a
     name kept (``importlib.metadata`` lists each distribution once)."""
+    import importlib.metadata  # here: a hundredth of a CPU second that a match needs not
+
     found: dict[str, importlib.metadata.EntryPoint] = {}
     for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(point.name, point)

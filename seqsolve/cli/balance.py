@@ -276,7 +276,7 @@ def balance(
     started = time.perf_counter()
     from ..play.match import import_runner
 
-    import_runner()  # before the folder is made
+    import_runner(backend)  # before the folder is made
     try:  # from the moment the folder exists, Ctrl-C says how to resume it
         client = dask_backend(scheduler) if backend == "dask" else None  # refused before the folder is made
         if out:  # created, checked and locked until the command ends

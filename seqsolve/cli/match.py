@@ -50,10 +50,11 @@ def _sprt_tracker(spec: str | None, sides: int):
     deal = 0
     scores = state["games"]  # game -> score, of the games past the counted deals
 
-    def feed(records: list[dict]) -> bool:
+    def feed(records) -> bool:
         nonlocal deal
-        for r in records:
-            scores[r["game"]] = r["score"]
+        from ..play.columns import column
+
+        scores.update(zip(column(records, "game"), column(records, "score")))
         # each deal is counted once, when it and every deal before it are complete
         while (2 * deal) in scores and (2 * deal + 1) in scores:
             pair = scores.pop(2 * deal) + scores.pop(2 * deal + 1)
@@ -115,6 +116,7 @@ def match(
     side.  Every deal is played once per side with the bots rotated over the seats
     (paired games), so the luck of the cards cancels out.  See 'seqsolve bots'.
     """
+    from ..play.columns import column
     from ..play.config import MatchConfig, check_config, check_programs
     from ..play.match import import_runner, run_games
     from ..play.records import RecordFile
@@ -137,14 +139,14 @@ def match(
         config = replace(config, seed=seed)
     games = -(-games // rules.teams) * rules.teams
     test, tracker = _sprt_tracker(sprt, rules.teams)
-    import_runner()  # before the record file exists
+    import_runner(backend)  # before the record file exists
     bar = Progress(progress_enabled(progress))
     bar.start(" vs ".join(bots), games)
     feed = tracker[1] if tracker else None
     score = [0.0]  # the first bot's, over the games done
 
-    def on_records(records):
-        score[0] += sum(r["score"] for r in records)
+    def on_records(records):  # dicts, or a worker's Columns
+        score[0] += sum(column(records, "score"))
         mean = score[0] / max(bar.done + len(records), 1)
         bar.advance(len(records), note=f"score of {bots[0]}: {100 * mean:.1f}%")
         return feed(records) if feed else False
@@ -156,7 +158,9 @@ def match(
         store = click.get_current_context().with_resource(RecordFile(out, config.to_json())) if out else None
         if recorded is not None:
             click.echo(f"seed {seed} (from {out})", err=True)
-        records = run_games(config, games, jobs=jobs, out=store, on_records=on_records, backend=backend)
+        records = run_games(
+            config, games, jobs=jobs, out=store, on_records=on_records, backend=backend, columns=True
+        )
     except KeyboardInterrupt:
         interrupted(bar, out, "FILE", f" after {bar.done} games")
     finally:
@@ -244,7 +248,7 @@ def tournament(
     recorded = _recorded_seed(first_path, first) if seed is None else None
     if seed is None:  # the first pairing's records, when there are some, hold the seed
         seed = fresh_seed() if recorded is None else recorded
-    import_runner()  # before the folder is made
+    import_runner(backend)  # before the folder is made
     if out:
         check_output_folder(out)
     bar = Progress(progress_enabled(progress))

@@ -37,6 +37,7 @@ from ..bots import BotFailure, make_bot
 from ..games.base import GameState, turns_played
 from ..games.bot import Bot
 from . import pool
+from .columns import Columns, Outcomes, parts_of
 from .config import MatchConfig, MatchError, check_config, game_identity, game_score
 from .records import RecordFile, game_ending
 from .seeds import stream_words
@@ -240,11 +241,19 @@ def chunks(games: Iterable[int], size: int) -> Iterator[list[int]]:
         yield part
 
 
-def import_runner() -> None:
-    """Import joblib and its process backend now.  A Ctrl-C that lands inside an
-    import can be lost, or end the process by the signal after its message, so
-    the commands import what runs the games before they write a record file:
-    from then on an interruption is theirs to answer (and to say how to resume)."""
+def import_runner(backend: str | None = None) -> None:
+    """Import what will run the games now.  A Ctrl-C that lands inside an import can
+    be lost, or end the process by the signal after its message, so the commands
+    import it before they write a record file: from then on an interruption is
+    theirs to answer (and to say how to resume).  On this machine that is the
+    standard library's process pool when the workers will be forks (Linux, one
+    thread: see :mod:`.pool`), which needs no joblib (a twentieth of a CPU second
+    at the start of every command); else joblib and its process backend."""
+    if backend in (None, "loky") and pool.forks():
+        import concurrent.futures.process  # noqa: F401
+        import multiprocessing.context  # noqa: F401
+
+        return
     import joblib  # noqa: F401
     from joblib.externals import loky  # noqa: F401
 
@@ -279,7 +288,8 @@ def run_games(
     chunk: int | None = None,
     detail: MakeTally | None = None,
     stats: pool.RunStats | None = None,
-) -> list[dict]:
+    columns: bool = False,
+) -> list[dict] | Outcomes:
     """Play games ``0 .. games-1`` (skipping those already in ``out``) in parallel.
 
     ``on_records`` sees every finished chunk (in completion order); returning True
@@ -293,13 +303,18 @@ def run_games(
     :mod:`.pool`: a short match starts no worker, a long one shares the process's one
     pool; ``chunk`` fixes the games per task (else they follow the measured cost of a
     game) and ``stats``, when given, is filled in with what the run did with processes.
+    With ``columns`` (a caller that reads a few fields, such as a match's report) the
+    records come as :class:`~.columns.Outcomes`, and ``on_records`` may be given a
+    worker's games as :class:`~.columns.Columns` (read them with :func:`~.columns.column`):
+    without a record file, the workers' games then reach this process column by column,
+    and no record is built unless asked for.
 
     Raises:
         WorkerLost: workers died twice with no game finished between; what finished
             is kept (in ``out``, for a resumed run to count).
     """
     check_config(config)
-    args = (config, games, jobs, on_records, backend, chunk, detail, stats or pool.RunStats())
+    args = (config, games, jobs, on_records, backend, chunk, detail, stats or pool.RunStats(), columns)
     if not isinstance(out, str):  # a RecordFile the caller opened, or None
         return _run(out, *args)
     with RecordFile(out, config.to_json()) as store:
@@ -332,26 +347,33 @@ def _plays_cheap_games(config: MatchConfig, detail: MakeTally | None) -> bool:
             bot.close()
 
 
-def _run(store, config, games, jobs, on_records, backend, chunk, detail, stats) -> list[dict]:
-    from joblib.externals.loky.process_executor import TerminatedWorkerError
+def _run(
+    store, config, games, jobs, on_records, backend, chunk, detail, stats, columns
+) -> list[dict] | Outcomes:
+    done: dict[int, dict | Columns] = {}  # game -> its record, or the columns that hold it
 
-    done: dict[int, dict] = {}
+    def finished() -> list[dict] | Outcomes:
+        return Outcomes(parts_of(done)) if columns else [done[g] for g in sorted(done)]
+
     if store:
         done = {g: r for g, r in store.done.items() if g < games}
     stopped = bool(on_records and done and on_records(sorted(done.values(), key=lambda r: r["game"])))
     count = 0 if stopped else games - len(done)
     if count <= 0:
-        return [done[g] for g in sorted(done)]
+        return finished()
     if backend in (None, "loky"):
-        play = _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail, stats)
+        packed = columns and store is None
+        play = _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail, stats, packed)
     else:
         play = _on_joblib(config, games, jobs, store, done, on_records, backend, chunk, detail, count)
     finished_at_loss = None  # games done when a worker was last lost
     while True:
         try:
             play()
-            return [done[g] for g in sorted(done)]
-        except TerminatedWorkerError as exc:
+            return finished()
+        except Exception as exc:
+            if not pool.lost(exc):
+                raise
             # a worker killed (the out-of-memory killer, a signal, a crash): its chunk's
             # games are played again by new workers, from the same seeds, so the results
             # are those of an unbroken run; twice with nothing finished between, it stops
@@ -360,23 +382,30 @@ def _run(store, config, games, jobs, on_records, backend, chunk, detail, stats) 
             finished_at_loss = len(done)
 
 
-def _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail, stats):
+def _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail, stats, packed=False):
     """The local run as a function that plays every game not in ``done`` (called again
     after a lost worker): the first games here, to measure them, then the rest here
-    too when they are little work or ``jobs`` is 1, else on the pool's workers."""
+    too when they are little work or ``jobs`` is 1, else on the pool's workers (their
+    games sent as columns with ``packed``, kept so in ``done``)."""
     cost = pool.Cost(config.games_per_deal, chunk)
     moves = store is not None
 
-    def take_records(records: list[dict], lines: str | None = None) -> bool:
-        if store:
-            store.append(records, lines)
-        for r in records:
-            done[r["game"]] = r
+    def take_records(records: list[dict] | Columns, lines: str | None = None) -> bool:
+        if packed and not isinstance(records, Columns):  # played here: kept alike
+            records = Columns.of(records)
+        if isinstance(records, Columns):
+            done.update(dict.fromkeys(records.column("game"), records))
+        else:
+            if store:
+                store.append(records, lines)
+            for r in records:
+                done[r["game"]] = r
         return bool(on_records and on_records(records))
 
     def play() -> None:
         task = _play_chunk  # looked up now: what a test put in its place is what workers get
-        todo = (g for g in range(games) if g not in done)
+        # the games not yet played (a fresh run: all, without a look-up for each)
+        todo = (g for g in range(games) if g not in done) if done else iter(range(games))
         left = games - len(done)
         n_jobs = workers(jobs, left)
         measure = chunk is None and pool.IN_PROCESS_SECONDS > 0 and not cost.games
@@ -397,7 +426,19 @@ def _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail
         if n_jobs > 1 and left and not (short and chunk is None):
             here = pool.IN_PROCESS_SECONDS > 0
             pool.play_on_workers(
-                task, config, todo, left, n_jobs, cost, detail, moves, take_records, _ctrl_c_held, stats, here
+                task,
+                config,
+                todo,
+                left,
+                n_jobs,
+                cost,
+                detail,
+                moves,
+                take_records,
+                _ctrl_c_held,
+                stats,
+                here,
+                packed,
             )
             return
         while left:
@@ -491,8 +532,11 @@ def _ctrl_c_held() -> Iterator[None]:
         yield
         return
     # multiprocessing's resource tracker, when it first starts, unblocks SIGINT
-    # and SIGTERM for the thread that starts it (CPython <= 3.12): start it first
-    _start_trackers_quietly()
+    # and SIGTERM for the thread that starts it (CPython <= 3.12): start it first.
+    # Forked workers use none (their semaphores are unlinked at once): starting the
+    # two trackers, each a fresh Python, cost a third of a CPU second a command
+    if not pool.forks():
+        _start_trackers_quietly()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield

@@ -14,7 +14,14 @@ and a greedy match of 40,000 games is only a few seconds of work.  So the runner
   of a tournament or balance run;
 * sizes each task by the measured cost of a game, large while much is left and
   smaller towards the end (guided scheduling), so both cores finish together;
-* keeps two tasks per worker queued, so no worker waits for the runner.
+* keeps two tasks per worker queued, so no worker waits for the runner;
+* forks its workers on Linux (no joblib, no resource-tracker process: :func:`pool`),
+  and, for a caller that reads columns (``match``) and keeps no record file, has them
+  send their games column by column (:mod:`.columns`): a fifth of the runner's work
+  to take in, against records.
+
+What the runner does while no worker plays (its start-up, the first games, the report)
+is what a second core cannot shorten: ``benchmarks/jobs_scaling.py`` measures it.
 
 Which process plays which game changes nothing: every game is a pure function of
 (config, game number) (see :mod:`.seeds`), so records are the same at any ``--jobs``.
@@ -24,6 +31,7 @@ The other joblib backends (``threading``, ``dask``) keep joblib's own scheduling
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
 import signal
@@ -32,10 +40,9 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
+from .columns import Columns
 from .records import record_lines
 
 #: a match whose games are estimated to take less CPU time than this in all (seconds)
@@ -44,8 +51,9 @@ from .records import record_lines
 IN_PROCESS_SECONDS = 1.0
 
 #: the first games are played here until they have taken this long (seconds), to
-#: measure what a game costs before deciding how to play the rest
-PROBE_SECONDS = 0.05
+#: measure what a game costs before deciding how to play the rest: the second core
+#: idles meanwhile, so it is kept short (a hundred greedy games measure them)
+PROBE_SECONDS = 0.01
 
 #: a task takes about this long (seconds) at most, and at least :data:`SHORTEST_TASK`
 #: (towards the end of a match): long enough that a task's own cost (dispatch, the
@@ -82,6 +90,16 @@ _POOL: list = [None, 0]
 
 #: how many pools this process has started (one per run, unless a worker died)
 pools_started = 0
+
+
+@atexit.register
+def _let_go() -> None:
+    """At exit, once the standard library's own exit hook has ended the workers (it
+    runs before this one), drop the pool while the modules its clean-up calls are
+    still there: a pool left to the interpreter's last sweep is collected after
+    ``concurrent.futures.process`` (imported only when a run first needs workers)
+    and prints an "Exception ignored" traceback."""
+    _POOL[:] = [None, 0]
 
 
 def pool(n_jobs: int):
@@ -191,11 +209,33 @@ def stop_pool() -> None:
         executor.shutdown(wait=True, kill_workers=True)
 
 
-def lost_worker(executor, exc: BaseException) -> BaseException:
-    """A fork pool's ``BrokenProcessPool`` as the ``TerminatedWorkerError`` that loky
-    raises (and the runner answers), with the exit codes of the workers."""
-    from joblib.externals.loky.process_executor import TerminatedWorkerError
+def forks() -> bool:
+    """Whether the process's pool is (or, started now, would be) a fork pool: no
+    joblib, no loky and no resource tracker process for it, only forks of this one."""
+    executor = _POOL[0]
+    if executor is not None:
+        return not hasattr(executor, "_flags")
+    return _FORK and threading.active_count() == 1
 
+
+class LostWorker(RuntimeError):
+    """A worker process of a fork pool died (killed by a signal, the out-of-memory
+    killer); the message gives the exit codes of the workers as loky's
+    ``TerminatedWorkerError`` does, which the runner answers alike."""
+
+
+def lost(exc: BaseException) -> bool:
+    """Whether ``exc`` says a worker process died: a fork pool's, or loky's (looked up
+    only when loky was imported: a fork pool never imports it)."""
+    if isinstance(exc, LostWorker):
+        return True
+    loky = sys.modules.get("joblib.externals.loky.process_executor")
+    return loky is not None and isinstance(exc, loky.TerminatedWorkerError)
+
+
+def lost_worker(executor, exc: BaseException) -> BaseException:
+    """A fork pool's ``BrokenProcessPool`` as a :class:`LostWorker` with the exit
+    codes of the workers."""
     codes = []
     for process in (getattr(executor, "_processes", None) or {}).values():
         process.join(1)
@@ -204,18 +244,22 @@ def lost_worker(executor, exc: BaseException) -> BaseException:
             codes.append(f"{signal.Signals(-code).name}({code})")
         elif code:
             codes.append(f"EXIT({code})")
-    return TerminatedWorkerError(
+    return LostWorker(
         f"a worker process died ({exc}); the exit codes of the workers are {{{', '.join(codes)}}}"
     )
 
 
-def worker_task(play: Callable, config, games: list[int], detail, moves: bool) -> tuple:
+def worker_task(play: Callable, config, games: list[int], detail, moves: bool, packed: bool = False) -> tuple:
     """One task in a worker: ``play``'s records of ``games`` with what they cost there:
     (pid, the process's CPU time so far, the task's CPU seconds, records, and with
-    ``moves`` (a record file is kept) their lines for the file, written here)."""
+    ``moves`` (a record file is kept) their lines for the file, written here).  With
+    ``packed`` the records travel as :class:`~.columns.Columns` (a fifth of the
+    runner's work to take in: see :mod:`.columns`)."""
     started = time.process_time()
     records = play(config, games, detail, moves)
     lines = record_lines(records) if moves else None
+    if packed:
+        records = Columns.of(records)
     cpu = time.process_time()
     return os.getpid(), cpu, cpu - started, records, lines
 
@@ -296,15 +340,21 @@ def play_on_workers(
     held: Callable,
     stats: RunStats,
     here: bool = True,
+    packed: bool = False,
 ) -> None:
     """Play the ``left`` games of ``todo`` on ``n_jobs`` workers of the :func:`pool`,
     this process playing too (with ``here``) until the first worker answers.  ``take_records`` gets
-    every finished task's records (in completion order), with their lines for a record
-    file when the worker made them, and returns True to stop.
+    every finished task's records (in completion order; from a worker, as
+    :class:`~.columns.Columns` with ``packed``), with their lines for a record file
+    when the worker made them, and returns True to stop.
 
     Raises:
-        TerminatedWorkerError: a worker died; what finished is kept (the pool is stopped).
+        LostWorker, TerminatedWorkerError: a worker died (of a fork pool, of loky's);
+            what finished is kept (the pool is stopped).
     """
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
+    from concurrent.futures.process import BrokenProcessPool
+
     executor = pool(n_jobs)
     stats.pool_started = True
     running: set[Future] = set()
@@ -316,7 +366,7 @@ def play_on_workers(
             if not part:
                 return False
             left -= len(part)
-            running.add(executor.submit(worker_task, play, config, part, detail, moves))
+            running.add(executor.submit(worker_task, play, config, part, detail, moves, packed))
             return True
 
         sys.stdout.flush()  # a fork would write what is buffered again when it ends

@@ -7,10 +7,16 @@ uninterrupted one would.
 
 from __future__ import annotations
 
+import gc
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
 
 from .. import stats
+from .columns import Outcomes
 
 
 def bot_labels(bots: tuple[str, ...]) -> list[str]:
@@ -28,23 +34,97 @@ def _deal_scores(records: list[dict]) -> list[float]:
     return [sum(v) / len(v) for _, v in sorted(by_deal.items())]
 
 
-def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float | None = None) -> dict:
-    """Wins, draws, losses, score with a 95% interval, Elo, LOS, per-side split, lengths."""
+def _mean_per_deal(deals: list[int], scores: list[float]) -> list[float]:
+    """The first bot's mean score per deal, in deal order (what :func:`_deal_scores`
+    gives).  Scores of halves (two sides: 0, 1/2, 1) add up exactly in any order, so numpy
+    sums them per deal when every deal's games follow each other; else (thirds, or deals
+    out of order) they are summed as Python does, in the records' order.
+
+    >>> _mean_per_deal([0, 0, 1, 1], [1.0, 0.5, 0.0, 1.0]), _mean_per_deal([0, 0], [1 / 3, 1.0])
+    ([0.75, 0.5], [0.6666666666666666])
+    """
+    if scores:
+        d = np.asarray(deals, dtype=np.int64)
+        x = np.asarray(scores, dtype=float)
+        if (d[1:] >= d[:-1]).all() and (x * 2 == np.round(x * 2)).all():
+            starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]])
+            counts = np.diff(np.r_[starts, d.size])
+            return (np.add.reduceat(x, starts) / counts).tolist()
+    by_deal: dict[int, list[float]] = defaultdict(list)
+    for deal, s in zip(deals, scores):
+        by_deal[deal].append(s)
+    return [sum(v) / len(v) for _, v in sorted(by_deal.items())]
+
+
+#: the fields of a record that a match's summary reads
+_READ = ("winner_side", "side_bot", "score", "deal", "turns", "termination", "forfeit", "game", "teams")
+
+
+def _columns(records: list[dict] | Outcomes) -> dict[str, list]:
+    """The fields a summary reads, each a list in the records' order; from the columns
+    of :class:`~.columns.Outcomes` without building a record."""
+    if isinstance(records, Outcomes):
+        return {key: records.column(key) for key in _READ}
+    return {key: [r.get(key) for r in records] for key in _READ}
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused: a summary builds tens of thousands of lists and
+    tuples and no cycle, and each of the full collections they set off walks every
+    object of the process (half the summary's CPU time after a 40,000-game match)."""
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
+def summarize_match(
+    records: list[dict] | Outcomes, bots: tuple[str, ...], seconds: float | None = None
+) -> dict:
+    """Wins, draws, losses, score with a 95% interval, Elo, LOS, per-side split, lengths.
+
+    Computed from the columns of the fields it reads, in the records' order (sums of
+    scores of 1/3 depend on it), with the games counted by (winner, seating) first:
+    this runs after the last game, while every core but this one is idle.
+    """
+    with _collector_paused():
+        return _summary(records, bots, seconds)
+
+
+def _summary(records: list[dict] | Outcomes, bots: tuple[str, ...], seconds: float | None) -> dict:
     games = len(records)
     labels = bot_labels(bots)
+    col = _columns(records)
+    sides = col["teams"][0] if games else 2
+    # how many games each seating (side -> bot) ended with each winning side (None: a draw)
+    endings = Counter(zip(col["winner_side"], map(tuple, col["side_bot"])))
     wins = [0] * len(bots)
     draws = 0
-    for r in records:
-        if r["winner_side"] is None:
-            draws += 1
+    side_wins = [0] * sides  # whoever played the side
+    mine = [[0, 0, 0] for _ in range(sides)]  # the first bot's games, wins, draws per side
+    for (winner, seating), n in endings.items():
+        if winner is None:
+            draws += n
         else:
-            wins[r["side_bot"][r["winner_side"]]] += 1
-    sides = records[0]["teams"] if records else 2
+            wins[seating[winner]] += n
+            side_wins[winner] += n
+        for side in range(sides):
+            if seating[side] == 0:
+                mine[side][0] += n
+                if winner == side:
+                    mine[side][1] += n
+                elif winner is None:
+                    mine[side][2] += n
     two_bots = len(set(bots)) == 2 or len(bots) == 2
-    a_wins = sum(1 for r in records if r["winner_side"] is not None and r["side_bot"][r["winner_side"]] == 0)
+    a_wins = wins[0] if bots else 0
     a_losses = games - draws - a_wins
-    score = sum(r["score"] for r in records) / games if games else float("nan")
-    deal_scores = _deal_scores(records)
+    scores = col["score"]
+    score = sum(scores) / games if games else float("nan")
+    deal_scores = _mean_per_deal(col["deal"], scores)
     if games and len(deal_scores) > 1:
         _, low, high = stats.paired_score_interval(deal_scores)
     elif games:
@@ -71,15 +151,11 @@ def summarize_match(records: list[dict], bots: tuple[str, ...], seconds: float |
         summary["elo"] = None
         summary["elo_ci"] = None
         summary["los"] = stats.likelihood_of_superiority(a_wins, a_losses) if games else None
-    summary["by_side"] = _by_side(records, sides)
-    summary["first_bot_by_side"] = _first_bot_by_side(records, sides)
-    lengths = [r["turns"] for r in records]
-    summary["turns"] = stats.summarize_lengths(lengths) if lengths else None
-    terminations: dict[str, int] = defaultdict(int)
-    for r in records:
-        terminations[r["termination"]] += 1
-    summary["terminations"] = dict(sorted(terminations.items()))
-    summary["forfeits"] = [{"game": r["game"], **r["forfeit"]} for r in records if r.get("forfeit")]
+    summary["by_side"] = _by_side(side_wins, games)
+    summary["first_bot_by_side"] = _first_bot_by_side(mine)
+    summary["turns"] = stats.summarize_lengths(col["turns"]) if games else None
+    summary["terminations"] = dict(sorted(Counter(col["termination"]).items()))
+    summary["forfeits"] = [{"game": g, **f} for g, f in zip(col["game"], col["forfeit"]) if f]
     summary["seconds"] = seconds
     summary["games_per_s"] = games / seconds if seconds else None
     return summary
@@ -94,28 +170,24 @@ def _json_elo(x: float) -> float | str | None:
     return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
 
 
-def _by_side(records: list[dict], sides: int) -> list[dict]:
+def _by_side(side_wins: list[int], n: int) -> list[dict]:
     """How often each side (seat colour) won, whoever played it: the seat advantage."""
     out = []
-    n = len(records)
-    for side in range(sides):
-        won = sum(1 for r in records if r["winner_side"] == side)
+    for side, won in enumerate(side_wins):
         _, low, high = stats.rate_interval(won, n) if n else (0, float("nan"), float("nan"))
         out.append({"side": side, "wins": won, "win_rate": won / n if n else None, "ci": [low, high]})
     return out
 
 
-def _first_bot_by_side(records: list[dict], sides: int) -> list[dict]:
-    """The first bot's score split by the side it played."""
+def _first_bot_by_side(mine: list[list[int]]) -> list[dict]:
+    """The first bot's score split by the side it played, from its games, wins and
+    draws on each side."""
     out = []
-    for side in range(sides):
-        mine = [r for r in records if r["side_bot"][side] == 0]
-        if not mine:
+    for side, (games, w, d) in enumerate(mine):
+        if not games:
             continue
-        w = sum(1 for r in mine if r["winner_side"] == side)
-        d = sum(1 for r in mine if r["winner_side"] is None)
-        s, low, high = stats.score_interval(w, d, len(mine) - w - d)
-        out.append({"side": side, "games": len(mine), "score": s, "ci": [low, high]})
+        s, low, high = stats.score_interval(w, d, games - w - d)
+        out.append({"side": side, "games": games, "score": s, "ci": [low, high]})
     return out
 
 

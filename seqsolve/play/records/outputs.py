@@ -22,7 +22,6 @@ from __future__ import annotations
 import errno
 import io
 import os
-import secrets
 import stat
 
 from .schema import RecordError
@@ -201,7 +200,7 @@ def _new_temporary(folder: str, name: str, info: os.stat_result | None) -> tuple
     private and takes the old file's mode once its owner is set."""
     mode = 0o666 if info is None else 0o600
     for _ in range(100):
-        tmp = os.path.join(folder, f".{name[:_TMP_NAME_KEEP]}.{secrets.token_hex(4)}.tmp")
+        tmp = os.path.join(folder, f".{name[:_TMP_NAME_KEEP]}.{os.urandom(4).hex()}.tmp")
         try:
             return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode), tmp
         except FileExistsError:
