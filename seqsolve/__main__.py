@@ -62,43 +62,7 @@ def run(args=None) -> None:
     # SIGINT after exiting, and the exit code 130 is lost.  Each exec() of a string
     # forgets the note first: this one leaves it forgotten.
     exec("")  # noqa: S102 - an empty string, run for the note above
-    _leave(code)
-
-
-def _leave(code) -> None:
-    """End the program with ``code`` as ``sys.exit`` would, less the interpreter's last
-    sweep.  Once a command is done, Python waits for its threads (a worker pool's ends
-    its workers) and runs the ``atexit`` functions, then frees every object and module
-    one by one: after a 40,000-game match that sweep was 0.04 CPU seconds, as long as
-    the report, with nothing left to say.  Threads and exit functions are run as
-    Python runs them; then the process ends.  Where those hooks are missing (another
-    Python), ``sys.exit``."""
-    import atexit
-    import threading
-
-    shutdown = getattr(threading, "_shutdown", None)
-    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
-    if (
-        shutdown is None
-        or run_exit_functions is None
-        or threading.current_thread() is not threading.main_thread()
-    ):
-        sys.exit(code)
-    if code is None:
-        status = 0
-    elif isinstance(code, int):
-        status = code
-    else:  # sys.exit's way with anything else: printed, exit code 1
-        print(code, file=sys.stderr)
-        status = 1
-    shutdown()
-    run_exit_functions()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (KeyboardInterrupt, OSError):
-        pass
-    os._exit(status & 0xFF)
+    sys.exit(code)
 
 
 if __name__ == "__main__":
