@@ -91,6 +91,8 @@ cdef int32_t urgent_action(const Ctx* ctx, const Game* g, Threats* th, bitgen_t*
 cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil
 cdef int32_t greedy_counted(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
                             long long* scored) noexcept nogil
+cdef int32_t greedy_kept(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                         ScoreMemo* mm) noexcept nogil
 cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, HeuristicMemo* hm,
                                 int32_t action) noexcept nogil
 cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil

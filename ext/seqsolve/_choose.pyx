@@ -116,21 +116,39 @@ cdef int32_t greedy_counted(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_
                             long long* scored) noexcept nogil:
     """:func:`greedy_choice`, adding the number of actions it scored to ``*scored``
     (unless NULL): what a budget counted in work rather than seconds reads."""
-    cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0
+    cdef ScoreMemo mm
+    cdef int n = gen_actions(ctx.t, g, buf)
+    memo_clear(&mm)
+    if scored != NULL:
+        scored[0] += n
+    return greedy_best(ctx, g, rng, buf, n, &mm)
+
+
+cdef int32_t greedy_kept(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                         ScoreMemo* mm) noexcept nogil:
+    """:func:`greedy_choice` with a memo kept from one decision of the same side to the
+    next, which has forgotten (memo_moved) every cell whose windows a move changed
+    since, and everything when a sequence was made: a cell's value is computed once
+    for as long as its windows stay the same, as the same arithmetic, so the same
+    games.  The values of draft picks read the whole board and are computed anew."""
+    mm.have_pick = 0
+    return greedy_best(ctx, g, rng, buf, gen_actions(ctx.t, g, buf), mm)
+
+
+cdef inline int32_t greedy_best(const Ctx* ctx, const Game* g, bitgen_t* rng, const int32_t* buf,
+                                int n, ScoreMemo* mm) noexcept nogil:
+    """The best of the ``n`` actions ``buf`` by memo_score, ties drawn as greedy_choice draws them."""
+    cdef int i, ties = 0
     cdef double best = -INFINITY, s
     cdef int32_t choice = -1
-    cdef ScoreMemo mm
-    memo_clear(&mm)
     for i in range(n):
-        s = memo_score(ctx, g, &mm, buf[i])
+        s = memo_score(ctx, g, mm, buf[i])
         if s > best:
             best, choice, ties = s, buf[i], 1
         elif s == best and rng != NULL:
             ties += 1
             if rand_below(rng, ties) == 0:
                 choice = buf[i]
-    if scored != NULL:
-        scored[0] += n
     return choice
 
 

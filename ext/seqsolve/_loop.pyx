@@ -31,13 +31,13 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from cpython.exc cimport PyErr_CheckSignals
 
 from seqsolve._core cimport (
-    u128, Tables, Game, CoreRules, rand_below, act_kind, act_card,
+    u128, Tables, Game, CoreRules, rand_below, act_kind, act_card, act_cell,
     MAX_SEATS, MAX_SIDES, MAX_MOVES, N_CELLS, UNKNOWN_CARD,
-    ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD, RESULT_NONE,
+    ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD, RESULT_NONE,
     deal, gen_actions, apply_action, uniform_action, tally_start,
 )
-from seqsolve._eval cimport Ctx, Weights, fill_weights, make_ctx
-from seqsolve._choose cimport greedy_choice, heuristic_choice
+from seqsolve._eval cimport Ctx, Weights, ScoreMemo, fill_weights, make_ctx, memo_clear, memo_moved, cells_around
+from seqsolve._choose cimport greedy_choice, greedy_kept, heuristic_choice
 from seqsolve._search cimport search_move
 from seqsolve._rollout cimport rollout_move
 from seqsolve._worlds cimport searches_halted
@@ -207,6 +207,11 @@ ctypedef struct Buffers:
     int32_t barred[MAX_MOVES]
     int32_t work[MAX_MOVES]
     bint main_thread             # Ctrl-C reaches a search on this thread (_worlds.keep_searching)
+    # an unrestricted greedy bot's scores of cells, kept through a game per bot and side
+    # (greedy_kept): forgotten around every chip placed or removed (memo_moved)
+    int n_kept
+    int kept_bot[MAX_SEATS]      # the bots that keep them
+    ScoreMemo kept[MAX_SEATS][MAX_SIDES]
 
 
 cdef inline void observe(const Tables* t, const Game* g, Game* view) noexcept nogil:
@@ -329,19 +334,42 @@ cdef void count_action(const Tables* t, const Game* g, int32_t action, Counts* c
         c.two_eyed += 1
 
 
+cdef void kept_moved(const Tables* t, const Game* g, int32_t action, int seq_n, Buffers* bufs) noexcept nogil:
+    """After ``action``: the kept scores forget the cells around a chip placed or
+    removed, and everything when a sequence was made (it bars windows and changes the
+    sides' totals) or the heart's cells count (D-3)."""
+    cdef int kind = act_kind(action), i, s
+    cdef u128 cells
+    if kind != ACT_PLACE and kind != ACT_REMOVE:
+        return
+    cells = cells_around(t, act_cell(action))
+    if g.seq_n != seq_n or t.heart:
+        cells = ~(<u128>0)
+    for i in range(bufs.n_kept):
+        for s in range(t.sides):
+            memo_moved(&bufs.kept[bufs.kept_bot[i]][s], cells)
+
+
 cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Game* g, Game* view,
                   Stream* table, Stream* seats, Buffers* bufs, Moves* moves, Counts* counts) except -1 nogil:
     """Play a dealt game ``g`` to its end as play_game does; returns its actions
     (MemoryError when the move list cannot grow, KeyboardInterrupt from a search)."""
-    cdef int seat, plies = 0, discards
+    cdef int seat, plies = 0, discards, seq_n, i, s
     cdef int32_t action
     cdef const LoopBot* bot
+    for i in range(bufs.n_kept):
+        for s in range(t.sides):
+            memo_clear(&bufs.kept[bufs.kept_bot[i]][s])
     while g.result == RESULT_NONE:
         seat = g.to_move
         bot = &bots[seat_bot[seat]]
         if bot.kind == BOT_RANDOM and not bot.restrict:
             # the random bot reads only the mover's cards, the board and the draft
             action = choose(bot, g, &seats[seat].bg, bufs)
+        elif bot.kind == BOT_GREEDY and not bot.restrict:
+            # so does the greedy bot (the board's windows and sequences besides)
+            action = greedy_kept(&bot.ctx, g, &seats[seat].bg, bufs.work,
+                                 &bufs.kept[seat_bot[seat]][t.seat_side[seat]])
         else:
             observe(t, g, view)
             action = choose(bot, view, &seats[seat].bg, bufs)
@@ -352,7 +380,10 @@ cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Gam
         if counts != NULL:
             count_action(t, g, action, counts, bufs.legal)
             discards = g.disc_n
+        seq_n = g.seq_n
         apply_action(t, g, action, &table.bg, NULL, -1)
+        if bufs.n_kept:
+            kept_moved(t, g, action, seq_n, bufs)
         # every action but a pass discards one card; a reshuffle empties the piles (C-29)
         if counts != NULL and g.disc_n < discards + (act_kind(action) != ACT_PASS):
             counts.reshuffles += 1
@@ -466,6 +497,11 @@ cdef class Lineup:
             for i in range(n_prefix):
                 words[i] = entropy[i]
             bufs.main_thread = threading.current_thread() is threading.main_thread()
+            bufs.n_kept = 0
+            for i in range(self.n_bots):
+                if self.bots[i].kind == BOT_GREEDY and not self.bots[i].restrict:
+                    bufs.kept_bot[bufs.n_kept] = i
+                    bufs.n_kept += 1
             for deal_no, game_of_deal, bots_of_seat in games:
                 if len(bots_of_seat) != players:
                     raise ValueError(f"give a bot for each of the {players} seats")
