@@ -5,7 +5,7 @@
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memset
 from numpy.random cimport bitgen_t
-from seqsolve._core cimport u128, Game, MAX_SIDES, MAX_CODES, N_CELLS
+from seqsolve._core cimport u128, Game, MAX_SIDES, MAX_CODES, N_CELLS, N_WINDOWS
 from seqsolve._eval cimport Ctx, ScoreMemo, Threats, memo_clear
 
 
@@ -55,6 +55,21 @@ ctypedef struct BoardKeys:
     CellChange change[N_CELLS]
 
 
+ctypedef struct CellSums:
+    # the greedy bot's placement values kept whole through a game (greedy_summed): per
+    # side, the sum of the window terms of place_value over the windows through each
+    # cell, in whole numbers, updated where a window's term changes (sums_moved)
+    int32_t w_extend[4]
+    int32_t w_block[5]
+    int32_t w_block_win, w_corner   # the weights, as whole numbers (sums_exact)
+    const uint8_t* window_cells     # the 5 cells of window wi at [5 wi .. 5 wi + 4]
+    int seq_n                       # the sequences the sums have seen
+    int32_t term[MAX_SIDES][N_WINDOWS]  # the window's term for a chip of side s on one of its cells
+    uint8_t four[MAX_SIDES][N_WINDOWS]  # 1: the window is s's with 4 counted: left to place_value
+    int32_t sum[MAX_SIDES][N_CELLS]     # the terms of the windows through the cell
+    uint8_t fours[MAX_SIDES][N_CELLS]   # such windows of s through the cell
+
+
 ctypedef struct HeuristicMemo:
     # what the actions of one decision share: the scores' memo and, in the draft
     # variant, the evaluation of the last play (its picks leave the same board)
@@ -93,6 +108,11 @@ cdef int32_t greedy_counted(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_
                             long long* scored) noexcept nogil
 cdef int32_t greedy_kept(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
                          ScoreMemo* mm) noexcept nogil
+cdef bint sums_exact(const Ctx* ctx) noexcept nogil
+cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
+cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noexcept nogil
+cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                           ScoreMemo* mm, const CellSums* cs) noexcept nogil
 cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, HeuristicMemo* hm,
                                 int32_t action) noexcept nogil
 cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil

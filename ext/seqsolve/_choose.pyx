@@ -23,8 +23,8 @@ True
 True
 """
 
-from libc.math cimport INFINITY
-from libc.stdint cimport uint16_t, uint64_t, int32_t
+from libc.math cimport INFINITY, ldexp, nearbyint, frexp
+from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t, int64_t
 from libc.string cimport memcpy, memset
 import numpy as np
 from numpy.random cimport bitgen_t
@@ -32,13 +32,13 @@ from numpy.random cimport bitgen_t
 from seqsolve._core cimport (
     u128, ctz128, ctz64, popcount128, bit, Tables, Tally, Game, CoreGame,
     rand_below, encode, act_kind, act_card, act_cell, act_pick, side_total, open_fill,
-    MAX_SIDES, MAX_CODES, MAX_MOVES, UNKNOWN_CARD,
+    MAX_SIDES, MAX_CODES, MAX_MOVES, MAX_THROUGH, N_CELLS, N_WINDOWS, UNKNOWN_CARD,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE,
     CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
     gen_actions, apply_action,
 )
 from seqsolve._eval cimport (
-    Ctx, ScoreMemo, Threats, bitgen_of, load_ctx, memo_clear, memo_score, side_scores, rivals_score,
+    Ctx, Weights, ScoreMemo, Threats, bitgen_of, load_ctx, memo_clear, memo_score, side_scores, rivals_score,
     hold_value, hand_card_term, threats_scan, threat_cells, win_threat_cells, unseen_counts, features_dots, owner_of, four_cells,
     gain_cells, may_gain,
     F_OPEN, F_THREAT, F_WIN_THREAT, F_DOUBLE, F_WIN_DOUBLE, F_SEQUENCE, F_WILD, F_REMOVE, F_DEAD,
@@ -149,6 +149,231 @@ cdef inline int32_t greedy_best(const Ctx* ctx, const Game* g, bitgen_t* rng, co
             ties += 1
             if rand_below(rng, ties) == 0:
                 choice = buf[i]
+    return choice
+
+
+# ---------------------------------------------------------------- the greedy bot's cell sums
+
+cdef enum:
+    MAX_TERM = 1 << 24   # the largest window term the sums take: 40 of them (two per window) fit 32 bits
+
+
+cdef inline double grid_round(double r, int e) noexcept nogil:
+    """``r`` rounded (to nearest, ties to even) to the spacing of the doubles in [2^e, 2^(e+1))."""
+    return ldexp(nearbyint(ldexp(r, 52 - e)), e - 52)
+
+
+cdef bint centre_exact(double c, int top) noexcept nogil:
+    """Whether adding whole numbers >= 0 to ``c`` one at a time, the sums staying below
+    2^top, always ends on the double that adding their total at once gives.
+
+    Adding a whole number is exact but where the sum enters a higher binade: there
+    ``c``'s fraction is rounded to that binade's spacing.  Rounding in steps can differ
+    from rounding at once (ties to even), so the result could depend on the binades the
+    sums pass through, that is on the order of the terms; this checks every set of
+    binades passed through: each binade's rounding of every value reachable before it
+    must be the rounding of ``c`` itself."""
+    cdef double seen[64]
+    cdef double first
+    cdef int n = 1, e, i, e0
+    cdef bint known
+    if not c >= 0.0:
+        return 0
+    if c == 0.0:
+        return 1
+    frexp(c, &e0)  # c in [2^(e0 - 1), 2^e0)
+    if top > 48:
+        return 0
+    seen[0] = c
+    for e in range(e0, top + 1):
+        first = grid_round(c, e)
+        known = 0
+        for i in range(n):
+            if grid_round(seen[i], e) != first:
+                return 0
+            known = known or seen[i] == first
+        if not known:
+            if n == 64:
+                return 0
+            seen[n] = first
+            n += 1
+    return 1
+
+
+cdef inline bint whole(double w, int64_t* out) noexcept nogil:
+    """``w`` as a whole number in [0, MAX_TERM] into ``out``; 0 when it is not one."""
+    if not (0.0 <= w <= MAX_TERM) or w != <double>(<int64_t>w):
+        return 0
+    out[0] = <int64_t>w
+    return 1
+
+
+cdef bint sums_exact(const Ctx* ctx) noexcept nogil:
+    """Whether greedy_summed makes greedy_choice's choices under ``ctx``: the window
+    weights of place_value are whole numbers >= 0, so that their sums are exact in any
+    order, and every cell's centre value plus such sums gives the same double added
+    window by window as added at once (centre_exact).  Not in the heart variant (D-3),
+    whose terms place_value adds after the windows'."""
+    cdef const Weights* w = &ctx.w
+    cdef int64_t v, top = 0
+    cdef int i, cell, e
+    if ctx.t.heart:
+        return 0
+    for i in range(4):
+        if not whole(w.extend[i], &v) or not whole(w.extend[i] + w.corner_line, &v):
+            return 0
+        top = max(top, v)
+    for i in range(1, 5):
+        if not whole(w.block[i], &v):
+            return 0
+        top = max(top, v)
+    if not whole(w.block_win, &v) or not whole(w.corner_line, &v):
+        return 0
+    top = max(top, <int64_t>w.block_win)
+    for cell in range(N_CELLS):
+        frexp(ctx.centre[cell] + <double>(MAX_THROUGH * top) + 1.0, &e)
+        if not centre_exact(ctx.centre[cell], e):
+            return 0
+    return 1
+
+
+cdef inline int32_t window_term(const Ctx* ctx, const Game* g, const CellSums* cs, int s, int wi,
+                                uint8_t* four) noexcept nogil:
+    """What window ``wi`` adds to place_value for a chip of side ``s`` on an empty cell
+    of it, read from the tally as place_value_tally reads it: an extension of s's open
+    window, a block of another side's, or nothing; ``four``: s's own window with 4
+    counted, which place_value looks at whole (the sequences it may complete)."""
+    cdef const Tables* t = ctx.t
+    cdef uint16_t fw = g.tally.fill[wi], mine = <uint16_t>(7 << (3 * s))
+    cdef int o, f, k
+    four[0] = 0
+    if (fw & ~mine) == 0:
+        o = s
+    elif (fw & mine) == 0:
+        o = -1
+        for k in range(t.sides):
+            if (fw >> (3 * k)) & 7:
+                if o >= 0:
+                    return 0  # two other sides in it: nobody's window
+                o = k
+    else:
+        return 0
+    if (g.tally.barred[o][wi >> 6] >> (wi & 63)) & 1:
+        return 0
+    f = ((fw >> (3 * o)) & 7) + t.corner_n[wi]
+    if o == s:
+        if f >= 4:
+            four[0] = 1
+            return 0
+        return cs.w_extend[f] + (cs.w_corner if ctx.win_corner[wi] else 0)
+    if f >= 4:
+        return cs.w_block_win if side_total(t, g, o) + 1 >= t.seq_to_win else cs.w_block[4]
+    return cs.w_block[f]
+
+
+cdef inline void window_update(const Ctx* ctx, const Game* g, CellSums* cs, int wi) noexcept nogil:
+    """Window ``wi``'s terms read again, their changes added to its 5 cells' sums."""
+    cdef int32_t term, d
+    cdef uint8_t four
+    cdef int s, k, cell, df
+    cdef const uint8_t* cells = cs.window_cells + 5 * wi
+    for s in range(ctx.t.sides):
+        term = window_term(ctx, g, cs, s, wi, &four)
+        d = term - cs.term[s][wi]
+        df = <int>four - <int>cs.four[s][wi]
+        if d == 0 and df == 0:
+            continue
+        cs.term[s][wi] = term
+        cs.four[s][wi] = four
+        for k in range(5):
+            cell = cells[k]
+            cs.sum[s][cell] += d
+            cs.fours[s][cell] += df
+
+
+cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil:
+    """The sums of ``g`` from scratch (its tally on); ``cs.window_cells`` set by the
+    caller, the weights read from ``ctx`` (sums_exact)."""
+    cdef const Weights* w = &ctx.w
+    cdef int i
+    for i in range(4):
+        cs.w_extend[i] = <int32_t>w.extend[i]
+    cs.w_block[0] = 0
+    for i in range(1, 5):
+        cs.w_block[i] = <int32_t>w.block[i]
+    cs.w_block_win = <int32_t>w.block_win
+    cs.w_corner = <int32_t>w.corner_line
+    cs.seq_n = g.seq_n
+    memset(cs.term, 0, sizeof(cs.term))
+    memset(cs.four, 0, sizeof(cs.four))
+    memset(cs.sum, 0, sizeof(cs.sum))
+    memset(cs.fours, 0, sizeof(cs.fours))
+    for i in range(N_WINDOWS):
+        window_update(ctx, g, cs, i)
+
+
+cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noexcept nogil:
+    """After a chip came onto or off ``cell``: the windows through it read again.  A
+    sequence made bars windows of its side (C-25: those through its cells, or any with
+    a reuse limit) and brings the side nearer the win (its fours then count as a block
+    of the win for the others): those windows are read again too."""
+    cdef const Tables* t = ctx.t
+    cdef int i, k, s, wi
+    cdef u128 cells
+    cdef uint64_t bits
+    for i in range(t.through_n[cell]):
+        window_update(ctx, g, cs, t.through[cell][i])
+    if g.seq_n == cs.seq_n:
+        return
+    if t.reuse_limit >= 0:
+        for wi in range(N_WINDOWS):
+            window_update(ctx, g, cs, wi)
+    else:
+        for k in range(cs.seq_n, g.seq_n):
+            cells = t.window_mask[g.seq_window[k]]
+            while cells:
+                cell = ctz128(cells)
+                cells &= cells - 1
+                for i in range(t.through_n[cell]):
+                    window_update(ctx, g, cs, t.through[cell][i])
+        for s in range(t.sides):
+            for k in range(3):
+                bits = g.tally.threat[s][k]
+                while bits:
+                    window_update(ctx, g, cs, (k << 6) + ctz64(bits))
+                    bits &= bits - 1
+    cs.seq_n = g.seq_n
+
+
+cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                           ScoreMemo* mm, const CellSums* cs) noexcept nogil:
+    """greedy_kept with the placement values read off the cell sums kept through the
+    game (sums_exact said they are exact): the centre value plus the sum of the window
+    terms, one addition, unless a window through the cell is the mover's with 4 counted
+    (then place_value, which sees what it completes).  Not in the draft variant."""
+    cdef const Tables* t = ctx.t
+    cdef int n = gen_actions(t, g, buf), i, ties = 0, me = t.seat_side[g.to_move], cell, card
+    cdef double best = -INFINITY, s
+    cdef int32_t choice = -1, a
+    cdef const int32_t* sums = cs.sum[me]
+    cdef const uint8_t* fours = cs.fours[me]
+    mm.have_pick = 0
+    for i in range(n):
+        a = buf[i]
+        cell = act_cell(a)
+        if act_kind(a) == ACT_PLACE and fours[cell] == 0:
+            s = ctx.centre[cell] + <double>sums[cell]
+            card = act_card(a)
+            if card < MAX_CODES and t.card_kind[card] == CARD_WILD:
+                s -= ctx.w.jack_cost
+        else:
+            s = memo_score(ctx, g, mm, a)
+        if s > best:
+            best, choice, ties = s, a, 1
+        elif s == best and rng != NULL:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                choice = a
     return choice
 
 

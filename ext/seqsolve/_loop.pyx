@@ -26,18 +26,20 @@ True
 
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from cpython.exc cimport PyErr_CheckSignals
 
 from seqsolve._core cimport (
     u128, Tables, Game, CoreRules, rand_below, act_kind, act_card, act_cell,
-    MAX_SEATS, MAX_SIDES, MAX_MOVES, N_CELLS, UNKNOWN_CARD,
+    MAX_SEATS, MAX_SIDES, MAX_MOVES, N_CELLS, N_WINDOWS, UNKNOWN_CARD, ctz128,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD, RESULT_NONE,
     deal, gen_actions, apply_action, uniform_action, tally_start,
 )
 from seqsolve._eval cimport Ctx, Weights, ScoreMemo, fill_weights, make_ctx, memo_clear, memo_moved, cells_around
-from seqsolve._choose cimport greedy_choice, greedy_kept, heuristic_choice
+from seqsolve._choose cimport (
+    CellSums, greedy_choice, greedy_kept, greedy_summed, heuristic_choice, sums_exact, sums_start, sums_moved,
+)
 from seqsolve._search cimport search_move
 from seqsolve._rollout cimport rollout_move
 from seqsolve._worlds cimport searches_halted
@@ -193,6 +195,7 @@ KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC,
 ctypedef struct LoopBot:
     int kind
     int restrict                 # RESTRICT_* flags of a restricted bot, 0 for none
+    bint summed                  # greedy: reads its placement values off cell sums (sums_exact)
     Ctx ctx                      # on the game's tables
     Ctx barred[MAX_SIDES]        # on the tables that bar side s (a restricted bot)
     void* searcher               # mcts, rollout: its Searcher (kept alive by Lineup.searchers)
@@ -212,6 +215,14 @@ ctypedef struct Buffers:
     int n_kept
     int kept_bot[MAX_SEATS]      # the bots that keep them
     ScoreMemo kept[MAX_SEATS][MAX_SIDES]
+    # the cell sums of the summed greedy bots (LoopBot.summed), one per set of weights
+    int n_sums
+    int sums_of[MAX_SEATS]       # a bot's sums (-1: none)
+    int sums_bot[MAX_SEATS]      # a bot whose ctx they follow
+    CellSums sums[MAX_SEATS]
+    CellSums empty_sums[MAX_SEATS]  # on the empty board, once made (empty_made)
+    bint empty_made[MAX_SEATS]
+    uint8_t window_cells[N_WINDOWS * 5]
 
 
 cdef inline void observe(const Tables* t, const Game* g, Game* view) noexcept nogil:
@@ -334,11 +345,12 @@ cdef void count_action(const Tables* t, const Game* g, int32_t action, Counts* c
         c.two_eyed += 1
 
 
-cdef void kept_moved(const Tables* t, const Game* g, int32_t action, int seq_n, Buffers* bufs) noexcept nogil:
+cdef void kept_moved(const Tables* t, const LoopBot* bots, const Game* g, int32_t action, int seq_n,
+                     Buffers* bufs) noexcept nogil:
     """After ``action``: the kept scores forget the cells around a chip placed or
     removed, and everything when a sequence was made (it bars windows and changes the
-    sides' totals) or the heart's cells count (D-3)."""
-    cdef int kind = act_kind(action), i, s
+    sides' totals) or the heart's cells count (D-3); the cell sums follow the windows."""
+    cdef int kind = act_kind(action), i, s, b
     cdef u128 cells
     if kind != ACT_PLACE and kind != ACT_REMOVE:
         return
@@ -346,8 +358,26 @@ cdef void kept_moved(const Tables* t, const Game* g, int32_t action, int seq_n, 
     if g.seq_n != seq_n or t.heart:
         cells = ~(<u128>0)
     for i in range(bufs.n_kept):
+        b = bufs.kept_bot[i]
         for s in range(t.sides):
-            memo_moved(&bufs.kept[bufs.kept_bot[i]][s], cells)
+            memo_moved(&bufs.kept[b][s], cells)
+    for i in range(bufs.n_sums):
+        sums_moved(&bots[bufs.sums_bot[i]].ctx, g, &bufs.sums[i], act_cell(action))
+
+
+cdef void sums_begin(const Ctx* ctx, const Game* g, Buffers* bufs, int i) noexcept nogil:
+    """Cell sums ``i`` made for the dealt game ``g``: a copy of those of the empty board
+    when the board is empty (every deal of a match but a position's)."""
+    cdef CellSums* cs = &bufs.sums[i]
+    cdef bint empty = (g.chips[0] | g.chips[1] | g.chips[2]) == 0 and g.seq_n == 0
+    if empty and bufs.empty_made[i]:
+        memcpy(cs, &bufs.empty_sums[i], sizeof(CellSums))
+        return
+    cs.window_cells = bufs.window_cells
+    sums_start(ctx, g, cs)
+    if empty:
+        memcpy(&bufs.empty_sums[i], cs, sizeof(CellSums))
+        bufs.empty_made[i] = 1
 
 
 cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Game* g, Game* view,
@@ -360,6 +390,8 @@ cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Gam
     for i in range(bufs.n_kept):
         for s in range(t.sides):
             memo_clear(&bufs.kept[bufs.kept_bot[i]][s])
+    for i in range(bufs.n_sums):
+        sums_begin(&bots[bufs.sums_bot[i]].ctx, g, bufs, i)
     while g.result == RESULT_NONE:
         seat = g.to_move
         bot = &bots[seat_bot[seat]]
@@ -368,8 +400,13 @@ cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Gam
             action = choose(bot, g, &seats[seat].bg, bufs)
         elif bot.kind == BOT_GREEDY and not bot.restrict:
             # so does the greedy bot (the board's windows and sequences besides)
-            action = greedy_kept(&bot.ctx, g, &seats[seat].bg, bufs.work,
-                                 &bufs.kept[seat_bot[seat]][t.seat_side[seat]])
+            if bot.summed:
+                action = greedy_summed(&bot.ctx, g, &seats[seat].bg, bufs.work,
+                                       &bufs.kept[seat_bot[seat]][t.seat_side[seat]],
+                                       &bufs.sums[bufs.sums_of[seat_bot[seat]]])
+            else:
+                action = greedy_kept(&bot.ctx, g, &seats[seat].bg, bufs.work,
+                                     &bufs.kept[seat_bot[seat]][t.seat_side[seat]])
         else:
             observe(t, g, view)
             action = choose(bot, view, &seats[seat].bg, bufs)
@@ -383,7 +420,7 @@ cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Gam
         seq_n = g.seq_n
         apply_action(t, g, action, &table.bg, NULL, -1)
         if bufs.n_kept:
-            kept_moved(t, g, action, seq_n, bufs)
+            kept_moved(t, bots, g, action, seq_n, bufs)
         # every action but a pass discards one card; a reshuffle empties the piles (C-29)
         if counts != NULL and g.disc_n < discards + (act_kind(action) != ACT_PASS):
             counts.reshuffles += 1
@@ -431,6 +468,8 @@ cdef class Lineup:
                 weights = None  # a searcher's ctx serves only for its tables
             fill_weights(&w, weights, ())
             make_ctx(&self.bots[i].ctx, &rules.t, &w)
+            self.bots[i].summed = (KINDS[kind] == BOT_GREEDY and not restrict and not rules.t.draft_mode
+                                   and sums_exact(&self.bots[i].ctx))
             if restrict:
                 for s in range(rules.t.sides):
                     barred = rules.restricted(s, restrict)
@@ -488,6 +527,7 @@ cdef class Lineup:
         cdef Counts counts
         cdef uint64_t deal_no, game_of_deal
         cdef double started
+        cdef u128 cells
         played.actions = <int32_t*>malloc(256 * sizeof(int32_t))
         played.capacity = 256
         out = []
@@ -498,10 +538,26 @@ cdef class Lineup:
                 words[i] = entropy[i]
             bufs.main_thread = threading.current_thread() is threading.main_thread()
             bufs.n_kept = 0
+            for i in range(N_WINDOWS):
+                cells = t.window_mask[i]
+                for s in range(5):
+                    bufs.window_cells[5 * i + s] = ctz128(cells)
+                    cells &= cells - 1
+            bufs.n_sums = 0
             for i in range(self.n_bots):
+                bufs.sums_of[i] = -1
                 if self.bots[i].kind == BOT_GREEDY and not self.bots[i].restrict:
                     bufs.kept_bot[bufs.n_kept] = i
                     bufs.n_kept += 1
+                if self.bots[i].summed:
+                    for s in range(bufs.n_sums):
+                        if memcmp(&self.bots[bufs.sums_bot[s]].ctx.w, &self.bots[i].ctx.w, sizeof(Weights)) == 0:
+                            bufs.sums_of[i] = s
+                    if bufs.sums_of[i] < 0:
+                        bufs.sums_of[i] = bufs.n_sums
+                        bufs.sums_bot[bufs.n_sums] = i
+                        bufs.empty_made[bufs.n_sums] = 0
+                        bufs.n_sums += 1
             for deal_no, game_of_deal, bots_of_seat in games:
                 if len(bots_of_seat) != players:
                     raise ValueError(f"give a bot for each of the {players} seats")
