@@ -2,7 +2,7 @@
 # the heuristic's one action of look-ahead, the decisive move) that the bots
 # call and the tree search (_search) reuses at its root and in its playouts.
 
-from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport uint8_t, int16_t, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 from numpy.random cimport bitgen_t
 from seqsolve._core cimport u128, Game, MAX_SIDES, MAX_CODES, N_CELLS, N_WINDOWS
@@ -64,6 +64,15 @@ ctypedef struct CellSums:
     int32_t w_block_win, w_corner   # the weights, as whole numbers (sums_exact)
     const uint8_t* window_cells     # the 5 cells of window wi at [5 wi .. 5 wi + 4]
     int seq_n                       # the sequences the sums have seen
+    # two sides (packed): a window's terms and a cell's sums for both sides in one
+    # number, side s in bits 32s..32s+31 as term + (four << 26), the window's terms
+    # read off ``packed_terms`` by window_key
+    bint packed
+    int near                        # bit o: side o's fours are blocks of the win (packed)
+    const int64_t* packed_terms
+    int64_t pterm[N_WINDOWS]
+    int64_t psum[N_CELLS]
+    # more sides: each side's on its own
     int32_t term[MAX_SIDES][N_WINDOWS]  # the window's term for a chip of side s on one of its cells
     uint8_t four[MAX_SIDES][N_WINDOWS]  # 1: the window is s's with 4 counted: left to place_value
     int32_t sum[MAX_SIDES][N_CELLS]     # the terms of the windows through the cell
@@ -109,6 +118,10 @@ cdef int32_t greedy_counted(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_
 cdef int32_t greedy_kept(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
                          ScoreMemo* mm) noexcept nogil
 cdef bint sums_exact(const Ctx* ctx) noexcept nogil
+cdef enum:
+    N_WINDOW_KEYS = 2048            # window_key's values: the size of a packed_terms table
+
+cdef bint sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil
 cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
 cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noexcept nogil
 cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,

@@ -24,7 +24,7 @@ True
 """
 
 from libc.math cimport INFINITY, ldexp, nearbyint, frexp
-from libc.stdint cimport uint8_t, uint16_t, uint64_t, int32_t, int64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.string cimport memcpy, memset
 import numpy as np
 from numpy.random cimport bitgen_t
@@ -271,12 +271,94 @@ cdef inline int32_t window_term(const Ctx* ctx, const Game* g, const CellSums* c
     return cs.w_block[f]
 
 
+cdef enum:
+    FOUR_SHIFT = 26                  # a packed lane: term sum below 2^26, then the fours
+    SUM_MASK = (1 << 26) - 1
+
+
+cdef bint sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil:
+    """Whether the cell sums of ``ctx``'s game can be packed (two sides, a window holds
+    at most one corner, a cell's sum of terms fits 26 bits), and if so the packed terms
+    of every window_key into ``packed_terms`` (N_WINDOW_KEYS of them)."""
+    cdef const Tables* t = ctx.t
+    cdef const Weights* w = &ctx.w
+    cdef int key, s, o, f, fw, wi, corner, top = 0, term, four, i
+    cdef int64_t lane
+    if t.sides != 2:
+        return 0
+    for wi in range(N_WINDOWS):
+        if t.corner_n[wi] > 1:
+            return 0
+    for i in range(4):
+        top = max(top, <int>(w.extend[i] + w.corner_line))
+    for i in range(1, 5):
+        top = max(top, <int>w.block[i])
+    top = max(top, <int>w.block_win)
+    if top * MAX_THROUGH > SUM_MASK:
+        return 0
+    for key in range(N_WINDOW_KEYS):
+        fw = key & 63
+        corner = (key >> 8) & 1
+        packed_terms[key] = 0
+        for s in range(2):
+            o = 1 - s
+            term = four = 0
+            if (fw >> (3 * o)) & 7 == 0:
+                o = s  # the chips in it are s's, or none
+            elif (fw >> (3 * s)) & 7:
+                o = -1  # both sides': nobody's window
+            if o >= 0 and not (key >> (6 + o)) & 1:  # not barred for its owner
+                f = ((fw >> (3 * o)) & 7) + corner
+                if o == s:
+                    if f >= 4:
+                        four = 1
+                    else:
+                        term = <int>w.extend[f] + (<int>w.corner_line if corner else 0)
+                elif f >= 4:
+                    term = <int>w.block_win if (key >> (9 + o)) & 1 else <int>w.block[4]
+                else:
+                    term = <int>w.block[f]
+            lane = term + (<int64_t>four << FOUR_SHIFT)
+            packed_terms[key] += lane << (32 * s)
+    return 1
+
+
+cdef inline int window_key(const Tables* t, const Game* g, int near, int wi) noexcept nogil:
+    """Window ``wi``'s entry in a packed_terms table: the chips in it (tally fill, two
+    sides), whether it is barred for each side, its corner, and ``near``."""
+    cdef int k = wi >> 6, b = wi & 63
+    return (g.tally.fill[wi]
+            | <int>((g.tally.barred[0][k] >> b) & 1) << 6
+            | <int>((g.tally.barred[1][k] >> b) & 1) << 7
+            | t.corner_n[wi] << 8
+            | near << 9)
+
+
+cdef inline int near_sides(const Tables* t, const Game* g) noexcept nogil:
+    """A bit per side one sequence short of the win: the others' blocks of its fours
+    are blocks of the win."""
+    cdef int s, near = 0
+    for s in range(t.sides):
+        if side_total(t, g, s) + 1 >= t.seq_to_win:
+            near |= 1 << s
+    return near
+
+
 cdef inline void window_update(const Ctx* ctx, const Game* g, CellSums* cs, int wi) noexcept nogil:
     """Window ``wi``'s terms read again, their changes added to its 5 cells' sums."""
     cdef int32_t term, d
+    cdef int64_t v, dv
     cdef uint8_t four
     cdef int s, k, cell, df
     cdef const uint8_t* cells = cs.window_cells + 5 * wi
+    if cs.packed:
+        v = cs.packed_terms[window_key(ctx.t, g, cs.near, wi)]
+        dv = v - cs.pterm[wi]
+        if dv:
+            cs.pterm[wi] = v
+            for k in range(5):
+                cs.psum[cells[k]] += dv
+        return
     for s in range(ctx.t.sides):
         term = window_term(ctx, g, cs, s, wi, &four)
         d = term - cs.term[s][wi]
@@ -292,8 +374,8 @@ cdef inline void window_update(const Ctx* ctx, const Game* g, CellSums* cs, int 
 
 
 cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil:
-    """The sums of ``g`` from scratch (its tally on); ``cs.window_cells`` set by the
-    caller, the weights read from ``ctx`` (sums_exact)."""
+    """The sums of ``g`` from scratch (its tally on); ``cs.window_cells``, ``packed``
+    and ``packed_terms`` set by the caller, the weights read from ``ctx`` (sums_exact)."""
     cdef const Weights* w = &ctx.w
     cdef int i
     for i in range(4):
@@ -304,6 +386,9 @@ cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
     cs.w_block_win = <int32_t>w.block_win
     cs.w_corner = <int32_t>w.corner_line
     cs.seq_n = g.seq_n
+    cs.near = near_sides(ctx.t, g)
+    memset(cs.pterm, 0, sizeof(cs.pterm))
+    memset(cs.psum, 0, sizeof(cs.psum))
     memset(cs.term, 0, sizeof(cs.term))
     memset(cs.four, 0, sizeof(cs.four))
     memset(cs.sum, 0, sizeof(cs.sum))
@@ -321,6 +406,8 @@ cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noex
     cdef int i, k, s, wi
     cdef u128 cells
     cdef uint64_t bits
+    if g.seq_n != cs.seq_n:
+        cs.near = near_sides(t, g)
     for i in range(t.through_n[cell]):
         window_update(ctx, g, cs, t.through[cell][i])
     if g.seq_n == cs.seq_n:
@@ -357,12 +444,22 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
     cdef int32_t choice = -1, a
     cdef const int32_t* sums = cs.sum[me]
     cdef const uint8_t* fours = cs.fours[me]
+    cdef uint32_t lane
+    cdef int32_t total
     mm.have_pick = 0
     for i in range(n):
         a = buf[i]
         cell = act_cell(a)
-        if act_kind(a) == ACT_PLACE and fours[cell] == 0:
-            s = ctx.centre[cell] + <double>sums[cell]
+        total = -1
+        if act_kind(a) == ACT_PLACE:
+            if cs.packed:
+                lane = <uint32_t>(cs.psum[cell] >> (32 * me))
+                if lane >> FOUR_SHIFT == 0:
+                    total = lane
+            elif fours[cell] == 0:
+                total = sums[cell]
+        if total >= 0:
+            s = ctx.centre[cell] + <double>total
             card = act_card(a)
             if card < MAX_CODES and t.card_kind[card] == CARD_WILD:
                 s -= ctx.w.jack_cost

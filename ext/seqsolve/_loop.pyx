@@ -24,7 +24,7 @@ state, for the tests that compare it with numpy's.
 True
 """
 
-from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -38,7 +38,7 @@ from seqsolve._core cimport (
 )
 from seqsolve._eval cimport Ctx, Weights, ScoreMemo, fill_weights, make_ctx, memo_clear, memo_moved, cells_around
 from seqsolve._choose cimport (
-    CellSums, greedy_choice, greedy_kept, greedy_summed, heuristic_choice, sums_exact, sums_start, sums_moved,
+    CellSums, N_WINDOW_KEYS, sums_packed, greedy_choice, greedy_kept, greedy_summed, heuristic_choice, sums_exact, sums_start, sums_moved,
 )
 from seqsolve._search cimport search_move
 from seqsolve._rollout cimport rollout_move
@@ -221,6 +221,8 @@ ctypedef struct Buffers:
     int sums_bot[MAX_SEATS]      # a bot whose ctx they follow
     CellSums sums[MAX_SEATS]
     CellSums empty_sums[MAX_SEATS]  # on the empty board, once made (empty_made)
+    bint packed[MAX_SEATS]          # sums_packed, and its table
+    int64_t packed_terms[MAX_SEATS][N_WINDOW_KEYS]
     bint empty_made[MAX_SEATS]
     uint8_t window_cells[N_WINDOWS * 5]
 
@@ -374,6 +376,8 @@ cdef void sums_begin(const Ctx* ctx, const Game* g, Buffers* bufs, int i) noexce
         memcpy(cs, &bufs.empty_sums[i], sizeof(CellSums))
         return
     cs.window_cells = bufs.window_cells
+    cs.packed = bufs.packed[i]
+    cs.packed_terms = bufs.packed_terms[i]
     sums_start(ctx, g, cs)
     if empty:
         memcpy(&bufs.empty_sums[i], cs, sizeof(CellSums))
@@ -557,6 +561,7 @@ cdef class Lineup:
                         bufs.sums_of[i] = bufs.n_sums
                         bufs.sums_bot[bufs.n_sums] = i
                         bufs.empty_made[bufs.n_sums] = 0
+                        bufs.packed[bufs.n_sums] = sums_packed(&self.bots[i].ctx, bufs.packed_terms[bufs.n_sums])
                         bufs.n_sums += 1
             for deal_no, game_of_deal, bots_of_seat in games:
                 if len(bots_of_seat) != players:
