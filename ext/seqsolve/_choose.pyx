@@ -32,8 +32,8 @@ from numpy.random cimport bitgen_t
 from seqsolve._core cimport (
     u128, ctz128, ctz64, popcount128, bit, Tables, Tally, Game, CoreGame,
     rand_below, encode, act_kind, act_card, act_cell, act_pick, side_total, open_fill,
-    MAX_SIDES, MAX_CODES, MAX_MOVES, MAX_THROUGH, N_CELLS, N_WINDOWS, UNKNOWN_CARD,
-    ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE,
+    MAX_SIDES, MAX_CODES, MAX_MOVES, MAX_THROUGH, N_CELLS, N_WINDOWS, UNKNOWN_CARD, NO_CELL,
+    ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS,
     CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
     gen_actions, apply_action,
 )
@@ -230,10 +230,14 @@ cdef bint sums_exact(const Ctx* ctx) noexcept nogil:
     if not whole(w.block_win, &v) or not whole(w.corner_line, &v):
         return 0
     top = max(top, <int64_t>w.block_win)
+    frexp(<double>(MAX_THROUGH * top) + 3.0 * ctx.w.centre + 1.0, &e)
     for cell in range(N_CELLS):
-        frexp(ctx.centre[cell] + <double>(MAX_THROUGH * top) + 1.0, &e)
-        if not centre_exact(ctx.centre[cell], e):
-            return 0
+        for i in range(cell):
+            if ctx.centre[i] == ctx.centre[cell]:
+                break  # checked already
+        else:
+            if not centre_exact(ctx.centre[cell], e):
+                return 0
     return 1
 
 
@@ -432,46 +436,111 @@ cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noex
     cs.seq_n = g.seq_n
 
 
+ctypedef struct Best:
+    # the best action so far of a decision, and how many tie with it
+    double score
+    int32_t action
+    int ties
+
+
+cdef inline void offer(Best* b, double s, int32_t a, bitgen_t* rng) noexcept nogil:
+    """One action in P-13 order, kept as greedy_best keeps it (the same draws for ties)."""
+    if s > b.score:
+        b.score, b.action, b.ties = s, a, 1
+    elif s == b.score and rng != NULL:
+        b.ties += 1
+        if rand_below(rng, b.ties) == 0:
+            b.action = a
+
+
+cdef inline double summed_place(const Ctx* ctx, const Game* g, ScoreMemo* mm, const CellSums* cs,
+                                int me, int32_t a, int cell, bint wild) noexcept nogil:
+    """memo_score of the placement ``a`` on ``cell`` (a two-eyed jack when ``wild``),
+    off the cell sums unless a window of the mover's with 4 counted runs through it."""
+    cdef uint32_t lane
+    cdef double s
+    if cs.packed:
+        lane = <uint32_t>(cs.psum[cell] >> (32 * me))
+        if lane >> FOUR_SHIFT:
+            return memo_score(ctx, g, mm, a)
+        s = ctx.centre[cell] + <double>lane
+    else:
+        if cs.fours[me][cell]:
+            return memo_score(ctx, g, mm, a)
+        s = ctx.centre[cell] + <double>cs.sum[me][cell]
+    if wild:
+        s -= ctx.w.jack_cost
+    return s
+
+
 cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
                            ScoreMemo* mm, const CellSums* cs) noexcept nogil:
     """greedy_kept with the placement values read off the cell sums kept through the
     game (sums_exact said they are exact): the centre value plus the sum of the window
     terms, one addition, unless a window through the cell is the mover's with 4 counted
-    (then place_value, which sees what it completes).  Not in the draft variant."""
+    (then place_value, which sees what it completes).  Not in the draft variant.
+
+    The actions are met as gen_actions lists them (P-13: plays by card and cell, then
+    dead-card exchanges by card, then a pass) without listing them, except on the
+    game's first turn under K-2 and for a side under a bot restriction."""
     cdef const Tables* t = ctx.t
-    cdef int n = gen_actions(t, g, buf), i, ties = 0, me = t.seat_side[g.to_move], cell, card
-    cdef double best = -INFINITY, s
-    cdef int32_t choice = -1, a
-    cdef const int32_t* sums = cs.sum[me]
-    cdef const uint8_t* fours = cs.fours[me]
-    cdef uint32_t lane
-    cdef int32_t total
+    cdef int seat = g.to_move, me = t.seat_side[seat], n, i, c, cell, kind
+    cdef bint unknown = 0, played = 0
+    cdef uint64_t have = 0, codes
+    cdef u128 targets, removable
+    cdef int32_t a
+    cdef Best b
+    b.score, b.action, b.ties = -INFINITY, -1, 0
     mm.have_pick = 0
-    for i in range(n):
-        a = buf[i]
-        cell = act_cell(a)
-        total = -1
-        if act_kind(a) == ACT_PLACE:
-            if cs.packed:
-                lane = <uint32_t>(cs.psum[cell] >> (32 * me))
-                if lane >> FOUR_SHIFT == 0:
-                    total = lane
-            elif fours[cell] == 0:
-                total = sums[cell]
-        if total >= 0:
-            s = ctx.centre[cell] + <double>total
-            card = act_card(a)
-            if card < MAX_CODES and t.card_kind[card] == CARD_WILD:
-                s -= ctx.w.jack_cost
+    if (g.result != RESULT_NONE or (t.restrict and me == t.restrict_side)
+            or (not t.first_turn_jacks and g.turn == 0)):
+        n = gen_actions(t, g, buf)
+        for i in range(n):
+            a = buf[i]
+            if act_kind(a) == ACT_PLACE:
+                offer(&b, summed_place(ctx, g, mm, cs, me, a, act_cell(a),
+                                       t.card_kind[act_card(a)] == CARD_WILD), a, rng)
+            else:
+                offer(&b, memo_score(ctx, g, mm, a), a, rng)
+        return b.action
+    for i in range(g.hand_n[seat]):
+        c = g.hand[seat][i]
+        if c < MAX_CODES:
+            have |= (<uint64_t>1) << c
         else:
-            s = memo_score(ctx, g, mm, a)
-        if s > best:
-            best, choice, ties = s, a, 1
-        elif s == best and rng != NULL:
-            ties += 1
-            if rand_below(rng, ties) == 0:
-                choice = a
-    return choice
+            unknown = 1
+    removable = (g.chips[0] | g.chips[1] | g.chips[2]) & ~g.chips[me] & ~g.locked
+    codes = have
+    while codes:
+        c = ctz64(codes)
+        codes &= codes - 1
+        kind = t.card_kind[c]
+        if kind == CARD_NORMAL:
+            targets = t.card_cells[c] & g.empty
+        elif kind == CARD_WILD:
+            targets = g.empty
+        else:
+            targets = removable
+        played = played or targets != 0
+        while targets:
+            cell = ctz128(targets)
+            targets &= targets - 1
+            if kind == CARD_REMOVE:
+                a = encode(ACT_REMOVE, c, cell, -1)
+                offer(&b, memo_score(ctx, g, mm, a), a, rng)
+            else:
+                a = encode(ACT_PLACE, c, cell, -1)
+                offer(&b, summed_place(ctx, g, mm, cs, me, a, cell, kind == CARD_WILD), a, rng)
+    if g.ex_left > 0:
+        codes = have
+        while codes:
+            c = ctz64(codes)
+            codes &= codes - 1
+            if t.card_kind[c] == CARD_NORMAL and not (t.card_cells[c] & g.empty):
+                offer(&b, ctx.w.exchange, encode(ACT_EXCHANGE, c, NO_CELL, -1), rng)
+    if (not played and not unknown) or t.vpass:
+        offer(&b, 0.0, encode(ACT_PASS, 0, NO_CELL, -1), rng)
+    return b.action
 
 
 cdef double next_pick_value(const Ctx* ctx, const Game* g, int me) noexcept nogil:

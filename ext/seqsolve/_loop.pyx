@@ -31,7 +31,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from cpython.exc cimport PyErr_CheckSignals
 
 from seqsolve._core cimport (
-    u128, Tables, Game, CoreRules, rand_below, act_kind, act_card, act_cell,
+    u128, Tables, Tally, Game, CoreRules, rand_below, act_kind, act_card, act_cell,
     MAX_SEATS, MAX_SIDES, MAX_MOVES, N_CELLS, N_WINDOWS, UNKNOWN_CARD, ctz128,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD, RESULT_NONE,
     deal, gen_actions, apply_action, uniform_action, tally_start,
@@ -225,6 +225,8 @@ ctypedef struct Buffers:
     int64_t packed_terms[MAX_SEATS][N_WINDOW_KEYS]
     bint empty_made[MAX_SEATS]
     uint8_t window_cells[N_WINDOWS * 5]
+    Tally empty_tally            # the tally of a deal with no chip and no discard, once made
+    bint tally_made
 
 
 cdef inline void observe(const Tables* t, const Game* g, Game* view) noexcept nogil:
@@ -365,6 +367,19 @@ cdef void kept_moved(const Tables* t, const LoopBot* bots, const Game* g, int32_
             memo_moved(&bufs.kept[b][s], cells)
     for i in range(bufs.n_sums):
         sums_moved(&bots[bufs.sums_bot[i]].ctx, g, &bufs.sums[i], act_cell(action))
+
+
+cdef void start_tally(const Tables* t, Game* g, Buffers* bufs) noexcept nogil:
+    """tally_start on a dealt game: a copy of the first one made when no chip is on the
+    board and no card discarded (every deal of a match but a position's)."""
+    cdef bint empty = (g.chips[0] | g.chips[1] | g.chips[2]) == 0 and g.seq_n == 0 and g.disc_n == 0
+    if empty and bufs.tally_made:
+        memcpy(&g.tally, &bufs.empty_tally, sizeof(Tally))
+        return
+    tally_start(t, g)
+    if empty:
+        memcpy(&bufs.empty_tally, &g.tally, sizeof(Tally))
+        bufs.tally_made = 1
 
 
 cdef void sums_begin(const Ctx* ctx, const Game* g, Buffers* bufs, int i) noexcept nogil:
@@ -542,6 +557,7 @@ cdef class Lineup:
                 words[i] = entropy[i]
             bufs.main_thread = threading.current_thread() is threading.main_thread()
             bufs.n_kept = 0
+            bufs.tally_made = 0
             for i in range(N_WINDOWS):
                 cells = t.window_mask[i]
                 for s in range(5):
@@ -581,7 +597,7 @@ cdef class Lineup:
                         stream_seed(&seats[s], words, key_words(words, n_key, s))
                     deal(t, &g, &table.bg)
                     if self.tallied:
-                        tally_start(t, &g)
+                        start_tally(t, &g, bufs)
                     plies = play_one(t, self.bots, seat_bot, &g, &view, &table, seats, bufs,
                                      &played if moves else NULL, &counts if detail else NULL)
                     started = now() - started
