@@ -68,10 +68,13 @@ ctypedef struct CellSums:
     # number, side s in bits 32s..32s+31 as term + (four << 26), the window's terms
     # read off ``packed_terms`` by window_key
     bint packed
+    bint removals                   # packed_terms holds the removals' terms too (sums_packed)
     int near                        # bit o: side o's fours are blocks of the win (packed)
-    const int64_t* packed_terms
+    const int64_t* packed_terms     # by window_key: placements, then removals at N_WINDOW_KEYS
     int64_t pterm[N_WINDOWS]
     int64_t psum[N_CELLS]
+    int64_t rterm[N_WINDOWS]        # a removal's terms (score_remove's), both sides packed
+    int64_t rsum[N_CELLS]
     # more sides: each side's on its own
     int32_t term[MAX_SIDES][N_WINDOWS]  # the window's term for a chip of side s on one of its cells
     uint8_t four[MAX_SIDES][N_WINDOWS]  # 1: the window is s's with 4 counted: left to place_value
@@ -121,7 +124,7 @@ cdef bint sums_exact(const Ctx* ctx) noexcept nogil
 cdef enum:
     N_WINDOW_KEYS = 2048            # window_key's values: the size of a packed_terms table
 
-cdef bint sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil
+cdef int sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil
 cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
 cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noexcept nogil
 cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,

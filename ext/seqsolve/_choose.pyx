@@ -280,14 +280,17 @@ cdef enum:
     SUM_MASK = (1 << 26) - 1
 
 
-cdef bint sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil:
+cdef int sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil:
     """Whether the cell sums of ``ctx``'s game can be packed (two sides, a window holds
     at most one corner, a cell's sum of terms fits 26 bits), and if so the packed terms
-    of every window_key into ``packed_terms`` (N_WINDOW_KEYS of them)."""
+    of every window_key into ``packed_terms`` (2 N_WINDOW_KEYS of them: a placement's,
+    then a removal's).  Returns 0: not packed, 1: packed, 2: the removals' sums are
+    exact too (their weights are whole numbers, added to minus the removal's cost)."""
     cdef const Tables* t = ctx.t
     cdef const Weights* w = &ctx.w
     cdef int key, s, o, f, fw, wi, corner, top = 0, term, four, i
-    cdef int64_t lane
+    cdef int64_t lane, v
+    cdef bint removals
     if t.sides != 2:
         return 0
     for wi in range(N_WINDOWS):
@@ -298,8 +301,10 @@ cdef bint sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil:
     for i in range(1, 5):
         top = max(top, <int>w.block[i])
     top = max(top, <int>w.block_win)
+    top = max(top, <int>w.extend[4])
     if top * MAX_THROUGH > SUM_MASK:
         return 0
+    removals = whole(w.extend[4], &v) and whole(w.remove_cost, &v)
     for key in range(N_WINDOW_KEYS):
         fw = key & 63
         corner = (key >> 8) & 1
@@ -324,7 +329,27 @@ cdef bint sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil:
                     term = <int>w.block[f]
             lane = term + (<int64_t>four << FOUR_SHIFT)
             packed_terms[key] += lane << (32 * s)
-    return 1
+        packed_terms[N_WINDOW_KEYS + key] = 0
+        for s in range(2):
+            packed_terms[N_WINDOW_KEYS + key] += (<int64_t>removal_term(w, key, s)) << (32 * s)
+    return 1 + removals
+
+
+cdef inline int removal_term(const Weights* w, int key, int me) noexcept nogil:
+    """What a window of window_key ``key`` adds to score_remove for side ``me`` taking
+    the other side's chip off one of its cells: a block of the other's window, or an
+    extension of ``me``'s window that chip alone was spoiling, or nothing."""
+    cdef int o = 1 - me, fw = key & 63, corner = (key >> 8) & 1, fo
+    if (fw & ~(7 << (3 * o))) == 0:
+        if (key >> (6 + o)) & 1:
+            return 0
+        fo = ((fw >> (3 * o)) & 7) + corner
+        if fo == 4:
+            return <int>w.block_win if (key >> (9 + o)) & 1 else <int>w.block[4]
+        return <int>w.block[fo] if fo < 4 else 0
+    if (fw & ~(7 << (3 * me))) == (1 << (3 * o)) and not (key >> (6 + me)) & 1:
+        return <int>w.extend[((fw >> (3 * me)) & 7) + corner]
+    return 0
 
 
 cdef inline int window_key(const Tables* t, const Game* g, int near, int wi) noexcept nogil:
@@ -356,12 +381,19 @@ cdef inline void window_update(const Ctx* ctx, const Game* g, CellSums* cs, int 
     cdef int s, k, cell, df
     cdef const uint8_t* cells = cs.window_cells + 5 * wi
     if cs.packed:
-        v = cs.packed_terms[window_key(ctx.t, g, cs.near, wi)]
+        k = window_key(ctx.t, g, cs.near, wi)
+        v = cs.packed_terms[k]
         dv = v - cs.pterm[wi]
         if dv:
             cs.pterm[wi] = v
-            for k in range(5):
-                cs.psum[cells[k]] += dv
+            for s in range(5):
+                cs.psum[cells[s]] += dv
+        v = cs.packed_terms[N_WINDOW_KEYS + k]
+        dv = v - cs.rterm[wi]
+        if dv:
+            cs.rterm[wi] = v
+            for s in range(5):
+                cs.rsum[cells[s]] += dv
         return
     for s in range(ctx.t.sides):
         term = window_term(ctx, g, cs, s, wi, &four)
@@ -393,6 +425,8 @@ cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
     cs.near = near_sides(ctx.t, g)
     memset(cs.pterm, 0, sizeof(cs.pterm))
     memset(cs.psum, 0, sizeof(cs.psum))
+    memset(cs.rterm, 0, sizeof(cs.rterm))
+    memset(cs.rsum, 0, sizeof(cs.rsum))
     memset(cs.term, 0, sizeof(cs.term))
     memset(cs.four, 0, sizeof(cs.four))
     memset(cs.sum, 0, sizeof(cs.sum))
@@ -527,7 +561,10 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
             targets &= targets - 1
             if kind == CARD_REMOVE:
                 a = encode(ACT_REMOVE, c, cell, -1)
-                offer(&b, memo_score(ctx, g, mm, a), a, rng)
+                if cs.removals:
+                    offer(&b, -ctx.w.remove_cost + <double>(<uint32_t>(cs.rsum[cell] >> (32 * me))), a, rng)
+                else:
+                    offer(&b, memo_score(ctx, g, mm, a), a, rng)
             else:
                 a = encode(ACT_PLACE, c, cell, -1)
                 offer(&b, summed_place(ctx, g, mm, cs, me, a, cell, kind == CARD_WILD), a, rng)

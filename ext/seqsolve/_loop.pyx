@@ -221,8 +221,8 @@ ctypedef struct Buffers:
     int sums_bot[MAX_SEATS]      # a bot whose ctx they follow
     CellSums sums[MAX_SEATS]
     CellSums empty_sums[MAX_SEATS]  # on the empty board, once made (empty_made)
-    bint packed[MAX_SEATS]          # sums_packed, and its table
-    int64_t packed_terms[MAX_SEATS][N_WINDOW_KEYS]
+    int packed[MAX_SEATS]           # sums_packed, and its table
+    int64_t packed_terms[MAX_SEATS][2 * N_WINDOW_KEYS]
     bint empty_made[MAX_SEATS]
     uint8_t window_cells[N_WINDOWS * 5]
     Tally empty_tally            # the tally of a deal with no chip and no discard, once made
@@ -391,7 +391,8 @@ cdef void sums_begin(const Ctx* ctx, const Game* g, Buffers* bufs, int i) noexce
         memcpy(cs, &bufs.empty_sums[i], sizeof(CellSums))
         return
     cs.window_cells = bufs.window_cells
-    cs.packed = bufs.packed[i]
+    cs.packed = bufs.packed[i] > 0
+    cs.removals = bufs.packed[i] > 1
     cs.packed_terms = bufs.packed_terms[i]
     sums_start(ctx, g, cs)
     if empty:
