@@ -70,11 +70,9 @@ ctypedef struct CellSums:
     bint packed
     bint removals                   # packed_terms holds the removals' terms too (sums_packed)
     int near                        # bit o: side o's fours are blocks of the win (packed)
-    const int64_t* packed_terms     # by window_key: placements, then removals at N_WINDOW_KEYS
-    int64_t pterm[N_WINDOWS]
-    int64_t psum[N_CELLS]
-    int64_t rterm[N_WINDOWS]        # a removal's terms (score_remove's), both sides packed
-    int64_t rsum[N_CELLS]
+    const int64_t* packed_terms     # at 2 window_key: a placement's terms, then a removal's
+    int64_t pterm[N_WINDOWS][2]     # the window's terms: a placement's, a removal's (score_remove)
+    int64_t psum[N_CELLS][2]        # their sums over the windows through the cell
     # more sides: each side's on its own
     int32_t term[MAX_SIDES][N_WINDOWS]  # the window's term for a chip of side s on one of its cells
     uint8_t four[MAX_SIDES][N_WINDOWS]  # 1: the window is s's with 4 counted: left to place_value

@@ -308,7 +308,7 @@ cdef int sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil:
     for key in range(N_WINDOW_KEYS):
         fw = key & 63
         corner = (key >> 8) & 1
-        packed_terms[key] = 0
+        packed_terms[2 * key] = 0
         for s in range(2):
             o = 1 - s
             term = four = 0
@@ -328,10 +328,10 @@ cdef int sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil:
                 else:
                     term = <int>w.block[f]
             lane = term + (<int64_t>four << FOUR_SHIFT)
-            packed_terms[key] += lane << (32 * s)
-        packed_terms[N_WINDOW_KEYS + key] = 0
+            packed_terms[2 * key] += lane << (32 * s)
+        packed_terms[2 * key + 1] = 0
         for s in range(2):
-            packed_terms[N_WINDOW_KEYS + key] += (<int64_t>removal_term(w, key, s)) << (32 * s)
+            packed_terms[2 * key + 1] += (<int64_t>removal_term(w, key, s)) << (32 * s)
     return 1 + removals
 
 
@@ -376,24 +376,21 @@ cdef inline int near_sides(const Tables* t, const Game* g) noexcept nogil:
 cdef inline void window_update(const Ctx* ctx, const Game* g, CellSums* cs, int wi) noexcept nogil:
     """Window ``wi``'s terms read again, their changes added to its 5 cells' sums."""
     cdef int32_t term, d
-    cdef int64_t v, dv
+    cdef int64_t dv, dr
+    cdef const int64_t* terms
     cdef uint8_t four
     cdef int s, k, cell, df
     cdef const uint8_t* cells = cs.window_cells + 5 * wi
     if cs.packed:
-        k = window_key(ctx.t, g, cs.near, wi)
-        v = cs.packed_terms[k]
-        dv = v - cs.pterm[wi]
-        if dv:
-            cs.pterm[wi] = v
+        terms = cs.packed_terms + 2 * window_key(ctx.t, g, cs.near, wi)
+        dv = terms[0] - cs.pterm[wi][0]
+        dr = terms[1] - cs.pterm[wi][1]
+        if dv or dr:
+            cs.pterm[wi][0] = terms[0]
+            cs.pterm[wi][1] = terms[1]
             for s in range(5):
-                cs.psum[cells[s]] += dv
-        v = cs.packed_terms[N_WINDOW_KEYS + k]
-        dv = v - cs.rterm[wi]
-        if dv:
-            cs.rterm[wi] = v
-            for s in range(5):
-                cs.rsum[cells[s]] += dv
+                cs.psum[cells[s]][0] += dv
+                cs.psum[cells[s]][1] += dr
         return
     for s in range(ctx.t.sides):
         term = window_term(ctx, g, cs, s, wi, &four)
@@ -425,8 +422,6 @@ cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
     cs.near = near_sides(ctx.t, g)
     memset(cs.pterm, 0, sizeof(cs.pterm))
     memset(cs.psum, 0, sizeof(cs.psum))
-    memset(cs.rterm, 0, sizeof(cs.rterm))
-    memset(cs.rsum, 0, sizeof(cs.rsum))
     memset(cs.term, 0, sizeof(cs.term))
     memset(cs.four, 0, sizeof(cs.four))
     memset(cs.sum, 0, sizeof(cs.sum))
@@ -494,7 +489,7 @@ cdef inline double summed_place(const Ctx* ctx, const Game* g, ScoreMemo* mm, co
     cdef uint32_t lane
     cdef double s
     if cs.packed:
-        lane = <uint32_t>(cs.psum[cell] >> (32 * me))
+        lane = <uint32_t>(cs.psum[cell][0] >> (32 * me))
         if lane >> FOUR_SHIFT:
             return memo_score(ctx, g, mm, a)
         s = ctx.centre[cell] + <double>lane
@@ -509,8 +504,8 @@ cdef inline double summed_place(const Ctx* ctx, const Game* g, ScoreMemo* mm, co
 
 cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
                            ScoreMemo* mm, const CellSums* cs) noexcept nogil:
-    """greedy_kept with the placement values read off the cell sums kept through the
-    game (sums_exact said they are exact): the centre value plus the sum of the window
+    """greedy_choice with the placement values read off the cell sums kept through the
+    game (sums_exact said they are exact; ``mm`` is room for one decision's memo): the centre value plus the sum of the window
     terms, one addition, unless a window through the cell is the mover's with 4 counted
     (then place_value, which sees what it completes).  Not in the draft variant.
 
@@ -525,7 +520,7 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
     cdef int32_t a
     cdef Best b
     b.score, b.action, b.ties = -INFINITY, -1, 0
-    mm.have_pick = 0
+    memo_clear(mm)  # what it keeps (the cells that may complete a sequence) is kept for one decision
     if (g.result != RESULT_NONE or (t.restrict and me == t.restrict_side)
             or (not t.first_turn_jacks and g.turn == 0)):
         n = gen_actions(t, g, buf)
@@ -562,7 +557,7 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
             if kind == CARD_REMOVE:
                 a = encode(ACT_REMOVE, c, cell, -1)
                 if cs.removals:
-                    offer(&b, -ctx.w.remove_cost + <double>(<uint32_t>(cs.rsum[cell] >> (32 * me))), a, rng)
+                    offer(&b, -ctx.w.remove_cost + <double>(<uint32_t>(cs.psum[cell][1] >> (32 * me))), a, rng)
                 else:
                     offer(&b, memo_score(ctx, g, mm, a), a, rng)
             else:

@@ -211,7 +211,8 @@ ctypedef struct Buffers:
     int32_t work[MAX_MOVES]
     bint main_thread             # Ctrl-C reaches a search on this thread (_worlds.keep_searching)
     # an unrestricted greedy bot's scores of cells, kept through a game per bot and side
-    # (greedy_kept): forgotten around every chip placed or removed (memo_moved)
+    # (greedy_kept): forgotten around every chip placed or removed (memo_moved); a
+    # summed bot's (greedy_summed) serve for one decision at a time
     int n_kept
     int kept_bot[MAX_SEATS]      # the bots that keep them
     ScoreMemo kept[MAX_SEATS][MAX_SIDES]
@@ -358,13 +359,14 @@ cdef void kept_moved(const Tables* t, const LoopBot* bots, const Game* g, int32_
     cdef u128 cells
     if kind != ACT_PLACE and kind != ACT_REMOVE:
         return
-    cells = cells_around(t, act_cell(action))
-    if g.seq_n != seq_n or t.heart:
-        cells = ~(<u128>0)
-    for i in range(bufs.n_kept):
-        b = bufs.kept_bot[i]
-        for s in range(t.sides):
-            memo_moved(&bufs.kept[b][s], cells)
+    if bufs.n_kept:
+        cells = cells_around(t, act_cell(action))
+        if g.seq_n != seq_n or t.heart:
+            cells = ~(<u128>0)
+        for i in range(bufs.n_kept):
+            b = bufs.kept_bot[i]
+            for s in range(t.sides):
+                memo_moved(&bufs.kept[b][s], cells)
     for i in range(bufs.n_sums):
         sums_moved(&bots[bufs.sums_bot[i]].ctx, g, &bufs.sums[i], act_cell(action))
 
@@ -388,7 +390,9 @@ cdef void sums_begin(const Ctx* ctx, const Game* g, Buffers* bufs, int i) noexce
     cdef CellSums* cs = &bufs.sums[i]
     cdef bint empty = (g.chips[0] | g.chips[1] | g.chips[2]) == 0 and g.seq_n == 0
     if empty and bufs.empty_made[i]:
-        memcpy(cs, &bufs.empty_sums[i], sizeof(CellSums))
+        # packed, the sums for more sides (the struct's tail) are not read
+        memcpy(cs, &bufs.empty_sums[i],
+               <size_t>(<char*>&cs.term[0][0] - <char*>cs) if bufs.packed[i] else sizeof(CellSums))
         return
     cs.window_cells = bufs.window_cells
     cs.packed = bufs.packed[i] > 0
@@ -439,7 +443,7 @@ cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Gam
             discards = g.disc_n
         seq_n = g.seq_n
         apply_action(t, g, action, &table.bg, NULL, -1)
-        if bufs.n_kept:
+        if bufs.n_kept or bufs.n_sums:
             kept_moved(t, bots, g, action, seq_n, bufs)
         # every action but a pass discards one card; a reshuffle empties the piles (C-29)
         if counts != NULL and g.disc_n < discards + (act_kind(action) != ACT_PASS):
@@ -567,7 +571,7 @@ cdef class Lineup:
             bufs.n_sums = 0
             for i in range(self.n_bots):
                 bufs.sums_of[i] = -1
-                if self.bots[i].kind == BOT_GREEDY and not self.bots[i].restrict:
+                if self.bots[i].kind == BOT_GREEDY and not self.bots[i].restrict and not self.bots[i].summed:
                     bufs.kept_bot[bufs.n_kept] = i
                     bufs.n_kept += 1
                 if self.bots[i].summed:
