@@ -500,6 +500,13 @@ cdef class Lineup:
                     self.tables.append(barred)
                     make_ctx(&self.bots[i].barred[s], &barred.t, &w)
 
+    @property
+    def summed(self):
+        """Per bot, whether it reads its placement values off cell sums kept through a
+        game (an unrestricted greedy bot whose weights make them exact, outside the
+        draft variant: greedy_summed) rather than computing them at each decision."""
+        return [bool(self.bots[i].summed) for i in range(self.n_bots)]
+
     cdef _searching(self, LoopBot* bot, dict options):
         """A searching bot's Searcher and budget (see the class docstring)."""
         if bot.kind == BOT_MCTS:
