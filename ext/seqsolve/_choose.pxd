@@ -2,7 +2,7 @@
 # the heuristic's one action of look-ahead, the decisive move) that the bots
 # call and the tree search (_search) reuses at its root and in its playouts.
 
-from libc.stdint cimport uint8_t, int16_t, int32_t, int64_t, uint64_t
+from libc.stdint cimport uint8_t, int16_t, uint16_t, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 from numpy.random cimport bitgen_t
 from seqsolve._core cimport u128, Game, MAX_SIDES, MAX_CODES, N_CELLS, N_WINDOWS
@@ -73,6 +73,7 @@ ctypedef struct CellSums:
     const int64_t* packed_terms     # at 2 window_key: a placement's terms, then a removal's
     int64_t pterm[N_WINDOWS][2]     # the window's terms: a placement's, a removal's (score_remove)
     int64_t psum[N_CELLS][2]        # their sums over the windows through the cell
+    uint16_t key_base[N_WINDOWS]    # window_key but the chips: made anew with each sequence
     # more sides: each side's on its own
     int32_t term[MAX_SIDES][N_WINDOWS]  # the window's term for a chip of side s on one of its cells
     uint8_t four[MAX_SIDES][N_WINDOWS]  # 1: the window is s's with 4 counted: left to place_value

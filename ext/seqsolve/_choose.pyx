@@ -363,6 +363,29 @@ cdef inline int window_key(const Tables* t, const Game* g, int near, int wi) noe
             | near << 9)
 
 
+cdef inline void keys_based(const Tables* t, const Game* g, CellSums* cs) noexcept nogil:
+    """Every window's key_base: its window_key without the chips, which change on every
+    move, while its bars and ``near`` change only with a sequence."""
+    cdef int wi
+    for wi in range(N_WINDOWS):
+        cs.key_base[wi] = <uint16_t>(window_key(t, g, cs.near, wi) & ~63)
+
+
+cdef inline void packed_update(const Game* g, CellSums* cs, int wi) noexcept nogil:
+    """window_update of packed sums, its key read off key_base."""
+    cdef const int64_t* terms = cs.packed_terms + 2 * (g.tally.fill[wi] | cs.key_base[wi])
+    cdef int64_t dv = terms[0] - cs.pterm[wi][0], dr = terms[1] - cs.pterm[wi][1]
+    cdef const uint8_t* cells
+    cdef int k
+    if dv or dr:
+        cs.pterm[wi][0] = terms[0]
+        cs.pterm[wi][1] = terms[1]
+        cells = cs.window_cells + 5 * wi
+        for k in range(5):
+            cs.psum[cells[k]][0] += dv
+            cs.psum[cells[k]][1] += dr
+
+
 cdef inline int near_sides(const Tables* t, const Game* g) noexcept nogil:
     """A bit per side one sequence short of the win: the others' blocks of its fours
     are blocks of the win."""
@@ -376,21 +399,11 @@ cdef inline int near_sides(const Tables* t, const Game* g) noexcept nogil:
 cdef inline void window_update(const Ctx* ctx, const Game* g, CellSums* cs, int wi) noexcept nogil:
     """Window ``wi``'s terms read again, their changes added to its 5 cells' sums."""
     cdef int32_t term, d
-    cdef int64_t dv, dr
-    cdef const int64_t* terms
     cdef uint8_t four
     cdef int s, k, cell, df
     cdef const uint8_t* cells = cs.window_cells + 5 * wi
     if cs.packed:
-        terms = cs.packed_terms + 2 * window_key(ctx.t, g, cs.near, wi)
-        dv = terms[0] - cs.pterm[wi][0]
-        dr = terms[1] - cs.pterm[wi][1]
-        if dv or dr:
-            cs.pterm[wi][0] = terms[0]
-            cs.pterm[wi][1] = terms[1]
-            for s in range(5):
-                cs.psum[cells[s]][0] += dv
-                cs.psum[cells[s]][1] += dr
+        packed_update(g, cs, wi)
         return
     for s in range(ctx.t.sides):
         term = window_term(ctx, g, cs, s, wi, &four)
@@ -420,6 +433,8 @@ cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
     cs.w_corner = <int32_t>w.corner_line
     cs.seq_n = g.seq_n
     cs.near = near_sides(ctx.t, g)
+    if cs.packed:
+        keys_based(ctx.t, g, cs)
     memset(cs.pterm, 0, sizeof(cs.pterm))
     memset(cs.psum, 0, sizeof(cs.psum))
     memset(cs.term, 0, sizeof(cs.term))
@@ -439,8 +454,14 @@ cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noex
     cdef int i, k, s, wi
     cdef u128 cells
     cdef uint64_t bits
+    if g.seq_n == cs.seq_n and cs.packed:
+        for i in range(t.through_n[cell]):
+            packed_update(g, cs, t.through[cell][i])
+        return
     if g.seq_n != cs.seq_n:
         cs.near = near_sides(t, g)
+        if cs.packed:
+            keys_based(t, g, cs)
     for i in range(t.through_n[cell]):
         window_update(ctx, g, cs, t.through[cell][i])
     if g.seq_n == cs.seq_n:
@@ -513,9 +534,9 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
     dead-card exchanges by card, then a pass) without listing them, except on the
     game's first turn under K-2 and for a side under a bot restriction."""
     cdef const Tables* t = ctx.t
-    cdef int seat = g.to_move, me = t.seat_side[seat], n, i, c, cell, kind
+    cdef int seat = g.to_move, me = t.seat_side[seat], n, i, c, cell, kind, half
     cdef bint unknown = 0, played = 0
-    cdef uint64_t have = 0, codes
+    cdef uint64_t have = 0, codes, bits
     cdef u128 targets, removable
     cdef int32_t a
     cdef Best b
@@ -551,18 +572,21 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
         else:
             targets = removable
         played = played or targets != 0
-        while targets:
-            cell = ctz128(targets)
-            targets &= targets - 1
-            if kind == CARD_REMOVE:
-                a = encode(ACT_REMOVE, c, cell, -1)
-                if cs.removals:
-                    offer(&b, -ctx.w.remove_cost + <double>(<uint32_t>(cs.psum[cell][1] >> (32 * me))), a, rng)
+        for half in range(2):  # the cells in order, a 64-bit half at a time
+            bits = <uint64_t>(targets >> (64 * half))
+            while bits:
+                cell = 64 * half + ctz64(bits)
+                bits &= bits - 1
+                if kind == CARD_REMOVE:
+                    a = encode(ACT_REMOVE, c, cell, -1)
+                    if cs.removals:
+                        offer(&b, -ctx.w.remove_cost + <double>(<uint32_t>(cs.psum[cell][1] >> (32 * me))),
+                              a, rng)
+                    else:
+                        offer(&b, memo_score(ctx, g, mm, a), a, rng)
                 else:
-                    offer(&b, memo_score(ctx, g, mm, a), a, rng)
-            else:
-                a = encode(ACT_PLACE, c, cell, -1)
-                offer(&b, summed_place(ctx, g, mm, cs, me, a, cell, kind == CARD_WILD), a, rng)
+                    a = encode(ACT_PLACE, c, cell, -1)
+                    offer(&b, summed_place(ctx, g, mm, cs, me, a, cell, kind == CARD_WILD), a, rng)
     if g.ex_left > 0:
         codes = have
         while codes:
