@@ -523,6 +523,44 @@ cdef inline double summed_place(const Ctx* ctx, const Game* g, ScoreMemo* mm, co
     return s
 
 
+cdef inline void place_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, const CellSums* cs, int me,
+                              int card, u128 targets, bint wild, Best* b, bitgen_t* rng) noexcept nogil:
+    """The placements of ``card`` (a two-eyed jack when ``wild``) on ``targets``, in cell
+    order (a 64-bit half at a time), scored by summed_place."""
+    cdef uint64_t bits
+    cdef int half, cell
+    cdef int32_t a
+    cdef double s
+    for half in range(2):
+        bits = <uint64_t>(targets >> (64 * half))
+        while bits:
+            cell = 64 * half + ctz64(bits)
+            bits &= bits - 1
+            a = encode(ACT_PLACE, card, cell, -1)
+            s = summed_place(ctx, g, mm, cs, me, a, cell, wild)
+            if s >= b.score:  # else nothing changes (offer)
+                offer(b, s, a, rng)
+
+
+cdef inline void remove_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, const CellSums* cs, int me,
+                               int card, u128 targets, Best* b, bitgen_t* rng) noexcept nogil:
+    """The removals of one-eyed jack ``card`` from the chips of ``targets``, in cell order:
+    off the removal sums when they are exact (CellSums.removals), else memo_score."""
+    cdef uint64_t bits
+    cdef int half, cell
+    cdef int32_t a
+    for half in range(2):
+        bits = <uint64_t>(targets >> (64 * half))
+        while bits:
+            cell = 64 * half + ctz64(bits)
+            bits &= bits - 1
+            a = encode(ACT_REMOVE, card, cell, -1)
+            if cs.removals:
+                offer(b, -ctx.w.remove_cost + <double>(<uint32_t>(cs.psum[cell][1] >> (32 * me))), a, rng)
+            else:
+                offer(b, memo_score(ctx, g, mm, a), a, rng)
+
+
 cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
                            ScoreMemo* mm, const CellSums* cs) noexcept nogil:
     """greedy_choice with the placement values read off the cell sums kept through the
@@ -534,9 +572,9 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
     dead-card exchanges by card, then a pass) without listing them, except on the
     game's first turn under K-2 and for a side under a bot restriction."""
     cdef const Tables* t = ctx.t
-    cdef int seat = g.to_move, me = t.seat_side[seat], n, i, c, cell, kind, half
+    cdef int seat = g.to_move, me = t.seat_side[seat], n, i, c, kind
     cdef bint unknown = 0, played = 0
-    cdef uint64_t have = 0, codes, bits
+    cdef uint64_t have = 0, codes
     cdef u128 targets, removable
     cdef int32_t a
     cdef Best b
@@ -572,21 +610,10 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
         else:
             targets = removable
         played = played or targets != 0
-        for half in range(2):  # the cells in order, a 64-bit half at a time
-            bits = <uint64_t>(targets >> (64 * half))
-            while bits:
-                cell = 64 * half + ctz64(bits)
-                bits &= bits - 1
-                if kind == CARD_REMOVE:
-                    a = encode(ACT_REMOVE, c, cell, -1)
-                    if cs.removals:
-                        offer(&b, -ctx.w.remove_cost + <double>(<uint32_t>(cs.psum[cell][1] >> (32 * me))),
-                              a, rng)
-                    else:
-                        offer(&b, memo_score(ctx, g, mm, a), a, rng)
-                else:
-                    a = encode(ACT_PLACE, c, cell, -1)
-                    offer(&b, summed_place(ctx, g, mm, cs, me, a, cell, kind == CARD_WILD), a, rng)
+        if kind == CARD_REMOVE:
+            remove_offers(ctx, g, mm, cs, me, c, targets, &b, rng)
+        else:
+            place_offers(ctx, g, mm, cs, me, c, targets, kind == CARD_WILD, &b, rng)
     if g.ex_left > 0:
         codes = have
         while codes:
