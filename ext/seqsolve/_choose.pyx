@@ -526,20 +526,27 @@ cdef inline double summed_place(const Ctx* ctx, const Game* g, ScoreMemo* mm, co
 cdef inline void place_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, const CellSums* cs, int me,
                               int card, u128 targets, bint wild, Best* b, bitgen_t* rng) noexcept nogil:
     """The placements of ``card`` (a two-eyed jack when ``wild``) on ``targets``, in cell
-    order (a 64-bit half at a time), scored by summed_place."""
+    order (a 64-bit half at a time), scored as summed_place scores them."""
     cdef uint64_t bits
-    cdef int half, cell
+    cdef uint32_t lane
+    cdef int half, cell, shift = 32 * me
     cdef int32_t a
-    cdef double s
+    cdef double s, cost = ctx.w.jack_cost if wild else 0.0  # s - 0.0 is s: the same bits
     for half in range(2):
-        bits = <uint64_t>(targets >> (64 * half))
+        bits = <uint64_t>targets if half == 0 else <uint64_t>(targets >> 64)
         while bits:
-            cell = 64 * half + ctz64(bits)
+            cell = (half << 6) + ctz64(bits)
             bits &= bits - 1
+            if cs.packed:
+                lane = <uint32_t>(cs.psum[cell][0] >> shift)
+                if lane >> FOUR_SHIFT == 0:
+                    s = ctx.centre[cell] + <double>lane
+                    s -= cost
+                    if s >= b.score:  # else offer would change nothing
+                        offer(b, s, encode(ACT_PLACE, card, cell, -1), rng)
+                    continue
             a = encode(ACT_PLACE, card, cell, -1)
-            s = summed_place(ctx, g, mm, cs, me, a, cell, wild)
-            if s >= b.score:  # else nothing changes (offer)
-                offer(b, s, a, rng)
+            offer(b, summed_place(ctx, g, mm, cs, me, a, cell, wild), a, rng)
 
 
 cdef inline void remove_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, const CellSums* cs, int me,
@@ -550,9 +557,9 @@ cdef inline void remove_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, con
     cdef int half, cell
     cdef int32_t a
     for half in range(2):
-        bits = <uint64_t>(targets >> (64 * half))
+        bits = <uint64_t>targets if half == 0 else <uint64_t>(targets >> 64)
         while bits:
-            cell = 64 * half + ctz64(bits)
+            cell = (half << 6) + ctz64(bits)
             bits &= bits - 1
             a = encode(ACT_REMOVE, card, cell, -1)
             if cs.removals:
