@@ -72,7 +72,7 @@ ctypedef struct CellSums:
     int near                        # bit o: side o's fours are blocks of the win (packed)
     const int64_t* packed_terms     # at 2 window_key: a placement's terms, then a removal's
     int64_t pterm[N_WINDOWS][2]     # the window's terms: a placement's, a removal's (score_remove)
-    int64_t psum[N_CELLS][2]        # their sums over the windows through the cell
+    int64_t psum[N_CELLS]           # the placement terms' sums over the windows through the cell
     uint16_t key_base[N_WINDOWS]    # window_key but the chips: made anew with each sequence
     # more sides: each side's on its own
     int32_t term[MAX_SIDES][N_WINDOWS]  # the window's term for a chip of side s on one of its cells

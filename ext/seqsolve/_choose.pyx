@@ -372,18 +372,28 @@ cdef inline void keys_based(const Tables* t, const Game* g, CellSums* cs) noexce
 
 
 cdef inline void packed_update(const Game* g, CellSums* cs, int wi) noexcept nogil:
-    """window_update of packed sums, its key read off key_base."""
+    """window_update of packed sums, its key read off key_base.  A removal's terms are
+    only kept per window: a removal is scored far more rarely than a window changes
+    (removal_sum)."""
     cdef const int64_t* terms = cs.packed_terms + 2 * (g.tally.fill[wi] | cs.key_base[wi])
-    cdef int64_t dv = terms[0] - cs.pterm[wi][0], dr = terms[1] - cs.pterm[wi][1]
+    cdef int64_t dv = terms[0] - cs.pterm[wi][0]
     cdef const uint8_t* cells
     cdef int k
-    if dv or dr:
+    cs.pterm[wi][1] = terms[1]
+    if dv:
         cs.pterm[wi][0] = terms[0]
-        cs.pterm[wi][1] = terms[1]
         cells = cs.window_cells + 5 * wi
         for k in range(5):
-            cs.psum[cells[k]][0] += dv
-            cs.psum[cells[k]][1] += dr
+            cs.psum[cells[k]] += dv
+
+
+cdef inline uint32_t removal_sum(const Tables* t, const CellSums* cs, int me, int cell) noexcept nogil:
+    """The removal terms for side ``me`` of the windows through ``cell`` (packed sums)."""
+    cdef uint32_t total = 0
+    cdef int i, shift = 32 * me
+    for i in range(t.through_n[cell]):
+        total += <uint32_t>(cs.pterm[t.through[cell][i]][1] >> shift)
+    return total
 
 
 cdef inline int near_sides(const Tables* t, const Game* g) noexcept nogil:
@@ -510,7 +520,7 @@ cdef inline double summed_place(const Ctx* ctx, const Game* g, ScoreMemo* mm, co
     cdef uint32_t lane
     cdef double s
     if cs.packed:
-        lane = <uint32_t>(cs.psum[cell][0] >> (32 * me))
+        lane = <uint32_t>(cs.psum[cell] >> (32 * me))
         if lane >> FOUR_SHIFT:
             return memo_score(ctx, g, mm, a)
         s = ctx.centre[cell] + <double>lane
@@ -538,7 +548,7 @@ cdef inline void place_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, cons
             cell = (half << 6) + ctz64(bits)
             bits &= bits - 1
             if cs.packed:
-                lane = <uint32_t>(cs.psum[cell][0] >> shift)
+                lane = <uint32_t>(cs.psum[cell] >> shift)
                 if lane >> FOUR_SHIFT == 0:
                     s = ctx.centre[cell] + <double>lane
                     s -= cost
@@ -563,7 +573,7 @@ cdef inline void remove_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, con
             bits &= bits - 1
             a = encode(ACT_REMOVE, card, cell, -1)
             if cs.removals:
-                offer(b, -ctx.w.remove_cost + <double>(<uint32_t>(cs.psum[cell][1] >> (32 * me))), a, rng)
+                offer(b, -ctx.w.remove_cost + <double>removal_sum(ctx.t, cs, me, cell), a, rng)
             else:
                 offer(b, memo_score(ctx, g, mm, a), a, rng)
 
@@ -581,7 +591,7 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
     cdef const Tables* t = ctx.t
     cdef int seat = g.to_move, me = t.seat_side[seat], n, i, c, kind
     cdef bint unknown = 0, played = 0
-    cdef uint64_t have = 0, codes
+    cdef uint64_t have = 0, codes, dead = 0  # dead: the ordinary cards with no empty cell
     cdef u128 targets, removable
     cdef int32_t a
     cdef Best b
@@ -612,6 +622,9 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
         kind = t.card_kind[c]
         if kind == CARD_NORMAL:
             targets = t.card_cells[c] & g.empty
+            if not targets:
+                dead |= (<uint64_t>1) << c
+                continue
         elif kind == CARD_WILD:
             targets = g.empty
         else:
@@ -622,12 +635,10 @@ cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t
         else:
             place_offers(ctx, g, mm, cs, me, c, targets, kind == CARD_WILD, &b, rng)
     if g.ex_left > 0:
-        codes = have
-        while codes:
-            c = ctz64(codes)
-            codes &= codes - 1
-            if t.card_kind[c] == CARD_NORMAL and not (t.card_cells[c] & g.empty):
-                offer(&b, ctx.w.exchange, encode(ACT_EXCHANGE, c, NO_CELL, -1), rng)
+        while dead:
+            c = ctz64(dead)
+            dead &= dead - 1
+            offer(&b, ctx.w.exchange, encode(ACT_EXCHANGE, c, NO_CELL, -1), rng)
     if (not played and not unknown) or t.vpass:
         offer(&b, 0.0, encode(ACT_PASS, 0, NO_CELL, -1), rng)
     return b.action
