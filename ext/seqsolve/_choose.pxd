@@ -70,6 +70,7 @@ ctypedef struct CellSums:
     bint packed
     bint removals                   # packed_terms holds the removals' terms too (sums_packed)
     int near                        # bit o: side o's fours are blocks of the win (packed)
+    double centre_max               # the largest centre value of a cell (place_offers)
     const int64_t* packed_terms     # at 2 window_key: a placement's terms, then a removal's
     int64_t pterm[N_WINDOWS][2]     # the window's terms: a placement's, a removal's (score_remove)
     int64_t psum[N_CELLS]           # the placement terms' sums over the windows through the cell

@@ -443,6 +443,9 @@ cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
     cs.w_corner = <int32_t>w.corner_line
     cs.seq_n = g.seq_n
     cs.near = near_sides(ctx.t, g)
+    cs.centre_max = 0.0
+    for i in range(N_CELLS):
+        cs.centre_max = max(cs.centre_max, ctx.centre[i])
     if cs.packed:
         keys_based(ctx.t, g, cs)
     memset(cs.pterm, 0, sizeof(cs.pterm))
@@ -533,15 +536,30 @@ cdef inline double summed_place(const Ctx* ctx, const Game* g, ScoreMemo* mm, co
     return s
 
 
+cdef inline int64_t lane_floor(double best, double cost, double centre_max) noexcept nogil:
+    """A placement whose lane (packed cell sum) is below this scores below ``best``
+    whatever its cell's centre value: centre + lane - cost < best by 2 at least, far more
+    than any rounding.  At most 2^FOUR_SHIFT: a lane with fours is never passed over."""
+    cdef double limit = best + cost - centre_max - 1.0
+    if not limit > 0.0:  # and not a NaN
+        return 0
+    if limit >= <double>(1 << FOUR_SHIFT):
+        return 1 << FOUR_SHIFT
+    return <int64_t>limit
+
+
 cdef inline void place_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, const CellSums* cs, int me,
                               int card, u128 targets, bint wild, Best* b, bitgen_t* rng) noexcept nogil:
     """The placements of ``card`` (a two-eyed jack when ``wild``) on ``targets``, in cell
-    order (a 64-bit half at a time), scored as summed_place scores them."""
+    order (a 64-bit half at a time), scored as summed_place scores them.  Packed, a
+    placement that cannot reach the best so far (lane_floor) is passed over: offer would
+    change nothing."""
     cdef uint64_t bits
     cdef uint32_t lane
     cdef int half, cell, shift = 32 * me
     cdef int32_t a
     cdef double s, cost = ctx.w.jack_cost if wild else 0.0  # s - 0.0 is s: the same bits
+    cdef int64_t floor = lane_floor(b.score, cost, cs.centre_max) if wild else 0  # a jack's many cells
     for half in range(2):
         bits = <uint64_t>targets if half == 0 else <uint64_t>(targets >> 64)
         while bits:
@@ -549,14 +567,20 @@ cdef inline void place_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, cons
             bits &= bits - 1
             if cs.packed:
                 lane = <uint32_t>(cs.psum[cell] >> shift)
+                if lane < floor:
+                    continue
                 if lane >> FOUR_SHIFT == 0:
                     s = ctx.centre[cell] + <double>lane
                     s -= cost
                     if s >= b.score:  # else offer would change nothing
                         offer(b, s, encode(ACT_PLACE, card, cell, -1), rng)
+                        if wild:
+                            floor = lane_floor(b.score, cost, cs.centre_max)
                     continue
             a = encode(ACT_PLACE, card, cell, -1)
             offer(b, summed_place(ctx, g, mm, cs, me, a, cell, wild), a, rng)
+            if wild:
+                floor = lane_floor(b.score, cost, cs.centre_max)
 
 
 cdef inline void remove_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, const CellSums* cs, int me,
