@@ -4,7 +4,10 @@ the scores and the evaluation of ``seqsolve._eval``; the tree search
 (``seqsolve._search``) reuses them through ``_choose.pxd``.
 
 * :func:`greedy_action` plays the action with the best one-ply score
-  (:func:`seqsolve._eval.score_action`).
+  (:func:`seqsolve._eval.score_action`).  In the compiled game loop the greedy bot
+  keeps every cell's placement value through the game as a sum of window terms
+  updated where a move changes them (``greedy_summed``): the same choices, read off
+  the sums instead of computed at each decision.
 * :func:`heuristic_action` looks one action ahead with the static evaluation,
   always wins when it can and blocks an opponent's immediate win when a block
   exists; in the draft variant it adds what the card it takes is worth in hand
