@@ -158,7 +158,7 @@ cdef inline int32_t greedy_best(const Ctx* ctx, const Game* g, bitgen_t* rng, co
 # ---------------------------------------------------------------- the greedy bot's cell sums
 
 cdef enum:
-    MAX_TERM = 1 << 24   # the largest window term the sums take: a cell's 20 windows' fit 32 bits
+    MAX_TERM = 1 << 24   # the largest window term the sums take: a cell's 20 terms fit 32 bits
 
 
 cdef inline double grid_round(double r, int e) noexcept nogil:
