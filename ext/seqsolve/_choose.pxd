@@ -2,10 +2,10 @@
 # the heuristic's one action of look-ahead, the decisive move) that the bots
 # call and the tree search (_search) reuses at its root and in its playouts.
 
-from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport uint8_t, int16_t, uint16_t, int32_t, int64_t, uint64_t
 from libc.string cimport memset
 from numpy.random cimport bitgen_t
-from seqsolve._core cimport u128, Game, MAX_SIDES, MAX_CODES, N_CELLS
+from seqsolve._core cimport u128, Game, MAX_SIDES, MAX_CODES, N_CELLS, N_WINDOWS
 from seqsolve._eval cimport Ctx, ScoreMemo, Threats, memo_clear
 
 
@@ -55,6 +55,33 @@ ctypedef struct BoardKeys:
     CellChange change[N_CELLS]
 
 
+ctypedef struct CellSums:
+    # the greedy bot's placement values kept whole through a game (greedy_summed): per
+    # side, the sum of the window terms of place_value over the windows through each
+    # cell, in whole numbers, updated where a window's term changes (sums_moved)
+    int32_t w_extend[4]
+    int32_t w_block[5]
+    int32_t w_block_win, w_corner   # the weights, as whole numbers (sums_exact)
+    const uint8_t* window_cells     # the 5 cells of window wi at [5 wi .. 5 wi + 4]
+    int seq_n                       # the sequences the sums have seen
+    # two sides (packed): a window's terms and a cell's sums for both sides in one
+    # number, side s in bits 32s..32s+31 as term + (four << 26), the window's terms
+    # read off ``packed_terms`` by window_key
+    bint packed
+    bint removals                   # packed_terms holds the removals' terms too (sums_packed)
+    int near                        # bit o: side o's fours are blocks of the win (packed)
+    double centre_max               # the largest centre value of a cell (place_offers)
+    const int64_t* packed_terms     # at 2 window_key: a placement's terms, then a removal's
+    int64_t pterm[N_WINDOWS][2]     # the window's terms: a placement's, a removal's (score_remove)
+    int64_t psum[N_CELLS]           # the placement terms' sums over the windows through the cell
+    uint16_t key_base[N_WINDOWS]    # window_key but the chips: made anew with each sequence
+    # more sides: each side's on its own
+    int32_t term[MAX_SIDES][N_WINDOWS]  # the window's term for a chip of side s on one of its cells
+    uint8_t four[MAX_SIDES][N_WINDOWS]  # 1: the window is s's with 4 counted: left to place_value
+    int32_t sum[MAX_SIDES][N_CELLS]     # the terms of the windows through the cell
+    uint8_t fours[MAX_SIDES][N_CELLS]   # such windows of s through the cell
+
+
 ctypedef struct HeuristicMemo:
     # what the actions of one decision share: the scores' memo and, in the draft
     # variant, the evaluation of the last play (its picks leave the same board)
@@ -91,6 +118,17 @@ cdef int32_t urgent_action(const Ctx* ctx, const Game* g, Threats* th, bitgen_t*
 cdef int32_t greedy_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil
 cdef int32_t greedy_counted(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
                             long long* scored) noexcept nogil
+cdef int32_t greedy_kept(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                         ScoreMemo* mm) noexcept nogil
+cdef bint sums_exact(const Ctx* ctx) noexcept nogil
+cdef enum:
+    N_WINDOW_KEYS = 2048            # window_key's values: the size of a packed_terms table
+
+cdef int sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil
+cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
+cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noexcept nogil
+cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                           ScoreMemo* mm, const CellSums* cs) noexcept nogil
 cdef HeuristicKey heuristic_key(const Ctx* ctx, const Game* g, bitgen_t* rng, HeuristicMemo* hm,
                                 int32_t action) noexcept nogil
 cdef int32_t heuristic_choice(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf) noexcept nogil

@@ -4,7 +4,10 @@ the scores and the evaluation of ``seqsolve._eval``; the tree search
 (``seqsolve._search``) reuses them through ``_choose.pxd``.
 
 * :func:`greedy_action` plays the action with the best one-ply score
-  (:func:`seqsolve._eval.score_action`).
+  (:func:`seqsolve._eval.score_action`).  In the compiled game loop the greedy bot
+  keeps every cell's placement value through the game as a sum of window terms
+  updated where a move changes them (``greedy_summed``): the same choices, read off
+  the sums instead of computed at each decision.
 * :func:`heuristic_action` looks one action ahead with the static evaluation,
   always wins when it can and blocks an opponent's immediate win when a block
   exists; in the draft variant it adds what the card it takes is worth in hand
@@ -23,8 +26,8 @@ True
 True
 """
 
-from libc.math cimport INFINITY
-from libc.stdint cimport uint16_t, uint64_t, int32_t
+from libc.math cimport INFINITY, ldexp, nearbyint, frexp
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t, int64_t
 from libc.string cimport memcpy, memset
 import numpy as np
 from numpy.random cimport bitgen_t
@@ -32,13 +35,13 @@ from numpy.random cimport bitgen_t
 from seqsolve._core cimport (
     u128, ctz128, ctz64, popcount128, bit, Tables, Tally, Game, CoreGame,
     rand_below, encode, act_kind, act_card, act_cell, act_pick, side_total, open_fill,
-    MAX_SIDES, MAX_CODES, MAX_MOVES, UNKNOWN_CARD,
-    ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE,
+    MAX_SIDES, MAX_CODES, MAX_MOVES, MAX_THROUGH, N_CELLS, N_WINDOWS, UNKNOWN_CARD, NO_CELL,
+    ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS,
     CARD_NORMAL, CARD_WILD, CARD_REMOVE, RESULT_NONE, RESULT_DRAW,
     gen_actions, apply_action,
 )
 from seqsolve._eval cimport (
-    Ctx, ScoreMemo, Threats, bitgen_of, load_ctx, memo_clear, memo_score, side_scores, rivals_score,
+    Ctx, Weights, ScoreMemo, Threats, bitgen_of, load_ctx, memo_clear, memo_score, side_scores, rivals_score,
     hold_value, hand_card_term, threats_scan, threat_cells, win_threat_cells, unseen_counts, features_dots, owner_of, four_cells,
     gain_cells, may_gain,
     F_OPEN, F_THREAT, F_WIN_THREAT, F_DOUBLE, F_WIN_DOUBLE, F_SEQUENCE, F_WILD, F_REMOVE, F_DEAD,
@@ -116,22 +119,556 @@ cdef int32_t greedy_counted(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_
                             long long* scored) noexcept nogil:
     """:func:`greedy_choice`, adding the number of actions it scored to ``*scored``
     (unless NULL): what a budget counted in work rather than seconds reads."""
-    cdef int n = gen_actions(ctx.t, g, buf), i, ties = 0
+    cdef ScoreMemo mm
+    cdef int n = gen_actions(ctx.t, g, buf)
+    memo_clear(&mm)
+    if scored != NULL:
+        scored[0] += n
+    return greedy_best(ctx, g, rng, buf, n, &mm)
+
+
+cdef int32_t greedy_kept(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                         ScoreMemo* mm) noexcept nogil:
+    """:func:`greedy_choice` with a memo kept from one decision of the same side to the
+    next, which has forgotten (memo_moved) every cell whose windows a move changed
+    since, and everything when a sequence was made: a cell's value is computed once
+    for as long as its windows stay the same, as the same arithmetic, so the same
+    games.  The values of draft picks read the whole board and are computed anew."""
+    mm.have_pick = 0
+    return greedy_best(ctx, g, rng, buf, gen_actions(ctx.t, g, buf), mm)
+
+
+cdef inline int32_t greedy_best(const Ctx* ctx, const Game* g, bitgen_t* rng, const int32_t* buf,
+                                int n, ScoreMemo* mm) noexcept nogil:
+    """The best of the ``n`` actions ``buf`` by memo_score, ties drawn as greedy_choice draws them."""
+    cdef int i, ties = 0
     cdef double best = -INFINITY, s
     cdef int32_t choice = -1
-    cdef ScoreMemo mm
-    memo_clear(&mm)
     for i in range(n):
-        s = memo_score(ctx, g, &mm, buf[i])
+        s = memo_score(ctx, g, mm, buf[i])
         if s > best:
             best, choice, ties = s, buf[i], 1
         elif s == best and rng != NULL:
             ties += 1
             if rand_below(rng, ties) == 0:
                 choice = buf[i]
-    if scored != NULL:
-        scored[0] += n
     return choice
+
+
+# ---------------------------------------------------------------- the greedy bot's cell sums
+
+cdef enum:
+    MAX_TERM = 1 << 24   # the largest window term the sums take: a cell's 20 terms fit 32 bits
+
+
+cdef inline double grid_round(double r, int e) noexcept nogil:
+    """``r`` rounded (to nearest, ties to even) to the spacing of the doubles in [2^e, 2^(e+1))."""
+    return ldexp(nearbyint(ldexp(r, 52 - e)), e - 52)
+
+
+cdef bint centre_exact(double c, int top) noexcept nogil:
+    """Whether adding whole numbers >= 0 to ``c`` one at a time, the sums staying below
+    2^top, always ends on the double that adding their total at once gives.
+
+    Adding a whole number is exact but where the sum enters a higher binade: there
+    ``c``'s fraction is rounded to that binade's spacing.  Rounding in steps can differ
+    from rounding at once (ties to even), so the result could depend on the binades the
+    sums pass through, that is on the order of the terms; this checks every set of
+    binades passed through: each binade's rounding of every value reachable before it
+    must be the rounding of ``c`` itself."""
+    cdef double seen[64]
+    cdef double first
+    cdef int n = 1, e, i, e0
+    cdef bint known
+    if not c >= 0.0:
+        return 0
+    if c == 0.0:
+        return 1
+    frexp(c, &e0)  # c in [2^(e0 - 1), 2^e0)
+    if top > 48:
+        return 0
+    seen[0] = c
+    for e in range(e0, top + 1):
+        first = grid_round(c, e)
+        known = 0
+        for i in range(n):
+            if grid_round(seen[i], e) != first:
+                return 0
+            known = known or seen[i] == first
+        if not known:
+            if n == 64:
+                return 0
+            seen[n] = first
+            n += 1
+    return 1
+
+
+cdef inline bint whole(double w, int64_t* out) noexcept nogil:
+    """``w`` as a whole number in [0, MAX_TERM] into ``out``; 0 when it is not one."""
+    if not (0.0 <= w <= MAX_TERM) or w != <double>(<int64_t>w):
+        return 0
+    out[0] = <int64_t>w
+    return 1
+
+
+cdef bint sums_exact(const Ctx* ctx) noexcept nogil:
+    """Whether greedy_summed makes greedy_choice's choices under ``ctx``: the window
+    weights of place_value are whole numbers >= 0, so that their sums are exact in any
+    order, and every cell's centre value plus such sums gives the same double added
+    window by window as added at once (centre_exact).  Not in the heart variant (D-3),
+    whose terms place_value adds after the windows'."""
+    cdef const Weights* w = &ctx.w
+    cdef int64_t v, top = 0
+    cdef int i, cell, e
+    if ctx.t.heart:
+        return 0
+    for i in range(4):
+        if not whole(w.extend[i], &v) or not whole(w.extend[i] + w.corner_line, &v):
+            return 0
+        top = max(top, v)
+    for i in range(1, 5):
+        if not whole(w.block[i], &v):
+            return 0
+        top = max(top, v)
+    if not whole(w.block_win, &v) or not whole(w.corner_line, &v):
+        return 0
+    top = max(top, <int64_t>w.block_win)
+    frexp(<double>(MAX_THROUGH * top) + 3.0 * ctx.w.centre + 1.0, &e)
+    for cell in range(N_CELLS):
+        for i in range(cell):
+            if ctx.centre[i] == ctx.centre[cell]:
+                break  # checked already
+        else:
+            if not centre_exact(ctx.centre[cell], e):
+                return 0
+    return 1
+
+
+cdef inline int32_t window_term(const Ctx* ctx, const Game* g, const CellSums* cs, int s, int wi,
+                                uint8_t* four) noexcept nogil:
+    """What window ``wi`` adds to place_value for a chip of side ``s`` on an empty cell
+    of it, read from the tally as place_value_tally reads it: an extension of s's open
+    window, a block of another side's, or nothing; ``four``: s's own window with 4
+    counted, which place_value looks at whole (the sequences it may complete)."""
+    cdef const Tables* t = ctx.t
+    cdef uint16_t fw = g.tally.fill[wi], mine = <uint16_t>(7 << (3 * s))
+    cdef int o, f, k
+    four[0] = 0
+    if (fw & ~mine) == 0:
+        o = s
+    elif (fw & mine) == 0:
+        o = -1
+        for k in range(t.sides):
+            if (fw >> (3 * k)) & 7:
+                if o >= 0:
+                    return 0  # two other sides in it: nobody's window
+                o = k
+    else:
+        return 0
+    if (g.tally.barred[o][wi >> 6] >> (wi & 63)) & 1:
+        return 0
+    f = ((fw >> (3 * o)) & 7) + t.corner_n[wi]
+    if o == s:
+        if f >= 4:
+            four[0] = 1
+            return 0
+        return cs.w_extend[f] + (cs.w_corner if ctx.win_corner[wi] else 0)
+    if f >= 4:
+        return cs.w_block_win if side_total(t, g, o) + 1 >= t.seq_to_win else cs.w_block[4]
+    return cs.w_block[f]
+
+
+cdef enum:
+    FOUR_SHIFT = 26                  # a packed lane: term sum below 2^26, then the fours
+    SUM_MASK = (1 << 26) - 1
+
+
+cdef int sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil:
+    """Whether the cell sums of ``ctx``'s game can be packed (two sides, a window holds
+    at most one corner, a cell's sum of terms fits 26 bits), and if so the packed terms
+    of every window_key into ``packed_terms`` (2 N_WINDOW_KEYS of them: a placement's,
+    then a removal's).  Returns 0: not packed, 1: packed, 2: the removals' sums are
+    exact too (their weights are whole numbers, added to minus the removal's cost)."""
+    cdef const Tables* t = ctx.t
+    cdef const Weights* w = &ctx.w
+    cdef int key, s, o, f, fw, wi, corner, top = 0, term, four, i
+    cdef int64_t lane, v
+    cdef bint removals
+    if t.sides != 2:
+        return 0
+    for wi in range(N_WINDOWS):
+        if t.corner_n[wi] > 1:
+            return 0
+    for i in range(4):
+        top = max(top, <int>(w.extend[i] + w.corner_line))
+    for i in range(1, 5):
+        top = max(top, <int>w.block[i])
+    top = max(top, <int>w.block_win)
+    top = max(top, <int>w.extend[4])
+    if top * MAX_THROUGH > SUM_MASK:
+        return 0
+    removals = whole(w.extend[4], &v) and whole(w.remove_cost, &v)
+    for key in range(N_WINDOW_KEYS):
+        fw = key & 63
+        corner = (key >> 8) & 1
+        packed_terms[2 * key] = 0
+        for s in range(2):
+            o = 1 - s
+            term = four = 0
+            if (fw >> (3 * o)) & 7 == 0:
+                o = s  # the chips in it are s's, or none
+            elif (fw >> (3 * s)) & 7:
+                o = -1  # both sides': nobody's window
+            if o >= 0 and not (key >> (6 + o)) & 1:  # not barred for its owner
+                f = ((fw >> (3 * o)) & 7) + corner
+                if o == s:
+                    if f >= 4:
+                        four = 1
+                    else:
+                        term = <int>w.extend[f] + (<int>w.corner_line if corner else 0)
+                elif f >= 4:
+                    term = <int>w.block_win if (key >> (9 + o)) & 1 else <int>w.block[4]
+                else:
+                    term = <int>w.block[f]
+            lane = term + (<int64_t>four << FOUR_SHIFT)
+            packed_terms[2 * key] += lane << (32 * s)
+        packed_terms[2 * key + 1] = 0
+        for s in range(2):
+            packed_terms[2 * key + 1] += (<int64_t>removal_term(w, key, s)) << (32 * s)
+    return 1 + removals
+
+
+cdef inline int removal_term(const Weights* w, int key, int me) noexcept nogil:
+    """What a window of window_key ``key`` adds to score_remove for side ``me`` taking
+    the other side's chip off one of its cells: a block of the other's window, or an
+    extension of ``me``'s window that chip alone was spoiling, or nothing."""
+    cdef int o = 1 - me, fw = key & 63, corner = (key >> 8) & 1, fo
+    if (fw & ~(7 << (3 * o))) == 0:
+        if (key >> (6 + o)) & 1:
+            return 0
+        fo = ((fw >> (3 * o)) & 7) + corner
+        if fo == 4:
+            return <int>w.block_win if (key >> (9 + o)) & 1 else <int>w.block[4]
+        return <int>w.block[fo] if fo < 4 else 0
+    if (fw & ~(7 << (3 * me))) == (1 << (3 * o)) and not (key >> (6 + me)) & 1:
+        return <int>w.extend[((fw >> (3 * me)) & 7) + corner]
+    return 0
+
+
+cdef inline int window_key(const Tables* t, const Game* g, int near, int wi) noexcept nogil:
+    """Window ``wi``'s entry in a packed_terms table: the chips in it (tally fill, two
+    sides), whether it is barred for each side, its corner, and ``near``."""
+    cdef int k = wi >> 6, b = wi & 63
+    return (g.tally.fill[wi]
+            | <int>((g.tally.barred[0][k] >> b) & 1) << 6
+            | <int>((g.tally.barred[1][k] >> b) & 1) << 7
+            | t.corner_n[wi] << 8
+            | near << 9)
+
+
+cdef inline void keys_based(const Tables* t, const Game* g, CellSums* cs) noexcept nogil:
+    """Every window's key_base: its window_key without the chips, which change on every
+    move, while its bars and ``near`` change only with a sequence."""
+    cdef int wi
+    for wi in range(N_WINDOWS):
+        cs.key_base[wi] = <uint16_t>(window_key(t, g, cs.near, wi) & ~63)
+
+
+cdef inline void packed_update(const Game* g, CellSums* cs, int wi) noexcept nogil:
+    """window_update of packed sums, its key read off key_base.  A removal's terms are
+    only kept per window: a removal is scored far more rarely than a window changes
+    (removal_sum)."""
+    cdef const int64_t* terms = cs.packed_terms + 2 * (g.tally.fill[wi] | cs.key_base[wi])
+    cdef int64_t dv = terms[0] - cs.pterm[wi][0]
+    cdef const uint8_t* cells
+    cdef int k
+    cs.pterm[wi][1] = terms[1]
+    if dv:
+        cs.pterm[wi][0] = terms[0]
+        cells = cs.window_cells + 5 * wi
+        for k in range(5):
+            cs.psum[cells[k]] += dv
+
+
+cdef inline uint32_t removal_sum(const Tables* t, const CellSums* cs, int me, int cell) noexcept nogil:
+    """The removal terms for side ``me`` of the windows through ``cell`` (packed sums)."""
+    cdef uint32_t total = 0
+    cdef int i, shift = 32 * me
+    for i in range(t.through_n[cell]):
+        total += <uint32_t>(cs.pterm[t.through[cell][i]][1] >> shift)
+    return total
+
+
+cdef inline int near_sides(const Tables* t, const Game* g) noexcept nogil:
+    """A bit per side one sequence short of the win: the others' blocks of its fours
+    are blocks of the win."""
+    cdef int s, near = 0
+    for s in range(t.sides):
+        if side_total(t, g, s) + 1 >= t.seq_to_win:
+            near |= 1 << s
+    return near
+
+
+cdef inline void window_update(const Ctx* ctx, const Game* g, CellSums* cs, int wi) noexcept nogil:
+    """Window ``wi``'s terms read again, their changes added to its 5 cells' sums."""
+    cdef int32_t term, d
+    cdef uint8_t four
+    cdef int s, k, cell, df
+    cdef const uint8_t* cells = cs.window_cells + 5 * wi
+    if cs.packed:
+        packed_update(g, cs, wi)
+        return
+    for s in range(ctx.t.sides):
+        term = window_term(ctx, g, cs, s, wi, &four)
+        d = term - cs.term[s][wi]
+        df = <int>four - <int>cs.four[s][wi]
+        if d == 0 and df == 0:
+            continue
+        cs.term[s][wi] = term
+        cs.four[s][wi] = four
+        for k in range(5):
+            cell = cells[k]
+            cs.sum[s][cell] += d
+            cs.fours[s][cell] += df
+
+
+cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil:
+    """The sums of ``g`` from scratch (its tally on); ``cs.window_cells``, ``packed``
+    and ``packed_terms`` set by the caller, the weights read from ``ctx`` (sums_exact)."""
+    cdef const Weights* w = &ctx.w
+    cdef int i
+    for i in range(4):
+        cs.w_extend[i] = <int32_t>w.extend[i]
+    cs.w_block[0] = 0
+    for i in range(1, 5):
+        cs.w_block[i] = <int32_t>w.block[i]
+    cs.w_block_win = <int32_t>w.block_win
+    cs.w_corner = <int32_t>w.corner_line
+    cs.seq_n = g.seq_n
+    cs.near = near_sides(ctx.t, g)
+    cs.centre_max = 0.0
+    for i in range(N_CELLS):
+        cs.centre_max = max(cs.centre_max, ctx.centre[i])
+    if cs.packed:
+        keys_based(ctx.t, g, cs)
+    memset(cs.pterm, 0, sizeof(cs.pterm))
+    memset(cs.psum, 0, sizeof(cs.psum))
+    memset(cs.term, 0, sizeof(cs.term))
+    memset(cs.four, 0, sizeof(cs.four))
+    memset(cs.sum, 0, sizeof(cs.sum))
+    memset(cs.fours, 0, sizeof(cs.fours))
+    for i in range(N_WINDOWS):
+        window_update(ctx, g, cs, i)
+
+
+cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noexcept nogil:
+    """After a chip came onto or off ``cell``: the windows through it read again.  A
+    sequence made bars windows of its side (C-25: those through its cells, or any with
+    a reuse limit) and brings the side nearer the win (its fours then count as a block
+    of the win for the others): those windows are read again too."""
+    cdef const Tables* t = ctx.t
+    cdef int i, k, s, wi
+    cdef u128 cells
+    cdef uint64_t bits
+    if g.seq_n == cs.seq_n and cs.packed:
+        for i in range(t.through_n[cell]):
+            packed_update(g, cs, t.through[cell][i])
+        return
+    if g.seq_n != cs.seq_n:
+        cs.near = near_sides(t, g)
+        if cs.packed:
+            keys_based(t, g, cs)
+    for i in range(t.through_n[cell]):
+        window_update(ctx, g, cs, t.through[cell][i])
+    if g.seq_n == cs.seq_n:
+        return
+    if t.reuse_limit >= 0:
+        for wi in range(N_WINDOWS):
+            window_update(ctx, g, cs, wi)
+    else:
+        for k in range(cs.seq_n, g.seq_n):
+            cells = t.window_mask[g.seq_window[k]]
+            while cells:
+                cell = ctz128(cells)
+                cells &= cells - 1
+                for i in range(t.through_n[cell]):
+                    window_update(ctx, g, cs, t.through[cell][i])
+        for s in range(t.sides):
+            for k in range(3):
+                bits = g.tally.threat[s][k]
+                while bits:
+                    window_update(ctx, g, cs, (k << 6) + ctz64(bits))
+                    bits &= bits - 1
+    cs.seq_n = g.seq_n
+
+
+ctypedef struct Best:
+    # the best action so far of a decision, and how many tie with it
+    double score
+    int32_t action
+    int ties
+
+
+cdef inline void offer(Best* b, double s, int32_t a, bitgen_t* rng) noexcept nogil:
+    """One action in P-13 order, kept as greedy_best keeps it (the same draws for ties)."""
+    if s > b.score:
+        b.score, b.action, b.ties = s, a, 1
+    elif s == b.score and rng != NULL:
+        b.ties += 1
+        if rand_below(rng, b.ties) == 0:
+            b.action = a
+
+
+cdef inline double summed_place(const Ctx* ctx, const Game* g, ScoreMemo* mm, const CellSums* cs,
+                                int me, int32_t a, int cell, bint wild) noexcept nogil:
+    """memo_score of the placement ``a`` on ``cell`` (a two-eyed jack when ``wild``),
+    off the cell sums unless a window of the mover's with 4 counted runs through it."""
+    cdef uint32_t lane
+    cdef double s
+    if cs.packed:
+        lane = <uint32_t>(cs.psum[cell] >> (32 * me))
+        if lane >> FOUR_SHIFT:
+            return memo_score(ctx, g, mm, a)
+        s = ctx.centre[cell] + <double>lane
+    else:
+        if cs.fours[me][cell]:
+            return memo_score(ctx, g, mm, a)
+        s = ctx.centre[cell] + <double>cs.sum[me][cell]
+    if wild:
+        s -= ctx.w.jack_cost
+    return s
+
+
+cdef inline int64_t lane_floor(double best, double cost, double centre_max) noexcept nogil:
+    """A placement whose lane (packed cell sum) is below this scores below ``best``
+    whatever its cell's centre value: centre + lane - cost < best by 2 at least, far more
+    than any rounding.  At most 2^FOUR_SHIFT: a lane with fours is never passed over."""
+    cdef double limit = best + cost - centre_max - 1.0
+    if not limit > 0.0:  # and not a NaN
+        return 0
+    if limit >= <double>(1 << FOUR_SHIFT):
+        return 1 << FOUR_SHIFT
+    return <int64_t>limit
+
+
+cdef inline void place_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, const CellSums* cs, int me,
+                              int card, u128 targets, bint wild, Best* b, bitgen_t* rng) noexcept nogil:
+    """The placements of ``card`` (a two-eyed jack when ``wild``) on ``targets``, in cell
+    order (a 64-bit half at a time), scored as summed_place scores them.  Packed, a
+    placement that cannot reach the best so far (lane_floor) is passed over: offer would
+    change nothing."""
+    cdef uint64_t bits
+    cdef uint32_t lane
+    cdef int half, cell, shift = 32 * me
+    cdef int32_t a
+    cdef double s, cost = ctx.w.jack_cost if wild else 0.0  # s - 0.0 is s: the same bits
+    cdef int64_t floor = lane_floor(b.score, cost, cs.centre_max) if wild else 0  # a jack's many cells
+    for half in range(2):
+        bits = <uint64_t>targets if half == 0 else <uint64_t>(targets >> 64)
+        while bits:
+            cell = (half << 6) + ctz64(bits)
+            bits &= bits - 1
+            if cs.packed:
+                lane = <uint32_t>(cs.psum[cell] >> shift)
+                if lane < floor:
+                    continue
+                if lane >> FOUR_SHIFT == 0:
+                    s = ctx.centre[cell] + <double>lane
+                    s -= cost
+                    if s >= b.score:  # else offer would change nothing
+                        offer(b, s, encode(ACT_PLACE, card, cell, -1), rng)
+                        if wild:
+                            floor = lane_floor(b.score, cost, cs.centre_max)
+                    continue
+            a = encode(ACT_PLACE, card, cell, -1)
+            offer(b, summed_place(ctx, g, mm, cs, me, a, cell, wild), a, rng)
+            if wild:
+                floor = lane_floor(b.score, cost, cs.centre_max)
+
+
+cdef inline void remove_offers(const Ctx* ctx, const Game* g, ScoreMemo* mm, const CellSums* cs, int me,
+                               int card, u128 targets, Best* b, bitgen_t* rng) noexcept nogil:
+    """The removals of one-eyed jack ``card`` from the chips of ``targets``, in cell order:
+    off the removal sums when they are exact (CellSums.removals), else memo_score."""
+    cdef uint64_t bits
+    cdef int half, cell
+    cdef int32_t a
+    for half in range(2):
+        bits = <uint64_t>targets if half == 0 else <uint64_t>(targets >> 64)
+        while bits:
+            cell = (half << 6) + ctz64(bits)
+            bits &= bits - 1
+            a = encode(ACT_REMOVE, card, cell, -1)
+            if cs.removals:
+                offer(b, -ctx.w.remove_cost + <double>removal_sum(ctx.t, cs, me, cell), a, rng)
+            else:
+                offer(b, memo_score(ctx, g, mm, a), a, rng)
+
+
+cdef int32_t greedy_summed(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* buf,
+                           ScoreMemo* mm, const CellSums* cs) noexcept nogil:
+    """greedy_choice with the placement values read off the cell sums kept through the
+    game (sums_exact said they are exact; ``mm`` is room for one decision's memo): the centre value plus the sum of the window
+    terms, one addition, unless a window through the cell is the mover's with 4 counted
+    (then place_value, which sees what it completes).  Not in the draft variant.
+
+    The actions are met as gen_actions lists them (P-13: plays by card and cell, then
+    dead-card exchanges by card, then a pass) without listing them, except on the
+    game's first turn under K-2 and for a side under a bot restriction."""
+    cdef const Tables* t = ctx.t
+    cdef int seat = g.to_move, me = t.seat_side[seat], n, i, c, kind
+    cdef bint unknown = 0, played = 0
+    cdef uint64_t have = 0, codes, dead = 0  # dead: the ordinary cards with no empty cell
+    cdef u128 targets, removable
+    cdef int32_t a
+    cdef Best b
+    b.score, b.action, b.ties = -INFINITY, -1, 0
+    memo_clear(mm)  # what it keeps (the cells that may complete a sequence) is kept for one decision
+    if (g.result != RESULT_NONE or (t.restrict and me == t.restrict_side)
+            or (not t.first_turn_jacks and g.turn == 0)):
+        n = gen_actions(t, g, buf)
+        for i in range(n):
+            a = buf[i]
+            if act_kind(a) == ACT_PLACE:
+                offer(&b, summed_place(ctx, g, mm, cs, me, a, act_cell(a),
+                                       t.card_kind[act_card(a)] == CARD_WILD), a, rng)
+            else:
+                offer(&b, memo_score(ctx, g, mm, a), a, rng)
+        return b.action
+    for i in range(g.hand_n[seat]):
+        c = g.hand[seat][i]
+        if c < MAX_CODES:
+            have |= (<uint64_t>1) << c
+        else:
+            unknown = 1
+    removable = (g.chips[0] | g.chips[1] | g.chips[2]) & ~g.chips[me] & ~g.locked
+    codes = have
+    while codes:
+        c = ctz64(codes)
+        codes &= codes - 1
+        kind = t.card_kind[c]
+        if kind == CARD_NORMAL:
+            targets = t.card_cells[c] & g.empty
+            if not targets:
+                dead |= (<uint64_t>1) << c
+                continue
+        elif kind == CARD_WILD:
+            targets = g.empty
+        else:
+            targets = removable
+        played = played or targets != 0
+        if kind == CARD_REMOVE:
+            remove_offers(ctx, g, mm, cs, me, c, targets, &b, rng)
+        else:
+            place_offers(ctx, g, mm, cs, me, c, targets, kind == CARD_WILD, &b, rng)
+    if g.ex_left > 0:
+        while dead:
+            c = ctz64(dead)
+            dead &= dead - 1
+            offer(&b, ctx.w.exchange, encode(ACT_EXCHANGE, c, NO_CELL, -1), rng)
+    if (not played and not unknown) or t.vpass:
+        offer(&b, 0.0, encode(ACT_PASS, 0, NO_CELL, -1), rng)
+    return b.action
 
 
 cdef double next_pick_value(const Ctx* ctx, const Game* g, int me) noexcept nogil:

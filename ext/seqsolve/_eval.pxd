@@ -11,7 +11,7 @@ from libc.string cimport memset
 from cpython.pycapsule cimport PyCapsule_GetPointer
 from numpy.random cimport bitgen_t
 from seqsolve._core cimport (
-    u128, popcount64, popcount128, Tables, Game, CoreGame, act_kind, act_card, act_cell, act_pick,
+    u128, bit, popcount64, popcount128, Tables, Game, CoreGame, act_kind, act_card, act_cell, act_pick,
     overlap_ok, side_sequences, MAX_CODES, MAX_SIDES, N_CELLS, N_WINDOWS, ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD,
 )
 
@@ -88,13 +88,16 @@ ctypedef struct Threats:
 
 ctypedef struct ScoreMemo:
     # the parts of action_score that one decision shares between its actions:
-    # a cell's placement value (plain card or two-eyed jack), a removal, a draft pick
-    uint8_t have_place[N_CELLS]
-    uint8_t won[N_CELLS]
+    # a cell's placement value (plain card or two-eyed jack), a removal, a draft pick.
+    # What is kept is marked by a bit per cell (per card code for a pick), so that a
+    # memo kept from one decision to the next (the compiled loop's greedy bot) forgets
+    # the cells a move changed in a few instructions (memo_moved)
+    u128 have_place
+    u128 won
+    u128 have_remove
+    uint64_t have_pick
     double place[N_CELLS]
-    uint8_t have_remove[N_CELLS]
     double remove[N_CELLS]
-    uint8_t have_pick[MAX_CODES + 1]
     double pick[MAX_CODES + 1]
 
 
@@ -163,9 +166,28 @@ cdef inline void threats_update(const Ctx* ctx, const Game* g, Threats* th, int3
 
 
 cdef inline void memo_clear(ScoreMemo* mm) noexcept nogil:
-    memset(mm.have_place, 0, sizeof(mm.have_place))
-    memset(mm.have_remove, 0, sizeof(mm.have_remove))
-    memset(mm.have_pick, 0, sizeof(mm.have_pick))
+    mm.have_place = 0
+    mm.won = 0
+    mm.have_remove = 0
+    mm.have_pick = 0
+
+
+cdef inline u128 cells_around(const Tables* t, int cell) noexcept nogil:
+    """The cells of the windows through ``cell``: the cells whose placement and
+    removal values a chip coming onto or off ``cell`` may change."""
+    cdef u128 m = 0
+    cdef int i
+    for i in range(t.through_n[cell]):
+        m |= t.window_mask[t.through[cell][i]]
+    return m
+
+
+cdef inline void memo_moved(ScoreMemo* mm, u128 cells) noexcept nogil:
+    """Forget what a memo kept across decisions knew of ``cells`` (cells_around a chip
+    placed or removed); a draft pick's value reads the whole board, so it is never
+    kept from one decision to the next (memo_clear_picks)."""
+    mm.have_place &= ~cells
+    mm.have_remove &= ~cells
 
 
 cdef inline double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int32_t action) noexcept nogil:
@@ -188,21 +210,24 @@ cdef inline double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int3
         if mm == NULL:
             s = score_remove(ctx, g, me, cell)
         else:
-            if not mm.have_remove[cell]:
+            if not ((mm.have_remove >> cell) & 1):
                 mm.remove[cell] = score_remove(ctx, g, me, cell)
-                mm.have_remove[cell] = 1
+                mm.have_remove |= bit(cell)
             s = mm.remove[cell]
     else:
         cell = act_cell(action)
         if mm == NULL:
             s = place_value(ctx, g, me, cell, &won)
         else:
-            if not mm.have_place[cell]:
+            if not ((mm.have_place >> cell) & 1):
                 mm.place[cell] = place_value(ctx, g, me, cell, &won)
-                mm.won[cell] = won
-                mm.have_place[cell] = 1
+                if won:
+                    mm.won |= bit(cell)
+                else:
+                    mm.won &= ~bit(cell)
+                mm.have_place |= bit(cell)
             s = mm.place[cell]
-            won = mm.won[cell]
+            won = (mm.won >> cell) & 1
         if card < MAX_CODES and t.card_kind[card] == CARD_WILD and not won:
             s -= ctx.w.jack_cost
     if t.draft_mode:
@@ -210,9 +235,9 @@ cdef inline double memo_score(const Ctx* ctx, const Game* g, ScoreMemo* mm, int3
         if mm == NULL or pick < 0 or pick >= t.n_codes:
             s += pick_value(ctx, g, me, pick)
         else:
-            if not mm.have_pick[pick]:
+            if not ((mm.have_pick >> pick) & 1):
                 mm.pick[pick] = pick_value(ctx, g, me, pick)
-                mm.have_pick[pick] = 1
+                mm.have_pick |= (<uint64_t>1) << pick
             s += mm.pick[pick]
     return s
 

@@ -24,20 +24,22 @@ state, for the tests that compare it with numpy's.
 True
 """
 
-from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from cpython.exc cimport PyErr_CheckSignals
 
 from seqsolve._core cimport (
-    u128, Tables, Game, CoreRules, rand_below, act_kind, act_card,
-    MAX_SEATS, MAX_SIDES, MAX_MOVES, N_CELLS, UNKNOWN_CARD,
-    ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD, RESULT_NONE,
+    u128, Tables, Tally, Game, CoreRules, rand_below, act_kind, act_card, act_cell,
+    MAX_SEATS, MAX_SIDES, MAX_MOVES, N_CELLS, N_WINDOWS, UNKNOWN_CARD, ctz128,
+    ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD, RESULT_NONE,
     deal, gen_actions, apply_action, uniform_action, tally_start,
 )
-from seqsolve._eval cimport Ctx, Weights, fill_weights, make_ctx
-from seqsolve._choose cimport greedy_choice, heuristic_choice
+from seqsolve._eval cimport Ctx, Weights, ScoreMemo, fill_weights, make_ctx, memo_clear, memo_moved, cells_around
+from seqsolve._choose cimport (
+    CellSums, N_WINDOW_KEYS, sums_packed, greedy_choice, greedy_kept, greedy_summed, heuristic_choice, sums_exact, sums_start, sums_moved,
+)
 from seqsolve._search cimport search_move
 from seqsolve._rollout cimport rollout_move
 from seqsolve._worlds cimport searches_halted
@@ -193,6 +195,7 @@ KINDS = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "heuristic": BOT_HEURISTIC,
 ctypedef struct LoopBot:
     int kind
     int restrict                 # RESTRICT_* flags of a restricted bot, 0 for none
+    bint summed                  # greedy: reads its placement values off cell sums (sums_exact)
     Ctx ctx                      # on the game's tables
     Ctx barred[MAX_SIDES]        # on the tables that bar side s (a restricted bot)
     void* searcher               # mcts, rollout: its Searcher (kept alive by Lineup.searchers)
@@ -207,6 +210,24 @@ ctypedef struct Buffers:
     int32_t barred[MAX_MOVES]
     int32_t work[MAX_MOVES]
     bint main_thread             # Ctrl-C reaches a search on this thread (_worlds.keep_searching)
+    # an unrestricted greedy bot's scores of cells, kept through a game per bot and side
+    # (greedy_kept): forgotten around every chip placed or removed (memo_moved); a
+    # summed bot's (greedy_summed) serve for one decision at a time
+    int n_kept
+    int kept_bot[MAX_SEATS]      # the bots that keep them
+    ScoreMemo kept[MAX_SEATS][MAX_SIDES]
+    # the cell sums of the summed greedy bots (LoopBot.summed), one per set of weights
+    int n_sums
+    int sums_of[MAX_SEATS]       # a bot's sums (-1: none)
+    int sums_bot[MAX_SEATS]      # a bot whose ctx they follow
+    CellSums sums[MAX_SEATS]
+    CellSums empty_sums[MAX_SEATS]  # on the empty board, once made (empty_made)
+    int packed[MAX_SEATS]           # sums_packed, and its table
+    int64_t packed_terms[MAX_SEATS][2 * N_WINDOW_KEYS]
+    bint empty_made[MAX_SEATS]
+    uint8_t window_cells[N_WINDOWS * 5]
+    Tally empty_tally            # the tally of a deal with no chip and no discard, once made
+    bint tally_made
 
 
 cdef inline void observe(const Tables* t, const Game* g, Game* view) noexcept nogil:
@@ -329,19 +350,87 @@ cdef void count_action(const Tables* t, const Game* g, int32_t action, Counts* c
         c.two_eyed += 1
 
 
+cdef void kept_moved(const Tables* t, const LoopBot* bots, const Game* g, int32_t action, int seq_n,
+                     Buffers* bufs) noexcept nogil:
+    """After ``action``: the kept scores forget the cells around a chip placed or
+    removed, and everything when a sequence was made (it bars windows and changes the
+    sides' totals) or the heart's cells count (D-3); the cell sums follow the windows."""
+    cdef int kind = act_kind(action), i, s, b
+    cdef u128 cells
+    if kind != ACT_PLACE and kind != ACT_REMOVE:
+        return
+    if bufs.n_kept:
+        cells = cells_around(t, act_cell(action))
+        if g.seq_n != seq_n or t.heart:
+            cells = ~(<u128>0)
+        for i in range(bufs.n_kept):
+            b = bufs.kept_bot[i]
+            for s in range(t.sides):
+                memo_moved(&bufs.kept[b][s], cells)
+    for i in range(bufs.n_sums):
+        sums_moved(&bots[bufs.sums_bot[i]].ctx, g, &bufs.sums[i], act_cell(action))
+
+
+cdef void start_tally(const Tables* t, Game* g, Buffers* bufs) noexcept nogil:
+    """tally_start on a dealt game: a copy of the first one made when no chip is on the
+    board and no card discarded (every deal of a match but a position's)."""
+    cdef bint empty = (g.chips[0] | g.chips[1] | g.chips[2]) == 0 and g.seq_n == 0 and g.disc_n == 0
+    if empty and bufs.tally_made:
+        memcpy(&g.tally, &bufs.empty_tally, sizeof(Tally))
+        return
+    tally_start(t, g)
+    if empty:
+        memcpy(&bufs.empty_tally, &g.tally, sizeof(Tally))
+        bufs.tally_made = 1
+
+
+cdef void sums_begin(const Ctx* ctx, const Game* g, Buffers* bufs, int i) noexcept nogil:
+    """Cell sums ``i`` made for the dealt game ``g``: a copy of those of the empty board
+    when the board is empty (every deal of a match but a position's)."""
+    cdef CellSums* cs = &bufs.sums[i]
+    cdef bint empty = (g.chips[0] | g.chips[1] | g.chips[2]) == 0 and g.seq_n == 0
+    if empty and bufs.empty_made[i]:
+        # packed, the sums for more sides (the struct's tail) are not read
+        memcpy(cs, &bufs.empty_sums[i],
+               <size_t>(<char*>&cs.term[0][0] - <char*>cs) if bufs.packed[i] else sizeof(CellSums))
+        return
+    cs.window_cells = bufs.window_cells
+    cs.packed = bufs.packed[i] > 0
+    cs.removals = bufs.packed[i] > 1
+    cs.packed_terms = bufs.packed_terms[i]
+    sums_start(ctx, g, cs)
+    if empty:
+        memcpy(&bufs.empty_sums[i], cs, sizeof(CellSums))
+        bufs.empty_made[i] = 1
+
+
 cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Game* g, Game* view,
                   Stream* table, Stream* seats, Buffers* bufs, Moves* moves, Counts* counts) except -1 nogil:
     """Play a dealt game ``g`` to its end as play_game does; returns its actions
     (MemoryError when the move list cannot grow, KeyboardInterrupt from a search)."""
-    cdef int seat, plies = 0, discards
+    cdef int seat, plies = 0, discards, seq_n, i, s
     cdef int32_t action
     cdef const LoopBot* bot
+    for i in range(bufs.n_kept):
+        for s in range(t.sides):
+            memo_clear(&bufs.kept[bufs.kept_bot[i]][s])
+    for i in range(bufs.n_sums):
+        sums_begin(&bots[bufs.sums_bot[i]].ctx, g, bufs, i)
     while g.result == RESULT_NONE:
         seat = g.to_move
         bot = &bots[seat_bot[seat]]
         if bot.kind == BOT_RANDOM and not bot.restrict:
             # the random bot reads only the mover's cards, the board and the draft
             action = choose(bot, g, &seats[seat].bg, bufs)
+        elif bot.kind == BOT_GREEDY and not bot.restrict:
+            # so does the greedy bot (the board's windows and sequences besides)
+            if bot.summed:
+                action = greedy_summed(&bot.ctx, g, &seats[seat].bg, bufs.work,
+                                       &bufs.kept[seat_bot[seat]][t.seat_side[seat]],
+                                       &bufs.sums[bufs.sums_of[seat_bot[seat]]])
+            else:
+                action = greedy_kept(&bot.ctx, g, &seats[seat].bg, bufs.work,
+                                     &bufs.kept[seat_bot[seat]][t.seat_side[seat]])
         else:
             observe(t, g, view)
             action = choose(bot, view, &seats[seat].bg, bufs)
@@ -352,7 +441,10 @@ cdef int play_one(const Tables* t, const LoopBot* bots, const int* seat_bot, Gam
         if counts != NULL:
             count_action(t, g, action, counts, bufs.legal)
             discards = g.disc_n
+        seq_n = g.seq_n
         apply_action(t, g, action, &table.bg, NULL, -1)
+        if bufs.n_kept or bufs.n_sums:
+            kept_moved(t, bots, g, action, seq_n, bufs)
         # every action but a pass discards one card; a reshuffle empties the piles (C-29)
         if counts != NULL and g.disc_n < discards + (act_kind(action) != ACT_PASS):
             counts.reshuffles += 1
@@ -400,11 +492,20 @@ cdef class Lineup:
                 weights = None  # a searcher's ctx serves only for its tables
             fill_weights(&w, weights, ())
             make_ctx(&self.bots[i].ctx, &rules.t, &w)
+            self.bots[i].summed = (KINDS[kind] == BOT_GREEDY and not restrict and not rules.t.draft_mode
+                                   and sums_exact(&self.bots[i].ctx))
             if restrict:
                 for s in range(rules.t.sides):
                     barred = rules.restricted(s, restrict)
                     self.tables.append(barred)
                     make_ctx(&self.bots[i].barred[s], &barred.t, &w)
+
+    @property
+    def summed(self):
+        """Per bot, whether it reads its placement values off cell sums kept through a
+        game (an unrestricted greedy bot whose weights make them exact, outside the
+        draft variant: greedy_summed) rather than computing them at each decision."""
+        return [bool(self.bots[i].summed) for i in range(self.n_bots)]
 
     cdef _searching(self, LoopBot* bot, dict options):
         """A searching bot's Searcher and budget (see the class docstring)."""
@@ -457,6 +558,7 @@ cdef class Lineup:
         cdef Counts counts
         cdef uint64_t deal_no, game_of_deal
         cdef double started
+        cdef u128 cells
         played.actions = <int32_t*>malloc(256 * sizeof(int32_t))
         played.capacity = 256
         out = []
@@ -466,6 +568,29 @@ cdef class Lineup:
             for i in range(n_prefix):
                 words[i] = entropy[i]
             bufs.main_thread = threading.current_thread() is threading.main_thread()
+            bufs.n_kept = 0
+            bufs.tally_made = 0
+            for i in range(N_WINDOWS):
+                cells = t.window_mask[i]
+                for s in range(5):
+                    bufs.window_cells[5 * i + s] = ctz128(cells)
+                    cells &= cells - 1
+            bufs.n_sums = 0
+            for i in range(self.n_bots):
+                bufs.sums_of[i] = -1
+                if self.bots[i].kind == BOT_GREEDY and not self.bots[i].restrict and not self.bots[i].summed:
+                    bufs.kept_bot[bufs.n_kept] = i
+                    bufs.n_kept += 1
+                if self.bots[i].summed:
+                    for s in range(bufs.n_sums):
+                        if memcmp(&self.bots[bufs.sums_bot[s]].ctx.w, &self.bots[i].ctx.w, sizeof(Weights)) == 0:
+                            bufs.sums_of[i] = s
+                    if bufs.sums_of[i] < 0:
+                        bufs.sums_of[i] = bufs.n_sums
+                        bufs.sums_bot[bufs.n_sums] = i
+                        bufs.empty_made[bufs.n_sums] = 0
+                        bufs.packed[bufs.n_sums] = sums_packed(&self.bots[i].ctx, bufs.packed_terms[bufs.n_sums])
+                        bufs.n_sums += 1
             for deal_no, game_of_deal, bots_of_seat in games:
                 if len(bots_of_seat) != players:
                     raise ValueError(f"give a bot for each of the {players} seats")
@@ -484,7 +609,7 @@ cdef class Lineup:
                         stream_seed(&seats[s], words, key_words(words, n_key, s))
                     deal(t, &g, &table.bg)
                     if self.tallied:
-                        tally_start(t, &g)
+                        start_tally(t, &g, bufs)
                     plies = play_one(t, self.bots, seat_bot, &g, &view, &table, seats, bufs,
                                      &played if moves else NULL, &counts if detail else NULL)
                     started = now() - started

@@ -208,8 +208,9 @@ def test_search_options_play_as_in_python(spec):
 )
 def test_compensation_rules_play_as_in_python(variant, players, teams):
     """K-1 to K-5 (docs/rules.md §2.5) in the compiled loop: the deal, the first turn and
-    the board before it as the Python runner plays them, for one-ply bots and a search."""
-    for bots in (("greedy", "random"), ("heuristic", "mcts:iters=60")):
+    the board before it as the Python runner plays them, for one-ply bots (greedy self-play
+    on its cell sums) and a search."""
+    for bots in (("greedy", "greedy"), ("greedy", "random"), ("heuristic", "mcts:iters=60")):
         config = MatchConfig(bots=bots, variant=variant, players=players, teams=teams, seed=47)
         assert _stable(_compiled(config, range(teams))) == _stable(_python_runner(config, range(teams)))
 

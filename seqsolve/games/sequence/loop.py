@@ -47,9 +47,17 @@ class CompiledGames:
             turns,
             plies,
             seconds,
-            None if actions is None else [self._name(a) for a in actions],
+            None if actions is None else self._named(actions),
             None if counted is None else detail_record(*counted),
         )
+
+    def _named(self, actions: list[int]) -> list[str]:
+        """The names of ``actions``: looked up in C (``map``) once every one has been named,
+        as all but a match's first few games' have (a game has some fifty actions)."""
+        try:
+            return list(map(self._names.__getitem__, actions))
+        except KeyError:
+            return [self._name(a) for a in actions]
 
     def _name(self, action: int) -> str:
         name = self._names.get(action)
