@@ -79,7 +79,7 @@ def test_a_map_exists_only_for_the_setups_it_was_fitted_for():
     assert _calibration_for(rules_for("classic", players=2), True, False) is not None
     assert _calibration_for(rules_for("classic", players=2), False, False) is None  # no last play
     assert _calibration_for(rules_for("draft", players=2), False, False) is not None
-    assert _calibration_for(rules_for("classic", players=4, teams=2), False, False) is None
+    assert _calibration_for(rules_for("classic", players=4, teams=2), False, False) is not None
     assert _calibration_for(rules_for("classic", players=3), False, False) is None
     assert _calibration_for(rules_for("classic", players=6, teams=2), False, False) is None
     assert _calibration_for(rules_for("stacks", players=2), False, False) is None
