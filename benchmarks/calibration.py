@@ -40,10 +40,9 @@ prints its coefficients (what :data:`seqsolve.analysis.calibration.PLATT_MAPS` h
 reports the figures of the mapped raw estimates on those of ``--seed`` (held out: other
 games, other positions).
 
-    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 1 2 3 --jobs 2 \\
-        --png docs/calibration-classic-2p.png
-    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 3 --fit-seed 1 2
-    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 1 --replaced
+    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 3 4 --jobs 2 \\
+        --replaced --png docs/calibration-classic-2p.png
+    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 3 4 --fit-seed 1 2
 """
 
 from __future__ import annotations
@@ -514,8 +513,14 @@ def main(argv: list[str] | None = None) -> int:
             report["default"],
         )
     )
-    curves = [("default analysis", report["default"]["reliability"])]
-    if any(r["calibration"] is not None for r in rows):
+    mapped = any(r["calibration"] is not None for r in rows)
+    curves = [
+        (
+            "default analysis" + (" (through its calibration map)" if mapped else ""),
+            report["default"]["reliability"],
+        )
+    ]
+    if mapped:
         own = unmapped(rows)
         report["unmapped"] = figures(own, args.draws)
         report["brier_minus_unmapped"] = brier_difference(rows, own, args.draws)
