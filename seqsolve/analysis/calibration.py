@@ -1,13 +1,15 @@
 """The map that makes the default analysis's win chances mean what they say.
 
 The search's estimate of a turn is the mean outcome of its playouts, and on games of
-the default search against itself that mean runs a little timid: of the turns it
-rated 0.2 the mover's side won fewer than 2 in 10, of those it rated 0.8 more than 8
+the default search against itself with 2 players that mean runs a little timid: a turn
+it rates 0.3 wins less often than 3 in 10, one it rates 0.7 more often than 7
 (``benchmarks/calibration.py``; benchmarks/RESULTS.md, "Calibration").  A Platt map
 ``logit p' = a + b·logit p`` with ``b > 0``, fitted on the outcomes of such games, puts
 it right.  Being increasing it keeps the order of the turns; it is applied only to
 estimates (a proof and a win at once stay exactly 1 or 0) and its result is kept
-within [ESTIMATE_FLOOR, ESTIMATE_CEILING], so an estimate never reads as a proof.
+within [ESTIMATE_FLOOR, ESTIMATE_CEILING], so an estimate never reads as a proof.  The
+ends of a turn's search-noise interval, and the position's value, go through the same
+map: the interval still covers the search's noise, on the printed scale.
 
 A map is fitted for one setup at one search: the default analysis (``search`` at its
 default budget, the mover's hidden cards dealt at random) of one variant and number of
