@@ -9,11 +9,17 @@ so the sample covers opening, middle and end and no two come from the same momen
 Each is analysed as the mover saw it (its observation), by :func:`seqsolve.analysis.analyze`
 at its defaults (what ``seqsolve analyze`` does), tree seed ``--seed`` and stream
 ``(game, ply)``; the win chance of the turn played is the estimate (proofs exact, other
-estimates within 0.001-0.999), the outcome 1 when the
+estimates within 0.001-0.999, through the calibration map of
+:mod:`seqsolve.analysis.calibration` where one is fitted; the search's own estimate is
+kept beside as ``raw``), the outcome 1 when the
 mover's side won the game, 0 when it lost, 1/sides for a draw.  The games are played by
 the default search from that position on, so this checks the claim an estimate makes.
 Analyses are cached in ``CACHE/PRESET-sSEED-analyses.jsonl``: a second run with more
-games only analyses the new positions.
+games only analyses the new positions.  A cached analysis made under another calibration
+map than today's is brought to today's from its raw estimate (the map acts after the
+search, on the unproven estimate alone, so that is what ``analyze`` now prints).  When a
+map was applied, the figures of the search's own estimates on the same positions are
+reported beside, with the difference of the two Brier scores.
 
 Figures: Brier score of the estimates and of the constant base rate (the mean outcome),
 with 95% intervals from a bootstrap over games (positions of one game are not
@@ -27,15 +33,16 @@ before proofs and the last play were read (:data:`REPLACED`; cached in
 difference of the two Brier scores over the same positions (bootstrap over games).
 
 With ``--fit-seed S2 [S3 ...]`` the script also fits a Platt map (``logit p' = a + b logit
-p``, on unproven estimates; increasing, so it would keep the order of the turns) on the
-positions of those seeds and reports the figures of the mapped estimates on those of
-``--seed`` (held out: other games, other positions): whether such a map would make what
-``analyze`` prints more accurate.
+p``, on unproven raw estimates; increasing, so it keeps the order of the turns) on the
+positions of those seeds, one for the positions whose worlds the last play weighed and one
+for the others (a group of fewer than :data:`FIT_AT_LEAST` unproven positions gets none),
+prints its coefficients (what :data:`seqsolve.analysis.calibration.PLATT_MAPS` holds) and
+reports the figures of the mapped raw estimates on those of ``--seed`` (held out: other
+games, other positions).
 
-    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 1 2 3 --jobs 2 \\
-        --png docs/calibration-classic-2p.png
-    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 3 --fit-seed 1 2
-    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 1 --replaced
+    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 3 4 --jobs 2 \\
+        --replaced --png docs/calibration-classic-2p.png
+    python benchmarks/calibration.py --preset classic-2p --games 60 --seed 3 4 --fit-seed 1 2
 """
 
 from __future__ import annotations
@@ -203,7 +210,7 @@ def analyse_position(record: dict, ply: int, seed: int, replaced: bool = False, 
     """The default analysis of decision ``ply`` as its mover saw it (``replaced``: the one
     it replaced, :data:`REPLACED`; ``bot``: another search, at the analysis's default
     budget unless its spec names one), and how the game ended for the mover's side."""
-    from seqsolve.analysis.search import analyze
+    from seqsolve.analysis.search import analyze, records_last_play
     from seqsolve.analysis.spec import search_settings
     from seqsolve.play.records.replay import Replay
 
@@ -230,15 +237,45 @@ def analyse_position(record: dict, ply: int, seed: int, replaced: bool = False, 
     side = state.sides.index(state.seats[step.seat])
     sides = len(state.sides)
     outcome = 1 / sides if record["winner_side"] is None else float(record["winner_side"] == side)
+    weighed = (
+        not replaced
+        and records_last_play(view)
+        and search_settings(bot, rules=view.rules, evidence=True).infer > 0
+    )
     return {
         "game": record["game"],
         "ply": ply,
         "plies": record["plies"],
         "win": None if played is None else played.win,
+        "raw": None if played is None else (played.win if played.raw_win is None else played.raw_win),
         "proven": played is not None and (played.proof is not None or played.exact == "win"),
         "outcome": outcome,
         "search": analysis.search,
+        "weighed": bool(weighed),
+        "calibration": None if analysis.calibration is None else analysis.calibration.to_dict(),
     }
+
+
+def current_map(preset: str, row: dict, bot: str = "search"):
+    """The calibration map ``analyze`` applies today to the position of ``row`` (None: none)."""
+    from seqsolve.analysis.calibration import platt_map_for
+
+    if bot != "search":
+        return None
+    variant, players, teams = PRESETS[preset]
+    return platt_map_for(variant, players, teams or players, row.get("weighed", False))
+
+
+def as_printed_now(preset: str, row: dict, bot: str = "search") -> dict:
+    """``row`` with the estimate ``analyze`` prints today: a cached analysis made under
+    another calibration map (or none) is brought to today's from its raw estimate; the map
+    acts after the search, on the unproven estimate alone, so this is what ``analyze`` prints."""
+    mapping = current_map(preset, row, bot)
+    now = None if mapping is None else mapping.to_dict()
+    if row.get("calibration") == now or row["win"] is None:
+        return row
+    win = row["raw"] if row["proven"] or mapping is None else mapping(row["raw"])
+    return {**row, "win": win, "calibration": now}
 
 
 def cache_name(preset: str, seed: int, replaced: bool = False, bot: str = "search") -> str:
@@ -285,7 +322,8 @@ def positions(
                 done[(row["game"], row["ply"])] = row
                 out.write(json.dumps(row) + "\n")
                 out.flush()
-    return [done[(r["game"], ply)] for r, ply in wanted if done[(r["game"], ply)]["win"] is not None]
+    kept = [done[(r["game"], ply)] for r, ply in wanted if done[(r["game"], ply)]["win"] is not None]
+    return kept if replaced else [as_printed_now(preset, r, bot) for r in kept]
 
 
 def pooled(
@@ -384,26 +422,43 @@ def line(name: str, f: dict) -> str:
     )
 
 
-def printed(rows: list[dict], calibration: tuple[float, float]) -> list[dict]:
-    """The rows with each unproven estimate through the Platt map ``calibration`` and kept
-    within 0.001-0.999, as ``analyze`` would print it; a proof stays 1 or 0."""
+def printed(rows: list[dict], calibration: dict[bool, tuple[float, float]]) -> list[dict]:
+    """The rows with each unproven raw estimate (the search's own) through the Platt map of
+    its group (``calibration``: worlds weighed by the last play or not -> ``(a, b)``; a
+    group without one keeps its raw estimate) and kept within 0.001-0.999, as ``analyze``
+    would print it with that map; a proof stays 1 or 0."""
     from seqsolve.analysis.results import ESTIMATE_CEILING, ESTIMATE_FLOOR
 
-    mapping = platt_map(*calibration)
-
     def shown(r):
-        if r["proven"]:
-            return r["win"]
-        return min(max(float(mapping(r["win"])), ESTIMATE_FLOOR), ESTIMATE_CEILING)
+        fitted = calibration.get(r.get("weighed", False))
+        if r["proven"] or fitted is None:
+            return r["raw"]
+        return min(max(float(platt_map(*fitted)(r["raw"])), ESTIMATE_FLOOR), ESTIMATE_CEILING)
 
     return [{**r, "win": shown(r)} for r in rows]
 
 
-def platt_fit(rows: list[dict]) -> tuple[float, float]:
-    """The Platt map ``(a, b)`` fitted on the unproven estimates of ``rows`` (proofs are exact
-    and stay so)."""
-    kept = [r for r in rows if not r["proven"]]
-    return calibration_slope([r["win"] for r in kept], [r["outcome"] for r in kept])
+def unmapped(rows: list[dict]) -> list[dict]:
+    """The rows with the search's own estimates, as before any calibration map."""
+    return [{**r, "win": r["raw"]} for r in rows]
+
+
+#: a group of positions (worlds weighed by the last play, or not) with fewer unproven
+#: estimates than this gets no map: too few to fit two coefficients on
+FIT_AT_LEAST = 100
+
+
+def platt_fit(rows: list[dict]) -> dict[bool, tuple[float, float]]:
+    """The Platt map ``(a, b)`` of each group of ``rows`` (worlds weighed by the last play
+    or not: the default search differs between them), fitted on their unproven raw
+    estimates (proofs are exact and stay so); a group of fewer than :data:`FIT_AT_LEAST`
+    gets none."""
+    fitted = {}
+    for weighed in (False, True):
+        kept = [r for r in rows if not r["proven"] and r.get("weighed", False) == weighed]
+        if len(kept) >= FIT_AT_LEAST:
+            fitted[weighed] = calibration_slope([r["raw"] for r in kept], [r["outcome"] for r in kept])
+    return fitted
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -451,13 +506,31 @@ def main(argv: list[str] | None = None) -> int:
     cache = Path(args.cache)
     rows = pooled(args.preset, args.games, args.per_game, args.seed, args.jobs, cache, bot=args.bot)
     seeds = ", ".join(map(str, args.seed))
-    report = {"preset": args.preset, "seed": args.seed, "bot": args.bot, "raw": figures(rows, args.draws)}
+    report = {"preset": args.preset, "seed": args.seed, "bot": args.bot, "default": figures(rows, args.draws)}
     print(
         line(
-            f"{args.preset}, seeds {seeds}" + ("" if args.bot == "search" else f", {args.bot}"), report["raw"]
+            f"{args.preset}, seeds {seeds}" + ("" if args.bot == "search" else f", {args.bot}"),
+            report["default"],
         )
     )
-    curves = [("default analysis", report["raw"]["reliability"])]
+    mapped = any(r["calibration"] is not None for r in rows)
+    curves = [
+        (
+            "default analysis" + (" (through its calibration map)" if mapped else ""),
+            report["default"]["reliability"],
+        )
+    ]
+    if mapped:
+        own = unmapped(rows)
+        report["unmapped"] = figures(own, args.draws)
+        report["brier_minus_unmapped"] = brier_difference(rows, own, args.draws)
+        print(line("  its search's own estimates, before the calibration map", report["unmapped"]))
+        d = report["brier_minus_unmapped"]
+        print(
+            f"  Brier, default minus before the map: "
+            f"{d['difference']:+.4f} [{d['difference_ci'][0]:+.4f}, {d['difference_ci'][1]:+.4f}]"
+        )
+        curves.append(("before the calibration map", report["unmapped"]["reliability"]))
     if args.replaced:
         old = pooled(args.preset, args.games, args.per_game, args.seed, args.jobs, cache, replaced=True)
         report["replaced"] = {"analysis": REPLACED, **figures(old, args.draws)}
@@ -477,20 +550,24 @@ def main(argv: list[str] | None = None) -> int:
         fit_rows = pooled(
             args.preset, args.games, args.per_game, args.fit_seed, args.jobs, cache, bot=args.bot
         )
-        a, b = platt_fit(fit_rows)
-        fitted = ", ".join(map(str, args.fit_seed))
+        fitted = platt_fit(fit_rows)
+        names = ", ".join(map(str, args.fit_seed))
         report["fit"] = {
             "fit_seed": args.fit_seed,
             "positions": len(fit_rows),
-            "a": a,
-            "b": b,
-            "held_out": figures(printed(rows, (a, b)), args.draws),
+            "maps": {("weighed" if w else "not weighed"): ab for w, ab in fitted.items()},
+            "held_out": figures(printed(rows, fitted), args.draws),
         }
-        print(f"Platt map fitted on seeds {fitted} ({len(fit_rows)} positions): ({a:.3f}, {b:.3f})")
+        for w, (a, b) in fitted.items():
+            group = [r for r in fit_rows if r.get("weighed", False) == w and not r["proven"]]
+            print(
+                f"Platt map fitted on seeds {names}, last play {'weighed' if w else 'not weighed'} "
+                f"({len(group)} unproven positions): a {a:.3f}, b {b:.3f}"
+            )
         print(line("  through it, held out", report["fit"]["held_out"]))
-        curves.append((f"Platt map fitted on seeds {fitted}", report["fit"]["held_out"]["reliability"]))
+        curves.append((f"Platt map fitted on seeds {names}", report["fit"]["held_out"]["reliability"]))
     if args.png:
-        f = report["raw"]
+        f = report["default"]
         diagram(
             args.png,
             f"{args.preset}: {f['positions']} positions of {f['games']} games, seeds {seeds}",

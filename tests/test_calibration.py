@@ -119,3 +119,51 @@ def test_the_replaced_analysis_neither_proves_nor_weighs_the_last_play(calibrati
     assert now["search"] == "rollout:depth=12,infer=0.5" and before["search"] == "rollout:depth=12"
     assert not before["proven"] and before["outcome"] == now["outcome"] in (0.0, 1.0)
     assert 0 <= before["win"] <= 1
+
+
+def test_the_platt_fit_maps_each_group_from_the_raw_estimates(calibration):
+    """A map for the positions whose worlds the last play weighed and one for the others,
+    fitted on the search's own estimates; a group too small gets none, and proofs are
+    neither fitted nor moved."""
+    rng = np.random.default_rng(8)
+    raw = rng.uniform(0.05, 0.95, 3000)
+    truth = 1 / (1 + np.exp(-(0.2 + 1.5 * np.log(raw / (1 - raw)))))
+    rows = [
+        {
+            "game": i // 3,
+            "ply": i,
+            "raw": p,
+            "win": 0.5,
+            "proven": False,
+            "weighed": True,
+            "outcome": float(o),
+        }
+        for i, (p, o) in enumerate(zip(raw, rng.random(raw.size) < truth))
+    ]
+    rows += [{**rows[0], "ply": -1, "weighed": False}]  # one position without the last play
+    rows += [{**rows[0], "ply": -2, "raw": 1.0, "proven": True, "outcome": 0.0}]  # a proof
+    fitted = calibration.platt_fit(rows)
+    assert set(fitted) == {True}
+    a, b = fitted[True]
+    assert a == pytest.approx(0.2, abs=0.15) and b == pytest.approx(1.5, abs=0.15)
+    shown = calibration.printed(rows, fitted)
+    assert shown[-2]["win"] == rows[-2]["raw"]  # no map for its group: its raw estimate
+    assert shown[-1]["win"] == 1.0  # the proof
+    assert all(0 < r["win"] < 1 for r in shown[:-1])
+    order = np.argsort(raw)
+    assert np.all(np.diff([shown[i]["win"] for i in order]) >= 0)
+
+
+def test_a_cached_analysis_is_brought_to_today_s_map(calibration):
+    """A row analysed before (or under another) map shows what ``analyze`` prints now."""
+    from seqsolve.analysis.calibration import platt_map_for
+
+    row = {"game": 0, "ply": 3, "win": 0.3, "raw": 0.3, "proven": False, "weighed": True, "calibration": None}
+    now = calibration.as_printed_now("classic-2p", row)
+    mapping = platt_map_for("classic", 2, 2, True)
+    assert now["win"] == mapping(0.3) and now["calibration"] == mapping.to_dict()
+    assert calibration.as_printed_now("classic-2p", now) == now
+    proof = {**row, "win": 0.0, "raw": 0.0, "proven": True}
+    assert calibration.as_printed_now("classic-2p", proof)["win"] == 0.0
+    other = calibration.as_printed_now("classic-2p", row, bot="rollout:depth=0")
+    assert other["win"] == 0.3

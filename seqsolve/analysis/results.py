@@ -53,6 +53,9 @@ class TurnStat:
     #: for the best few turns: the cards whose draw would win the mover's next turn
     #: (the game's ``winning_draws``), None when not looked at or not a chance
     winning_draws: dict | None = None
+    #: the search's own estimate before the calibration map (:mod:`.calibration`) put
+    #: ``win`` through it; None when no map was applied (then ``win`` is that estimate)
+    raw_win: float | None = None
 
     def to_dict(self) -> dict:
         data = {
@@ -61,6 +64,7 @@ class TurnStat:
             "visits": self.visits,
             "win": self.win,
             "win_ci": None if self.win_ci is None else list(self.win_ci),
+            "win_raw": self.win if self.raw_win is None else self.raw_win,
             "pv": self.pv,
             "exact": self.exact,
             "block": self.block,
@@ -179,6 +183,9 @@ class Analysis:
     value: float | None
     #: the spec searched (``search`` resolved); a ``rollout`` spec's iterations are worlds
     search: str = "mcts"
+    #: the calibration map the estimates went through (:class:`~.calibration.PlattMap`),
+    #: None when the search's own estimates are shown
+    calibration: object | None = None
 
     @property
     def unit(self) -> str:
@@ -202,6 +209,7 @@ class Analysis:
             "seconds": self.seconds,
             "legal_turns": len(self.moves),
             "value": self.value,
+            "calibration": None if self.calibration is None else self.calibration.to_dict(),
             "moves": [m.to_dict() for m in moves],
             "exact": self.tactics.to_dict(),
         }

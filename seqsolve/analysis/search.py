@@ -94,6 +94,7 @@ from ..games import game_for
 from ..games.base import whole_turns
 from ..games.exact import NoTactics, has_won, outcome_of, tactics_of, turn_wins, won_after
 from ..stats import rate_interval
+from .calibration import PlattMap, calibrate, platt_map_for
 from .depends import DEPENDS_TOP, hidden_dependence
 from .proof import DEFAULT_PROOF_TURNS, PROOF_SECONDS_CAP, prove_turns
 from .results import (
@@ -408,6 +409,7 @@ def analyze(
     (1, 500, True)
     """
     before = _before_last_play(state, open_information)
+    settings_given = settings
     settings = settings or search_settings(
         bot, iterations, seconds, game=_game(state), rules=state.rules, evidence=before is not None
     )
@@ -551,6 +553,11 @@ def analyze(
             s.proof = found.proofs.get(s.actions)
         stats = rank_proven(stats)
     settle_estimates(stats)
+    calibration = None
+    if settings_given is None and bot == "search" and iterations is None and seconds is None:
+        calibration = _calibration_for(state.rules, evidence is not None, open_information)
+    if calibration is not None:
+        calibrate(stats, calibration)
     if whole and depends > 0:
         from ..play.seeds import stream_seed
 
@@ -570,6 +577,8 @@ def analyze(
         value = 0.0
     elif value is not None and not math.isnan(value):
         value = min(max(value, ESTIMATE_FLOOR), ESTIMATE_CEILING)
+        if calibration is not None:
+            value = calibration(value)
     win_list = [s.move for s in stats if s.exact == "win"]
     block_list = [
         s.move for s in stats if threatened and s.block and s.exact not in ("win", "win_unless_blocked")
@@ -605,7 +614,17 @@ def analyze(
         threats=exact.summary() if threats else None,
         value=_nan_to_none(value),
         search=settings.spec,
+        calibration=calibration,
     )
+
+
+def _calibration_for(rules, weighed: bool, open_information: bool) -> PlattMap | None:
+    """The calibration map of the default analysis of a position of ``rules`` (its worlds
+    ``weighed`` by the last play or not), None with every card known or no map fitted."""
+    if open_information:
+        return None
+    teams = rules.teams or rules.players
+    return platt_map_for(str(rules.variant), rules.players, teams, weighed)
 
 
 def _nan_to_none(x: float | None) -> float | None:

@@ -107,6 +107,11 @@ def format_analysis(a: Analysis, top: int | None = None) -> str:
     if top and len(a.moves) > top:
         lines.append(f"     … {len(a.moves) - top} more legal turns (--top 0 lists them all)")
     lines.append("")
+    if a.calibration is not None:
+        lines.append(
+            f"win        calibrated on games of the default search ({a.calibration.setup}); "
+            "the search's own estimate is win_raw in --json"
+        )
     t = a.tactics
     if t.win_in_one:
         lines.append(f"exact      {side_name(a.side)} wins now with {', '.join(t.win_in_one)}")
@@ -270,7 +275,10 @@ def analyze(
     cards the others hold, counting on no card drawn later) come first, with the
     line of the proof; turns after which an opponent wins by force come last.
     Only a proven turn shows win 1.000 or 0.000: an estimate stays within
-    0.001-0.999.  Turns that win at once come first (win 1);
+    0.001-0.999.  The default search at its default budget calibrates its
+    estimates on games of the default search against itself, where a map was
+    fitted (classic 2 players with the last play recorded, draft 2 players,
+    classic 4 players in 2 teams; the report says so).  Turns that win at once come first (win 1);
     when another side could win on its next turn, the turns that block it come
     next.  Exchanging a dead card never hurts, so an exchange is shown with the
     best play after it, just above that play, its win raised by the exact chance
