@@ -15,7 +15,7 @@ class CoreRules:
 
     def __init__(
         self,
-        options: Mapping[str, int],
+        options: Mapping[str, object],  # ints, and head_start_cells: ((side, cells), ...)
         deck: list[int],
         card_kind: list[int],
         card_cells: list[Sequence[int]],

@@ -291,12 +291,12 @@ def check_bot_class(cls: Any, name: str) -> None:
 # ---------------------------------------------------------------- entry points
 
 
-def entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+def entry_points() -> dict[str, Any]:
     """The installed packages' bots (group ``seqsolve.bots``) by name, the first of a
     name kept (``importlib.metadata`` lists each distribution once)."""
     import importlib.metadata  # here: a hundredth of a CPU second that a match needs not
 
-    found: dict[str, importlib.metadata.EntryPoint] = {}
+    found: dict[str, Any] = {}  # importlib.metadata.EntryPoint by name
     for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(point.name, point)
     return found
