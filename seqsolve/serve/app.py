@@ -57,8 +57,8 @@ def _no_constant(name: str):
 
 
 def _unicode(raw: bytes, body) -> bool:
-    """Whether ``body``, read from the JSON text ``raw``, holds no lone surrogate escape
-    (``"\\ud800"``), which :func:`json.loads` reads as a str that cannot be written
+    r"""Whether ``body``, read from the JSON text ``raw``, holds no lone surrogate escape
+    (``"\ud800"``), which :func:`json.loads` reads as a str that cannot be written
     back as UTF-8: an answer or a message quoting it would fail where the request should
     have been refused.
 
