@@ -254,10 +254,12 @@ def plot_race(config: RaceConfig, result: RaceResult):
         ax.grid(axis="y", alpha=0.3)
     axes[0].set_ylabel("first seat's advantage, pp")
     level = round(100 * config.level)
-    fig.suptitle(
-        f"{config.candidates[0].label}: seat advantage ({level}% confidence sequences"
-        + ("; the pick's: fixed-n on its confirmation games" if result.confirmed else "")
-        + ";\nblack: still in, grey: dropped, square: original)",
-        fontsize="medium",
-    )
+    parts = [f"{config.candidates[0].label}: seat advantage ({level}% confidence sequences"]
+    if result.confirmed:
+        parts.append("the pick's: fixed-n on its confirmation games")
+    parts.append("black: still in, grey: dropped, square: original)")
+    # one panel is too narrow for two parts on a line: one part a line there
+    breaks = [";\n"] * (len(parts) - 1) if len(names) == 1 else ["; "] * (len(parts) - 2) + [";\n"]
+    title = parts[0] + "".join(b + p for b, p in zip(breaks, parts[1:]))
+    fig.suptitle(title, fontsize="medium")
     return fig

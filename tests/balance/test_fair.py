@@ -423,3 +423,30 @@ def test_a_sequence_stacks_race_reports_its_own_counts(tmp_path):
     ]
     assert "blocks_mean" in data["reported"][0]
     assert "Sequence Stacks: action cards per game" in (out / "fair.md").read_text()
+
+
+@pytest.mark.parametrize("tries", [["hand_bonus=1,2"], ["hand_bonus=1", "head_start=1"]])
+def test_the_plot_title_fits_its_figure(tries):
+    """One tried option draws one narrow panel: its title must break more often to fit."""
+    from seqsolve.balance import race as race_module
+    from seqsolve.balance.race_output import plot_race
+    from seqsolve.balance.run import BalanceConfig
+
+    points = candidates_of("classic", tries)
+    options = tuple((t.split("=")[0], tuple(int(v) for v in t.split("=")[1].split(","))) for t in tries)
+    config = race_module.RaceConfig(BalanceConfig(points, ("greedy",), seed=4), options, 10, 60)
+    n = len(points)
+    result = race_module.RaceResult(
+        games=[10] * n,
+        intervals=[(0.01 * i, -0.05, 0.05) for i in range(n)],
+        dropped=[None] + [1] * (n - 1),
+        confirmed={"candidate": 0, "games": 10},
+    )
+    fig = plot_race(config, result)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    box, width = fig._suptitle.get_window_extent(renderer), fig.bbox.width
+    assert box.x0 >= 0 and box.x1 <= width
