@@ -174,34 +174,45 @@ cdef inline u128 bit(int cell) noexcept nogil:
     return (<u128>1) << cell
 
 
-cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
-    """The k-th set bit (0-based, ascending) of a mask with more than k bits.
+cdef inline uint64_t nth_byte(u128 mask, int* k, int* base) noexcept nogil:
+    """The word whose lowest byte holds the ``k``-th set bit (0-based, ascending) of a
+    mask with more than ``k`` bits; ``base`` becomes that byte's first cell and ``k``
+    the bit's rank within the byte.
 
     Without a branch: which half (64, 32, 16, 8 bits) holds the bit is chosen by
-    masks, then at most 7 low bits are cleared in a loop of fixed length.  In a random
-    playout both k and the mask are random, so every branch here would be a coin
-    toss for the predictor."""
+    masks.  In a random playout both k and the mask are random, so every branch here
+    would be a coin toss for the predictor."""
     cdef uint64_t lo = <uint64_t>mask, hi = <uint64_t>(mask >> 64), s
-    cdef int n = popcount64(lo), base, j
-    s = (<uint64_t>0) - <uint64_t>(k >= n)  # all ones: the bit is in the high word
-    k -= n & <int>s
+    cdef int n = popcount64(lo), r = k[0], b
+    s = (<uint64_t>0) - <uint64_t>(r >= n)  # all ones: the bit is in the high word
+    r -= n & <int>s
     lo = (hi & s) | (lo & ~s)
-    base = 64 & <int>s
+    b = 64 & <int>s
     n = popcount64(lo & <uint64_t>0xFFFFFFFF)
-    s = (<uint64_t>0) - <uint64_t>(k >= n)
-    k -= n & <int>s
+    s = (<uint64_t>0) - <uint64_t>(r >= n)
+    r -= n & <int>s
     lo >>= 32 & <int>s
-    base += 32 & <int>s
+    b += 32 & <int>s
     n = popcount64(lo & <uint64_t>0xFFFF)
-    s = (<uint64_t>0) - <uint64_t>(k >= n)
-    k -= n & <int>s
+    s = (<uint64_t>0) - <uint64_t>(r >= n)
+    r -= n & <int>s
     lo >>= 16 & <int>s
-    base += 16 & <int>s
+    b += 16 & <int>s
     n = popcount64(lo & <uint64_t>0xFF)
-    s = (<uint64_t>0) - <uint64_t>(k >= n)
-    k -= n & <int>s
+    s = (<uint64_t>0) - <uint64_t>(r >= n)
+    r -= n & <int>s
     lo >>= 8 & <int>s
-    base += 8 & <int>s
+    b += 8 & <int>s
+    k[0] = r
+    base[0] = b
+    return lo
+
+
+cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
+    """The k-th set bit (0-based, ascending) of a mask with more than k bits: the byte
+    by nth_byte, then at most 7 low bits cleared in a loop of fixed length."""
+    cdef int base, j
+    cdef uint64_t lo = nth_byte(mask, &k, &base)
     for j in range(7):
         lo &= lo - <uint64_t>(j < k)
     return base + ctz64(lo)

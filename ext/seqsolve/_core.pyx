@@ -909,29 +909,10 @@ byte_select_table()
 
 
 cdef inline int quick_nth(u128 mask, int k) noexcept nogil:
-    """nth_cell(mask, k), the last byte's bit read from BYTE_SELECT: the same halving
-    by masks down to a byte, then one load instead of a chain of 7 dependent steps."""
-    cdef uint64_t lo = <uint64_t>mask, hi = <uint64_t>(mask >> 64), s
-    cdef int n = popcount64(lo), base
-    s = (<uint64_t>0) - <uint64_t>(k >= n)  # all ones: the bit is in the high word
-    k -= n & <int>s
-    lo = (hi & s) | (lo & ~s)
-    base = 64 & <int>s
-    n = popcount64(lo & <uint64_t>0xFFFFFFFF)
-    s = (<uint64_t>0) - <uint64_t>(k >= n)
-    k -= n & <int>s
-    lo >>= 32 & <int>s
-    base += 32 & <int>s
-    n = popcount64(lo & <uint64_t>0xFFFF)
-    s = (<uint64_t>0) - <uint64_t>(k >= n)
-    k -= n & <int>s
-    lo >>= 16 & <int>s
-    base += 16 & <int>s
-    n = popcount64(lo & <uint64_t>0xFF)
-    s = (<uint64_t>0) - <uint64_t>(k >= n)
-    k -= n & <int>s
-    lo >>= 8 & <int>s
-    base += 8 & <int>s
+    """nth_cell(mask, k), the bit within its byte read from BYTE_SELECT: one load
+    instead of a chain of 7 dependent steps."""
+    cdef int base
+    cdef uint64_t lo = nth_byte(mask, &k, &base)
     return base + BYTE_SELECT[lo & 0xFF][k & 7]
 
 
