@@ -36,7 +36,7 @@ interval; the tuned bet, about 1.4 (two sides).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -148,15 +148,7 @@ def bet_games_for(values: Sequence[float], counts: Sequence[float], width: float
         _, low, high = bet_interval_counts(values, share * n, alpha, bet)
         return (high - low) / 2 > width
 
-    low, high = 1, 1
-    while wide(high):
-        low, high = high + 1, high * 2
-        if high > 10**9:
-            return high
-    while low < high:
-        mid = (low + high) // 2
-        low, high = (mid + 1, high) if wide(mid) else (low, mid)
-    return high
+    return _fewest_games(wide, 10**9)
 
 
 def half_width(n: int | np.ndarray, alpha: float, rho: float) -> float | np.ndarray:
@@ -276,15 +268,23 @@ def fixed_games_for(scores: Sequence[float], width: float, level: float) -> int:
         _, low, high = stats._interval_from_counts(values, [c * n / total for c in counts], level)
         return (high - low) / 2 > width
 
+    return _fewest_games(wide, 10**12)
+
+
+def _fewest_games(wide: Callable[[int], bool], most: int) -> int:
+    """The fewest games ``n`` for which ``wide(n)`` is false (an interval narrows as games
+    come, so ``wide`` turns false once and stays false): doubling, then halving the gap;
+    past ``most`` the doubling stops and says so by returning more than ``most``.
+
+    >>> _fewest_games(lambda n: n < 1000, 10**9)
+    1000
+    """
     low, high = 1, 1
     while wide(high):
         low, high = high + 1, high * 2
-        if high > 10**12:
+        if high > most:
             return high
     while low < high:
         mid = (low + high) // 2
-        if wide(mid):
-            low = mid + 1
-        else:
-            high = mid
+        low, high = (mid + 1, high) if wide(mid) else (low, mid)
     return high
