@@ -218,6 +218,71 @@ cdef inline int nth_cell(u128 mask, int k) noexcept nogil:
     return base + ctz64(lo)
 
 
+# numpy's PCG64 drawn inline: the same stream as numpy's (XSL-RR output, the low half of
+# a 64-bit output first, its high half kept for the next 32-bit draw), so a hot loop
+# draws by a few multiplications instead of a call through the bit generator's table,
+# and a Stream's bitgen_t hands the same stream to every function that takes one.
+
+ctypedef struct Pcg64:
+    # the state of numpy's PCG64 (pcg64_state: the 128-bit LCG, then the half of the
+    # last 64-bit output that next_uint32 has not handed out yet)
+    u128 state
+    u128 inc
+    int has_uint32
+    uint32_t uinteger
+
+
+ctypedef struct Stream:
+    # a bitgen_t over its own Pcg64 (stream_bind ties them)
+    Pcg64 pcg
+    bitgen_t bg
+
+
+cdef inline void pcg_step(Pcg64* p) noexcept nogil:
+    p.state = p.state * (((<u128>2549297995355413924ULL) << 64) | (<u128>4865540595714422341ULL)) + p.inc
+
+
+cdef inline uint64_t pcg_next64(Pcg64* p) noexcept nogil:
+    cdef uint64_t x
+    cdef unsigned int rot
+    pcg_step(p)
+    x = (<uint64_t>(p.state >> 64)) ^ (<uint64_t>p.state)
+    rot = <unsigned int>(p.state >> 122)
+    return (x >> rot) | (x << ((64 - rot) & 63))
+
+
+cdef inline uint32_t pcg_next32(Pcg64* p) noexcept nogil:
+    cdef uint64_t nxt
+    if p.has_uint32:
+        p.has_uint32 = 0
+        return p.uinteger
+    nxt = pcg_next64(p)
+    p.has_uint32 = 1
+    p.uinteger = <uint32_t>(nxt >> 32)
+    return <uint32_t>nxt  # the low half
+
+
+cdef inline uint64_t stream_next64(void* st) noexcept nogil:
+    return pcg_next64(<Pcg64*>st)
+
+
+cdef inline uint32_t stream_next32(void* st) noexcept nogil:
+    return pcg_next32(<Pcg64*>st)
+
+
+cdef inline double stream_next_double(void* st) noexcept nogil:
+    return (pcg_next64(<Pcg64*>st) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline void stream_bind(Stream* s) noexcept nogil:
+    """Point the stream's bitgen_t at its own Pcg64."""
+    s.bg.state = &s.pcg
+    s.bg.next_uint64 = stream_next64
+    s.bg.next_uint32 = stream_next32
+    s.bg.next_double = stream_next_double
+    s.bg.next_raw = stream_next64
+
+
 cdef inline uint32_t rand_below(bitgen_t* rng, uint32_t n) noexcept nogil:
     """Uniform integer in [0, n), n >= 1, without bias (Lemire's multiply-and-reject)."""
     cdef uint64_t m = <uint64_t>rng.next_uint32(rng.state) * n

@@ -38,67 +38,20 @@ cdef inline void shuffle(uint8_t* cards, int n, bitgen_t* rng) noexcept nogil:
         cards[j] = tmp
 
 
-# numpy's PCG64 drawn inline: the playout's draw is then a few multiplications instead of
-# a call through the bit generator's table.  The same stream as numpy's (XSL-RR output,
-# the low half of a 64-bit output first, its high half kept for the next 32-bit draw;
-# seqsolve._loop reproduces it too); the state goes in and out through the bit
-# generator's public ``state``.
-
-ctypedef struct QuickRng:
-    u128 state, inc
-    int has_uint32
-    uint32_t uinteger
-    bitgen_t bg                  # the same stream for the core's functions (deal, reshuffles)
-
-cdef u128 PCG_MULT = ((<u128>2549297995355413924ULL) << 64) | (<u128>4865540595714422341ULL)
-
-
-cdef inline uint64_t quick_next64(QuickRng* p) noexcept nogil:
-    cdef uint64_t x
-    cdef unsigned int rot
-    p.state = p.state * PCG_MULT + p.inc
-    x = (<uint64_t>(p.state >> 64)) ^ (<uint64_t>p.state)
-    rot = <unsigned int>(p.state >> 122)
-    return (x >> rot) | (x << ((64 - rot) & 63))
-
-
-cdef inline uint32_t quick_next32(QuickRng* p) noexcept nogil:
-    cdef uint64_t nxt
-    if p.has_uint32:
-        p.has_uint32 = 0
-        return p.uinteger
-    nxt = quick_next64(p)
-    p.has_uint32 = 1
-    p.uinteger = <uint32_t>(nxt >> 32)
-    return <uint32_t>nxt
-
-
-cdef inline uint32_t quick_below(QuickRng* p, uint32_t n) noexcept nogil:
+cdef inline uint32_t quick_below(Stream* p, uint32_t n) noexcept nogil:
     """rand_below on the inline stream."""
-    cdef uint64_t m = <uint64_t>quick_next32(p) * n
+    cdef uint64_t m = <uint64_t>pcg_next32(&p.pcg) * n
     cdef uint32_t low = <uint32_t>m
     cdef uint32_t threshold
     if low < n:
         threshold = (<uint32_t>0 - n) % n
         while low < threshold:
-            m = <uint64_t>quick_next32(p) * n
+            m = <uint64_t>pcg_next32(&p.pcg) * n
             low = <uint32_t>m
     return <uint32_t>(m >> 32)
 
 
-cdef uint64_t quick_bg_next64(void* st) noexcept nogil:
-    return quick_next64(<QuickRng*>st)
-
-
-cdef uint32_t quick_bg_next32(void* st) noexcept nogil:
-    return quick_next32(<QuickRng*>st)
-
-
-cdef double quick_bg_double(void* st) noexcept nogil:
-    return (quick_next64(<QuickRng*>st) >> 11) * (1.0 / 9007199254740992.0)
-
-
-cdef inline void quick_shuffle(uint8_t* cards, int n, QuickRng* p) noexcept nogil:
+cdef inline void quick_shuffle(uint8_t* cards, int n, Stream* p) noexcept nogil:
     """shuffle() on the inline stream."""
     cdef int i, j
     cdef uint8_t tmp
@@ -109,29 +62,25 @@ cdef inline void quick_shuffle(uint8_t* cards, int n, QuickRng* p) noexcept nogi
         cards[j] = tmp
 
 
-cdef bint quick_rng_load(QuickRng* p, object bit_generator) except -1:
+cdef bint quick_rng_load(Stream* p, object bit_generator) except -1:
     """Take over a numpy PCG64's stream (False, nothing taken, for any other kind)."""
     if type(bit_generator) is not PCG64:
         return 0
     st = bit_generator.state
-    p.state = mask_from_int(st["state"]["state"])
-    p.inc = mask_from_int(st["state"]["inc"])
-    p.has_uint32 = st["has_uint32"]
-    p.uinteger = st["uinteger"]
-    p.bg.state = p
-    p.bg.next_uint64 = quick_bg_next64
-    p.bg.next_uint32 = quick_bg_next32
-    p.bg.next_double = quick_bg_double
-    p.bg.next_raw = quick_bg_next64
+    p.pcg.state = mask_from_int(st["state"]["state"])
+    p.pcg.inc = mask_from_int(st["state"]["inc"])
+    p.pcg.has_uint32 = st["has_uint32"]
+    p.pcg.uinteger = st["uinteger"]
+    stream_bind(p)
     return 1
 
 
-cdef void quick_rng_store(QuickRng* p, object bit_generator) except *:
+cdef void quick_rng_store(Stream* p, object bit_generator) except *:
     """Hand the stream back where quick_rng_load took it, advanced by what was drawn."""
     st = bit_generator.state
-    st["state"] = {"state": mask_to_int(p.state), "inc": mask_to_int(p.inc)}
-    st["has_uint32"] = p.has_uint32
-    st["uinteger"] = p.uinteger
+    st["state"] = {"state": mask_to_int(p.pcg.state), "inc": mask_to_int(p.pcg.inc)}
+    st["has_uint32"] = p.pcg.has_uint32
+    st["uinteger"] = p.pcg.uinteger
     bit_generator.state = st
 
 
@@ -288,7 +237,7 @@ cdef void deal(const Tables* t, Game* g, bitgen_t* rng) noexcept nogil:
     deal_inline(t, g, rng, NULL)
 
 
-cdef inline void deal_inline(const Tables* t, Game* g, bitgen_t* rng, QuickRng* own) noexcept nogil:
+cdef inline void deal_inline(const Tables* t, Game* g, bitgen_t* rng, Stream* own) noexcept nogil:
     """deal()'s body; ``own``, when not NULL, is the stream behind ``rng``, drawn inline
     for the shuffle (random_games)."""
     cdef int i, s
@@ -1075,7 +1024,7 @@ cdef inline void counts_card(HandCounts* h, int seat, int card, int delta) noexc
     h.have[seat] = (h.have[seat] & ~b) | (b & -(<uint64_t>(h.copies[seat][card] != 0)))
 
 
-cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, QuickRng* own,
+cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, Stream* own,
                                  const QuickTables* q, HandCounts* h) noexcept nogil:
     """uniform_inline(t, g, rng, 1) from the kept counts (no draft, every card known).
 
@@ -1132,7 +1081,7 @@ cdef inline int32_t quick_choice(const Tables* t, const Game* g, bitgen_t* rng, 
     return encode(ACT_REMOVE if t.card_kind[c] == CARD_REMOVE else ACT_PLACE, c, cell, -1)
 
 
-cdef int quick_playout(const Tables* t, Game* g, bitgen_t* rng, QuickRng* own, const QuickTables* q,
+cdef int quick_playout(const Tables* t, Game* g, bitgen_t* rng, Stream* own, const QuickTables* q,
                        HandCounts* h) noexcept nogil:
     """playout() for rules quick_tables accepts, on a game just dealt; ``own``, when
     not NULL, is the stream behind ``rng``, drawn inline for the choice."""
@@ -1654,8 +1603,8 @@ def random_games(CoreRules rules, bit_generator, long n_games):
     cdef Game g
     cdef QuickTables q
     cdef HandCounts h
-    cdef QuickRng own
-    cdef QuickRng* own_p = NULL
+    cdef Stream own
+    cdef Stream* own_p = NULL
     cdef bint quick = quick_tables(&rules.t, &q)
     cdef long i = 0, j, chunk
     cdef long long plies = 0, draws = 0

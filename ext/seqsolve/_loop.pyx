@@ -34,7 +34,7 @@ from seqsolve._core cimport (
     u128, Tables, Tally, Game, CoreRules, rand_below, act_kind, act_card, act_cell,
     MAX_SEATS, MAX_SIDES, MAX_MOVES, N_CELLS, N_WINDOWS, UNKNOWN_CARD, ctz128,
     ACT_PLACE, ACT_REMOVE, ACT_EXCHANGE, ACT_PASS, CARD_WILD, RESULT_NONE,
-    deal, gen_actions, apply_action, uniform_action, tally_start,
+    deal, gen_actions, apply_action, uniform_action, tally_start, pcg_step, stream_bind,
 )
 from seqsolve._eval cimport Ctx, Weights, ScoreMemo, fill_weights, make_ctx, memo_clear, memo_moved, cells_around
 from seqsolve._choose cimport (
@@ -56,7 +56,6 @@ cdef uint32_t INIT_B = 0x8b51f9dd
 cdef uint32_t MULT_B = 0x58f38ded
 cdef uint32_t MIX_MULT_L = 0xca01f9dd
 cdef uint32_t MIX_MULT_R = 0x4973f715
-cdef u128 PCG_MULT = ((<u128>2549297995355413924ULL) << 64) | (<u128>4865540595714422341ULL)
 
 cdef enum:
     POOL_SIZE = 4  # SeedSequence's pool, in 32-bit words
@@ -74,36 +73,6 @@ cdef inline uint32_t mix(uint32_t x, uint32_t y) noexcept nogil:
     cdef uint32_t result = MIX_MULT_L * x - MIX_MULT_R * y
     result ^= result >> 16
     return result
-
-
-cdef inline void pcg_step(Pcg64* p) noexcept nogil:
-    p.state = p.state * PCG_MULT + p.inc
-
-
-cdef uint64_t pcg_next64(void* st) noexcept nogil:
-    cdef Pcg64* p = <Pcg64*>st
-    cdef uint64_t x
-    cdef unsigned int rot
-    pcg_step(p)
-    x = (<uint64_t>(p.state >> 64)) ^ (<uint64_t>p.state)
-    rot = <unsigned int>(p.state >> 122)
-    return (x >> rot) | (x << ((64 - rot) & 63))
-
-
-cdef uint32_t pcg_next32(void* st) noexcept nogil:
-    cdef Pcg64* p = <Pcg64*>st
-    cdef uint64_t nxt
-    if p.has_uint32:
-        p.has_uint32 = 0
-        return p.uinteger
-    nxt = pcg_next64(st)
-    p.has_uint32 = 1
-    p.uinteger = <uint32_t>(nxt >> 32)
-    return <uint32_t>nxt  # the low half
-
-
-cdef double pcg_next_double(void* st) noexcept nogil:
-    return (pcg_next64(st) >> 11) * (1.0 / 9007199254740992.0)
 
 
 cdef void stream_seed(Stream* s, const uint32_t* entropy, int n) noexcept nogil:
@@ -144,11 +113,7 @@ cdef void stream_seed(Stream* s, const uint32_t* entropy, int n) noexcept nogil:
     pcg_step(&s.pcg)
     s.pcg.has_uint32 = 0
     s.pcg.uinteger = 0
-    s.bg.state = &s.pcg
-    s.bg.next_uint64 = pcg_next64
-    s.bg.next_uint32 = pcg_next32
-    s.bg.next_double = pcg_next_double
-    s.bg.next_raw = pcg_next64
+    stream_bind(s)
 
 
 cdef int key_words(uint32_t* out, int n, uint64_t part) noexcept nogil:
