@@ -208,8 +208,9 @@ def fair(
     seat has no advantage.
 
     The candidates are VARIANT with every combination of the --try values and of
-    each tried option's own value in VARIANT: VARIANT as it is (the original) is one.  Each is played by the bot against itself, a
-    new deal every game (as 'seqsolve balance' does), in rounds; the clearly unfair
+    each tried option's own value in VARIANT: VARIANT as it is (the original) is
+    one.  Each is played by the bot against itself, a new deal every game (as
+    'seqsolve balance' does), in rounds; the clearly unfair
     are dropped early, so the games go to the candidates that might be fair; then the
     pick (the fairest left) plays new games to be known to +-PRECISION points.
     Reported: every candidate's advantage with its sequential interval (the pick's:
