@@ -203,6 +203,7 @@ def test_search_options_play_as_in_python(spec):
         ("classic[first_turn_short=2]", 2, 2),  # K-3
         ("classic[head_start=2]", 3, 3),  # K-5
         ("classic[head_start=1,first_seat=1]", 4, 2),  # K-5 with teams
+        ("classic[head_start=2,head_start_edge=on]", 3, 3),  # K-6
         ("classic[hand_bonus=1,first_turn_jacks=off,first_turn_short=1,head_start=1]", 2, 2),  # K-1..K-5
     ],
 )

@@ -48,11 +48,12 @@ OPTIONS: dict[str, str] = {
     "heart_rule": "choice:off,on",
     # analysis only, not a rule of any printed game (RULES-NOTES): seat 0 is dealt extra cards
     "bonus_cards": "int",
-    # compensation rules (docs/rules.md §2.5, K-1 to K-5; K-4 is Stacks'): a table can play them
+    # compensation rules (docs/rules.md §2.5, K-1 to K-7; K-4 and K-7 are Stacks'): a table can play them
     "hand_bonus": "int",
     "first_turn_jacks": "choice:on,off",
     "first_turn_short": "int",  # K-3
     "head_start": "int",  # K-5
+    "head_start_edge": "choice:off,on",  # K-6
 }
 
 #: The range of every whole-number option (RULES.md §2; RULES-NOTES "Option ranges"),
@@ -90,6 +91,15 @@ HEAD_START_CELLS: tuple[tuple[str, ...], ...] = (
     ("c6", "h5", "f3", "e8"),  # the side that moves third (three sides)
 )
 
+#: K-6 (``head_start_edge=on``): K-5's chips on edge cells instead, a smaller head
+#: start (an edge cell lies on fewer five-cell lines than a central one).  The rows
+#: keep K-5's properties: each symmetric under a half turn, none in the heart, no two
+#: cells neighbours, and no corner (C-22: a corner is every side's already).
+HEAD_START_EDGE_CELLS: tuple[tuple[str, ...], ...] = (
+    ("a4", "j7", "d10", "g1"),  # the side that moves second
+    ("a7", "j4", "g10", "d1"),  # the side that moves third (three sides)
+)
+
 HAND_SIZE_TABLES: dict[str, dict] = {
     "official": {2: 7, 3: 6, 4: 6, 6: 5, 8: 4, 9: 4, 10: 3, 12: 3},
     # seed000: 6 players with 2 teams get 6 (the literal "two teams -> 6").
@@ -123,6 +133,7 @@ DEFAULTS: dict[str, object] = {
     "first_turn_jacks": "on",
     "first_turn_short": 0,
     "head_start": 0,
+    "head_start_edge": "off",
 }
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -380,6 +391,7 @@ class Rules:
     first_turn_jacks: str = "on"
     first_turn_short: int = 0
     head_start: int = 0
+    head_start_edge: str = "off"
 
     @classmethod
     def from_options(cls, preset: str, opts: dict[str, Any]) -> Rules:
@@ -519,11 +531,17 @@ class Rules:
 
     def head_start_cells(self) -> list[tuple[int, list[int]]]:
         """K-5: ``(side, cells)`` for every side but the first seat's, in the order they
-        first move, each with the first ``head_start`` cells of its HEAD_START_CELLS row."""
+        first move, each with the first ``head_start`` cells of its row of
+        HEAD_START_CELLS, or of HEAD_START_EDGE_CELLS with ``head_start_edge=on`` (K-6).
+
+        >>> parse_rules("classic[head_start=2,head_start_edge=on]", players=2).head_start_cells()
+        [(1, [30, 69])]
+        """
+        table = HEAD_START_EDGE_CELLS if self.head_start_edge == "on" else HEAD_START_CELLS
         out = []
         for k in range(1, self.teams):
             side = (self.first_seat + k) % self.players % self.teams
-            out.append((side, [parse_cell(c) for c in HEAD_START_CELLS[k - 1][: self.head_start]]))
+            out.append((side, [parse_cell(c) for c in table[k - 1][: self.head_start]]))
         return out
 
     @property

@@ -1,5 +1,6 @@
 """Compensation rules (docs/rules.md §2.5): K-1 ``hand_bonus``, K-2
-``first_turn_jacks``, K-3 ``first_turn_short`` and K-5 ``head_start``, on the compiled engine, in position files and against the
+``first_turn_jacks``, K-3 ``first_turn_short``, K-5 ``head_start`` and K-6
+``head_start_edge``, on the compiled engine, in position files and against the
 plain-Python reference.
 
 Each is a rule a table can play that gives the later seats something back for
@@ -17,10 +18,10 @@ import pytest
 from state_helpers import make, moves, rules_for
 
 from seqsolve.games.sequence.actions import IllegalMoveError, decode_action
-from seqsolve.games.sequence.board import parse_cell
+from seqsolve.games.sequence.board import cell_name, parse_cell
 from seqsolve.games.sequence.cards import CardKind
 from seqsolve.games.sequence.notation import PositionError, parse_position, to_readable, to_sqn
-from seqsolve.games.sequence.rules import RulesError, parse_rules
+from seqsolve.games.sequence.rules import HEAD_START_CELLS, HEAD_START_EDGE_CELLS, RulesError, parse_rules
 from seqsolve.games.sequence.state import State
 from seqsolve.reference.game import RefGame
 
@@ -341,6 +342,102 @@ def test_k5_head_start_refuses_bad_values():
         parse_rules("classic[head_start=-1]", players=2)
     with pytest.raises(RulesError, match="head_start"):
         parse_rules("classic[head_start=c3]", players=2)
+
+
+# ---------------------------------------------------------------- K-6 head_start_edge
+
+
+def _half_turn(name: str) -> str:
+    cell = parse_cell(name)
+    return cell_name(99 - cell)
+
+
+def test_k6_edge_cells_keep_the_rows_properties():
+    """K-6: each row of the edge table is symmetric under a half turn, on the board's edge
+    and off its corners, out of the heart (D-3), with no two cells of the table neighbours
+    and none shared with K-5's table."""
+    edge = [name for row in HEAD_START_EDGE_CELLS for name in row]
+    assert len(set(edge)) == 8 and not set(edge) & {n for row in HEAD_START_CELLS for n in row}
+    for row in HEAD_START_EDGE_CELLS:
+        assert sorted(map(_half_turn, row)) == sorted(row)
+    for name in edge:
+        col, row = divmod(parse_cell(name), 10)[::-1]
+        assert col in (0, 9) or row in (0, 9)
+        assert (col, row) not in {(0, 0), (0, 9), (9, 0), (9, 9)}  # C-22: not a corner
+        assert name not in ("e5", "f5", "e6", "f6")
+    places = [divmod(parse_cell(n), 10) for n in edge]
+    assert all(max(abs(a - c), abs(b - d)) > 1 for i, (a, b) in enumerate(places) for c, d in places[:i])
+
+
+@pytest.mark.parametrize(
+    "players, teams, first, expected",
+    [
+        (2, None, 0, {"g": "a4 j7"}),
+        (2, None, 1, {"b": "a4 j7"}),
+        (3, None, 2, {"b": "a4 j7", "g": "a7 j4"}),
+        (4, 2, 1, {"b": "a4 j7"}),
+        (6, 3, 0, {"g": "a4 j7", "r": "a7 j4"}),
+    ],
+)
+def test_k6_head_start_edge_puts_the_chips_on_edge_cells(players, teams, first, expected):
+    """K-6: with head_start_edge=on, K-5's chips stand on the edge table's cells, by the
+    same order of the sides; the cards are dealt as without either option; the
+    reference sets up the same board."""
+    variant = f"classic[first_seat={first},head_start=2,head_start_edge=on]"
+    rules = parse_rules(variant, players=players, teams=teams)
+    plain = State.new(parse_rules(f"classic[first_seat={first}]", players=players, teams=teams), seed=6)
+    state = State.new(rules, seed=6)
+    board = state.to_position().board
+    placed = {c: t for c, t in enumerate(board) if t not in (".", "*")}
+    assert placed == {
+        parse_cell(name): colour for colour, names in expected.items() for name in names.split()
+    }
+    assert [state.hand(s) for s in range(players)] == [plain.hand(s) for s in range(players)]
+    assert tuple(RefGame.new(rules, rng=random.Random(2)).board) == board
+
+
+def test_k6_hand_built_edge_chip_finishes_a_sequence_along_the_edge():
+    """K-6: the dealt board is the hand-built one with g on a4, and that chip counts toward
+    a line on the edge: a1 (corner) a2 a3 a4 a5."""
+    rules = rules_for(head_start=1, head_start_edge="on", sequences_to_win=1)
+    dealt = State.new(rules, seed=3).to_position().board
+    assert dealt == make(rules, chips={"g": "a4"}, hands=["AS", "KS"], draw="rest").to_position().board
+    wild = _jacks(rules, CardKind.WILD)[0]
+    line = make(rules, chips={"g": "a2 a3 a4"}, hands=["AS", f"{wild}"], draw="rest", to_move=1, turn=1)
+    ref = RefGame.from_position(line.to_position())
+    assert f"{wild}@a5" in moves(line) and ref.legal_moves() == moves(line)
+    line.apply(f"{wild}@a5")
+    assert line.is_terminal() and line.outcome().winner == "g"
+
+
+def test_k6_head_start_edge_in_position_files_and_parity():
+    """K-6, P-1: written in the variant beside head_start, read back from both forms; both
+    engines list the same moves on the dealt board."""
+    rules = parse_rules("classic[head_start=4,head_start_edge=on]", players=3)
+    state = State.new(rules, seed=8)
+    text = to_sqn(state.to_position())
+    assert text.startswith("classic[head_start=4,head_start_edge=on] ")
+    back = parse_position(text)
+    assert back.rules == rules and back.board == state.to_position().board
+    assert to_sqn(parse_position(to_readable(back))) == text
+    assert RefGame.from_position(back).legal_moves() == moves(state)
+
+
+def test_k6_head_start_edge_without_head_start_places_nothing():
+    """K-6 with head_start=0 (RULES-NOTES): accepted, so a sweep over head_start may start
+    at 0, and the board starts empty, as without the option."""
+    rules = parse_rules("classic[head_start_edge=on]", players=2)
+    assert rules.head_start_cells() == [(1, [])]
+    board = State.new(rules, seed=5).to_position().board
+    assert board == State.new(parse_rules("classic", players=2), seed=5).to_position().board
+
+
+def test_k6_head_start_edge_refuses_bad_values():
+    """K-6: on or off; one line naming the option and its values."""
+    with pytest.raises(RulesError, match=r"option head_start_edge takes one of off, on, not 'yes'"):
+        parse_rules("classic[head_start=1,head_start_edge=yes]", players=2)
+    with pytest.raises(RulesError, match="head_start_edge"):
+        parse_rules("classic[head_start_edge=1]", players=2)
 
 
 @pytest.mark.parametrize("option", ["first_turn_short=1", "head_start=1"])

@@ -264,6 +264,8 @@ OPTION_VARIANTS = [
     ("seed000", 2, {"first_turn_short": 1, "hand_bonus": 1, "first_turn_jacks": "off"}),  # K-1, K-2, K-3
     ("classic", 3, {"head_start": 4, "first_seat": 1}),  # K-5
     ("draft", 2, {"head_start": 2}),  # K-5
+    ("classic", 3, {"head_start": 4, "head_start_edge": "on", "first_seat": 2}),  # K-6
+    ("classic", 2, {"head_start": 2, "head_start_edge": "on", "first_turn_short": 1}),  # K-3, K-6
 ]
 
 

@@ -34,6 +34,7 @@ RULE_SETS = [
     ("classic[first_turn_short=2]", 2, None),
     ("classic[head_start=2]", 3, None),
     ("classic[first_turn_short=1,head_start=1]", 4, 2),
+    ("classic[head_start=2,head_start_edge=on]", 3, None),  # K-6
     ("classic[allow_voluntary_pass=on]", 2, None),
     ("classic[dead_card_exchanges_per_turn=0]", 2, None),
     ("classic[deck_exhaustion=draw_game]", 2, None),

@@ -157,6 +157,7 @@ def test_option_table_lists_every_option_in_order():
         "first_turn_jacks",
         "first_turn_short",
         "head_start",
+        "head_start_edge",
     ]
     assert set(DEFAULTS) == set(OPTIONS) - {"players"}
 
