@@ -25,6 +25,8 @@ class StacksTables:
         steal_chip_can_win: bool,
         max_turns: int,
         deck: list[int],
+        first_turn_short: int = 0,
+        first_hand_bonus: int = 0,
     ) -> None: ...
     @property
     def players(self) -> int: ...

@@ -60,6 +60,7 @@ ctypedef struct StTables:
     uint8_t deck[ST_KINDS]       # copies of each kind (ST-2, ST-3)
     int deck_n
     int first_turn_short         # K-4: cards seat 0 is dealt short; no refill before its first turn
+    int first_hand_bonus         # K-7: cards seat 0 is dealt over five, after the ordinary rounds
 
 ctypedef struct StGame:
     int32_t turn, quiet          # completed turns; consecutive ones without progress (ST-22)

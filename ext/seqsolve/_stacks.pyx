@@ -470,6 +470,8 @@ cdef void st_deal(const StTables* t, StGame* g, bitgen_t* rng) noexcept nogil:
             if s == 0 and i >= ST_HAND - t.first_turn_short:
                 continue  # K-4: seat 0 is skipped in the last rounds of the deal
             draw_card(g, s, rng)
+    for i in range(t.first_hand_bonus):  # K-7: seat 0's extra cards, after the ordinary rounds
+        draw_card(g, 0, rng)
     if t.first_turn_short == 0:
         begin_turn(t, g, rng)  # K-4: otherwise seat 0 plays its first turn short, unrefilled
 
@@ -513,7 +515,8 @@ cdef class StacksTables:
 
     def __init__(self, int players, str refill, int max_piles_per_colour, int chip_supply,
                  int win_chips, int win_min_each, bint actions_from_discard,
-                 bint steal_chip_can_win, int max_turns, list deck, int first_turn_short=0):
+                 bint steal_chip_can_win, int max_turns, list deck, int first_turn_short=0,
+                 int first_hand_bonus=0):
         cdef StTables* t = &self.t
         cdef int k
         if not 2 <= players <= ST_MAX_SEATS or not 1 <= max_piles_per_colour <= ST_MAX_PILES // 2:
@@ -522,6 +525,10 @@ cdef class StacksTables:
             raise ValueError("deck or chip supply too large for the Stacks engine")
         if not 0 <= first_turn_short < ST_HAND:
             raise ValueError("stacks_first_turn_short must leave seat 0 a card")
+        if not 0 <= first_hand_bonus <= ST_HAND or (first_hand_bonus and first_turn_short):
+            raise ValueError("stacks_first_hand_bonus must be 0..5, without stacks_first_turn_short")
+        if players * ST_HAND + first_hand_bonus > sum(deck):
+            raise ValueError("the deal does not fit in the deck")
         memset(t, 0, sizeof(StTables))
         t.players = players
         t.refill_empty_only = refill == "empty_hand_only"
@@ -533,6 +540,7 @@ cdef class StacksTables:
         t.steal_chip_can_win = steal_chip_can_win
         t.max_turns = max_turns
         t.first_turn_short = first_turn_short
+        t.first_hand_bonus = first_hand_bonus
         for k in range(ST_KINDS):
             t.deck[k] = deck[k]
             t.deck_n += deck[k]

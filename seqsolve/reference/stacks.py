@@ -85,7 +85,9 @@ class ReferenceStacks:
         first), one card at a time round the table from seat 0 until each holds 5;
         ``rng`` stays the game's shuffle source for recycling (ST-20).  With
         ``stacks_first_turn_short=N`` (K-4) seat 0 is skipped in the last N rounds
-        and plays its first turn with what it was dealt: no refill before it."""
+        and plays its first turn with what it was dealt: no refill before it.  With
+        ``stacks_first_hand_bonus=N`` (K-7) seat 0 takes N more cards after the
+        rounds, and its first refill finds a hand of 5 or more: nothing to draw."""
         game = cls(rules, rng)
         deck = [card for card, copies in enumerate(rules.deck) for _ in range(copies)]
         rng.shuffle(deck)
@@ -96,6 +98,7 @@ class ReferenceStacks:
                 if seat == 0 and rnd >= HAND_SIZE - short:
                     continue
                 game._draw_one(seat)
+        game._draw_cards(0, rules.first_hand_bonus)  # K-7: seat 0's extra cards
         if not short:
             game._start_turn(0)
         return game

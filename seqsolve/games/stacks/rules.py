@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..base import RulesError
-from .cards import deck_counts
+from .cards import HAND_SIZE, deck_counts
 
 PRESET = "stacks"
 #: piles of one colour the compiled core has room for (stacks_max_piles_per_colour)
@@ -32,6 +32,7 @@ class StacksRules:
     steal_chip_can_win: bool = False  # ST-19
     max_turns: int = 3000  # ST-22
     first_turn_short: int = 0  # K-4 (docs/rules.md §2.5): seat 0 dealt this many cards fewer
+    first_hand_bonus: int = 0  # K-7 (docs/rules.md §2.5): seat 0 dealt this many cards more
 
     @property
     def teams(self) -> int:
@@ -81,6 +82,7 @@ OPTIONS = {
     "stacks_steal_chip_can_win": "steal_chip_can_win",
     "max_turns": "max_turns",
     "stacks_first_turn_short": "first_turn_short",
+    "stacks_first_hand_bonus": "first_hand_bonus",
 }
 OPTION_NAMES = {field: name for name, field in OPTIONS.items()}
 REFILLS = ("turn_start", "empty_hand_only")
@@ -201,6 +203,7 @@ def make_rules(variant: str = PRESET, players: int | None = None, teams: int | N
     rules = StacksRules(players=players, **fields)
     _check(rules)
     _check_winnable(rules, {OPTION_NAMES[f] for f in fields})
+    _check_first_hand(rules)
     return rules
 
 
@@ -220,6 +223,7 @@ def _check(r: StacksRules, only: str | None = None) -> None:
     within("stacks_win_min_each", r.win_min_each, 0, MAX_CHIP_SUPPLY)
     within("max_turns", r.max_turns, 1, MAX_TURNS)
     within("stacks_first_turn_short", r.first_turn_short, 0, 4)  # K-4: seat 0 keeps a card
+    within("stacks_first_hand_bonus", r.first_hand_bonus, 0, HAND_SIZE)  # K-7: at most a second hand
 
 
 def _check_winnable(r: StacksRules, given: set[str]) -> None:
@@ -259,4 +263,20 @@ def _check_winnable(r: StacksRules, given: set[str]) -> None:
         raise RulesError(
             f"option {said('stacks_win_chips')} is fewer than twice stacks_win_min_each ({r.win_min_each} by"
             f" default): give stacks_win_min_each too, at most {r.win_chips // 2} (ST-21)"
+        )
+
+
+def _check_first_hand(r: StacksRules) -> None:
+    """K-4 and K-7 both change seat 0's first hand, one shorter and one longer: a game
+    takes one of them.  (The deal always fits: at most 6 hands of 5 and 5 more cards,
+    35 of a deck of 112 or 120.)
+
+    >>> _check_first_hand(StacksRules(first_turn_short=1, first_hand_bonus=2))
+    Traceback (most recent call last):
+    seqsolve.games.base.RulesError: options stacks_first_turn_short=1 (K-4) and stacks_first_hand_bonus=2 (K-7) both change seat 0's first hand: give one of them
+    """
+    if r.first_turn_short and r.first_hand_bonus:
+        raise RulesError(
+            f"options stacks_first_turn_short={r.first_turn_short} (K-4) and "
+            f"stacks_first_hand_bonus={r.first_hand_bonus} (K-7) both change seat 0's first hand: give one of them"
         )

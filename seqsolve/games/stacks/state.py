@@ -93,6 +93,7 @@ def stacks_tables(rules: StacksRules) -> _stacks.StacksTables:
         rules.max_turns,
         rules.deck,
         rules.first_turn_short,
+        rules.first_hand_bonus,
     )
 
 

@@ -1,6 +1,7 @@
-"""Compensation rule K-4 of docs/rules.md §2.5 for Sequence Stacks:
+"""Compensation rules K-4 and K-7 of docs/rules.md §2.5 for Sequence Stacks:
 ``stacks_first_turn_short=N`` deals seat 0 (who moves first, ST-6) N cards fewer
-and skips the refill before its first turn, on both engines and in STN lines.
+and skips the refill before its first turn; ``stacks_first_hand_bonus=N`` deals it
+N cards more; on both engines and in STN lines.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from seqsolve.games.base import RulesError
+from seqsolve.games.stacks.actions import encode_discard
 from seqsolve.games.stacks.position_text import parse, to_readable, to_stn
 from seqsolve.games.stacks.rules import make_rules
 from seqsolve.games.stacks.state import StacksState
@@ -97,3 +99,98 @@ def test_k4_stacks_first_turn_short_refuses_bad_values():
         make_rules("stacks[stacks_first_turn_short=-1]", 2)
     with pytest.raises(RulesError, match="stacks_first_turn_short"):
         make_rules("stacks[stacks_first_turn_short=two]", 2)
+
+
+# ---------------------------------------------------------------- K-7 stacks_first_hand_bonus
+
+
+@pytest.mark.parametrize("refill", ["turn_start", "empty_hand_only"])
+@pytest.mark.parametrize("players, bonus", [(2, 1), (4, 3), (6, 5)])
+def test_k7_stacks_first_hand_bonus_deals_seat_0_more_cards(players, bonus, refill):
+    """K-7: seat 0 holds 5 + N cards on its first turn in both engines, the others 5; the
+    refill before that turn (ST-11) draws nothing, under either refill rule."""
+    rules = make_rules(f"stacks[stacks_refill={refill},stacks_first_hand_bonus={bonus}]", players)
+    expected = [5 + bonus] + [5] * (players - 1)
+    for pos in (
+        StacksState.new(rules, seed=3).to_position(),
+        ReferenceStacks.new(rules, random.Random(3)).to_position(),
+    ):
+        assert pos.to_move == 0 and pos.turn == 0
+        assert [len(h) + u for h, u in zip(pos.hands, pos.unknown)] == expected
+        assert pos.draw_count == sum(rules.deck) - sum(expected)
+
+
+def test_k7_stacks_the_extra_cards_come_after_the_ordinary_rounds():
+    """K-7: the ordinary deal of ST-5 is unchanged (every other seat gets the same cards as
+    without the option); seat 0 keeps its five and takes the next N from the pile."""
+    plain = StacksState.new(make_rules("stacks", 3), seed=8).to_position()
+    bonus = StacksState.new(make_rules("stacks[stacks_first_hand_bonus=2]", 3), seed=8).to_position()
+    assert bonus.hands[1:] == plain.hands[1:]
+    assert all(bonus.hands[0].count(card) >= plain.hands[0].count(card) for card in set(plain.hands[0]))
+    assert len(bonus.hands[0]) == 7
+
+
+@pytest.mark.parametrize("refill", ["turn_start", "empty_hand_only"])
+def test_k7_stacks_hand_built_long_hand_keeps_its_cards(refill):
+    """K-7 on a position read from its STN line: seat 0 at turn 0 holding seven cards
+    discards one (ST-14) and holds six at its next turn, which draws nothing (ST-11: five
+    or more): no hand limit; both engines list the same decisions and reach the same
+    positions."""
+    rules = make_rules(f"stacks[stacks_refill={refill},stacks_first_hand_bonus=2]", 2)
+    back = parse(to_stn(StacksState.new(rules, seed=12).to_position()))
+    assert back.rules == rules and len(back.hands[0]) == 7
+    core, ref = StacksState.from_position(back), ReferenceStacks.from_position(back)
+    for seat in (0, 1):
+        pos = core.to_position()
+        assert pos.to_move == seat and core.legal_actions() == ref.legal_actions()
+        action = encode_discard(pos.hands[seat][0])
+        core.apply(action)
+        ref.apply(action)
+        assert core.to_position() == ref.to_position()
+    pos = core.to_position()
+    assert pos.to_move == 0 and len(pos.hands[0]) == 6
+    assert pos.draw_count == back.draw_count  # neither seat drew: seat 1 still held 5 at its turn
+
+
+@pytest.mark.parametrize("refill", ["turn_start", "empty_hand_only"])
+def test_k7_stacks_engines_agree_after_a_long_deal(refill):
+    """K-7: the compiled engine and the reference play on alike from seat 0's long hand."""
+    rules = make_rules(f"stacks[stacks_refill={refill},stacks_first_hand_bonus=3]", 4)
+    choose = np.random.default_rng(13)
+    driver = StacksState.new(rules, seed=9)
+    for _ in range(60):
+        if driver.is_terminal():
+            break
+        pos = driver.to_position()
+        core, ref = StacksState.from_position(pos), ReferenceStacks.from_position(pos)
+        assert core.legal_actions() == ref.legal_actions()
+        action = core.legal_actions()[int(choose.integers(len(core.legal_actions())))]
+        core.apply(action)
+        ref.apply(action)
+        assert core.to_position() == ref.to_position()
+        driver.apply(action)
+
+
+def test_k7_stacks_first_hand_bonus_in_stn_lines():
+    """K-7, STN: the option is written in the variant and read back."""
+    rules = make_rules("stacks[stacks_first_hand_bonus=4]", 4)
+    line = to_stn(StacksState.new(rules, seed=4).to_position())
+    assert line.startswith("stacks[stacks_first_hand_bonus=4] 0> ")
+    back = parse(line)
+    assert back.rules == rules
+    assert to_stn(StacksState.from_position(back).to_position()) == line
+
+
+def test_k7_stacks_first_hand_bonus_refuses_bad_values():
+    """K-7: 0..5, a whole number, and not with K-4; one line naming the option."""
+    with pytest.raises(RulesError, match=r"option stacks_first_hand_bonus must be between 0 and 5, not 6"):
+        make_rules("stacks[stacks_first_hand_bonus=6]", 2)
+    with pytest.raises(RulesError, match="stacks_first_hand_bonus"):
+        make_rules("stacks[stacks_first_hand_bonus=-1]", 2)
+    with pytest.raises(RulesError, match="stacks_first_hand_bonus"):
+        make_rules("stacks[stacks_first_hand_bonus=two]", 2)
+    with pytest.raises(
+        RulesError, match=r"stacks_first_turn_short=1 \(K-4\) and stacks_first_hand_bonus=2 \(K-7\)"
+    ):
+        make_rules("stacks[stacks_first_turn_short=1,stacks_first_hand_bonus=2]", 4)
+    assert make_rules("stacks[stacks_first_turn_short=2,stacks_first_hand_bonus=0]", 4).first_turn_short == 2

@@ -31,14 +31,15 @@ SWITCHES = {
 }
 #: the numeric options of §4.9, their default first, then values that end games otherwise:
 #: one pile per colour (ST-7), a supply that runs out (ST-4), low win targets (ST-21), a
-#: turn cap that ends games (ST-22), seat 0's short first hand (K-4); each mix takes the
-#: next of each in turn
+#: turn cap that ends games (ST-22), seat 0's short or long first hand (K-4, K-7, never
+#: both); each mix takes the next of each in turn
 NUMBERS = {
     "stacks_max_piles_per_colour": (2, 1, 3),
     "stacks_chip_supply": (20, 3, 4),
     "stacks_win_chips,stacks_win_min_each": ((5, 2), (3, 1), (4, 0), (6, 3)),
     "max_turns": (3000, 30, 12),
-    "stacks_first_turn_short": (0, 2, 4, 1),  # K-4 (docs/rules.md §2.5)
+    # K-4 and K-7 (docs/rules.md §2.5)
+    "stacks_first_turn_short,stacks_first_hand_bonus": ((0, 0), (2, 0), (0, 3), (4, 0), (0, 5), (1, 0)),
 }
 PLAYERS = (2, 3, 4, 5, 6)
 

@@ -25,6 +25,8 @@ VARIANTS = [
     "stacks[stacks_max_piles_per_colour=3,stacks_win_chips=4,stacks_win_min_each=0]",
     "stacks[stacks_first_turn_short=2]",  # K-4: a short first hand, unrefilled
     "stacks[stacks_refill=empty_hand_only,stacks_first_turn_short=4]",  # K-4 with ST-11's literal seed
+    "stacks[stacks_first_hand_bonus=3]",  # K-7: a long first hand, kept until played
+    "stacks[stacks_refill=empty_hand_only,stacks_first_hand_bonus=5]",  # K-7 with ST-11's literal seed
     "stacks[stacks_chip_supply=1,stacks_win_chips=2,stacks_win_min_each=1]",  # once the two chips are out: refills within a turn (the stalled draw, ST-22)
 ]
 POSITIONS = 12_000
