@@ -474,12 +474,14 @@ def confirm_left(
         result.games[i] = before + len(scores)
         result.intervals[i] = (mean, low, high)
         if result.confirmations[-1]["within"]:
-            result.confirm_stopped = f"confirmation {len(result.confirmations)} lies within {tolerance}"
+            result.confirm_stopped = (
+                f"confirmation {len(result.confirmations)} lies within {tolerance}"
+                if tolerance
+                else "no tolerance"
+            )
             return
     done = len(result.confirmations)
-    if not tolerance:
-        result.confirm_stopped = "no tolerance to check"
-    elif done == len(left):
+    if done == len(left):
         result.confirm_stopped = f"none within {tolerance}, and no other candidate left"
     elif done == most:
         result.confirm_stopped = f"none within {tolerance} in --confirm {most}"
