@@ -152,15 +152,20 @@ Rerunning the same command with the same --out resumes an interrupted run
 @skill_options("", "the first of BOTS", "restricted-play or skill match [default: --games]")
 @jobs_option(PROCESS_JOBS_HELP)
 @seed_option("every game, the same at any --jobs", resumes="the --out folder")
-@output_options("balance", "variant and match", "balance.json, balance.csv, balance.md and its plots")
-@click.option(
-    "--csv",
-    "csv_path",
-    type=FILE_PATH,
-    default=None,
-    help="CSV file, one row per variant [default: OUT/balance.csv].",
+@output_options(
+    "balance",
+    "variant and match",
+    "balance.json, balance.csv, balance.md and its plots",
+    also=(
+        click.option(
+            "--csv",
+            "csv_path",
+            type=FILE_PATH,
+            default=None,
+            help="CSV file, one row per variant [default: OUT/balance.csv].",
+        ),
+    ),
 )
-@click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the PNG plots of the report.")
 @json_option()
 @backend_options()
 @MOVE_TIMEOUT

@@ -169,7 +169,6 @@ precision. See docs/fair-command.md.
 @jobs_option(PROCESS_JOBS_HELP)
 @seed_option("every game, the same at any --jobs", resumes="the --out folder")
 @output_options("fair", "candidate", "fair.json, fair.md and its plot", plots="plot")
-@click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the report's PNG plot.")
 @json_option()
 @backend_options()
 @MOVE_TIMEOUT

@@ -302,12 +302,13 @@ def check_skill(weak: str | None, strong: str | None) -> None:
         raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
 
 
-def output_options(command: str, records: str, outputs: str, plots: str = "plots"):
-    """``--out`` and ``--report`` of the commands that measure variants (balance, fair):
-    a resumable folder of records and reports, and the Markdown report elsewhere.
-    ``records`` says what the folder keeps a record file of, ``outputs`` the files it
-    gets besides, ``plots`` what the report draws (its plot or plots)."""
-    goes = "goes" if plots == "plot" else "go"
+def output_options(command: str, records: str, outputs: str, plots: str = "plots", also: tuple = ()):
+    """``--out``, ``--report`` and ``--plots/--no-plots`` of the commands that measure
+    variants (balance, fair): a resumable folder of records and reports, the Markdown
+    report elsewhere, and its PNG plots.  ``records`` says what the folder keeps a
+    record file of, ``outputs`` the files it gets besides, ``plots`` what the report
+    draws (its plot or plots); ``also`` are the command's own outputs, put after --report."""
+    one = plots == "plot"
     return option_group(
         [
             click.option(
@@ -320,8 +321,15 @@ def output_options(command: str, records: str, outputs: str, plots: str = "plots
                 "--report",
                 type=FILE_PATH,
                 default=None,
-                help=f"Markdown report; its {plots} {goes} into the folder of the same name"
+                help=f"Markdown report; its {plots} {'goes' if one else 'go'} into the folder of the same name"
                 f" [default: OUT/{command}.md].",
+            ),
+            *also,
+            click.option(
+                "--plots/--no-plots",
+                default=True,
+                show_default=True,
+                help=f"Draw the report's PNG {plots}.",
             ),
         ]
     )
