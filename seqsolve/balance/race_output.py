@@ -321,11 +321,10 @@ def plot_race(config: RaceConfig, result: RaceResult):
         parts.append(
             f"the confirmed: {_level(result.confirmed)} fixed-n on {'their' if several else 'its'} new games"
         )
-    parts.append(
-        f"green band: within {_tolerance(config)}; black: still in, grey: dropped, square: original)"
-    )
-    # one panel is too narrow for two parts on a line: one part a line there
-    breaks = [";\n"] * (len(parts) - 1) if len(names) == 1 else ["; "] * (len(parts) - 2) + [";\n"]
+    parts.append(f"green band: within {_tolerance(config)}")
+    parts.append("black: still in, grey: dropped, square: original)")
+    # one panel is too narrow for two parts on a line: one part a line there, else two
+    breaks = [";\n" if len(names) == 1 or k % 2 == 0 else "; " for k in range(1, len(parts))]
     title = parts[0] + "".join(b + p for b, p in zip(breaks, parts[1:]))
     fig.suptitle(title, fontsize="medium")
     return fig
