@@ -1,10 +1,13 @@
 """Running the ``seqsolve`` command in-process, for the command tests.
 
 ``fails`` holds the promise every command makes about bad input: a non-zero exit,
-nothing on stdout, and exactly one line on stderr starting ``seqsolve: ``.
+nothing on stdout, and exactly one line on stderr starting ``seqsolve: ``.  A command's
+tests bind the first argument once: ``run_cli = partial(outcome, "fair")``.
 """
 
 from __future__ import annotations
+
+import json
 
 from click.testing import CliRunner
 
@@ -37,3 +40,19 @@ def fails(*args: str, code: int = 1, **kw) -> str:
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("seqsolve: "), result.stderr
     return lines[0]
+
+
+def outcome(*args: str) -> tuple[int, str, str]:
+    """Run a command; return its exit code, stdout and stderr."""
+    result = run(*args)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def run_json(*args: str) -> dict:
+    """Run a command that must succeed with ``--json``; return the object it prints."""
+    return json.loads(ok(*args, "--json"))
+
+
+def stable(data: dict) -> dict:
+    """A command's JSON without what may differ between equal runs (time, paths, the command)."""
+    return {k: v for k, v in data.items() if k not in ("seconds", "out", "command")}

@@ -35,6 +35,21 @@ stages, the way a screening trial hands its pick to a confirmatory one:
    than the confidence sequence over as many games, so the pick's new games are
    what a uniform grid pays for every candidate.
 
+A confirmed interval is *within tolerance* when it lies wholly within ``±within``.
+When the pick's does not, the next candidate left (by the selection's order) is
+confirmed on new games of its own, and so on, up to ``most`` candidates
+(:func:`confirm_left`); the answer is the first confirmed within tolerance, else the
+confirmed one nearest 0.  That choice looks at the confirmation games, so each of
+the ``K`` confirmations the race may make is a fixed-``n`` interval at the
+Bonferroni level ``1 - alpha / K`` (``K`` fixed after the selection, before the first
+confirmation game): all ``K`` intervals then hold their candidates' advantages at
+once with probability at least ``1 - alpha``, so the one reported does too, whichever
+the rule reports, and a candidate truly outside the tolerance is called within it
+with probability at most ``alpha``.  At ``1 - alpha`` each, trying ``K`` would call
+one within by luck up to ``K`` times as often (a winner's curse of the confirmation
+stage).  Each confirmation plays the games its interval needs for the precision at
+that level (1.31 times a single one's for ``K = 2`` at 95%, 1.49 for 3).
+
 When the budget does not pay for a round of every candidate and the confirmation,
 the race has one stage: the rounds go on until ``keep`` or fewer remain or the
 budget is spent, and every interval is the confidence sequence.
@@ -49,6 +64,7 @@ not.  :func:`race` is the rule itself, on scores, with no game in it.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -72,12 +88,16 @@ SELECTION_FACTOR = 2.5
 @dataclass(frozen=True)
 class RacePlan:
     """What a race's options decide before any game: the confidence sequence's
-    ``bet``, the selection's width (None: one stage) and the confirmation's games (0:
-    none)."""
+    ``bet``, the selection's width (None: one stage) and the games of one confirmation
+    (0: none); the ``precision``, the score ``variance`` and ``alpha`` size the
+    confirmations when there may be more than one (:meth:`confirmation_games`)."""
 
     bet: float
     select_width: float | None
     confirm: int
+    precision: float = 0.0
+    variance: float = 0.25
+    alpha: float = 0.05
 
     @classmethod
     def of(cls, k: int, sides: int, batch: int, budget: int, level: float, precision: float) -> RacePlan:
@@ -96,14 +116,44 @@ class RacePlan:
         """
         alpha = 1 - level
         share = 1 / sides
-        confirm = fixed_games(precision, share * (1 - share), alpha)
+        variance = share * (1 - share)
+        confirm = fixed_games(precision, variance, alpha)
         if batch * k + confirm > budget:
             confirm = 0
-        variance = share * (1 - share)
         if confirm:
             width = SELECTION_FACTOR * precision
-            return cls(tuned_bet(width, alpha, variance), width, confirm)
-        return cls(bet_for_games(budget // k, alpha, variance), None, 0)
+            return cls(tuned_bet(width, alpha, variance), width, confirm, precision, variance, alpha)
+        return cls(bet_for_games(budget // k, alpha, variance), None, 0, precision, variance, alpha)
+
+    def confirmation_games(self, count: int) -> int:
+        """The games of each confirmation when the race may make ``count`` of them: a
+        fixed-n interval at the Bonferroni level ``1 - alpha / count`` as wide as the
+        precision (one of them: :attr:`confirm`).
+
+        >>> plan = RacePlan.of(6, 2, 200, 40_000, 0.95, 0.01)
+        >>> [plan.confirmation_games(c) for c in (1, 2, 3)]
+        [9604, 12560, 14328]
+        """
+        return fixed_games(self.precision, self.variance, self.alpha / count)
+
+    def confirmations(self, left: int, most: int, budget_left: int, within: float) -> int:
+        """How many candidates the race may confirm, decided after the selection and
+        before any confirmation game (the Bonferroni ``K``): ``most`` at most, no more
+        than are ``left``, as many as ``budget_left`` pays for at their own size; one
+        when no interval as wide as the precision can lie within ``±within``.
+
+        >>> plan = RacePlan.of(6, 2, 200, 40_000, 0.95, 0.005)
+        >>> plan.confirmations(3, 3, 200_000, 0.01), plan.confirmations(3, 3, 110_000, 0.01)
+        (3, 2)
+        >>> plan.confirmations(3, 3, 200_000, 0.005), plan.confirmations(1, 3, 200_000, 0.01)
+        (1, 1)
+        """
+        if self.precision >= within:
+            return 1
+        for count in range(min(most, left), 1, -1):
+            if count * self.confirmation_games(count) <= budget_left:
+                return count
+        return 1
 
 
 @dataclass(frozen=True)
@@ -121,6 +171,10 @@ class RaceConfig:
     best: int = 3
     separate: bool = False
     precision: float = 0.01
+    #: the tolerance: a confirmed interval within ``±within`` is fair
+    within: float = 0.01
+    #: the most candidates confirmed, one after another until one is within tolerance
+    confirm: int = 1
 
     @property
     def candidates(self) -> tuple[VariantPoint, ...]:
@@ -142,10 +196,6 @@ class RaceConfig:
         )
 
     @property
-    def confirm_games(self) -> int:
-        return self.plan.confirm
-
-    @property
     def select_width(self) -> float | None:
         return self.plan.select_width
 
@@ -154,6 +204,11 @@ class RaceConfig:
         return self.plan.bet
 
     def to_json(self) -> dict:
+        """The options that decide which games are played and how the selection runs:
+        what an ``--out`` folder must hold the same to resume.  ``within`` and
+        ``confirm`` are not among them: they decide which candidates are confirmed,
+        on games that are a function of the seed, so a rerun may change them and get
+        what a fresh run with them gets."""
         return {
             "tries": {name: list(values) for name, values in self.tries},
             "batch": self.batch,
@@ -249,17 +304,30 @@ class RaceResult:
     dropped: list[int | None]
     rounds: list[dict] = field(default_factory=list)
     stopped: str = ""
-    #: the confirmation stage: the candidate, its new games, their fixed-n interval
-    #: and the sequential one it had when picked; None for a race of one stage
-    confirmed: dict | None = None
+    #: the confirmation stage, in the order confirmed: per candidate confirmed its
+    #: new games, their fixed-n interval, its level (for ``planned`` confirmations at
+    #: most), whether it lies within the tolerance, and the sequential interval it had
+    #: when the selection stopped
+    confirmations: list[dict] = field(default_factory=list)
+    #: why no further candidate was confirmed
+    confirm_stopped: str = ""
 
     @property
     def spent(self) -> int:
         return sum(self.games)
 
+    @property
+    def confirmed(self) -> dict | None:
+        """The confirmation reported: the first within tolerance, else the one whose
+        advantage is nearest 0 (the earlier on a tie); None for a race of one stage."""
+        if not self.confirmations:
+            return None
+        within = [c for c in self.confirmations if c["within"]]
+        return within[0] if within else min(self.confirmations, key=lambda c: abs(c["interval"][0]))
+
     def ranking(self) -> list[int]:
-        """Candidates best first: those still in by distance of the advantage from 0,
-        then those dropped, the later the better."""
+        """Candidates best first: the one reported, then those still in by distance
+        of the advantage from 0, then those dropped, the later the better."""
 
         pick = self.confirmed["candidate"] if self.confirmed else None
 
@@ -303,21 +371,22 @@ def race(
     fair_share: Sequence[float],
     batch: int,
     budget: int,
-    alpha: float,
-    bet: float,
+    plan: RacePlan,
     keep: int = 1,
-    select_width: float | None = None,
-    confirm: int = 0,
+    most: int = 1,
+    within: float = math.inf,
 ) -> RaceResult:
     """Race ``len(fair_share)`` candidates: ``scores_of(i, n)`` gives the scores (1 win,
-    1/sides a draw, 0 loss) of candidate ``i``'s first ``n`` games.  With ``confirm``
-    games, the race has two stages (the module's rule): the selection stops once every
-    candidate left is within ``select_width`` on each side, and the pick then plays
-    ``confirm`` new games.
+    1/sides a draw, 0 loss) of candidate ``i``'s first ``n`` games.  With a
+    confirmation in the ``plan``, the race has two stages (the module's rule): the
+    selection stops once every candidate left is within ``plan.select_width`` on each
+    side, and the candidates left are then confirmed on new games, up to ``most`` of
+    them, until one's interval lies within ``±within``.
 
     Raises:
         BalanceError: the budget does not pay for one round (and the confirmation).
     """
+    alpha, bet, select_width, confirm = plan.alpha, plan.bet, plan.select_width, plan.confirm
     k = len(fair_share)
     if batch * k + confirm > budget:
         raise BalanceError(
@@ -360,29 +429,72 @@ def race(
                 + (f" besides the {confirm} to confirm" if confirm else "")
             )
             break
-    if confirm:
-        _confirm(result, scores_of, fair_share, confirm, alpha)
+    if plan.confirm:
+        confirm_left(result, scores_of, fair_share, plan, budget, most, within)
     return result
 
 
-def _confirm(result: RaceResult, scores_of, fair_share, confirm: int, alpha: float) -> None:
-    """The confirmation stage: the pick's ``confirm`` new games and their fixed-n interval."""
+def confirm_left(
+    result: RaceResult,
+    scores_of: Callable[[int, int], np.ndarray],
+    fair_share: Sequence[float],
+    plan: RacePlan,
+    budget: int,
+    most: int = 1,
+    within: float = math.inf,
+) -> None:
+    """The confirmation stage (the module's rule): the candidates left, in the
+    selection's order, each on new games of its own, until one's fixed-n interval lies
+    within ``±within`` or ``K`` (:meth:`RacePlan.confirmations`) are confirmed."""
     from ..stats import paired_score_interval
 
-    pick = result.ranking()[0]
-    before = result.games[pick]
-    scores = np.asarray(scores_of(pick, before + confirm), dtype=float)[before:]
-    mean, low, high = paired_score_interval(scores, 1 - alpha)
-    f = fair_share[pick]
-    result.confirmed = {
-        "candidate": pick,
-        "selection_games": before,
-        "games": len(scores),
-        "interval": [mean - f, low - f, high - f],
-        "sequential": list(result.intervals[pick]),
-    }
-    result.games[pick] = before + len(scores)
-    result.intervals[pick] = (mean - f, low - f, high - f)
+    left = [i for i in result.ranking() if result.dropped[i] is None]
+    count = plan.confirmations(len(left), most, budget - result.spent, within)
+    games = plan.confirmation_games(count)
+    level = 1 - plan.alpha / count
+    tolerance = f"±{100 * within:.1f} pp" if math.isfinite(within) else ""
+    for i in left[:count]:
+        if result.spent + games > budget:  # never: ``count`` is what the budget pays for
+            break
+        before = result.games[i]
+        scores = np.asarray(scores_of(i, before + games), dtype=float)[before:]
+        mean, low, high = (x - fair_share[i] for x in paired_score_interval(scores, level))
+        result.confirmations.append(
+            {
+                "candidate": i,
+                "selection_games": before,
+                "games": len(scores),
+                "level": level,
+                "planned": count,
+                "interval": [mean, low, high],
+                "within": -within <= low and high <= within,
+                "sequential": list(result.intervals[i]),
+            }
+        )
+        result.games[i] = before + len(scores)
+        result.intervals[i] = (mean, low, high)
+        if result.confirmations[-1]["within"]:
+            result.confirm_stopped = (
+                f"confirmation {len(result.confirmations)} lies within {tolerance}"
+                if tolerance
+                else "no tolerance"
+            )
+            return
+    done = len(result.confirmations)
+    if done == len(left):
+        result.confirm_stopped = f"none within {tolerance}, and no other candidate left"
+    elif done == most:
+        result.confirm_stopped = f"none within {tolerance} in --confirm {most}"
+    elif plan.precision >= within:
+        result.confirm_stopped = (
+            f"not within {tolerance}; no interval of ±{100 * plan.precision:.1f} pp (--precision) can lie"
+            f" within {tolerance} (--within): no other confirmed"
+        )
+    else:
+        result.confirm_stopped = (
+            f"none within {tolerance}; the budget pays for {done} confirmation{'s' if done > 1 else ''}"
+            f" of {games} games, not {min(most, len(left))} ({budget - result.spent} games left)"
+        )
 
 
 def uniform_grid(result: RaceResult, best: int, scores: Sequence[float], level: float) -> dict:
@@ -390,20 +502,25 @@ def uniform_grid(result: RaceResult, best: int, scores: Sequence[float], level: 
     fixed in advance, one look at the end), needs to know every candidate as precisely
     as the race ended up knowing its ``best``: the half width of the best's final
     interval, reached with ``balance``'s fixed-``n`` interval on scores distributed as
-    the best's (``scores``: all its games; a confirmed pick's new games only count).
-    ``same_sequence`` is the same grid with confidence sequences: as many games each
-    as the best played in a race of one stage, as the betting sequence tuned for that
-    width needs after a confirmation.  ``race_share`` is the race's games over the grid's."""
+    the best's (``scores``: all its games; a confirmed pick's new games only count),
+    at ``level``, or at the confirmation's level when the best was confirmed (the
+    grid makes the same claim as the race).  ``same_sequence`` is the same grid with
+    confidence sequences: as many games each as the best played in a race of one
+    stage, as the betting sequence tuned for that width needs after a confirmation.
+    ``race_share`` is the race's games (every confirmation's among them) over the grid's."""
     k = len(result.games)
     _, low, high = result.intervals[best]
     width = (high - low) / 2
-    alpha = 1 - level
     scores = list(scores)
-    if result.confirmed and result.confirmed["candidate"] == best:
-        scores = scores[result.confirmed["selection_games"] :]
+    confirmed = next((c for c in result.confirmations if c["candidate"] == best), None)
+    if confirmed:
+        level = confirmed["level"]
+        scores = scores[confirmed["selection_games"] :]
         values, counts = np.unique(np.asarray(scores, dtype=float), return_counts=True)
         sequence = (
-            bet_games_for(values, counts, width, alpha) if width > 0 and len(scores) else result.games[best]
+            bet_games_for(values, counts, width, 1 - level)
+            if width > 0 and len(scores)
+            else result.games[best]
         )
     else:
         sequence = result.games[best]
@@ -412,6 +529,7 @@ def uniform_grid(result: RaceResult, best: int, scores: Sequence[float], level: 
         "race_games": result.spent,
         "best_games": result.games[best],
         "half_width": width,
+        "level": level,
         "same_sequence": k * sequence,
         "fixed_interval_games_each": fixed,
         "fixed_interval": k * fixed,
@@ -450,6 +568,10 @@ def check_race(config: RaceConfig) -> None:
         )
     if not 0 < config.precision < 0.5:
         raise BalanceError(f"--precision {100 * config.precision:g}: give a width in points between 0 and 50")
+    if not 0 < config.within < 0.5:
+        raise BalanceError(f"--within {100 * config.within:g}: give a tolerance in points between 0 and 50")
+    if config.confirm < 1:
+        raise BalanceError(f"--confirm {config.confirm}: confirm at least the pick (1)")
 
 
 def run_race(
@@ -495,15 +617,7 @@ def run_race(
 
     fair = [1 / p.teams for p in points]
     result = race(
-        scores_of,
-        fair,
-        config.batch,
-        config.budget,
-        config.alpha,
-        config.bet,
-        config.keep,
-        config.select_width,
-        config.confirm_games,
+        scores_of, fair, config.batch, config.budget, config.plan, config.keep, config.confirm, config.within
     )
     order = result.ranking()
     shown = [0] + [i for i in order if i != 0][: config.best]

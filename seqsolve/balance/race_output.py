@@ -27,25 +27,65 @@ RACE_COLUMNS = ("rank", "variant", "games", "first seat adv. (pp) [CI]", "result
 _LEFT_OUT = ("heatmap",)
 
 
-def _status(result: RaceResult, i: int, original: bool) -> str:
+def _tolerance(config: RaceConfig) -> str:
+    return f"±{100 * config.within:.1f} pp"
+
+
+def _status(config: RaceConfig, result: RaceResult, i: int, original: bool) -> str:
     d = result.dropped[i]
     text = "in" if d is None else f"dropped in round {d}"
-    if result.confirmed and result.confirmed["candidate"] == i:
-        text = f"picked, confirmed on {result.confirmed['games']} new games (fixed-n CI)"
+    for c in result.confirmations:
+        if c["candidate"] == i:
+            text = (
+                ("the answer, " if c is result.confirmed else "")
+                + f"confirmed on {c['games']} new games (fixed-n CI), "
+                + ("within " if c["within"] else "not within ")
+                + _tolerance(config)
+            )
     return f"{text} (original)" if original else text
+
+
+def _level(c: dict) -> str:
+    return f"{100 * c['level']:.4g}%"
 
 
 def _interval_line(config: RaceConfig, result: RaceResult) -> str:
     level = round(100 * config.level)
     line = f"CI: {level}% confidence sequence (betting), valid at every round"
-    if result.confirmed:
-        c = result.confirmed
+    for c in result.confirmations:
         adv, low, high = c["sequential"]
+        label = config.candidates[c["candidate"]].label
         line += (
-            f"; the pick's: {level}% fixed-n interval on its {c['games']} confirmation games alone"
-            f" (picked after {c['selection_games']} games at {_pct(adv, True)} {_interval([low, high], True)})"
+            f"; {label}: {_level(c)} fixed-n interval on its {c['games']} confirmation games alone"
+            f" (after {c['selection_games']} games of the selection at {_pct(adv, True)} {_interval([low, high], True)})"
         )
     return line
+
+
+def _confirmation_line(config: RaceConfig, result: RaceResult) -> str:
+    """How many were confirmed, at what level and why, which one is the answer, and
+    what choosing it costs (docs/fair-command.md)."""
+    confirmed = result.confirmed
+    if confirmed is None:
+        return "confirmation: none (the budget pays for no confirmation after a round of every candidate)"
+    label = config.candidates[confirmed["candidate"]].label
+    n = len(result.confirmations)
+    line = (
+        f"confirmation: {n} of at most {config.confirm} (--confirm), each at {_level(confirmed)}"
+        f"; stopped: {result.confirm_stopped}; the answer: {label}, "
+    )
+    if confirmed["within"]:
+        line += f"fair within {_tolerance(config)} (--within)"
+    else:
+        line += f"the one nearest 0; none is known to be fair within {_tolerance(config)} (--within)"
+    if confirmed["planned"] == 1:
+        return line
+    return line + (
+        f". Chosen on the confirmation games, so each interval is at the Bonferroni level 1 - {1 - config.level:g}/"
+        f"{confirmed['planned']} (at most {confirmed['planned']} confirmations): all hold at once with"
+        f" {round(100 * config.level)}%, the answer's too; its estimate still leans toward 0 (the small"
+        " winner's curse of a choice)"
+    )
 
 
 def race_rows(config: RaceConfig, result: RaceResult) -> list[list[str]]:
@@ -59,7 +99,7 @@ def race_rows(config: RaceConfig, result: RaceResult) -> list[list[str]]:
                 config.candidates[i].label,
                 str(result.games[i]),
                 f"{_pct(adv, True)} {_interval([low, high], True)}",
-                _status(result, i, i == 0),
+                _status(config, result, i, i == 0),
             ]
         )
     return rows
@@ -67,19 +107,31 @@ def race_rows(config: RaceConfig, result: RaceResult) -> list[list[str]]:
 
 def _grid_line(grid: dict) -> str:
     return (
-        f"games: the race {grid['race_games']}, {100 * grid['race_share']:.0f}% of a uniform grid's to the same"
-        f" precision (±{100 * grid['half_width']:.2f} pp on the best): {grid['fixed_interval']} with fixed-n"
+        f"games: the race {grid['race_games']} (every confirmation's among them), {100 * grid['race_share']:.0f}%"
+        f" of a uniform grid's to the same precision (±{100 * grid['half_width']:.2f} pp on the best at"
+        f" {100 * grid['level']:.4g}%): {grid['fixed_interval']} with fixed-n"
         f" intervals ({grid['fixed_interval_games_each']} each), {grid['same_sequence']} with sequential ones"
     )
+
+
+def _confirmations_said(result: RaceResult) -> str:
+    n = len(result.confirmations)
+    if not n:
+        return ""
+    games = result.confirmations[0]["games"]
+    if n == 1:
+        return f"; then the pick's confirmation ({games} games)"
+    return f"; then {n} confirmations of {games} new games each"
 
 
 def format_race(config: RaceConfig, result: RaceResult, summaries: list[dict], grid: dict) -> str:
     """The terminal report: the race, then the costs of the best beside the original."""
     lines = [
         f"race: {len(result.rounds)} rounds of {config.batch} games, stopped by {result.stopped}"
-        + (f"; then the pick's confirmation ({result.confirmed['games']} games)" if result.confirmed else ""),
+        + _confirmations_said(result),
         format_text(RACE_COLUMNS, race_rows(config, result)),
         _interval_line(config, result),
+        _confirmation_line(config, result),
         _grid_line(grid),
         "",
         "the original and the best, as 'seqsolve balance' reports them (fixed-n intervals):",
@@ -122,7 +174,11 @@ def report_json(config: RaceConfig, result: RaceResult, summaries: list[dict], g
             "selection_width": config.select_width,
             "rounds": len(result.rounds),
             "stopped": result.stopped,
-            "confirmation": _confirmation_json(config, result),
+            "within": config.within,
+            "confirm": config.confirm,
+            "confirmation": _confirmation_json(config, result, result.confirmed),
+            "confirmations": [_confirmation_json(config, result, c) for c in result.confirmations],
+            "confirm_stopped": result.confirm_stopped,
             "games": result.spent,
         },
         "uniform_grid": grid,
@@ -141,16 +197,18 @@ def report_json(config: RaceConfig, result: RaceResult, summaries: list[dict], g
     }
 
 
-def _confirmation_json(config: RaceConfig, result: RaceResult) -> dict | None:
-    c = result.confirmed
+def _confirmation_json(config: RaceConfig, result: RaceResult, c: dict | None) -> dict | None:
     if not c:
         return None
     return {
         "candidate": config.candidates[c["candidate"]].label,
         "selection_games": c["selection_games"],
         "games": c["games"],
+        "level": c["level"],
+        "planned": c["planned"],
         "first_seat_advantage": c["interval"][0],
         "first_seat_advantage_ci": c["interval"][1:],
+        "within": c["within"],
         "at_selection": c["sequential"],
     }
 
@@ -173,19 +231,21 @@ def markdown_report(
         (
             f"Bots {', '.join(config.balance.bots)}, seed {config.balance.seed}; {len(result.rounds)} rounds of "
             f"{config.batch} games per candidate, stopped by {result.stopped}"
-            + (
-                f", then the pick's confirmation on {result.confirmed['games']} new games"
-                if result.confirmed
-                else ""
-            )
+            + _confirmations_said(result)
             + f".  Intervals: {level}% confidence sequences (betting, valid at every round;"
             " docs/fair-command.md)"
-            + ("; the pick's: the fixed-n interval of its confirmation games." if result.confirmed else ".")
+            + (
+                "; the confirmed: the fixed-n interval of their confirmation games."
+                if result.confirmed
+                else "."
+            )
         ),
         "",
         format_markdown(RACE_COLUMNS, race_rows(config, result)),
         "",
         _interval_line(config, result) + ".",
+        "",
+        _confirmation_line(config, result) + ".",
         "",
         _grid_line(data["uniform_grid"]) + ".",
         "",
@@ -248,6 +308,7 @@ def plot_race(config: RaceConfig, result: RaceResult):
                     capsize=3,
                     ms=5,
                 )
+        ax.axhspan(-100 * config.within, 100 * config.within, color="#2e8b57", alpha=0.12, lw=0)
         ax.axhline(0, color="#c0392b", lw=1)
         ax.set_xticks(range(len(xs)), xs)
         ax.set_xlabel(name)
@@ -256,10 +317,14 @@ def plot_race(config: RaceConfig, result: RaceResult):
     level = round(100 * config.level)
     parts = [f"{config.candidates[0].label}: seat advantage ({level}% confidence sequences"]
     if result.confirmed:
-        parts.append("the pick's: fixed-n on its confirmation games")
+        several = len(result.confirmations) > 1
+        parts.append(
+            f"the confirmed: {_level(result.confirmed)} fixed-n on {'their' if several else 'its'} new games"
+        )
+    parts.append(f"green band: within {_tolerance(config)}")
     parts.append("black: still in, grey: dropped, square: original)")
-    # one panel is too narrow for two parts on a line: one part a line there
-    breaks = [";\n"] * (len(parts) - 1) if len(names) == 1 else ["; "] * (len(parts) - 2) + [";\n"]
+    # one panel is too narrow for two parts on a line: one part a line there, else two
+    breaks = [";\n" if len(names) == 1 or k % 2 == 0 else "; " for k in range(1, len(parts))]
     title = parts[0] + "".join(b + p for b, p in zip(breaks, parts[1:]))
     fig.suptitle(title, fontsize="medium")
     return fig

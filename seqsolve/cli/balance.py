@@ -19,20 +19,21 @@ from ..play.records import check_output_file, check_output_folder, write_text
 from .errors import CliError, interrupted
 from .options import (
     FILE_PATH,
-    FOLDER_PATH,
-    MAX_GAMES,
     MOVE_TIMEOUT,
     PROCESS_JOBS_HELP,
     backend_options,
     check_backend,
+    check_skill,
     dask_backend,
     fresh_seed,
     games_option,
     jobs_option,
     json_option,
+    output_options,
     progress_option,
     seating_options,
     seed_option,
+    skill_options,
     variant_option,
 )
 from .progress import Progress, progress_enabled
@@ -148,44 +149,23 @@ Rerunning the same command with the same --out resumes an interrupted run
     metavar="two_eyed,one_eyed,exchange,corners|all",
     help="Restricted play: the bot against itself barred from each of these.",
 )
-@click.option(
-    "--weak",
-    default=None,
-    metavar="SPEC",
-    help="Skill vs luck: the bot (or --strong) against this weaker bot.",
-)
-@click.option(
-    "--strong", default=None, metavar="SPEC", help="The strong bot of --weak [default: the first of BOTS]."
-)
-@click.option(
-    "--match-games",
-    type=click.IntRange(1, MAX_GAMES),
-    default=None,
-    help="Games per restricted-play or skill match [default: --games], rounded up to whole deals.",
-)
+@skill_options("", "the first of BOTS", "restricted-play or skill match [default: --games]")
 @jobs_option(PROCESS_JOBS_HELP)
 @seed_option("every game, the same at any --jobs", resumes="the --out folder")
-@click.option(
-    "--out",
-    type=FOLDER_PATH,
-    default=None,
-    help="Folder for the records (one file per variant and match, resumable), balance.json, "
-    "balance.csv, balance.md and its plots.",
+@output_options(
+    "balance",
+    "variant and match",
+    "balance.json, balance.csv, balance.md and its plots",
+    also=(
+        click.option(
+            "--csv",
+            "csv_path",
+            type=FILE_PATH,
+            default=None,
+            help="CSV file, one row per variant [default: OUT/balance.csv].",
+        ),
+    ),
 )
-@click.option(
-    "--report",
-    type=FILE_PATH,
-    default=None,
-    help="Markdown report; its plots go into the folder of the same name [default: OUT/balance.md].",
-)
-@click.option(
-    "--csv",
-    "csv_path",
-    type=FILE_PATH,
-    default=None,
-    help="CSV file, one row per variant [default: OUT/balance.csv].",
-)
-@click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the PNG plots of the report.")
 @json_option()
 @backend_options()
 @MOVE_TIMEOUT
@@ -349,8 +329,7 @@ def _check_combinations(variants, all_presets, self_play, restrict, weak, strong
         raise click.UsageError(
             "--variant and --all-presets exclude each other (--all-presets measures every preset)"
         )
-    if strong is not None and weak is None:
-        raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
+    check_skill(weak, strong)
     if match_games is not None and not matches:
         raise click.UsageError("--match-games goes with --restrict or --weak (it counts their games)")
     if not self_play and not matches:

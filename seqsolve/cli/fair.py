@@ -25,21 +25,22 @@ from ..play.records import (
 from .balance import _command_line, _plots_failed
 from .errors import interrupted
 from .options import (
-    FILE_PATH,
-    FOLDER_PATH,
     MAX_GAMES,
     MOVE_TIMEOUT,
     PROCESS_JOBS_HELP,
     FiniteFloat,
     backend_options,
     check_backend,
+    check_skill,
     dask_backend,
     fresh_seed,
     jobs_option,
     json_option,
+    output_options,
     progress_option,
     seating_options,
     seed_option,
+    skill_options,
 )
 from .progress import Progress, progress_enabled
 
@@ -52,6 +53,8 @@ Examples:
   seqsolve fair classic --players 4 --teams 2 --try hand_bonus=1,2 --budget 60000 --out runs/fair4
   seqsolve fair classic --separate --try hand_bonus=1,2,3 --try first_turn_jacks=off --out runs/each
       each rule alone: 5 candidates, not 4 x 2 = 8 combinations
+  seqsolve fair classic --try head_start=1 --try hand_bonus=1 --precision 0.5 --within 1 --budget 300000
+      known to +-0.5 points; up to 3 candidates confirmed until one lies within +-1 point
   seqsolve fair classic --try hand_bonus=1,2 --bot greedy --batch 50 --budget 3000 --json
   seqsolve fair classic --try hand_bonus=1 --weak random --match-games 400 --out runs/skill
       also: how much skill still decides (heuristic against random) in the original and the best
@@ -66,7 +69,10 @@ while another's still includes it (or its interval lies wholly further from 0 th
 The selection stops when --keep candidates are left, when every one left is known to
 2.5 x --precision, or when the next round would pass --budget; then the pick plays new
 games, as many as a fixed-n interval needs for +-precision, and is reported with that
-interval on those games alone. The race's intervals are anytime-valid confidence
+interval on those games alone. When it does not lie within +-(--within), the next
+candidate left is confirmed on new games of its own, up to --confirm candidates as
+far as --budget pays; the answer is the first within, else the one nearest 0, with
+every confirmation interval at the Bonferroni level so the answer's stays valid. The race's intervals are anytime-valid confidence
 sequences (a fixed bet on either side: Waudby-Smith and Ramdas, JRSS-B 2024), so
 looking after every round does not void them, unlike a fixed-n interval. The report compares the race's games with a uniform grid's at the same
 precision. See docs/fair-command.md.
@@ -109,7 +115,7 @@ precision. See docs/fair-command.md.
     type=click.IntRange(1, MAX_GAMES),
     default=40_000,
     show_default=True,
-    help="Self-play games of the whole race, at most (the skill matches not counted).",
+    help="Self-play games of the whole race, every confirmation's among them, at most (the skill matches not counted).",
 )
 @click.option(
     "--precision",
@@ -119,6 +125,24 @@ precision. See docs/fair-command.md.
     metavar="PP",
     help="Half width, in points, wanted on the fairest's advantage: the confirmation's games "
     "(a race of one stage when the budget does not pay for them).",
+)
+@click.option(
+    "--within",
+    type=FiniteFloat(0.01, 49.99),
+    default=1.0,
+    show_default=True,
+    metavar="PP",
+    help="Tolerance, in points: a candidate is fair when its confirmation interval lies within +-PP.",
+)
+@click.option(
+    "--confirm",
+    type=click.IntRange(1, 1000),
+    default=3,
+    show_default=True,
+    metavar="K",
+    help="Candidates left confirmed at most, one after another in the selection's order until one "
+    "is fair within --within (each on new games, at the level 1 - (1 - --level)/K; more than one "
+    "only when --precision is below --within and --budget pays for them).",
 )
 @click.option(
     "--level",
@@ -141,36 +165,10 @@ precision. See docs/fair-command.md.
     show_default=True,
     help="Candidates reported in full beside the original (lengths, draws, jacks, skill).",
 )
-@click.option(
-    "--weak",
-    default=None,
-    metavar="SPEC",
-    help="Skill vs luck in the original and the best: the bot (or --strong) against this weaker bot.",
-)
-@click.option(
-    "--strong", default=None, metavar="SPEC", help="The strong bot of --weak [default: the first --bot]."
-)
-@click.option(
-    "--match-games",
-    type=click.IntRange(1, MAX_GAMES),
-    default=None,
-    help="Games of each skill match [default: --batch], rounded up to whole deals.",
-)
+@skill_options(" in the original and the best", "the first --bot", "skill match [default: --batch]")
 @jobs_option(PROCESS_JOBS_HELP)
 @seed_option("every game, the same at any --jobs", resumes="the --out folder")
-@click.option(
-    "--out",
-    type=FOLDER_PATH,
-    default=None,
-    help="Folder for the records (one file per candidate, resumable), fair.json, fair.md and its plot.",
-)
-@click.option(
-    "--report",
-    type=FILE_PATH,
-    default=None,
-    help="Markdown report; its plot goes into the folder of the same name [default: OUT/fair.md].",
-)
-@click.option("--plots/--no-plots", default=True, show_default=True, help="Draw the report's PNG plot.")
+@output_options("fair", "candidate", "fair.json, fair.md and its plot", plots="plot")
 @json_option()
 @backend_options()
 @MOVE_TIMEOUT
@@ -187,6 +185,8 @@ def fair(
     batch,
     budget,
     precision,
+    within,
+    confirm,
     level,
     keep,
     best,
@@ -212,16 +212,18 @@ def fair(
     one.  Each is played by the bot against itself, a new deal every game (as
     'seqsolve balance' does), in rounds; the clearly unfair
     are dropped early, so the games go to the candidates that might be fair; then the
-    pick (the fairest left) plays new games to be known to +-PRECISION points.
-    Reported: every candidate's advantage with its sequential interval (the pick's:
-    the fixed-n interval of its new games) and the round it was dropped in; for the
+    pick (the fairest left) plays new games to be known to +-PRECISION points, and
+    when its interval does not lie within +-WITHIN, the next left does, up to
+    --confirm candidates.  Reported: every candidate's advantage with its sequential
+    interval (the confirmed: the fixed-n interval of their new games) and the round
+    it was dropped in; the answer (the first confirmed within +-WITHIN, else the
+    confirmed one nearest 0); for the
     original and the --best few, balance's metrics (game length, draws and stalls,
     jacks and exchanges per game, --weak's skill match); the games the race spent
     against what a uniform grid needs for the same precision; with --out or
     --report, a plot of the advantage against each tried value.
     """
-    if strong is not None and weak is None:
-        raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
+    check_skill(weak, strong)
     if match_games is not None and weak is None:
         raise click.UsageError("--match-games goes with --weak (it counts the skill matches' games)")
     check_backend(backend, scheduler)
@@ -258,6 +260,8 @@ def fair(
         best=best,
         separate=separate,
         precision=precision / 100,
+        within=within / 100,
+        confirm=confirm,
     )
     check_race(config)
     check_programs(

@@ -266,6 +266,75 @@ def backend_options():
     )
 
 
+def skill_options(where: str, strong_default: str, match_games: str):
+    """``--weak``, ``--strong`` and ``--match-games`` of the commands that measure
+    variants (balance, fair): how much skill still decides, as the strong bot's score
+    against a weaker one.  ``where`` says which variants play the match, ``strong_default``
+    names the default strong bot and ``match_games`` which matches are counted and their
+    default size.  :func:`check_skill` refuses --strong without --weak."""
+    return option_group(
+        [
+            click.option(
+                "--weak",
+                default=None,
+                metavar="SPEC",
+                help=f"Skill vs luck{where}: the bot (or --strong) against this weaker bot.",
+            ),
+            click.option(
+                "--strong",
+                default=None,
+                metavar="SPEC",
+                help=f"The strong bot of --weak [default: {strong_default}].",
+            ),
+            click.option(
+                "--match-games",
+                type=GAMES,
+                default=None,
+                help=f"Games of each {match_games}, rounded up to whole deals.",
+            ),
+        ]
+    )
+
+
+def check_skill(weak: str | None, strong: str | None) -> None:
+    """A strong bot means nothing without a weak one to play: refused, not ignored."""
+    if strong is not None and weak is None:
+        raise click.UsageError("--strong goes with --weak (the strong bot plays against the weak one)")
+
+
+def output_options(command: str, records: str, outputs: str, plots: str = "plots", also: tuple = ()):
+    """``--out``, ``--report`` and ``--plots/--no-plots`` of the commands that measure
+    variants (balance, fair): a resumable folder of records and reports, the Markdown
+    report elsewhere, and its PNG plots.  ``records`` says what the folder keeps a
+    record file of, ``outputs`` the files it gets besides, ``plots`` what the report
+    draws (its plot or plots); ``also`` are the command's own outputs, put after --report."""
+    one = plots == "plot"
+    return option_group(
+        [
+            click.option(
+                "--out",
+                type=FOLDER_PATH,
+                default=None,
+                help=f"Folder for the records (one file per {records}, resumable), {outputs}.",
+            ),
+            click.option(
+                "--report",
+                type=FILE_PATH,
+                default=None,
+                help=f"Markdown report; its {plots} {'goes' if one else 'go'} into the folder of the same name"
+                f" [default: OUT/{command}.md].",
+            ),
+            *also,
+            click.option(
+                "--plots/--no-plots",
+                default=True,
+                show_default=True,
+                help=f"Draw the report's PNG {plots}.",
+            ),
+        ]
+    )
+
+
 def check_backend(backend: str | None, scheduler: str | None) -> None:
     """A scheduler address means nothing without the Dask backend: refused, not ignored."""
     if scheduler is not None and backend != "dask":

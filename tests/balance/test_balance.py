@@ -5,10 +5,13 @@ from __future__ import annotations
 import csv
 import json
 import sys
+from functools import partial
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from cli_helpers import outcome
+from cli_helpers import run_json as _run_json
+from cli_helpers import stable as _stable
 
 from seqsolve.balance.grid import expand_grid, point_stream
 from seqsolve.bots import BotError, make_bot
@@ -23,22 +26,8 @@ from seqsolve.play.records import read_records
 FAST = ("greedy", "--jobs", "1", "--no-progress")
 
 
-def run_cli(*args: str) -> tuple[int, str, str]:
-    from seqsolve.cli import main
-
-    result = CliRunner().invoke(main, ["balance", *args])
-    return result.exit_code, result.stdout, result.stderr
-
-
-def run_json(*args: str) -> dict:
-    code, out, err = run_cli(*args, "--json")
-    assert code == 0, err
-    return json.loads(out)
-
-
-def _stable(data: dict) -> dict:
-    """The JSON without what may differ between equal runs (time, paths, the command)."""
-    return {k: v for k, v in data.items() if k not in ("seconds", "out", "command")}
+run_cli = partial(outcome, "balance")
+run_json = partial(_run_json, "balance")
 
 
 # ---------------------------------------------------------------- grids

@@ -4,10 +4,14 @@ interval, the race's rule on known rates, and the command on a few hundred greed
 from __future__ import annotations
 
 import json
+import math
+from functools import partial
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
+from cli_helpers import outcome
+from cli_helpers import run_json as _run_json
+from cli_helpers import stable as _stable
 
 from seqsolve.balance.race import RacePlan, candidates_of, drops, race, uniform_grid
 from seqsolve.balance.sequential import (
@@ -26,21 +30,8 @@ FAST = ("--bot", "greedy", "--jobs", "1", "--no-progress")
 RACE = ("classic", "--try", "hand_bonus=1,7", "--batch", "20", "--budget", "400", "--seed", "5")
 
 
-def run_cli(*args: str) -> tuple[int, str, str]:
-    from seqsolve.cli import main
-
-    result = CliRunner().invoke(main, ["fair", *args])
-    return result.exit_code, result.stdout, result.stderr
-
-
-def run_json(*args: str) -> dict:
-    code, out, err = run_cli(*args, "--json")
-    assert code == 0, err
-    return json.loads(out)
-
-
-def _stable(data: dict) -> dict:
-    return {k: v for k, v in data.items() if k not in ("seconds", "out", "command")}
+run_cli = partial(outcome, "fair")
+run_json = partial(_run_json, "fair")
 
 
 # ---------------------------------------------------------------- the interval
@@ -107,7 +98,11 @@ def _known_rates(rates, seed=0):
 
 def test_race_drops_the_unfair_and_keeps_the_fair():
     result = race(
-        _known_rates([0.56, 0.5, 0.75, 0.48]), [0.5] * 4, 100, 40_000, 0.05, bet_for_games(2000, 0.05)
+        _known_rates([0.56, 0.5, 0.75, 0.48]),
+        [0.5] * 4,
+        100,
+        40_000,
+        RacePlan(bet_for_games(2000, 0.05), None, 0),
     )
     assert result.dropped[1] is None and result.ranking()[0] == 1
     assert result.dropped[2] is not None and result.dropped[2] <= 2  # 25 points off: gone at once
@@ -117,7 +112,9 @@ def test_race_drops_the_unfair_and_keeps_the_fair():
 
 
 def test_race_stops_at_the_budget_and_never_drops_everyone():
-    result = race(_known_rates([0.7, 0.72]), [0.5, 0.5], 50, 1000, 0.05, bet_for_games(500, 0.05))
+    result = race(
+        _known_rates([0.7, 0.72]), [0.5, 0.5], 50, 1000, RacePlan(bet_for_games(500, 0.05), None, 0)
+    )
     assert [d is None for d in result.dropped].count(True) >= 1
     assert result.spent <= 1000 and "budget" in result.stopped or "left" in result.stopped
     # none fair: the one surely further from 0 than the other goes
@@ -125,22 +122,12 @@ def test_race_stops_at_the_budget_and_never_drops_everyone():
     assert drops({0: (0.1, 0.05, 0.15), 1: (0.12, 0.06, 0.18)}) == []
 
 
-def _simulated_race(advantages, sides, seed, precision=0.02, budget=100_000):
+def _simulated_race(advantages, sides, seed, precision=0.02, budget=100_000, most=1, within=math.inf):
     """A race on candidates of known advantage (points), planned as ``fair`` plans it."""
     share = 1 / sides
     rates = [a / 100 + share for a in advantages]
     plan = RacePlan.of(len(rates), sides, 100, budget, 0.95, precision)
-    result = race(
-        _known_rates(rates, seed),
-        [share] * len(rates),
-        100,
-        budget,
-        0.05,
-        plan.bet,
-        1,
-        plan.select_width,
-        plan.confirm,
-    )
+    result = race(_known_rates(rates, seed), [share] * len(rates), 100, budget, plan, 1, most, within)
     return result, plan, rates
 
 
@@ -193,6 +180,79 @@ def test_a_race_without_the_budget_for_a_confirmation_has_one_stage():
     assert plan.confirm == 0 and plan.select_width is None and result.confirmed is None
     assert plan.bet == pytest.approx(bet_for_games(2000, 0.05))  # tuned for budget / candidates
     assert sequence_games_for(0.025, 0.05) > fixed_games(0.025, 0.25, 0.05) * 2  # the normal mixture's price
+
+
+def _turning(selection: float, after: float, turn: int = 1500):
+    """Scores in exact blocks: a mean of ``selection`` for the first ``turn`` games (the
+    selection's), ``after`` from then on (the confirmation's)."""
+
+    def block(mean: float) -> np.ndarray:
+        ones = round(mean * 100)
+        return np.array([1.0] * ones + [0.0] * (100 - ones))[np.random.default_rng(ones).permutation(100)]
+
+    return np.concatenate([np.tile(block(selection), turn // 100), np.tile(block(after), 400)])
+
+
+def _race_of(games, budget=40_000, most=3, within=0.04, precision=0.02):
+    plan = RacePlan.of(len(games), 2, 100, budget, 0.95, precision)
+    result = race(lambda i, n: games[i][:n], [0.5] * len(games), 100, budget, plan, 1, most, within)
+    return result, plan
+
+
+def test_a_pick_outside_the_tolerance_hands_over_to_the_next_candidate_left():
+    """The pick looked fair in the selection and is 10 points off on new games; the
+    next left, 2 points off in the selection, is fair on its new games and is the answer."""
+    games = [_turning(0.5, 0.4), _turning(0.52, 0.5), np.ones(60_000)]
+    result, plan = _race_of(games)
+    assert result.dropped[2] == 1 and result.dropped[0] is None and result.dropped[1] is None
+    first, second = result.confirmations
+    assert (first["candidate"], first["within"]) == (0, False) and first["interval"][2] < -0.04
+    assert (second["candidate"], second["within"]) == (1, True)
+    assert result.confirmed is second and result.ranking()[0] == 1
+    # both at the Bonferroni level of the two the race could confirm, each sized for the precision there
+    games_each = plan.confirmation_games(2)
+    assert games_each == fixed_games(0.02, 0.25, 0.025) > plan.confirm
+    for c in (first, second):
+        assert c["level"] == pytest.approx(0.975) and c["games"] == games_each and c["planned"] == 2
+        assert result.games[c["candidate"]] == c["selection_games"] + games_each
+        assert c["interval"][2] - c["interval"][1] <= 2 * 0.02 + 1e-9
+    assert (
+        result.intervals[0] == tuple(first["interval"])
+        and "confirmation 2 lies within" in result.confirm_stopped
+    )
+    assert result.spent == sum(result.games) <= 40_000
+    # the grid prices the same claim: the answer's precision at its level, every confirmation paid by the race
+    grid = uniform_grid(result, 1, games[1][: result.games[1]], 0.95)
+    assert grid["level"] == pytest.approx(0.975) and grid["race_games"] == result.spent
+    assert grid["race_share"] == pytest.approx(result.spent / grid["fixed_interval"])
+    # --confirm 1: the pick alone, at 95%, reported although outside the tolerance
+    result, plan = _race_of(games, most=1)
+    (only,) = result.confirmations
+    assert only["candidate"] == 0 and only["level"] == pytest.approx(0.95) and only["games"] == plan.confirm
+    assert result.confirmed is only and "in --confirm 1" in result.confirm_stopped
+
+
+def test_the_budget_decides_how_many_may_be_confirmed_before_the_first():
+    """Three left, none fair on new games but the third: the budget pays for two at
+    their Bonferroni size, so two are confirmed and the third never starts."""
+    games = [_turning(0.5, 0.4), _turning(0.51, 0.6), _turning(0.52, 0.5), np.ones(60_000)]
+    roomy, plan = _race_of(games)
+    assert [c["candidate"] for c in roomy.confirmations] == [0, 1, 2] and roomy.confirmed["candidate"] == 2
+    selection = sum(roomy.games) - 3 * plan.confirmation_games(3)
+    budget = selection + 2 * plan.confirmation_games(2) + 100  # not 3 x confirmation_games(3)
+    result, _ = _race_of(games, budget=budget)
+    assert [c["candidate"] for c in result.confirmations] == [0, 1]
+    assert all(c["planned"] == 2 and c["level"] == pytest.approx(0.975) for c in result.confirmations)
+    assert "the budget pays for 2 confirmations" in result.confirm_stopped and result.spent <= budget
+    # none within: the answer is the one nearest 0, of those confirmed
+    assert result.games[2] == roomy.confirmations[2]["selection_games"]  # the third kept its selection games
+    assert abs(result.confirmed["interval"][0]) <= min(abs(c["interval"][0]) for c in result.confirmations)
+    # one that pays for a single confirmation only: today's race, the pick at 95%
+    result, _ = _race_of(games, budget=selection + plan.confirm + 100)
+    assert [(c["candidate"], c["planned"]) for c in result.confirmations] == [(0, 1)]
+    # no interval of +-precision can lie within a tolerance no wider: one confirmation, and why
+    result, _ = _race_of(games, within=0.02)
+    assert len(result.confirmations) == 1 and "--precision" in result.confirm_stopped
 
 
 def test_candidates_are_the_original_and_every_combination():
@@ -297,6 +357,50 @@ def test_a_race_with_a_confirmation_reports_it_and_resumes_to_the_same_answer(tm
     assert code == 0 and f"confirmed on {confirm} new games" in stdout and "of a uniform grid's" in stdout
 
 
+def test_the_next_candidate_left_is_confirmed_and_a_rerun_resumes_across_the_confirmations(tmp_path):
+    """--precision 10 --within 14: the pick (one extra card) lands outside +-14 points on
+    its new games, the original inside; the answer is the original, and a rerun after
+    both confirmations lost their last games gives the same race."""
+    out = tmp_path / "race"
+    args = (*RACE, "--precision", "10", "--within", "14", "--out", str(out), "--no-plots", *FAST)
+    first = run_json(*args)
+    race_data = first["race"]
+    first_pick, second = race_data["confirmations"]
+    assert (first_pick["candidate"], first_pick["within"]) == ("classic[hand_bonus=1] 2p", False)
+    assert (second["candidate"], second["within"]) == ("classic 2p", True)
+    assert race_data["confirmation"] == second and first["ranking"][0] == "classic 2p"
+    assert race_data["within"] == pytest.approx(0.14) and race_data["confirm"] == 3
+    each = fixed_games(0.1, 0.25, 0.025)  # the Bonferroni level of two confirmations
+    assert first_pick["games"] == second["games"] == each and second["level"] == pytest.approx(0.975)
+    by_label = {c["label"]: c for c in first["candidates"]}
+    for c in (first_pick, second):
+        assert by_label[c["candidate"]]["games"] == c["selection_games"] + each
+        assert by_label[c["candidate"]]["first_seat_advantage_cs"] == c["first_seat_advantage_ci"]
+    assert (
+        race_data["games"] == sum(c["games"] for c in first["candidates"]) <= 400
+    )  # both confirmations paid
+    assert first["uniform_grid"]["race_games"] == race_data["games"]
+    for c in (first_pick, second):  # an interruption in each confirmation
+        path = (
+            out
+            / next(p for p in candidates_of("classic", ["hand_bonus=1,7"]) if p.label == c["candidate"]).slug
+        )
+        lines = (path / "self.jsonl").read_text().splitlines(keepends=True)
+        (path / "self.jsonl").write_text("".join(lines[: len(lines) - 60]))
+    (out / "fair.json").unlink()
+    assert _stable(run_json(*args)) == _stable(first)
+    # the same games answer another tolerance: --within may change on a rerun of the folder
+    code, stdout, _ = run_cli(*RACE, "--precision", "10", "--within", "11", "--out", str(out), *FAST)
+    assert code == 0 and "the answer, confirmed on" in stdout and "not within ±11.0 pp" in stdout
+    assert "the budget pays for 2 confirmations of 126 games, not 3" in stdout  # the third left never starts
+    assert "Bonferroni level 1 - 0.05/2" in stdout and "winner's curse" in stdout
+    assert "Bonferroni" in (out / "fair.md").read_text()
+    two = run_json(
+        *RACE, "--precision", "10", "--within", "14", "--bot", "greedy", "--jobs", "2", "--no-progress"
+    )
+    assert _stable(two)["race"] == _stable(first)["race"] and two["candidates"] == first["candidates"]
+
+
 def test_out_writes_json_report_and_plot_and_skill(tmp_path):
     out = tmp_path / "race"
     code, stdout, err = run_cli(
@@ -335,6 +439,9 @@ def test_out_writes_json_report_and_plot_and_skill(tmp_path):
         (("classic", "--try", "hand_bonus=1", "--strong", "greedy"), "--strong goes with --weak"),
         (("classic", "--try", "hand_bonus=1", "--level", "2"), "--level"),
         (("classic", "--try", "hand_bonus=1", "--precision", "0"), "--precision"),
+        (("classic", "--try", "hand_bonus=1", "--within", "0"), "--within"),
+        (("classic", "--try", "hand_bonus=1", "--within", "nan"), "--within"),
+        (("classic", "--try", "hand_bonus=1", "--confirm", "0"), "--confirm"),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
@@ -440,7 +547,9 @@ def test_the_plot_title_fits_its_figure(tries):
         games=[10] * n,
         intervals=[(0.01 * i, -0.05, 0.05) for i in range(n)],
         dropped=[None] + [1] * (n - 1),
-        confirmed={"candidate": 0, "games": 10},
+        confirmations=[
+            {"candidate": 0, "games": 10, "within": True, "interval": [0.0, -0.05, 0.05], "level": 0.95}
+        ],
     )
     fig = plot_race(config, result)
     from matplotlib.backends.backend_agg import FigureCanvasAgg
