@@ -63,9 +63,11 @@ not.  :func:`race` is the rule itself, on scores, with no game in it.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import os
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -73,6 +75,7 @@ import numpy as np
 
 from ..games import RulesError, game_for
 from ..play.match import run_games
+from ..play.records import RecordFile
 from .grid import SEATING, BalanceError, VariantPoint, expand_grid, parse_vary
 from .metrics import PointResult, first_seat_scores
 from .run import BalanceConfig, check_balance, check_details, jobs_of, match_games, never_stop
@@ -553,6 +556,31 @@ class HeldGames:
             self.done[r["game"]] = r
 
 
+class OpenRecords:
+    """The candidates' record files held open between the rounds of a race: a file is
+    read and checked whole once, when first opened, and after that only appended to
+    (reopened every round, a race of many rounds read its files again and again: two
+    thirds of its time).  At most :attr:`most` stay open at once, the least recently
+    used closed first, so a race of many candidates never runs out of descriptors."""
+
+    most = 64
+
+    def __init__(self, stack: contextlib.ExitStack) -> None:
+        self.stack = stack
+        self.open: OrderedDict[int, RecordFile] = OrderedDict()
+
+    def get(self, i: int, path: str, config: dict) -> RecordFile:
+        if i in self.open:
+            self.open.move_to_end(i)
+            return self.open[i]
+        if len(self.open) >= self.most:
+            _, oldest = self.open.popitem(last=False)
+            oldest.close()
+        store = self.stack.enter_context(RecordFile(path, config))
+        self.open[i] = store
+        return store
+
+
 def check_race(config: RaceConfig) -> None:
     """Validate the bots, every candidate's games and the budget before anything is written.
 
@@ -593,49 +621,60 @@ def run_race(
     check_race(config)
     points = bal.points
     held: dict[int, list[dict]] = {}
+    checked: list[set[int]] = [set() for _ in points]  # the games whose details are checked
     kept = [HeldGames() for _ in points]  # without ``out``, a round plays only its new games
+    with contextlib.ExitStack() as stack:
+        files = OpenRecords(stack)
 
-    def scores_of(i: int, n: int) -> np.ndarray:
-        point = points[i]
-        job = jobs_of(bal, point)[0]
-        path = os.path.join(out, point.slug, job.filename) if out else None
-        if on_start:
-            on_start(f"{point.label}: games 1-{n}", n)
-        tally = game_for(point.variant).tally
-        records = run_games(
-            job.config,
-            n,
-            jobs=jobs,
-            out=path or kept[i],
-            backend=backend,
-            detail=tally,
-            on_records=never_stop(on_records),
-        )
-        check_details(path, records, tally(point.rules()))
-        held[i] = records
-        return first_seat_scores(point, records)
-
-    fair = [1 / p.teams for p in points]
-    result = race(
-        scores_of, fair, config.batch, config.budget, config.plan, config.keep, config.confirm, config.within
-    )
-    order = result.ranking()
-    shown = [0] + [i for i in order if i != 0][: config.best]
-    reported = []
-    for i in shown:
-        point = points[i]
-        pr = PointResult(point)
-        self_job, *rest = jobs_of(bal, point)
-        pr.records["self"] = held[i][: result.games[i]]
-        pr.configs["self"] = self_job.config
-        for job in rest:  # the skill match
-            n = match_games(match_games_each or config.batch, point.teams)
+        def scores_of(i: int, n: int) -> np.ndarray:
+            point = points[i]
+            job = jobs_of(bal, point)[0]
             path = os.path.join(out, point.slug, job.filename) if out else None
             if on_start:
-                on_start(f"{point.label} strong vs weak", n)
-            pr.records[job.name] = run_games(
-                job.config, n, jobs=jobs, out=path, backend=backend, on_records=never_stop(on_records)
+                on_start(f"{point.label}: games 1-{n}", n)
+            tally = game_for(point.variant).tally
+            records = run_games(
+                job.config,
+                n,
+                jobs=jobs,
+                out=files.get(i, path, job.config.to_json()) if path else kept[i],
+                backend=backend,
+                detail=tally,
+                on_records=never_stop(on_records),
             )
-            pr.configs[job.name] = job.config
-        reported.append(pr)
+            check_details(path, [r for r in records if r["game"] not in checked[i]], tally(point.rules()))
+            checked[i].update(r["game"] for r in records)
+            held[i] = records
+            return first_seat_scores(point, records)
+
+        fair = [1 / p.teams for p in points]
+        result = race(
+            scores_of,
+            fair,
+            config.batch,
+            config.budget,
+            config.plan,
+            config.keep,
+            config.confirm,
+            config.within,
+        )
+        order = result.ranking()
+        shown = [0] + [i for i in order if i != 0][: config.best]
+        reported = []
+        for i in shown:
+            point = points[i]
+            pr = PointResult(point)
+            self_job, *rest = jobs_of(bal, point)
+            pr.records["self"] = held[i][: result.games[i]]
+            pr.configs["self"] = self_job.config
+            for job in rest:  # the skill match
+                n = match_games(match_games_each or config.batch, point.teams)
+                path = os.path.join(out, point.slug, job.filename) if out else None
+                if on_start:
+                    on_start(f"{point.label} strong vs weak", n)
+                pr.records[job.name] = run_games(
+                    job.config, n, jobs=jobs, out=path, backend=backend, on_records=never_stop(on_records)
+                )
+                pr.configs[job.name] = job.config
+            reported.append(pr)
     return result, reported

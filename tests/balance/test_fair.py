@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from functools import partial
 
 import numpy as np
@@ -494,6 +495,51 @@ def test_a_race_without_out_plays_each_game_once(monkeypatch):
     )
     result, reported = race_module.run_race(config, jobs=1)
     assert sum(played) == result.spent == sum(len(r.records["self"]) for r in reported)
+
+
+def test_a_race_reads_each_record_file_whole_once_and_resumes_from_it(tmp_path, monkeypatch):
+    """The files stay open between rounds: a race of many rounds does not read its
+    records back every round; with fewer allowed open than candidates, a closed file
+    reopens and resumes, and no game is played twice."""
+    from seqsolve.balance import manifest
+    from seqsolve.balance import race as race_module
+    from seqsolve.balance.run import BalanceConfig, jobs_of
+    from seqsolve.play.records import writing
+    from seqsolve.play.records.reading import scan
+
+    scans = []
+    real = writing.check_file
+
+    def counting(path, *args, **kwargs):
+        scans.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(writing, "check_file", counting)
+    points = candidates_of("classic", ["hand_bonus=1,2"])
+    config = race_module.RaceConfig(
+        BalanceConfig(points, ("greedy",), seed=4), (("hand_bonus", (1, 2)),), 20, 300
+    )
+    out = str(tmp_path / "race")
+
+    def run():
+        with manifest.open_output(config.balance, out, "fair"):
+            return race_module.run_race(config, out=out, jobs=1)[0]
+
+    first = run()
+    assert len(first.rounds) > 2 and scans == []  # new files: nothing read back
+    again = run()
+    assert sorted(scans) == sorted(set(scans)) and len(scans) == len(points)  # each file read once
+    monkeypatch.setattr(race_module.OpenRecords, "most", 1)
+    config = race_module.RaceConfig(
+        BalanceConfig(points, ("greedy",), seed=4), (("hand_bonus", (1, 2)),), 20, 600
+    )
+    third = run()  # a bigger budget: more rounds, on files closed and reopened
+    assert again.intervals == first.intervals and again.games == first.games
+    assert third.games[0] >= first.games[0]
+    for point in points:
+        path = os.path.join(out, point.slug, jobs_of(config.balance, point)[0].filename)
+        games = sorted(r["game"] for _, r in scan(path).games)
+        assert games == list(range(len(games)))  # every game once, none replayed
 
 
 def test_ctrl_c_keeps_the_finished_rounds_and_a_rerun_finishes_the_race(tmp_path, monkeypatch):
