@@ -464,28 +464,30 @@ cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
 cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noexcept nogil:
     """After a chip came onto or off ``cell``: the windows through it read again.  A
     sequence made bars windows of its side (C-25: those through its cells, or any with
-    a reuse limit) and brings the side nearer the win (its fours then count as a block
-    of the win for the others): those windows are read again too."""
+    a reuse limit): those windows are read again too; and when it brings a side one
+    sequence short of the win (its fours then count as a block of the win for the
+    others), every window.  What is read is the tally's fills and bars, never its open
+    counts: a greedy game's tally keeps no more (Tally.fill_only)."""
     cdef const Tables* t = ctx.t
-    cdef int i, k, s, wi
+    cdef int i, k, wi, near = cs.near
     cdef u128 cells
-    cdef uint64_t bits
     if g.seq_n == cs.seq_n and cs.packed:
         for i in range(t.through_n[cell]):
             packed_update(g, cs, t.through[cell][i])
         return
-    if g.seq_n != cs.seq_n:
-        cs.near = near_sides(t, g)
-        if cs.packed:
-            keys_based(t, g, cs)
-    for i in range(t.through_n[cell]):
-        window_update(ctx, g, cs, t.through[cell][i])
     if g.seq_n == cs.seq_n:
+        for i in range(t.through_n[cell]):
+            window_update(ctx, g, cs, t.through[cell][i])
         return
-    if t.reuse_limit >= 0:
+    cs.near = near_sides(t, g)
+    if cs.packed:
+        keys_based(t, g, cs)
+    if t.reuse_limit >= 0 or cs.near != near:
         for wi in range(N_WINDOWS):
             window_update(ctx, g, cs, wi)
     else:
+        for i in range(t.through_n[cell]):
+            window_update(ctx, g, cs, t.through[cell][i])
         for k in range(cs.seq_n, g.seq_n):
             cells = t.window_mask[g.seq_window[k]]
             while cells:
@@ -493,12 +495,6 @@ cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noex
                 cells &= cells - 1
                 for i in range(t.through_n[cell]):
                     window_update(ctx, g, cs, t.through[cell][i])
-        for s in range(t.sides):
-            for k in range(3):
-                bits = g.tally.threat[s][k]
-                while bits:
-                    window_update(ctx, g, cs, (k << 6) + ctz64(bits))
-                    bits &= bits - 1
     cs.seq_n = g.seq_n
 
 
