@@ -396,7 +396,7 @@ cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
     cdef uint8_t first[MAX_THROUGH]  # only the canonical declaration is kept
     cdef u128 counting = g.chips[side] | t.corners
     cdef int i, w, full = 0
-    if not g.tally.on and t.line_n[cell]:
+    if t.line_n[cell]:  # cheaper than the tally's fills of the 20 windows through the cell
         for i in range(t.line_n[cell]):  # a full window needs a line of 5 counting cells
             if popcount128(t.line[cell][i] & counting) >= 5:
                 break
