@@ -66,15 +66,15 @@ ctypedef struct CellSums:
     int seq_n                       # the sequences the sums have seen
     # two sides (packed): a window's terms and a cell's sums for both sides in one
     # number, side s in bits 32s..32s+31 as term + (four << 26), the window's terms
-    # read off ``packed_terms`` by window_key
+    # read off ``packed_terms`` by their window key (key_base)
     bint packed
     bint removals                   # packed_terms holds the removals' terms too (sums_packed)
     int near                        # bit o: side o's fours are blocks of the win (packed)
     double centre_max               # the largest centre value of a cell (place_offers)
-    const int64_t* packed_terms     # at 2 window_key: a placement's terms, then a removal's
+    const int64_t* packed_terms     # at 2 window key: a placement's terms, then a removal's
     int64_t pterm[N_WINDOWS][2]     # the window's terms: a placement's, a removal's (score_remove)
     int64_t psum[N_CELLS]           # the placement terms' sums over the windows through the cell
-    uint16_t key_base[N_WINDOWS]    # window_key but the chips: made anew with each sequence
+    uint16_t key_base[N_WINDOWS]    # the window key but the chips and near: its bars and corner
     # more sides: each side's on its own
     int32_t term[MAX_SIDES][N_WINDOWS]  # the window's term for a chip of side s on one of its cells
     uint8_t four[MAX_SIDES][N_WINDOWS]  # 1: the window is s's with 4 counted: left to place_value
@@ -122,7 +122,7 @@ cdef int32_t greedy_kept(const Ctx* ctx, const Game* g, bitgen_t* rng, int32_t* 
                          ScoreMemo* mm) noexcept nogil
 cdef bint sums_exact(const Ctx* ctx) noexcept nogil
 cdef enum:
-    N_WINDOW_KEYS = 2048            # window_key's values: the size of a packed_terms table
+    N_WINDOW_KEYS = 2048            # the window keys' values: the size of a packed_terms table
 
 cdef int sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil
 cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil

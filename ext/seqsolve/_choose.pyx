@@ -286,7 +286,7 @@ cdef enum:
 cdef int sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil:
     """Whether the cell sums of ``ctx``'s game can be packed (two sides, a window holds
     at most one corner, a cell's sum of terms fits 26 bits), and if so the packed terms
-    of every window_key into ``packed_terms`` (2 N_WINDOW_KEYS of them: a placement's,
+    of every window key (key_base) into ``packed_terms`` (2 N_WINDOW_KEYS of them: a placement's,
     then a removal's).  Returns 0: not packed, 1: packed, 2: the removals' sums are
     exact too (their weights are whole numbers, added to minus the removal's cost)."""
     cdef const Tables* t = ctx.t
@@ -339,7 +339,7 @@ cdef int sums_packed(const Ctx* ctx, int64_t* packed_terms) noexcept nogil:
 
 
 cdef inline int removal_term(const Weights* w, int key, int me) noexcept nogil:
-    """What a window of window_key ``key`` adds to score_remove for side ``me`` taking
+    """What a window of window key ``key`` adds to score_remove for side ``me`` taking
     the other side's chip off one of its cells: a block of the other's window, or an
     extension of ``me``'s window that chip alone was spoiling, or nothing."""
     cdef int o = 1 - me, fw = key & 63, corner = (key >> 8) & 1, fo
@@ -355,30 +355,30 @@ cdef inline int removal_term(const Weights* w, int key, int me) noexcept nogil:
     return 0
 
 
-cdef inline int window_key(const Tables* t, const Game* g, int near, int wi) noexcept nogil:
-    """Window ``wi``'s entry in a packed_terms table: the chips in it (tally fill, two
-    sides), whether it is barred for each side, its corner, and ``near``."""
+cdef inline uint16_t key_base(const Tables* t, const Game* g, int wi) noexcept nogil:
+    """Window ``wi``'s window key but its chips, which change on every move, and
+    ``near``, the same for every window: its bars and its corner (CellSums.key_base).
+    The window key, an entry of a packed_terms table, is ``fill | key_base | near << 9``:
+    the chips in the window (tally fill, two sides), whether it is barred for each side,
+    its corner, and the sides one sequence short of the win."""
     cdef int k = wi >> 6, b = wi & 63
-    return (g.tally.fill[wi]
-            | <int>((g.tally.barred[0][k] >> b) & 1) << 6
-            | <int>((g.tally.barred[1][k] >> b) & 1) << 7
-            | t.corner_n[wi] << 8
-            | near << 9)
+    return <uint16_t>(<int>((g.tally.barred[0][k] >> b) & 1) << 6
+                      | <int>((g.tally.barred[1][k] >> b) & 1) << 7
+                      | t.corner_n[wi] << 8)
 
 
 cdef inline void keys_based(const Tables* t, const Game* g, CellSums* cs) noexcept nogil:
-    """Every window's key_base: its window_key without the chips, which change on every
-    move, while its bars and ``near`` change only with a sequence."""
+    """Every window's key_base."""
     cdef int wi
     for wi in range(N_WINDOWS):
-        cs.key_base[wi] = <uint16_t>(window_key(t, g, cs.near, wi) & ~63)
+        cs.key_base[wi] = key_base(t, g, wi)
 
 
 cdef inline void packed_update(const Game* g, CellSums* cs, int wi) noexcept nogil:
     """window_update of packed sums, its key read off key_base.  A removal's terms are
     only kept per window: a removal is scored far more rarely than a window changes
     (removal_sum)."""
-    cdef const int64_t* terms = cs.packed_terms + 2 * (g.tally.fill[wi] | cs.key_base[wi])
+    cdef const int64_t* terms = cs.packed_terms + 2 * (g.tally.fill[wi] | cs.key_base[wi] | cs.near << 9)
     cdef int64_t dv = terms[0] - cs.pterm[wi][0]
     cdef const uint8_t* cells
     cdef int k
@@ -464,41 +464,50 @@ cdef void sums_start(const Ctx* ctx, const Game* g, CellSums* cs) noexcept nogil
 cdef void sums_moved(const Ctx* ctx, const Game* g, CellSums* cs, int cell) noexcept nogil:
     """After a chip came onto or off ``cell``: the windows through it read again.  A
     sequence made bars windows of its side (C-25: those through its cells, or any with
-    a reuse limit) and brings the side nearer the win (its fours then count as a block
-    of the win for the others): those windows are read again too."""
+    a reuse limit): those windows are read again too, their key_base first; and when it
+    brings a side one sequence short of the win, the windows holding that side's chips
+    (its fours then count as a block of the win for the others).  What is read is the
+    tally's fills and bars, never its open counts: a greedy game keeps no more
+    (Tally.fill_only)."""
     cdef const Tables* t = ctx.t
-    cdef int i, k, s, wi
+    cdef int i, k, wi, near = cs.near
+    cdef uint16_t nearer = 0
     cdef u128 cells
-    cdef uint64_t bits
     if g.seq_n == cs.seq_n and cs.packed:
         for i in range(t.through_n[cell]):
             packed_update(g, cs, t.through[cell][i])
         return
-    if g.seq_n != cs.seq_n:
-        cs.near = near_sides(t, g)
+    if g.seq_n == cs.seq_n:
+        for i in range(t.through_n[cell]):
+            window_update(ctx, g, cs, t.through[cell][i])
+        return
+    cs.near = near_sides(t, g)
+    if t.reuse_limit >= 0:
         if cs.packed:
             keys_based(t, g, cs)
-    for i in range(t.through_n[cell]):
-        window_update(ctx, g, cs, t.through[cell][i])
-    if g.seq_n == cs.seq_n:
-        return
-    if t.reuse_limit >= 0:
         for wi in range(N_WINDOWS):
             window_update(ctx, g, cs, wi)
-    else:
-        for k in range(cs.seq_n, g.seq_n):
-            cells = t.window_mask[g.seq_window[k]]
-            while cells:
-                cell = ctz128(cells)
-                cells &= cells - 1
-                for i in range(t.through_n[cell]):
-                    window_update(ctx, g, cs, t.through[cell][i])
-        for s in range(t.sides):
-            for k in range(3):
-                bits = g.tally.threat[s][k]
-                while bits:
-                    window_update(ctx, g, cs, (k << 6) + ctz64(bits))
-                    bits &= bits - 1
+        cs.seq_n = g.seq_n
+        return
+    for i in range(t.through_n[cell]):
+        window_update(ctx, g, cs, t.through[cell][i])
+    for k in range(cs.seq_n, g.seq_n):
+        cells = t.window_mask[g.seq_window[k]]
+        while cells:
+            cell = ctz128(cells)
+            cells &= cells - 1
+            for i in range(t.through_n[cell]):
+                wi = t.through[cell][i]
+                if cs.packed:
+                    cs.key_base[wi] = key_base(t, g, wi)
+                window_update(ctx, g, cs, wi)
+    for k in range(t.sides):
+        if ((cs.near ^ near) >> k) & 1:
+            nearer |= <uint16_t>(7 << (3 * k))
+    if nearer:
+        for wi in range(N_WINDOWS):
+            if g.tally.fill[wi] & nearer:
+                window_update(ctx, g, cs, wi)
     cs.seq_n = g.seq_n
 
 

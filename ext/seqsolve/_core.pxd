@@ -130,6 +130,10 @@ ctypedef struct Tables:
 # zero) in a game the Python layer builds; tally_start turns it on.
 ctypedef struct Tally:
     uint8_t on
+    # 1: apply_action keeps fill, barred and gone but not open and threat, which go
+    # stale (issue 37): a game none of whose readers reads them (Lineup.counted) does
+    # not pay for them.  In the byte that aligned fill; tally_start clears it.
+    uint8_t fill_only
     uint16_t fill[N_WINDOWS]         # chips of side s in the window (corners not counted) at bits 3s..3s+2
     int16_t open[MAX_SIDES][5]       # windows open to side s (no other chip, C-25 eligible) by fill 0..4, corners counted
     uint64_t threat[MAX_SIDES][3]    # a bit per window of open[s][4]: one cell short

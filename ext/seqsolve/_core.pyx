@@ -396,7 +396,7 @@ cdef bint declare_sequences(const Tables* t, Game* g, int side, int cell,
     cdef uint8_t first[MAX_THROUGH]  # only the canonical declaration is kept
     cdef u128 counting = g.chips[side] | t.corners
     cdef int i, w, full = 0
-    if not g.tally.on and t.line_n[cell]:
+    if t.line_n[cell]:  # cheaper than the tally's fills of the 20 windows through the cell
         for i in range(t.line_n[cell]):  # a full window needs a line of 5 counting cells
             if popcount128(t.line[cell][i] & counting) >= 5:
                 break
@@ -445,14 +445,21 @@ cdef inline void tally_part(const Tables* t, Tally* ty, int wi, uint16_t fill, i
 
 cdef inline void tally_move(const Tables* t, Game* g, int cell, int side, int delta) noexcept nogil:
     """A chip of ``side`` comes onto (``delta`` 1) or off (-1) ``cell``: only the
-    windows through the cell change."""
+    windows through the cell change.  Their fills alone when the tally is fill_only:
+    the open counts were most of a greedy game's apply_action (issue 37)."""
     cdef Tally* ty = &g.tally
     cdef int i, wi, s
     cdef uint16_t old, new, own = <uint16_t>(7 << (3 * side))
+    cdef uint16_t step = <uint16_t>(delta * (1 << (3 * side)))
+    if ty.fill_only:
+        for i in range(t.through_n[cell]):
+            wi = t.through[cell][i]
+            ty.fill[wi] = <uint16_t>(ty.fill[wi] + step)
+        return
     for i in range(t.through_n[cell]):
         wi = t.through[cell][i]
         old = ty.fill[wi]
-        new = <uint16_t>(old + delta * (1 << (3 * side)))
+        new = <uint16_t>(old + step)
         ty.fill[wi] = new
         if (old & ~own) and (old & own) and (new & own):
             continue  # other sides' chips and this side's, before and after: nobody's window
@@ -467,7 +474,7 @@ cdef void tally_bar(const Tables* t, Game* g, int s, int seq) noexcept nogil:
     windows sharing more than max_shared cells with ``seq``, so only the windows
     through its cells are looked at; with one, a window crossing an earlier sequence
     that ``seq`` crossed may be barred too, so every window is looked at (a sequence
-    is rare: the cost does not matter)."""
+    is rare: the cost does not matter).  A fill_only tally keeps the bars alone."""
     cdef Tally* ty = &g.tally
     cdef u128 shared = t.window_mask[seq] & t.share_mask, cells = t.window_mask[seq]
     cdef uint64_t b
@@ -478,7 +485,8 @@ cdef void tally_bar(const Tables* t, Game* g, int s, int seq) noexcept nogil:
         for wi in range(N_WINDOWS):
             b = (<uint64_t>1) << (wi & 63)
             if not (ty.barred[s][wi >> 6] & b) and not overlap_ok(t, t.window_mask[wi], seqs, n):
-                tally_part(t, ty, wi, ty.fill[wi], s, -1)
+                if not ty.fill_only:
+                    tally_part(t, ty, wi, ty.fill[wi], s, -1)
                 ty.barred[s][wi >> 6] |= b
         return
     while cells:
@@ -488,7 +496,8 @@ cdef void tally_bar(const Tables* t, Game* g, int s, int seq) noexcept nogil:
             wi = t.through[cell][i]
             b = (<uint64_t>1) << (wi & 63)
             if not (ty.barred[s][wi >> 6] & b) and popcount128(t.window_mask[wi] & shared) > t.max_shared:
-                tally_part(t, ty, wi, ty.fill[wi], s, -1)
+                if not ty.fill_only:
+                    tally_part(t, ty, wi, ty.fill[wi], s, -1)
                 ty.barred[s][wi >> 6] |= b
 
 
@@ -1517,21 +1526,26 @@ cdef class CoreGame:
             g.seq_side[i], g.seq_window[i] = s, w
             g.seq_count[s] += 1
 
-    def start_tally(self):
+    def start_tally(self, bint fill_only=False):
         """Keep per-side window counts from now on (tally_start): what the compiled
-        game loop does for its bots; the scores and the evaluation read them then."""
+        game loop does for its bots; the scores and the evaluation read them then.
+        ``fill_only``: keep the fills, bars and discards alone (Tally.fill_only), as
+        the loop does for bots that read no more."""
         tally_start(&self.rules.t, &self.g)
+        self.g.tally.fill_only = fill_only
 
     def tally(self):
         """The kept counts, or None when off: ``(fill, open, threat, barred, gone)``
         per side, ``threat`` and ``barred`` as sorted window lists, ``gone`` the
-        discarded copies of each card code (the same for every side; for the tests)."""
+        discarded copies of each card code (the same for every side; for the tests);
+        ``open`` and ``threat`` None when the tally is fill_only."""
         cdef const Tally* ty = &self.g.tally
         cdef int s, wi
         if not ty.on:
             return None
         return [([(ty.fill[wi] >> (3 * s)) & 7 for wi in range(N_WINDOWS)],
-                 [ty.open[s][wi] for wi in range(5)],
+                 None if ty.fill_only else [ty.open[s][wi] for wi in range(5)],
+                 None if ty.fill_only else
                  [wi for wi in range(N_WINDOWS) if (ty.threat[s][wi >> 6] >> (wi & 63)) & 1],
                  [wi for wi in range(N_WINDOWS) if (ty.barred[s][wi >> 6] >> (wi & 63)) & 1],
                  [ty.gone[wi] for wi in range(self.rules.t.n_codes)])

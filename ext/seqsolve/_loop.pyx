@@ -336,6 +336,15 @@ cdef void kept_moved(const Tables* t, const LoopBot* bots, const Game* g, int32_
         sums_moved(&bots[bufs.sums_bot[i]].ctx, g, &bufs.sums[i], act_cell(action))
 
 
+def reads_counts(str kind):
+    """Whether a bot of ``kind`` reads the window tally's open counts or threat windows
+    (the heuristic's features and keys, ...), so that its games must keep them.  The
+    random bot reads no tally, the greedy bot its fills and bars alone (place_value_tally,
+    score_remove, a draft pick's place_value, its cell sums): games between them skip the
+    counts, a third of a greedy game's work (issue 37).  Every other bot keeps them."""
+    return kind not in ("random", "greedy")
+
+
 cdef void start_tally(const Tables* t, Game* g, Buffers* bufs) noexcept nogil:
     """tally_start on a dealt game: a copy of the first one made when no chip is on the
     board and no card discarded (every deal of a match but a position's)."""
@@ -435,6 +444,7 @@ cdef class Lineup:
     cdef LoopBot bots[MAX_SEATS]
     cdef int n_bots
     cdef bint tallied         # a bot reads the board's windows: keep the window tally
+    cdef bint counting        # a bot reads the tally's open counts too (reads_counts)
 
     def __init__(self, CoreRules rules, list bots):
         cdef Weights w
@@ -447,6 +457,7 @@ cdef class Lineup:
         self.searchers = []
         self.n_bots = len(bots)
         self.tallied = any(kind != "random" for kind, _, _ in bots)
+        self.counting = any(reads_counts(kind) for kind, _, _ in bots)
         for i, (kind, weights, restrict) in enumerate(bots):
             if kind not in KINDS:
                 raise ValueError(f"no compiled chooser {kind!r} (known: {', '.join(KINDS)})")
@@ -464,6 +475,13 @@ cdef class Lineup:
                     barred = rules.restricted(s, restrict)
                     self.tables.append(barred)
                     make_ctx(&self.bots[i].barred[s], &barred.t, &w)
+
+    @property
+    def counted(self):
+        """Whether the games keep the window tally's open counts and threat windows, or
+        only its fills, bars and discards (Tally.fill_only): whether a bot of the lineup
+        reads them (reads_counts)."""
+        return bool(self.counting)
 
     @property
     def summed(self):
@@ -575,6 +593,7 @@ cdef class Lineup:
                     deal(t, &g, &table.bg)
                     if self.tallied:
                         start_tally(t, &g, bufs)
+                        g.tally.fill_only = not self.counting
                     plies = play_one(t, self.bots, seat_bot, &g, &view, &table, seats, bufs,
                                      &played if moves else NULL, &counts if detail else NULL)
                     started = now() - started

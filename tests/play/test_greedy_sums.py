@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from seqsolve import _loop as compiled_loop
 from seqsolve.bots import make_bot
 from seqsolve.games.sequence.game import SEQUENCE
 from seqsolve.play import match
@@ -29,10 +30,15 @@ def _loop(config: MatchConfig):
     return SEQUENCE.loop(rules, [b.loop_chooser(rules) for b in bots], None)
 
 
-def _same_games(config: MatchConfig, games: int) -> None:
+def _both_runners(config: MatchConfig, games: int) -> tuple[list, list]:
     compiled = match._play_compiled(config, list(range(games)), _loop(config), False, True)
     python = [play_game(config, g) for g in range(games)]
-    assert _stable(compiled) == _stable(python)
+    return _stable(compiled), _stable(python)
+
+
+def _same_games(config: MatchConfig, games: int) -> None:
+    compiled, python = _both_runners(config, games)
+    assert compiled == python
 
 
 def _weights(tmp_path: Path, **weights) -> str:
@@ -98,3 +104,32 @@ def test_restricted_greedy_and_other_bots_play_the_python_runners_games():
     _same_games(config, 6)
     config = MatchConfig(bots=("greedy", "heuristic"), variant="seed000", seed=16)
     _same_games(config, 6)
+
+
+@pytest.mark.parametrize(
+    "bots, variant, counted",
+    [
+        (("greedy", "greedy"), "classic", False),
+        (("greedy", "random"), "draft", False),
+        (("restricted:no=corners,bot=greedy", "greedy"), "classic", False),
+        (("greedy", "heuristic"), "classic", True),
+        (("restricted:no=corners,bot=heuristic", "random"), "classic", True),
+        (("mcts:iters=10", "greedy"), "classic", True),
+    ],
+)
+def test_which_games_keep_the_tallys_open_counts(bots, variant, counted):
+    """Issue 37: the games of greedy and random bots keep the window tally's fills and
+    bars alone (Tally.fill_only); a game with any other bot keeps its open counts too."""
+    config = MatchConfig(bots=bots, variant=variant, seed=14)
+    assert _loop(config).lineup.counted is counted
+
+
+def test_the_heuristic_reads_the_open_counts_its_games_keep(monkeypatch):
+    """The greedy bot's games skip the counts; the heuristic's must not: kept, they are
+    the Python runner's games, and skipped as for greedy, the heuristic plays others."""
+    config = MatchConfig(bots=("greedy", "heuristic"), seed=17)
+    _same_games(config, 4)
+    monkeypatch.setattr(compiled_loop, "reads_counts", lambda kind: False)
+    assert not _loop(config).lineup.counted
+    compiled, python = _both_runners(config, 4)
+    assert compiled != python

@@ -46,20 +46,20 @@ LONG = [
 ]
 
 
-def games(rules, seeds):
+def games(rules, seeds, fill_only=False):
     """Pairs of the same dealt game, the first keeping the tally from the deal."""
     for seed in seeds:
         kept = State.new(rules, seed=seed).core
         plain = kept.clone()
-        kept.start_tally()
+        kept.start_tally(fill_only)
         yield seed, kept, plain
 
 
-def play_along(rules, seeds, check):
+def play_along(rules, seeds, check, fill_only=False):
     """Play each game to its end, greedy and random actions mixed (so chips are also
     removed), calling ``check(kept, plain)`` before every action."""
     steps = 0
-    for seed, kept, plain in games(rules, seeds):
+    for seed, kept, plain in games(rules, seeds, fill_only):
         rng = np.random.default_rng(seed)
         while kept.result == -1:  # RESULT_NONE: the game goes on
             check(kept, plain)
@@ -173,6 +173,31 @@ def test_scores_and_choices_are_the_same_with_the_tally(preset, players, teams, 
 @pytest.mark.parametrize("preset,changes", LONG)
 def test_scores_are_the_same_with_sequences_on_the_board(preset, changes, check, seeds):
     play_along(rules_for(preset, 2, None, **changes), seeds, check)
+
+
+def same_fills(kept, plain):
+    """A fill_only tally: the fills, bars and discards of a recount, no open counts, and
+    every greedy score and choice the same as without a tally (greedy reads no more)."""
+    assert [(side[0], side[3], side[4]) for side in kept.tally()] == [
+        (side[0], side[3], side[4]) for side in recount(kept)
+    ]
+    assert all(side[1] is None and side[2] is None for side in kept.tally())
+    for weights in WEIGHTS:
+        assert _eval.score_actions(kept, weights) == _eval.score_actions(plain, weights)
+        assert _choose.greedy_action(kept, np.random.PCG64(5), weights) == _choose.greedy_action(
+            plain, np.random.PCG64(5), weights
+        )
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [rules_for(*seating) for seating in SEATINGS]
+    + [rules_for(preset, 2, None, **changes) for preset, changes in LONG],
+)
+def test_a_fill_only_tally_keeps_what_greedy_reads(rules):
+    """Issue 37: a game whose bots read only the tally's fills and bars (the compiled
+    loop's greedy and random bots) keeps those alone, through removals and sequences."""
+    assert play_along(rules, range(2), same_fills, fill_only=True) > 20
 
 
 def test_a_game_keeps_no_tally_until_asked():
