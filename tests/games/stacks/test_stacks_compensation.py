@@ -19,6 +19,36 @@ from seqsolve.games.stacks.state import StacksState
 from seqsolve.reference.stacks import ReferenceStacks
 
 
+def engines_agree(rules, seed: int, choice: int, turns: int) -> None:
+    """The compiled engine and the reference, each rebuilt from the same position at
+    every turn of a random game, offer the same actions and reach the same positions."""
+    choose = np.random.default_rng(choice)
+    driver = StacksState.new(rules, seed=seed)
+    for _ in range(turns):
+        if driver.is_terminal():
+            break
+        pos = driver.to_position()
+        core, ref = StacksState.from_position(pos), ReferenceStacks.from_position(pos)
+        assert core.legal_actions() == ref.legal_actions()
+        action = core.legal_actions()[int(choose.integers(len(core.legal_actions())))]
+        core.apply(action)
+        ref.apply(action)
+        assert core.to_position() == ref.to_position()
+        driver.apply(action)
+
+
+def stn_round_trip(variant: str, players: int):
+    """A new game's STN line names the option in its variant and reads back to the same
+    rules and line; returns the position read back and the line."""
+    rules = make_rules(variant, players)
+    line = to_stn(StacksState.new(rules, seed=4).to_position())
+    assert line.startswith(f"{variant} 0> ")
+    back = parse(line)
+    assert back.rules == rules
+    assert to_stn(StacksState.from_position(back).to_position()) == line
+    return back, line
+
+
 @pytest.mark.parametrize("players, short", [(2, 1), (3, 2), (6, 4)])
 def test_k4_stacks_first_turn_short_deals_seat_0_fewer_cards(players, short):
     """K-4: seat 0 holds 5 - N cards on its first turn in both engines; the others hold 5."""
@@ -64,30 +94,12 @@ def test_k4_stacks_seat_0_refills_at_its_second_turn():
 
 def test_k4_stacks_engines_agree_after_a_short_deal():
     """K-4: the compiled engine and the reference play on alike from a short first hand."""
-    rules = make_rules("stacks[stacks_first_turn_short=2]", 3)
-    choose = np.random.default_rng(11)
-    driver = StacksState.new(rules, seed=5)
-    for _ in range(40):
-        if driver.is_terminal():
-            break
-        pos = driver.to_position()
-        core, ref = StacksState.from_position(pos), ReferenceStacks.from_position(pos)
-        assert core.legal_actions() == ref.legal_actions()
-        action = core.legal_actions()[int(choose.integers(len(core.legal_actions())))]
-        core.apply(action)
-        ref.apply(action)
-        assert core.to_position() == ref.to_position()
-        driver.apply(action)
+    engines_agree(make_rules("stacks[stacks_first_turn_short=2]", 3), seed=5, choice=11, turns=40)
 
 
 def test_k4_stacks_first_turn_short_in_stn_lines():
     """K-4, STN: the option is written in the variant and read back; seat 0's short hand is legal."""
-    rules = make_rules("stacks[stacks_first_turn_short=2]", 2)
-    line = to_stn(StacksState.new(rules, seed=4).to_position())
-    assert line.startswith("stacks[stacks_first_turn_short=2] 0> ")
-    back = parse(line)
-    assert back.rules == rules
-    assert to_stn(StacksState.from_position(back).to_position()) == line
+    back, line = stn_round_trip("stacks[stacks_first_turn_short=2]", 2)
     assert to_stn(parse(to_readable(back))) == line  # the readable form too
 
 
@@ -156,29 +168,12 @@ def test_k7_stacks_hand_built_long_hand_keeps_its_cards(refill):
 def test_k7_stacks_engines_agree_after_a_long_deal(refill):
     """K-7: the compiled engine and the reference play on alike from seat 0's long hand."""
     rules = make_rules(f"stacks[stacks_refill={refill},stacks_first_hand_bonus=3]", 4)
-    choose = np.random.default_rng(13)
-    driver = StacksState.new(rules, seed=9)
-    for _ in range(60):
-        if driver.is_terminal():
-            break
-        pos = driver.to_position()
-        core, ref = StacksState.from_position(pos), ReferenceStacks.from_position(pos)
-        assert core.legal_actions() == ref.legal_actions()
-        action = core.legal_actions()[int(choose.integers(len(core.legal_actions())))]
-        core.apply(action)
-        ref.apply(action)
-        assert core.to_position() == ref.to_position()
-        driver.apply(action)
+    engines_agree(rules, seed=9, choice=13, turns=60)
 
 
 def test_k7_stacks_first_hand_bonus_in_stn_lines():
     """K-7, STN: the option is written in the variant and read back."""
-    rules = make_rules("stacks[stacks_first_hand_bonus=4]", 4)
-    line = to_stn(StacksState.new(rules, seed=4).to_position())
-    assert line.startswith("stacks[stacks_first_hand_bonus=4] 0> ")
-    back = parse(line)
-    assert back.rules == rules
-    assert to_stn(StacksState.from_position(back).to_position()) == line
+    stn_round_trip("stacks[stacks_first_hand_bonus=4]", 4)
 
 
 def test_k7_stacks_first_hand_bonus_refuses_bad_values():
