@@ -8,11 +8,13 @@ rule does), and the variant as it is (*the original*).  In the manner of F-race
 plays ``batch`` more self-play games of every candidate still in the race, then
 drops, at once:
 
-* every candidate whose interval for the first seat's advantage excludes 0 while
-  another candidate's still includes it;
+* every candidate whose interval for the first seat's advantage lies wholly outside
+  the tolerance ``±within`` (what counts as fair; 0 itself when there is none) while
+  another candidate's still reaches into it: a candidate that may be fair within the
+  tolerance is not dropped for an unlucky start that only excludes 0 itself;
 * every candidate surely further from fair than another: the nearest its interval
-  comes to 0 is further than the furthest another's goes (this one decides when no
-  interval includes 0 any more).
+  comes to 0 is further than the furthest another's goes (this one decides among
+  those that may be fair, and once none may).
 
 The candidate whose interval reaches least far from 0 is never dropped, so one always
 remains.  The intervals are confidence sequences (:mod:`.sequential`), valid however
@@ -209,9 +211,9 @@ class RaceConfig:
     def to_json(self) -> dict:
         """The options that decide which games are played and how the selection runs:
         what an ``--out`` folder must hold the same to resume.  ``within`` and
-        ``confirm`` are not among them: they decide which candidates are confirmed,
-        on games that are a function of the seed, so a rerun may change them and get
-        what a fresh run with them gets."""
+        ``confirm`` are not among them: they decide which candidates are dropped and
+        confirmed, on games that are a function of the seed, so a rerun may change
+        them and get what a fresh run with them gets."""
         return {
             "tries": {name: list(values) for name, values in self.tries},
             "batch": self.batch,
@@ -348,23 +350,26 @@ def _reach(low: float, high: float) -> tuple[float, float]:
     return near, max(abs(low), abs(high))
 
 
-def drops(intervals: dict[int, tuple[float, float, float]]) -> list[int]:
+def drops(intervals: dict[int, tuple[float, float, float]], band: float = 0.0) -> list[int]:
     """The candidates a round drops, from the intervals of those still in (see the
-    module's rule).
+    module's rule); ``band`` is the tolerance: an interval that reaches within
+    ``±band`` of 0 counts as one that may be fair.
 
     >>> drops({0: (0.05, 0.02, 0.08), 1: (0.0, -0.03, 0.03), 2: (-0.01, -0.04, 0.02)})
     [0]
     >>> drops({0: (0.05, 0.04, 0.06), 1: (0.02, 0.01, 0.03)})
     [0]
+    >>> drops({0: (-0.02, -0.04, -0.001), 1: (0.0, -0.012, 0.012)}, band=0.01)
+    []
     """
     reach = {i: _reach(lo, hi) for i, (_, lo, hi) in intervals.items()}
-    fair = {i for i, (near, _) in reach.items() if near == 0}
+    fair = {i for i, (near, _) in reach.items() if near <= band}
     out = []
     for i, (near, _) in reach.items():
         others_far = [far for j, (_, far) in reach.items() if j != i]
         if not others_far:
             continue
-        if (near > 0 and fair - {i}) or near > min(others_far):
+        if (near > band and fair - {i}) or near > min(others_far):
             out.append(i)
     return out
 
@@ -390,6 +395,7 @@ def race(
         BalanceError: the budget does not pay for one round (and the confirmation).
     """
     alpha, bet, select_width, confirm = plan.alpha, plan.bet, plan.select_width, plan.confirm
+    band = within if math.isfinite(within) else 0.0  # what may still be fair
     k = len(fair_share)
     if batch * k + confirm > budget:
         raise BalanceError(
@@ -410,7 +416,7 @@ def race(
             seen[i] = (mean - f, low - f, high - f)
             result.games[i] = len(scores)
             result.intervals[i] = seen[i]
-        gone = drops(seen)
+        gone = drops(seen, band)
         for i in gone:
             result.dropped[i] = number
         result.rounds.append(

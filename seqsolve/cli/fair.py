@@ -64,8 +64,9 @@ Rerunning the same command with the same --out resumes an interrupted race
 (the seed is read back from the folder when --seed is not given) and gives the same answer.
 \b
 How it races: every round plays --batch more games of every candidate still in the race;
-a candidate is dropped as soon as its interval for the first seat's advantage excludes 0
-while another's still includes it (or its interval lies wholly further from 0 than another's).
+a candidate is dropped as soon as its interval for the first seat's advantage lies wholly
+outside +-(--within) while another's still reaches into it (or its interval lies wholly
+further from 0 than another's).
 The selection stops when --keep candidates are left, when every one left is known to
 2.5 x --precision, or when the next round would pass --budget; then the pick plays new
 games, as many as a fixed-n interval needs for +-precision, and is reported with that
