@@ -85,8 +85,9 @@ from .sequential import bet_for_games, bet_games_for, bet_interval, fixed_games,
 
 #: the selection stage's width, in multiples of the precision wanted: a coarser
 #: selection costs fewer games but may pick a candidate less fair by up to about that
-#: much; 2.5 kept the race within a third of a uniform grid on the simulated candidate
-#: sets of docs/fair-command.md, picking one within 1 point of the fairest in most runs
+#: much; 2.5 kept the race near a third of a uniform grid or below (0.20 to 0.35 at the
+#: defaults) on the simulated candidate sets of docs/fair-command.md, picking one within
+#: 1 point of the fairest in most runs
 SELECTION_FACTOR = 2.5
 
 
