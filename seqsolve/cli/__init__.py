@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib import import_module
 
 import click
-
-from importlib import import_module
 
 from .. import __version__
 from .errors import describe, interrupt_as_error, one_line
@@ -108,4 +107,3 @@ def main() -> None:
       seqsolve perft example:4 --depth 3 --divide
       seqsolve bench
     """
-

@@ -171,7 +171,9 @@ def _summary(records: list[dict] | Outcomes, bots: tuple[str, ...], seconds: flo
     summary["turns"] = stats.summarize_lengths(col["turns"]) if games else None
     summary["terminations"] = dict(sorted(Counter(col["termination"]).items()))
     forfeits = col["forfeit"]
-    summary["forfeits"] = [{"game": g, **f} for g, f in zip(col["game"], forfeits) if f] if any(forfeits) else []
+    summary["forfeits"] = (
+        [{"game": g, **f} for g, f in zip(col["game"], forfeits) if f] if any(forfeits) else []
+    )
     summary["seconds"] = seconds
     summary["games_per_s"] = games / seconds if seconds else None
     return summary
