@@ -11,7 +11,6 @@ workers, threads) a Ctrl-C ends it at once rather than print "Exception ignored
 in ...".
 """
 
-import gc
 import os
 import signal
 import sys
@@ -63,11 +62,6 @@ def run(args=None) -> None:
     # SIGINT after exiting, and the exit code 130 is lost.  Each exec() of a string
     # forgets the note first: this one leaves it forgotten.
     exec("")  # noqa: S102 - an empty string, run for the note above
-    # the interpreter's end would have its cycle collector walk every object (numpy's,
-    # a match's records) for the few cycles left, which the process's end frees as
-    # well: a thirtieth of a CPU second that no second core shares.  Frozen, the
-    # objects are out of its walks (files and processes are closed by then)
-    gc.freeze()
     sys.exit(code)
 
 
