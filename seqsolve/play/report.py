@@ -68,22 +68,6 @@ def _columns(records: list[dict] | Outcomes) -> dict[str, list]:
     return {key: [r.get(key) for r in records] for key in _READ}
 
 
-def _endings(winners: list, seatings: list) -> Counter:
-    """How many games each seating (side -> bot, a tuple) ended with each winning side
-    (None: a draw).  Counted by the seating's object first: the games of a task share
-    a handful of seating lists, so a tuple is made per list, not per game.
-
-    >>> _endings([0, 1, None], [[0, 1], [1, 0], [0, 1]])
-    Counter({(0, (0, 1)): 1, (1, (1, 0)): 1, (None, (0, 1)): 1})
-    """
-    by_object = Counter(zip(winners, map(id, seatings)))
-    seating = {id(s): s for s in seatings}
-    endings: Counter = Counter()
-    for (winner, key), n in by_object.items():
-        endings[winner, tuple(seating[key])] += n
-    return endings
-
-
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     """Python's cycle collector paused: a summary builds tens of thousands of lists and
@@ -116,7 +100,8 @@ def _summary(records: list[dict] | Outcomes, bots: tuple[str, ...], seconds: flo
     labels = bot_labels(bots)
     col = _columns(records)
     sides = col["teams"][0] if games else 2
-    endings = _endings(col["winner_side"], col["side_bot"])
+    # how many games each seating (side -> bot) ended with each winning side (None: a draw)
+    endings = Counter(zip(col["winner_side"], map(tuple, col["side_bot"])))
     wins = [0] * len(bots)
     draws = 0
     side_wins = [0] * sides  # whoever played the side
