@@ -39,6 +39,7 @@ match, paid after every worker is done; so the report of a match imports no scip
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from statistics import NormalDist
 from typing import Literal
@@ -452,11 +453,10 @@ def score_interval(wins: int, draws: int, losses: int, level: float = 0.95) -> t
 def _pair_values(pair_scores: Iterable[float]) -> tuple[list[float], list[int]]:
     """Distinct observed scores, with 0 and 1 always present, and their counts."""
     tally: dict[float, int] = {0.0: 0, 1.0: 0}
-    for s in pair_scores:
-        s = float(s)
+    for s, n in Counter(map(float, pair_scores)).items():  # in the order first seen
         if not 0.0 <= s <= 1.0:  # also rejects NaN
             raise ValueError(f"pair scores must be in [0, 1], got {s!r}")
-        tally[s] = tally.get(s, 0) + 1
+        tally[s] = tally.get(s, 0) + n
     values = sorted(tally)
     return values, [tally[v] for v in values]
 

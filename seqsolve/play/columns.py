@@ -13,6 +13,7 @@ iterating :class:`Outcomes` build them, field for field and in order, only when 
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Iterator, Sequence
 
@@ -83,9 +84,13 @@ class Outcomes(Sequence):
     """
 
     def __init__(self, parts: list[Columns | list[dict]]):
-        self._parts = [p for p in parts if len(p)]
+        # by their first game: a worker's task is a run of games, so the parts of a run
+        # then follow each other and every column is joined without being reordered
+        self._parts = sorted((p for p in parts if len(p)), key=lambda part: column(part, "game")[0])
         games = self._joined("game")
-        self._order = sorted(range(len(games)), key=games.__getitem__)
+        self._length = len(games)
+        in_order = all(map(operator.lt, games, itertools.islice(games, 1, None)))
+        self._order = None if in_order else sorted(range(len(games)), key=games.__getitem__)
         self._records: list[dict] | None = None
 
     def _joined(self, key: str) -> list:
@@ -95,7 +100,7 @@ class Outcomes(Sequence):
         return values
 
     def _ordered(self, values: list) -> list:
-        if len(values) < 2:
+        if self._order is None or len(values) < 2:
             return values
         return list(operator.itemgetter(*self._order)(values))
 
@@ -114,7 +119,7 @@ class Outcomes(Sequence):
         return self._records
 
     def __len__(self) -> int:
-        return len(self._order)
+        return self._length
 
     def __getitem__(self, index):
         return self._built()[index]

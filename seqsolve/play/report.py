@@ -155,7 +155,10 @@ def _summary(records: list[dict] | Outcomes, bots: tuple[str, ...], seconds: flo
     summary["first_bot_by_side"] = _first_bot_by_side(mine)
     summary["turns"] = stats.summarize_lengths(col["turns"]) if games else None
     summary["terminations"] = dict(sorted(Counter(col["termination"]).items()))
-    summary["forfeits"] = [{"game": g, **f} for g, f in zip(col["game"], col["forfeit"]) if f]
+    forfeits = col["forfeit"]
+    summary["forfeits"] = (
+        [{"game": g, **f} for g, f in zip(col["game"], forfeits) if f] if any(forfeits) else []
+    )
     summary["seconds"] = seconds
     summary["games_per_s"] = games / seconds if seconds else None
     return summary

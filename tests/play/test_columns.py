@@ -52,6 +52,14 @@ def test_outcomes_are_in_game_order_whatever_order_the_parts_came_in():
     assert _summary(runs, ("greedy", "random")) == _summary(records, ("greedy", "random"))
 
 
+def test_outcomes_of_parts_whose_games_interleave_are_in_game_order():
+    records = run_games(MatchConfig(bots=("greedy", "random"), seed=6), 8, jobs=1)
+    runs = Outcomes([Columns.of(records[1::2]), Columns.of(records[0::2])])
+    assert runs.column("game") == list(range(8))
+    assert list(runs) == records
+    assert _summary(runs, ("greedy", "random")) == _summary(records, ("greedy", "random"))
+
+
 @pytest.mark.parametrize(
     "bots, options",
     [
