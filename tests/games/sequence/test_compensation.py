@@ -278,6 +278,24 @@ def test_k3_first_turn_short_refuses_bad_values():
 # ---------------------------------------------------------------- K-5 head_start
 
 
+def _chips_before_play(
+    first: int, options: str, players: int, teams: int | None, expected: dict[str, str]
+) -> None:
+    """The board dealt under ``classic[first_seat=first,options]`` holds exactly the
+    ``expected`` chips (colour: cells), the hands are those dealt without the options,
+    and the reference sets up the same board."""
+    rules = parse_rules(f"classic[first_seat={first},{options}]", players=players, teams=teams)
+    plain = State.new(parse_rules(f"classic[first_seat={first}]", players=players, teams=teams), seed=6)
+    state = State.new(rules, seed=6)
+    board = state.to_position().board
+    placed = {c: t for c, t in enumerate(board) if t not in (".", "*")}
+    assert placed == {
+        parse_cell(name): colour for colour, names in expected.items() for name in names.split()
+    }
+    assert [state.hand(s) for s in range(players)] == [plain.hand(s) for s in range(players)]
+    assert tuple(RefGame.new(rules, rng=random.Random(2)).board) == board
+
+
 @pytest.mark.parametrize(
     "players, teams, first, expected",
     [
@@ -291,17 +309,7 @@ def test_k3_first_turn_short_refuses_bad_values():
 def test_k5_head_start_puts_the_later_sides_chips_on_their_cells(players, teams, first, expected):
     """K-5: before the first turn each side but the first seat's holds the first N cells of
     its row, in the order the sides first move; the cards are dealt as without the option."""
-    rules = parse_rules(f"classic[first_seat={first},head_start=2]", players=players, teams=teams)
-    plain = State.new(parse_rules(f"classic[first_seat={first}]", players=players, teams=teams), seed=6)
-    state = State.new(rules, seed=6)
-    board = state.to_position().board
-    placed = {c: t for c, t in enumerate(board) if t not in (".", "*")}
-    assert placed == {
-        parse_cell(name): colour for colour, names in expected.items() for name in names.split()
-    }
-    assert [state.hand(s) for s in range(players)] == [plain.hand(s) for s in range(players)]
-    ref = RefGame.new(rules, rng=random.Random(2))
-    assert tuple(ref.board) == board
+    _chips_before_play(first, "head_start=2", players, teams, expected)
 
 
 def test_k5_head_start_chips_are_ordinary_chips():
@@ -383,17 +391,7 @@ def test_k6_head_start_edge_puts_the_chips_on_edge_cells(players, teams, first, 
     """K-6: with head_start_edge=on, K-5's chips stand on the edge table's cells, by the
     same order of the sides; the cards are dealt as without either option; the
     reference sets up the same board."""
-    variant = f"classic[first_seat={first},head_start=2,head_start_edge=on]"
-    rules = parse_rules(variant, players=players, teams=teams)
-    plain = State.new(parse_rules(f"classic[first_seat={first}]", players=players, teams=teams), seed=6)
-    state = State.new(rules, seed=6)
-    board = state.to_position().board
-    placed = {c: t for c, t in enumerate(board) if t not in (".", "*")}
-    assert placed == {
-        parse_cell(name): colour for colour, names in expected.items() for name in names.split()
-    }
-    assert [state.hand(s) for s in range(players)] == [plain.hand(s) for s in range(players)]
-    assert tuple(RefGame.new(rules, rng=random.Random(2)).board) == board
+    _chips_before_play(first, "head_start=2,head_start_edge=on", players, teams, expected)
 
 
 def test_k6_hand_built_edge_chip_finishes_a_sequence_along_the_edge():
