@@ -15,7 +15,7 @@ import time
 
 import click
 
-from ..play.records import check_output_file, check_output_folder, write_text
+from ..play.records import write_text
 from .errors import CliError, interrupted
 from .options import (
     FILE_PATH,
@@ -23,6 +23,7 @@ from .options import (
     PROCESS_JOBS_HELP,
     backend_options,
     check_backend,
+    check_outputs,
     check_skill,
     dask_backend,
     fresh_seed,
@@ -238,18 +239,7 @@ def balance(
     )
     check_balance(config)
     check_programs(jobs_of(config, points[0])[0].config, config.bots + tuple(b for b in (weak, strong) if b))
-    for path, option in ((report, "--report"), (csv_path, "--csv")):
-        if path:  # in the --out folder, which the command makes itself, or in one that exists
-            check_output_file(path, option, made=out)
-    if out:
-        check_output_folder(out)
-    if plots and (out or report):
-        from ..balance.plots import new_figure
-
-        try:
-            new_figure(1, 1)  # fail now, in one line, before any game is played
-        except ImportError as exc:
-            raise click.ClickException(str(exc)) from None
+    check_outputs(out, plots, ((report, "--report"), (csv_path, "--csv")))
     n_jobs = len(points) * (1 + len(config.restrict) + bool(weak))
     bar = Progress(progress_enabled(progress))
     client = None

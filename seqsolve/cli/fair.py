@@ -15,13 +15,7 @@ import time
 
 import click
 
-from ..play.records import (
-    check_output_file,
-    check_output_folder,
-    make_output_folder,
-    write_figure,
-    write_text,
-)
+from ..play.records import make_output_folder, write_figure, write_text
 from .balance import _command_line, _plots_failed
 from .errors import interrupted
 from .options import (
@@ -31,6 +25,7 @@ from .options import (
     FiniteFloat,
     backend_options,
     check_backend,
+    check_outputs,
     check_skill,
     dask_backend,
     fresh_seed,
@@ -268,17 +263,7 @@ def fair(
     check_programs(
         jobs_of(balance, points[0])[0].config, balance.bots + tuple(b for b in (weak, strong) if b)
     )
-    if report:
-        check_output_file(report, "--report", made=out)
-    if out:
-        check_output_folder(out)
-    if plots and (out or report):
-        from ..balance.plots import new_figure
-
-        try:
-            new_figure(1, 1)  # fail now, in one line, before any game is played
-        except ImportError as exc:
-            raise click.ClickException(str(exc)) from None
+    check_outputs(out, plots, ((report, "--report"),))
     bar = Progress(progress_enabled(progress))
     client = None
     started = time.perf_counter()
