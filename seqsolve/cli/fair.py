@@ -269,7 +269,7 @@ def fair(
     started = time.perf_counter()
     from ..play.match import import_runner
 
-    import_runner()  # before the folder is made
+    import_runner(backend)  # before the folder is made
     try:
         client = dask_backend(scheduler) if backend == "dask" else None
         if out:
