@@ -201,6 +201,14 @@ cdef inline int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t
             end_by_count(t, g)
             return 1
         return 0
+    return draw_blind(t, g, seat, rng)
+
+
+cdef inline int draw_blind(const Tables* t, Game* g, int seat, bitgen_t* rng) noexcept nogil:
+    """A card face down from the draw pile into ``seat``'s hand (C-29): an empty pile ends
+    the game under draw_game and draft_end, is the reshuffled discards under reshuffle
+    (none left: no card).  Returns 1 when it ended the game."""
+    cdef int card
     if g.draw_n == 0:
         if t.exhaustion == EXH_DRAW_GAME:
             g.result = RESULT_DRAW
@@ -216,16 +224,21 @@ cdef inline int take_card(const Tables* t, Game* g, int seat, int pick, bitgen_t
 
 
 cdef int fill_first_hand(const Tables* t, Game* g, int seat, bitgen_t* rng) noexcept nogil:
-    """K-3: at the end of the game's first turn the seat that played it draws until its
-    hand is full (hand_size, with seat 0's bonus_cards and the later seats' hand_bonus).
-    Returns 1 when a draw ended the game (only a hand-built position with a short pile)."""
+    """K-3: at the end of the game's first turn the seat that played it draws face down
+    from the draw pile until its hand is full (hand_size, with seat 0's bonus_cards and
+    the later seats' hand_bonus); in the draft variant too, after its take from the draft.
+    Returns 1 when a draw ended the game (only a hand-built position with a short pile).
+    In the draft under draft_end an empty pile leaves the hand short: that game ends
+    when the draft is empty (D-4), not the pile."""
     cdef int full = t.hand_size + (t.bonus_cards if seat == 0 else 0)
     cdef int before
     if seat != t.first_seat:
         full += t.hand_bonus
     while g.hand_n[seat] < full:
         before = g.hand_n[seat]
-        if take_card(t, g, seat, -1, rng):
+        if t.draft_mode and g.draw_n == 0 and t.exhaustion == EXH_DRAFT_END:
+            break
+        if draw_blind(t, g, seat, rng):
             return 1
         if g.hand_n[seat] == before:  # no card left anywhere
             break
@@ -1178,8 +1191,8 @@ cdef class CoreRules:
             raise ValueError("too many bonus cards for the core")
         if not 0 <= t.hand_bonus <= MAX_HAND - t.hand_size:
             raise ValueError("too many hand_bonus cards for the core")
-        if not 0 <= t.first_turn_short < t.hand_size or (t.first_turn_short and t.draft_mode):
-            raise ValueError("first_turn_short must leave the first seat a card, without a draft")
+        if not 0 <= t.first_turn_short < t.hand_size:
+            raise ValueError("first_turn_short must leave the first seat a card")
         if not (0 < len(deck) <= MAX_DECK and 0 < len(card_kind) <= MAX_CODES):
             raise ValueError("deck too large for the core")
         if not (t.players <= MAX_SEATS and t.hand_size <= MAX_HAND and t.draft_size <= MAX_DRAFT):

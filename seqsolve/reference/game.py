@@ -505,12 +505,17 @@ class RefGame:
 
     def _fill_first_hand(self, seat: int) -> bool:
         """K-3 (``first_turn_short=N``): at the end of the game's first turn the seat that
-        played it draws until its hand is full.  False if a draw ended the game."""
+        played it draws face down from the draw pile until its hand is full; in the draft
+        variant too, after its take from the draft, and there under ``draft_end`` an empty
+        pile leaves the hand short (that game ends on an empty draft, D-4).  False if a
+        draw ended the game."""
         if not self.rules.first_turn_short or self.turn != 0:
             return True
         full = self.rules.hand_limit(seat)
         while len(self.hands[seat]) < full:
             before = len(self.hands[seat])
+            if self.draft is not None and not self.draw_pile and self.rules.deck_exhaustion == "draft_end":
+                break
             if not self._draw_blind(seat):
                 return False
             if len(self.hands[seat]) == before:  # no card left anywhere

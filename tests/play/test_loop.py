@@ -205,6 +205,8 @@ def test_search_options_play_as_in_python(spec):
         ("classic[head_start=1,first_seat=1]", 4, 2),  # K-5 with teams
         ("classic[head_start=2,head_start_edge=on]", 3, 3),  # K-6
         ("classic[hand_bonus=1,first_turn_jacks=off,first_turn_short=1,head_start=1]", 2, 2),  # K-1..K-5
+        ("draft[first_turn_short=1]", 2, 2),  # K-3 in the draft
+        ("draft[hand_bonus=1,first_turn_short=1]", 2, 2),  # K-1, K-3 in the draft
     ],
 )
 def test_compensation_rules_play_as_in_python(variant, players, teams):

@@ -466,11 +466,6 @@ class Rules:
                 f"first_turn_short={self.first_turn_short} leaves the first seat no card: "
                 f"it must be less than the hand of {self.hand_size} (K-3)"
             )
-        if self.first_turn_short and self.draw_mode == "draft":
-            raise RulesError(
-                "first_turn_short cannot be played with the draft (draw_mode=draft): "
-                "the first seat fills its hand from the draw pile (K-3)"
-            )
         if self.hand_size + self.bonus_cards > 40:
             raise RulesError(
                 f"a hand of {self.hand_size} + {self.bonus_cards} bonus cards is more than 40 cards"

@@ -262,7 +262,7 @@ def test_k3_first_turn_short_in_position_files():
 
 
 def test_k3_first_turn_short_refuses_bad_values():
-    """K-3: a whole number below the hand size, never with the draft; one line naming the option."""
+    """K-3: a whole number below the hand size, the draft's too; one line naming the option."""
     with pytest.raises(
         RulesError, match=r"first_turn_short=7 leaves the first seat no card: .* hand of 7 \(K-3\)"
     ):
@@ -271,8 +271,119 @@ def test_k3_first_turn_short_refuses_bad_values():
         parse_rules("classic[first_turn_short=-1]", players=2)
     with pytest.raises(RulesError, match="first_turn_short"):
         parse_rules("classic[first_turn_short=two]", players=2)
-    with pytest.raises(RulesError, match=r"first_turn_short cannot be played with the draft"):
-        parse_rules("draft[first_turn_short=1]", players=2)
+    with pytest.raises(
+        RulesError, match=r"first_turn_short=6 leaves the first seat no card: .* hand of 6 \(K-3\)"
+    ):
+        parse_rules("draft[first_turn_short=6]", players=2)
+    assert parse_rules("draft[first_turn_short=5]", players=2).first_turn_short == 5
+
+
+# ------------------------------------------------- K-3 first_turn_short in the draft variant
+
+#: A draft position at turn 0: the first seat two cards short of the draft's hand of 6.
+DRAFT_SHORT = {"hands": ["5H 6H 7H 8H", "5D 6D 7D 8D 9D TD"], "draft": "4C 4D 4H 4S QC"}
+
+
+def _both_play(state, move):
+    """``move`` played by the core and by the reference from the same position; both must
+    reach the same position (P-8: the draw pile listed, top first)."""
+    ref = RefGame.from_position(state.to_position())
+    state.apply(move)
+    ref.apply(move)
+    assert to_sqn(state.to_position()) == to_sqn(ref.to_position())
+    return ref
+
+
+@pytest.mark.parametrize("players, first", [(2, 0), (2, 1), (4, 1)])
+def test_k3_draft_deals_the_first_seat_short_before_k1_and_the_draft(players, first):
+    """K-3 in the draft: the first seat is skipped in the last N rounds, K-1's extra cards
+    follow, then the draft is laid out in full (D-1); the deck is whole in the reference too."""
+    spec = f"draft[first_seat={first},hand_bonus=1,first_turn_short=2]"
+    rules = parse_rules(spec, players=players)
+    plain = State.new(parse_rules(f"draft[first_seat={first},hand_bonus=1]", players=players), seed=7)
+    state = State.new(rules, seed=7)
+    size = rules.hand_size
+    assert state.core.hand_sizes() == [size - 2 if s == first else size + 1 for s in range(players)]
+    assert len(state.to_position().draft) == rules.draft_size
+    assert len(state.core.draw_pile()) == len(plain.core.draw_pile()) + 2
+    ref = RefGame.new(rules, rng=random.Random(4))
+    assert [len(h) for h in ref.hands] == [size - 2 if s == first else size + 1 for s in range(players)]
+    assert len(ref.draft) == rules.draft_size
+    assert sorted(ref._all_cards()) == sorted(rules.deck_cards.cards())
+
+
+def test_k3_draft_first_seat_fills_from_the_draw_pile_not_the_draft():
+    """K-3 in the draft: the short hand passes P-11.7 at turn 0; at the end of the turn the
+    first seat takes its pick (the draft refilled from the top of the pile as usual, D-1),
+    then draws the missing cards face down from the pile; the draft is not touched again,
+    and the fill is not a public take (D-5)."""
+    rules = rules_for("draft", first_turn_short=2)
+    state = make(rules, **DRAFT_SHORT, draw="rest")
+    pile = state.to_position().draw_cards
+    assert parse_position(to_sqn(state.to_position())).hands[0].known == ("5H", "6H", "7H", "8H")  # P-11.7
+    _both_play(state, "5H@e5+QC")
+    pos = state.to_position()
+    assert sorted(pos.hands[0].known) == sorted(["6H", "7H", "8H", "QC", *pile[1:3]])
+    assert sorted(pos.draft) == sorted(["4C", "4D", "4H", "4S", pile[0]])  # the pick's usual refill only
+    assert pos.draw_cards == pile[3:]
+    assert pos.takes == (("QC",), ())  # P-19: the pick is public, the cards drawn are not
+    play = next(m for m in moves(state) if m.startswith("5D@"))
+    _both_play(state, play)  # the second seat and every later turn: one pick, no fill
+    assert state.core.hand_sizes() == [6, 6]
+    assert state.to_position().draw_cards == pile[4:]
+
+
+def test_k3_draft_a_pass_on_the_first_turn_fills_from_the_pile():
+    """K-3 in the draft: a first turn that ends in a pass takes nothing from the draft (D-1)
+    and still fills the hand from the draw pile."""
+    rules = rules_for("draft", first_turn_short=2, allow_voluntary_pass=True)
+    state = make(rules, **DRAFT_SHORT, draw="KS KH KD KC 9S 9H")
+    _both_play(state, "pass")
+    pos = state.to_position()
+    assert sorted(pos.hands[0].known) == ["5H", "6H", "7H", "8H", "KH", "KS"]
+    assert sorted(pos.draft) == ["4C", "4D", "4H", "4S", "QC"]
+    assert pos.draw_cards == ("KD", "KC", "9S", "9H")
+
+
+@pytest.mark.parametrize(
+    "exhaustion, hand, over",
+    [
+        ("draft_end", ("6H", "7H", "8H", "QC"), None),  # short; the game ends on an empty draft
+        ("draw_game", ("6H", "7H", "8H", "QC"), "deck_exhausted"),  # the pile's end ends it
+        ("reshuffle", ("5H", "6H", "7H", "8H", "QC"), None),  # the discards, then short
+    ],
+)
+def test_k3_draft_fill_from_an_empty_pile(exhaustion, hand, over):
+    """K-3 in the draft, a hand-built pile of one card: the pick's refill takes it, and the
+    fill meets an empty pile.  draft_end: the hand stays short and play goes on (D-4 ends
+    the game on an empty draft, not pile); draw_game: the game ends drawn, as the draft's
+    refill would (C-29); reshuffle: the one discard is reshuffled and drawn, then nothing is
+    left and the hand stays one short.  Both engines alike."""
+    rules = rules_for("draft", first_turn_short=2, deck_exhaustion=exhaustion)
+    state = make(rules, **DRAFT_SHORT, draw="KS")
+    ref = _both_play(state, "5H@e5+QC")
+    assert sorted(state.to_position().hands[0].known) == sorted(hand)
+    assert sorted(state.to_position().draft) == ["4C", "4D", "4H", "4S", "KS"]
+    assert ref.termination == over
+    assert state.is_terminal() == (over is not None)
+
+
+def test_k3_draft_first_turn_short_in_position_files():
+    """K-3 in the draft, P-1: the variant, the short hand and the draft written and read back
+    in both text forms; the game read back fills the hand as the original does."""
+    state = State.new(parse_rules("draft[hand_bonus=1,first_turn_short=1]", players=2), seed=3)
+    text = to_sqn(state.to_position())
+    assert text.startswith("draft[hand_bonus=1,first_turn_short=1] ")
+    back = parse_position(text)
+    assert len(back.hands[0].known) == 5 and len(back.hands[1].known) == 7
+    assert to_sqn(parse_position(to_readable(back))) == text  # the readable form too
+    again = State.from_position(back)
+    assert to_sqn(again.to_position()) == text
+    move = moves(state)[0]
+    state.apply(move)
+    again.apply(move)
+    assert to_sqn(again.to_position()) == to_sqn(state.to_position())
+    assert state.core.hand_sizes() == [6, 7]
 
 
 # ---------------------------------------------------------------- K-5 head_start
@@ -438,10 +549,12 @@ def test_k6_head_start_edge_refuses_bad_values():
         parse_rules("classic[head_start_edge=1]", players=2)
 
 
-@pytest.mark.parametrize("option", ["first_turn_short=1", "head_start=1"])
-def test_k3_k5_framework_wrappers_refuse_what_they_cannot_deal(option):
+@pytest.mark.parametrize(
+    "variant", ["classic[first_turn_short=1]", "draft[first_turn_short=1]", "classic[head_start=1]"]
+)
+def test_k3_k5_framework_wrappers_refuse_what_they_cannot_deal(variant):
     """K-3, K-5: the framework wrappers deal full hands on an empty board; they refuse in one line."""
     from seqsolve.frameworks._tables import game_rules
 
-    with pytest.raises(RulesError, match=option.split("=")[0]):
-        game_rules(f"classic[{option}]")
+    with pytest.raises(RulesError, match=variant.split("[")[1].split("=")[0]):
+        game_rules(variant)

@@ -266,6 +266,9 @@ OPTION_VARIANTS = [
     ("draft", 2, {"head_start": 2}),  # K-5
     ("classic", 3, {"head_start": 4, "head_start_edge": "on", "first_seat": 2}),  # K-6
     ("classic", 2, {"head_start": 2, "head_start_edge": "on", "first_turn_short": 1}),  # K-3, K-6
+    ("draft", 2, {"first_turn_short": 1}),  # K-3 in the draft: the fill from the draw pile
+    ("draft", 2, {"hand_bonus": 1, "first_turn_short": 1}),  # K-1, K-3
+    ("draft", 4, {"first_turn_short": 2, "first_seat": 1, "deck_exhaustion": "draw_game"}),  # K-3
 ]
 
 

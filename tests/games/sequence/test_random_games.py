@@ -40,6 +40,7 @@ RULE_SETS = [
     ("classic[deck_exhaustion=draw_game]", 2, None),
     ("classic[heart_rule=on]", 2, None),
     ("draft", 2, None),
+    ("draft[hand_bonus=1,first_turn_short=1]", 2, None),  # K-3's fill from the pile in the draft
 ]
 
 
