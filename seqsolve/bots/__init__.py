@@ -109,7 +109,8 @@ def make_bot(spec: str, game=None, *, programs: bool = True) -> Bot:
         if made is not None:
             return made
         of = "" if game is default else f" of {game.name}"  # the default game's message is the one users know
-        raise BotError(f"unknown bot {name!r}{of} (known: {_known(classes)}; see 'seqsolve bots')")
+        known = f"known: {_known(classes)}; see 'seqsolve bots'"
+        raise BotError(f"unknown bot {name!r}{of} ({known}){_variant_hint(name)}")
     name, raw = parse_spec(spec)
     cls = classes[name]
     if cls.runs_a_program and not programs:
@@ -122,6 +123,22 @@ def make_bot(spec: str, game=None, *, programs: bool = True) -> Bot:
     if cls.writes_positions:
         values["game"] = game
     return cls(**values)
+
+
+def _variant_hint(name: str) -> str:
+    """A hint when a bot name is a variant (``draft``, ``classic[hand_bonus=1]``): the
+    commands take bots as arguments and variants with ``--variant``, and a variant typed
+    where a bot goes is the likeliest way to meet an unknown bot.
+
+    >>> _variant_hint("draft[hand_bonus=1]"), _variant_hint("alphazero")
+    (": 'draft[hand_bonus=1]' is a variant, which the commands take with --variant", '')
+    """
+    from ..games import all_games
+
+    preset = name.split("[", 1)[0].strip().lower()
+    if any(preset in game.presets for game in all_games()):
+        return f": {name!r} is a variant, which the commands take with --variant"
+    return ""
 
 
 def _known(classes: dict) -> str:

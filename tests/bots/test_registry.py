@@ -53,3 +53,11 @@ def test_a_wrapped_bot_is_one_of_the_same_game():
     bot = make_bot("restricted:no=exchange,bot=random", _Toy())
     assert type(bot.inner) is _Coin
     assert type(make_bot("restricted:no=exchange,bot=random").inner) is RandomBot
+
+
+@pytest.mark.parametrize("name", ["draft", "classic[hand_bonus=1]", "stacks"])
+def test_a_variant_given_as_a_bot_is_named_a_variant(name):
+    with pytest.raises(BotError) as found:
+        make_bot(name)
+    assert str(found.value).endswith(f": {name!r} is a variant, which the commands take with --variant")
+    assert "\n" not in str(found.value)
