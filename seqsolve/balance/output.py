@@ -47,6 +47,8 @@ TABLE_COLUMNS = (
     "exch./game",
     "reshuf./game",
     "corner wins %",
+    "jack wins %",
+    "exch. wins %",
 )
 _ENDS = {
     "frozen": "frozen",
@@ -89,6 +91,8 @@ def table_rows(summaries: list[dict]) -> list[list[str]]:
                 _mean(s, "exchanges_mean"),
                 _mean(s, "reshuffles_mean"),
                 _pct(s.get("corner_win_rate")),
+                _pct(s.get("jack_won_rate")),
+                _pct(s.get("exchange_won_rate")),
             ]
         )
     return rows
@@ -188,6 +192,8 @@ GAME_MEANS = (
     "reshuffles_mean",
     "passes_mean",
     "corner_win_rate",
+    "jack_won_rate",
+    "exchange_won_rate",
     "blocks_mean",
     "block_decided_rate",
     "steals_card_mean",
@@ -306,6 +312,8 @@ _LEGEND = (
     "stall, turn cap, ...); *decisions* are actions per game with more than one choice; "
     "*branching* is the mean number of legal actions per action; "
     "*corner wins* is the share of won games in which the winner had a sequence through a corner. "
+    "*jack wins* is the share of won games whose winning play placed a two-eyed jack, *exch. wins* "
+    "the share whose winning turn began with a dead-card exchange. "
     "seqsolve's docs/balance-metrics.md defines every column."
 )
 

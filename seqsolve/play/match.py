@@ -400,13 +400,20 @@ def _run(
             finished_at_loss = len(done)
 
 
+def _keeps_moves(store, detail) -> bool:
+    """Whether the run's records keep their moves: for a record file, and for a
+    ``detail`` run (balance, fair), whose summary reads what decided each won game
+    from its last moves; a run that keeps neither leaves them out (only ``plies``)."""
+    return store is not None or detail is not None
+
+
 def _on_this_machine(config, games, jobs, store, done, on_records, chunk, detail, stats, packed=False):
     """The local run as a function that plays every game not in ``done`` (called again
     after a lost worker): the first games here, to measure them, then the rest here
     too when they are little work or ``jobs`` is 1, else on the pool's workers (their
     games sent as columns with ``packed``, kept so in ``done``)."""
     cost = pool.Cost(config.games_per_deal, chunk)
-    moves = store is not None
+    moves = _keeps_moves(store, detail)
 
     def take_records(records: list[dict] | Columns, lines: str | None = None) -> bool:
         if packed and not isinstance(records, Columns):  # played here: kept alike
@@ -513,7 +520,7 @@ def _play_chunks(config, tasks, n_jobs, store, done, on_records, backend, detail
     """
     from joblib import Parallel, delayed, parallel_backend
 
-    jobs = (delayed(_play_chunk)(config, part, detail, store is not None) for part in tasks)
+    jobs = (delayed(_play_chunk)(config, part, detail, _keeps_moves(store, detail)) for part in tasks)
     with parallel_backend(backend, n_jobs=n_jobs):
         runner = Parallel(return_as="generator_unordered")
         results = runner(jobs)

@@ -353,6 +353,53 @@ def test_game_detail_counts_what_the_moves_did():
     assert "detail" not in play_game(MatchConfig(bots=("random",), seed=2, fixed_seats=True), 0)
 
 
+def test_what_decided_a_won_game_is_read_from_its_last_moves():
+    """A won game counts as won by a jack when its winning play placed a two-eyed jack,
+    after an exchange when its winning turn began with one; draws and records without
+    moves are left out of both shares."""
+    base = {"variant": "classic", "players": 2, "teams": 2, "detail": _detail()}
+    games = [
+        {**base, "winner_side": 0, "moves": ["5H@e5", "JD@f6"]},  # a two-eyed jack won
+        {**base, "winner_side": 1, "moves": ["5H@e5", "~5S", "9H@i3"]},  # after an exchange
+        {**base, "winner_side": 0, "moves": ["~2C", "JC@a2"]},  # both
+        {**base, "winner_side": 1, "moves": ["5H@e5", "JSxe5", "QH@g7"]},  # neither: a one-eyed jack before
+        {**base, "winner_side": None, "moves": ["JD@f6"]},  # a draw
+        {**base, "winner_side": 0},  # no moves kept
+    ]
+    out = GameDetail.summarize(games)
+    assert out["jack_won_rate"] == 2 / 4 and out["exchange_won_rate"] == 2 / 4
+    low, high = out["jack_won_ci"]
+    assert low < 0.5 < high
+    assert GameDetail.summarize(games[-2:])["jack_won_rate"] is None
+
+
+def test_a_detail_run_keeps_its_moves_with_or_without_a_record_file(tmp_path):
+    """The share of games a jack or an exchange decided is read from the moves, so a
+    balance run reports it alike with and without ``--out`` (and on resume)."""
+    args = ("--games", "30", "--seed", "3", *FAST)
+    kept = run_json(*args, "--out", str(tmp_path / "run"), "--no-plots")["variants"][0]
+    fresh = run_json(*args)["variants"][0]
+    assert fresh["jack_won_rate"] is not None
+    assert (fresh["jack_won_rate"], fresh["exchange_won_rate"]) == (
+        kept["jack_won_rate"],
+        kept["exchange_won_rate"],
+    )
+
+
+def _detail() -> dict:
+    return {
+        "decisions": 1,
+        "legal": 1,
+        "exchanges": 0,
+        "two_eyed": 0,
+        "one_eyed": 0,
+        "passes": 0,
+        "reshuffles": 0,
+        "chips": [[], []],
+        "sequences": [],
+    }
+
+
 @pytest.mark.parametrize("barred", ["two_eyed", "one_eyed", "exchange", "corners"])
 def test_restricted_bot_never_does_what_it_is_barred_from(barred):
     from seqsolve.games.sequence.board import CORNERS, windows

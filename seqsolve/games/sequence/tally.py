@@ -106,13 +106,20 @@ class GameDetail:
     @staticmethod
     def summarize(records: list[dict]) -> dict:
         """Sequence's metrics of a point's self-play records (at least one): counts per
-        game, how often the winner's sequences used a corner, and the board heatmaps."""
+        game, how often the winner's sequences used a corner, how often a jack or an
+        exchange decided a won game (:func:`_won_by`), and the board heatmaps."""
         corner_windows = _corner_windows()
         chips, seq_cells = np.zeros(100), np.zeros(100)
         per_game: dict[str, list[float]] = {k: [] for k in _PER_GAME}
         corner_wins = decisive = 0
+        decided = {"jack": 0, "exchange": 0}
+        with_moves = 0
         for r in records:
             d, w = r["detail"], r["winner_side"]
+            if w is not None and r.get("moves"):
+                with_moves += 1
+                for how in _won_by(r):
+                    decided[how] += 1
             for k, values in per_game.items():
                 values.append(d["two_eyed"] + d["one_eyed"] if k == "jacks" else d[k])
             for side_cells in d["chips"]:
@@ -127,6 +134,9 @@ class GameDetail:
         out: dict = {f"{k}_mean": float(np.mean(values)) for k, values in per_game.items()}
         out["corner_win_rate"] = corner_wins / decisive if decisive else None
         out["corner_win_ci"] = list(rate_interval(corner_wins, decisive)[1:]) if decisive else None
+        for how, won in decided.items():
+            out[f"{how}_won_rate"] = won / with_moves if with_moves else None
+            out[f"{how}_won_ci"] = list(rate_interval(won, with_moves)[1:]) if with_moves else None
         out["heatmap"] = {
             "chips": (chips / n).round(4).tolist(),
             "sequences": (seq_cells / n).round(4).tolist(),
@@ -136,6 +146,29 @@ class GameDetail:
 
 #: the counts of :meth:`GameDetail.summarize` given as means per game, in the order tables show them
 _PER_GAME = ("decisions", "exchanges", "two_eyed", "one_eyed", "jacks", "reshuffles", "passes")
+
+
+def _won_by(record: dict) -> list[str]:
+    """What decided a won game, from its moves (P-12 notation, one action each): ``jack``
+    when the winning play placed a two-eyed jack (a wild chip, C-15), ``exchange`` when
+    the winning turn began with a dead-card exchange (C-14: the card it drew may be the
+    one that won).  Read from the record's moves rather than counted while playing, so
+    records of any bot and any earlier run say it alike.
+
+    >>> _won_by({"variant": "classic", "players": 2, "teams": 2, "moves": ["~5S", "JD@e5"]})
+    ['jack', 'exchange']
+    """
+    from .. import rules_for
+
+    moves = record["moves"]
+    card, placed, _ = moves[-1].partition("@")
+    deck = rules_for(record["variant"], record["players"], record["teams"]).deck_cards
+    how = []
+    if placed and deck.kind(card) == CardKind.WILD:
+        how.append("jack")
+    if len(moves) > 1 and moves[-2].startswith("~"):
+        how.append("exchange")
+    return how
 
 
 def _count(value: object) -> bool:
