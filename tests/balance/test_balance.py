@@ -354,23 +354,30 @@ def test_game_detail_counts_what_the_moves_did():
 
 
 def test_what_decided_a_won_game_is_read_from_its_last_moves():
-    """A won game counts as won by a jack when its winning play placed a two-eyed jack,
-    after an exchange when its winning turn began with one; draws and records without
-    moves are left out of both shares."""
-    base = {"variant": "classic", "players": 2, "teams": 2, "detail": _detail()}
+    """A game won by a play counts as won by a jack when that play placed a two-eyed
+    jack, after an exchange when its winning turn began with one; draws, games won at
+    the end of the cards or by a forfeit, and records without moves are left out."""
+    base = {"variant": "classic", "players": 2, "teams": 2, "detail": _detail(), "termination": "win"}
     games = [
         {**base, "winner_side": 0, "moves": ["5H@e5", "JD@f6"]},  # a two-eyed jack won
         {**base, "winner_side": 1, "moves": ["5H@e5", "~5S", "9H@i3"]},  # after an exchange
         {**base, "winner_side": 0, "moves": ["~2C", "JC@a2"]},  # both
         {**base, "winner_side": 1, "moves": ["5H@e5", "JSxe5", "QH@g7"]},  # neither: a one-eyed jack before
-        {**base, "winner_side": None, "moves": ["JD@f6"]},  # a draw
+        {**base, "winner_side": None, "termination": "frozen", "moves": ["JD@f6"]},  # a draw
         {**base, "winner_side": 0},  # no moves kept
+        {
+            **base,
+            "winner_side": 0,
+            "termination": "draft_end",
+            "moves": ["JD@f6"],
+        },  # won at the end of the cards
+        {**base, "winner_side": 1, "termination": "forfeit", "moves": ["JD@f6"]},  # won by a forfeit
     ]
     out = GameDetail.summarize(games)
     assert out["jack_won_rate"] == 2 / 4 and out["exchange_won_rate"] == 2 / 4
     low, high = out["jack_won_ci"]
     assert low < 0.5 < high
-    assert GameDetail.summarize(games[-2:])["jack_won_rate"] is None
+    assert GameDetail.summarize(games[4:])["jack_won_rate"] is None
 
 
 def test_a_detail_run_keeps_its_moves_with_or_without_a_record_file(tmp_path):

@@ -107,7 +107,8 @@ class GameDetail:
     def summarize(records: list[dict]) -> dict:
         """Sequence's metrics of a point's self-play records (at least one): counts per
         game, how often the winner's sequences used a corner, how often a jack or an
-        exchange decided a won game (:func:`_won_by`), and the board heatmaps."""
+        exchange decided a game won by a play (:func:`_won_by`; not one won at the end
+        of the cards, D-4, or by a forfeit), and the board heatmaps."""
         corner_windows = _corner_windows()
         chips, seq_cells = np.zeros(100), np.zeros(100)
         per_game: dict[str, list[float]] = {k: [] for k in _PER_GAME}
@@ -116,7 +117,7 @@ class GameDetail:
         with_moves = 0
         for r in records:
             d, w = r["detail"], r["winner_side"]
-            if w is not None and r.get("moves"):
+            if w is not None and r.get("termination") == "win" and r.get("moves"):  # won by a play
                 with_moves += 1
                 for how in _won_by(r):
                     decided[how] += 1
