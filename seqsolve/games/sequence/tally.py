@@ -12,7 +12,7 @@ from ...stats import rate_interval
 from .actions import ActionKind, decode_action
 from .board import CORNERS, windows
 from .cards import CardKind
-from .rules import Rules
+from .rules import Rules, parse_rules
 from .state import State
 
 #: compared with for every action of a self-play game (an enum class lookup costs ~0.1 µs)
@@ -159,17 +159,20 @@ def _won_by(record: dict) -> list[str]:
     >>> _won_by({"variant": "classic", "players": 2, "teams": 2, "moves": ["~5S", "JD@e5"]})
     ['jack', 'exchange']
     """
-    from .. import rules_for
-
     moves = record["moves"]
     card, placed, _ = moves[-1].partition("@")
-    deck = rules_for(record["variant"], record["players"], record["teams"]).deck_cards
+    deck = _deck(record["variant"], record["players"], record["teams"])
     how = []
     if placed and deck.kind(card) == CardKind.WILD:
         how.append("jack")
     if len(moves) > 1 and moves[-2].startswith("~"):
         how.append("exchange")
     return how
+
+
+@lru_cache(maxsize=64)  # asked once per won game of a summary
+def _deck(variant: str, players: int, teams: int):
+    return parse_rules(variant, players, teams).deck_cards
 
 
 def _count(value: object) -> bool:
