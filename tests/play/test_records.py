@@ -376,3 +376,12 @@ def test_a_header_naming_another_game_than_its_games_is_refused(recorded, stacks
     assert fails(*COMMANDS[command](path)) == (
         f"seqsolve: {path}:1: the header's config names no game (a variant, players and sides)"
     )
+
+
+def test_moves_read_back_share_one_string_per_distinct_move(recorded):
+    """A record file's games read back hold each distinct move once, as played games do:
+    a long race's records would otherwise take gigabytes (one string per move per game)."""
+    _, records = read_records(str(recorded))
+    moves = [m for r in records for m in r["moves"]]
+    assert len(moves) > len(set(moves))  # the same move in several games
+    assert len({id(m) for m in moves}) == len(set(moves))
