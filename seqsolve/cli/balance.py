@@ -239,7 +239,7 @@ def balance(
     )
     check_balance(config)
     check_programs(jobs_of(config, points[0])[0].config, config.bots + tuple(b for b in (weak, strong) if b))
-    check_outputs(out, plots, ((report, "--report"), (csv_path, "--csv")))
+    check_outputs(out, plots, report, csv_path)
     n_jobs = len(points) * (1 + len(config.restrict) + bool(weak))
     bar = Progress(progress_enabled(progress))
     client = None

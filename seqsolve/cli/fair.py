@@ -263,7 +263,7 @@ def fair(
     check_programs(
         jobs_of(balance, points[0])[0].config, balance.bots + tuple(b for b in (weak, strong) if b)
     )
-    check_outputs(out, plots, ((report, "--report"),))
+    check_outputs(out, plots, report)
     bar = Progress(progress_enabled(progress))
     client = None
     started = time.perf_counter()

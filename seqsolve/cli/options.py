@@ -335,19 +335,19 @@ def output_options(command: str, records: str, outputs: str, plots: str = "plots
     )
 
 
-def check_outputs(out: str | None, plots: bool, files: tuple[tuple[str | None, str], ...]) -> None:
-    """The outputs of :func:`output_options`, checked before any game is played: each
-    ``(path, option)`` file given (in the ``--out`` folder, which the command makes
-    itself, or in one that exists), the folder, and that plots can be drawn when a
+def check_outputs(out: str | None, plots: bool, report: str | None, csv: str | None = None) -> None:
+    """The outputs of :func:`output_options`, checked before any game is played: the
+    ``--report`` and ``--csv`` files given (in the ``--out`` folder, which the command
+    makes itself, or in one that exists), the folder, and that plots can be drawn when a
     report will be written: a refusal is one line, with nothing made yet."""
     from ..play.records import check_output_file, check_output_folder
 
-    for path, option in files:
+    for path, option in ((report, "--report"), (csv, "--csv")):
         if path:
             check_output_file(path, option, made=out)
     if out:
         check_output_folder(out)
-    if plots and (out or any(path for path, option in files if option == "--report")):
+    if plots and (out or report):
         from ..balance.plots import new_figure
 
         try:
