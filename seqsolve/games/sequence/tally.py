@@ -114,11 +114,11 @@ class GameDetail:
         per_game: dict[str, list[float]] = {k: [] for k in _PER_GAME}
         corner_wins = decisive = 0
         decided = {"jack": 0, "exchange": 0}
-        with_moves = 0
+        won_by_play = 0
         for r in records:
             d, w = r["detail"], r["winner_side"]
             if w is not None and r.get("termination") == "win" and r.get("moves"):  # won by a play
-                with_moves += 1
+                won_by_play += 1
                 for how in _won_by(r):
                     decided[how] += 1
             for k, values in per_game.items():
@@ -136,8 +136,8 @@ class GameDetail:
         out["corner_win_rate"] = corner_wins / decisive if decisive else None
         out["corner_win_ci"] = list(rate_interval(corner_wins, decisive)[1:]) if decisive else None
         for how, won in decided.items():
-            out[f"{how}_won_rate"] = won / with_moves if with_moves else None
-            out[f"{how}_won_ci"] = list(rate_interval(won, with_moves)[1:]) if with_moves else None
+            out[f"{how}_won_rate"] = won / won_by_play if won_by_play else None
+            out[f"{how}_won_ci"] = list(rate_interval(won, won_by_play)[1:]) if won_by_play else None
         out["heatmap"] = {
             "chips": (chips / n).round(4).tolist(),
             "sequences": (seq_cells / n).round(4).tolist(),
